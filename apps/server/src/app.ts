@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { errorMessages, type ApiError } from '@fleet/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { repoRoot, type Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { AppContext } from './http/context.js';
+import { registerErrorHandler } from './http/error-handler.js';
+
+export interface BuildOptions {
+  db: Db;
+  config: Config;
+  /** Folder of the built console; served with an SPA fallback when it exists. */
+  webRoot?: string;
+  logger?: boolean;
+}
+
+export const defaultWebRoot = path.join(repoRoot, 'apps/web/dist');
+
+const tileOrigin = (url: string) => {
+  try {
+    return new URL(url.replace(/\{[a-z]\}/g, 'a')).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  });
+  const ctx: AppContext = { db: opts.db, config };
+  const tiles = tileOrigin(config.TILE_URL);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.production,
+  });
+  registerErrorHandler(app);
+  registerAuthRoutes(app, ctx);
+
+  const webRoot = opts.webRoot;
+  const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, file) => {
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/device/');
+    if (hasWeb && request.method === 'GET' && !isApi) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const body: ApiError = { code: 'NOT_FOUND', message: errorMessages.notFound };
+    return reply.status(404).send(body);
+  });
+  return app;
+}

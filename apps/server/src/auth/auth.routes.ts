@@ -1,0 +1,87 @@
+import {
+  checkToken,
+  login,
+  logout,
+  me,
+  sessionMessages,
+  sessionSelections,
+} from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { AppContext } from '../http/context.js';
+import { notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { registerCall } from '../http/route.js';
+import { isVisible } from '../scope/visibility.js';
+import { isLoginLimited, recordLoginAttempt } from './login-limit.js';
+import { hashPassword, needsRehash, verifyPassword } from './password.js';
+import { createSession, findSession, revokeSession, selectionColumns, setSelection, type SelectionKey } from './session.repository.js';
+
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, config } = ctx;
+  const life = { idleMinutes: config.SESSION_IDLE_MINUTES, maxHours: config.SESSION_MAX_HOURS };
+
+  registerCall(app, ctx, login, {
+    auth: 'public',
+    handler: async ({ body, request }) => {
+      const username = body.username.toLowerCase();
+      if (await isLoginLimited(db, request.ip, username)) throw tooManyRequests(sessionMessages.tooManyAttempts);
+      const account = await db
+        .selectFrom('accounts')
+        .select(['account_id', 'name', 'role', 'company_id', 'password_hash'])
+        .where('is_delete', '=', false)
+        .where((eb) => eb.or([eb('account_id', '=', body.username), eb(sql`lower(email)`, '=', username)]))
+        .executeTakeFirst();
+      const ok = await verifyPassword(body.password, account?.password_hash);
+      await recordLoginAttempt(db, request.ip, username, ok);
+      if (!account || !ok) throw unauthorized(sessionMessages.loginFailed);
+      if (needsRehash(account.password_hash)) {
+        const rehashed = await hashPassword(body.password);
+        await db.updateTable('accounts').set({ password_hash: rehashed }).where('account_id', '=', account.account_id).execute();
+      }
+      const token = await createSession(db, account.account_id, life);
+      return { id: account.account_id, username: account.name, role: account.role, token, company_id: account.company_id };
+    },
+  });
+
+  registerCall(app, ctx, logout, {
+    auth: 'user',
+    handler: async ({ actor }) => {
+      await revokeSession(db, actor.session.token_hash);
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, checkToken, {
+    auth: 'public',
+    handler: async ({ body }) => {
+      const session = await findSession(db, body.token, life);
+      return { ok: !!session && session.account_id === body.account_id };
+    },
+  });
+
+  registerCall(app, ctx, me, {
+    auth: 'user',
+    handler: async ({ actor }) => {
+      const company = actor.company_id
+        ? await db.selectFrom('companies').select('company_name').where('company_id', '=', actor.company_id).executeTakeFirst()
+        : undefined;
+      const s = actor.session;
+      const selection = Object.fromEntries(
+        Object.entries(selectionColumns).map(([key, column]) => [key, s[column]]),
+      );
+      return { account_id: actor.account_id, name: actor.name, role: actor.role, company_id: actor.company_id, company_name: company?.company_name ?? null, selection };
+    },
+  });
+
+  for (const [key, call] of Object.entries(sessionSelections) as [SelectionKey, (typeof sessionSelections)[SelectionKey]][]) {
+    registerCall(app, ctx, call, {
+      auth: 'user',
+      handler: async ({ body, actor }) => {
+        const id = (body as Record<string, string>)[key]!;
+        if (!(await isVisible(db, actor, key, id))) throw notFound();
+        await setSelection(db, actor.session.token_hash, key, id);
+        return { ok: true };
+      },
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { hashToken, newToken } from './token.js';
+
+export const selectionColumns = {
+  account_id: 'sel_account_id',
+  company_id: 'sel_company_id',
+  car_id: 'sel_car_id',
+  user_id: 'sel_user_id',
+  car_data_id: 'sel_data_id',
+  car_device_id: 'sel_device_id',
+} as const;
+export type SelectionKey = keyof typeof selectionColumns;
+
+export interface SessionLifetimes {
+  idleMinutes: number;
+  maxHours: number;
+}
+
+export async function createSession(db: Db, accountId: string, life: SessionLifetimes) {
+  const token = newToken();
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      account_id: accountId,
+      expires_at: new Date(Date.now() + life.maxHours * 3600_000),
+      revoked_at: null,
+      sel_account_id: null,
+      sel_company_id: null,
+      sel_car_id: null,
+      sel_user_id: null,
+      sel_data_id: null,
+      sel_device_id: null,
+    })
+    .execute();
+  return token;
+}
+
+/** The live session of a token with its account, or undefined (expired, idle, revoked, deleted account). */
+export async function findSession(db: Db, token: string, life: SessionLifetimes) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('accounts as a', 'a.account_id', 's.account_id')
+    .select([
+      's.token_hash',
+      's.last_seen_at',
+      'a.account_id',
+      'a.name',
+      'a.role',
+      'a.company_id',
+      's.sel_account_id',
+      's.sel_company_id',
+      's.sel_car_id',
+      's.sel_user_id',
+      's.sel_data_id',
+      's.sel_device_id',
+    ])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${life.idleMinutes})`)
+    .where('a.is_delete', '=', false)
+    .executeTakeFirst();
+}
+export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+/** Slides the idle expiry; written at most once a minute per session. */
+export async function touchSession(db: Db, tokenHash: string) {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: sql`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where('last_seen_at', '<', sql<Date>`now() - interval '1 minute'`)
+    .execute();
+}
+
+export async function revokeSession(db: Db, tokenHash: string) {
+  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('token_hash', '=', tokenHash).execute();
+}
+
+/** Ends every session of an account (deleted, role changed, password changed). */
+export async function revokeAccountSessions(db: Db, accountId: string) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function setSelection(db: Db, tokenHash: string, key: SelectionKey, value: string) {
+  await db
+    .updateTable('sessions')
+    .set({ [selectionColumns[key]]: value })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}

@@ -1,0 +1,66 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { migrations } from './migrations/index.js';
+import type { DB } from './schema.js';
+
+export type Db = Kysely<DB>;
+
+// pg returns int8 and numeric as strings; PGlite returns numbers. Make both numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+// Dates stay strings (YYYY-MM-DD) so a birthday never shifts by a time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; unset means embedded PGlite. */
+  url?: string | undefined;
+  /** PGlite data folder; unset means in memory. */
+  dataDir?: string | undefined;
+  /** A PGlite dump (from dumpDataDir) to start from, e.g. a migrated snapshot in tests. */
+  loadDataDir?: Blob | File | undefined;
+  poolSize?: number;
+}
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+  /** PGlite only: the raw instance (dumps, snapshots). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // An idle client losing its connection (database restart) must not crash the process.
+    pool.on('error', () => undefined);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const pglite = await PGlite.create({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Runs every pending migration; throws with the failing migration's error. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,315 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Row types of the migrations in ./migrations, kept beside them by hand. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+type Flag = Generated<boolean>;
+
+export interface CompaniesTable {
+  company_id: string;
+  company_name: string;
+  name: Generated<string>;
+  address: Generated<string>;
+  phone: Generated<string>;
+  email: Generated<string>;
+  is_delete: Flag;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface AccountsTable {
+  account_id: string;
+  name: string;
+  email: string;
+  role: number;
+  company_id: string | null;
+  password_hash: string;
+  is_delete: Flag;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  account_id: string;
+  created_at: Generated<Date>;
+  last_seen_at: Timestamp;
+  expires_at: Date | string;
+  revoked_at: Date | string | null;
+  sel_account_id: string | null;
+  sel_company_id: string | null;
+  sel_car_id: string | null;
+  sel_user_id: string | null;
+  sel_data_id: string | null;
+  sel_device_id: string | null;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  ip: string;
+  username: string;
+  succeeded: boolean;
+  at: Timestamp;
+}
+
+export interface CarUsersTable {
+  user_id: string;
+  company_id: string | null;
+  first_name: Generated<string>;
+  name: Generated<string>;
+  work_postal: Generated<string>;
+  work_state: Generated<string>;
+  work_address: Generated<string>;
+  work_address_sub: Generated<string>;
+  work_phone: Generated<string>;
+  merchant: Generated<string>;
+  birthday: string | null;
+  gender: number | null;
+  user_postal: Generated<string>;
+  user_state: Generated<string>;
+  user_address: Generated<string>;
+  user_address_sub: Generated<string>;
+  payment_log: Generated<number>;
+  state: Generated<number>;
+  detail: Generated<string>;
+  is_delete: Flag;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface DevicesTable {
+  car_device_id: string;
+  password_hash: string;
+  ipaddr: Generated<string>;
+  macaddr: Generated<string>;
+  car_type: Generated<string>;
+  car_data_id: string;
+  is_delete: Flag;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface CarsTable {
+  car_id: string;
+  company_id: string | null;
+  car_number: Generated<string>;
+  car_type: Generated<string>;
+  car_vin: Generated<string>;
+  user_id: string | null;
+  car_device_id: string | null;
+  car_data_id: string | null;
+  car_status: Generated<number>;
+  lat_min: number | null;
+  lat_max: number | null;
+  lng_min: number | null;
+  lng_max: number | null;
+  is_delete: Flag;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface AreasTable {
+  id: Generated<number>;
+  car_id: string;
+  kind: 'available' | 'disable';
+  position: Generated<number>;
+  name: Generated<string>;
+  lat_min: number;
+  lat_max: number;
+  lng_min: number;
+  lng_max: number;
+}
+
+export interface AreaTemplatesTable {
+  template_id: string;
+  type: 'available' | 'disable';
+  name: string;
+  company_id: string | null;
+  areas: Json<unknown>;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface ReservedCommandsTable {
+  id: Generated<number>;
+  car_data_id: string;
+  cmd_idx: number;
+  cmd_type: string;
+  cmd_info: Json<Record<string, unknown>>;
+  state: number;
+  created_by: string | null;
+  request_id: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date | string | null;
+  fetched_at: Date | string | null;
+  result_at: Date | string | null;
+  result: Json<unknown> | null;
+  deleted_at: Date | string | null;
+}
+
+export interface ReservedCommandEventsTable {
+  id: Generated<number>;
+  command_id: number;
+  state: number;
+  event: string;
+  account_id: string | null;
+  at: Timestamp;
+}
+
+export interface ReservationRequestsTable {
+  request_id: string;
+  car_id: string;
+  cmd: number;
+  execute_at: Date | string;
+  status: Generated<'pending' | 'fired' | 'cancelled' | 'failed'>;
+  command_id: number | null;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  fired_at: Date | string | null;
+}
+
+export interface NotificationSettingsTable {
+  account_id: string;
+  email: Generated<string>;
+  message_id: Generated<string>;
+  items: Json<Record<string, { enable: boolean; param: number | null }>>;
+  updated_at: Timestamp;
+}
+
+export interface NotificationEventsTable {
+  id: Generated<number>;
+  account_id: string;
+  car_id: string;
+  item: string;
+  detail: Json<Record<string, unknown>>;
+  outbox_id: number | null;
+  at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_addr: string;
+  subject: string;
+  body: string;
+  kind: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  sent_at: Date | string | null;
+  created_at: Generated<Date>;
+}
+
+export interface PasswordResetTokensTable {
+  token_hash: string;
+  account_id: string;
+  created_at: Generated<Date>;
+  expires_at: Date | string;
+  used_at: Date | string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  account_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  detail: Json<Record<string, unknown>>;
+}
+
+export interface DeviceBatchesTable {
+  car_data_id: string;
+  seq: number;
+  received_at: Timestamp;
+  accepted: number;
+  rejected: Json<unknown[]>;
+}
+
+interface LogBase {
+  id: Generated<number>;
+  car_data_id: string;
+  recorded_at: Date | string;
+}
+export interface GpsLogsTable extends LogBase {
+  lat: number;
+  lng: number;
+  speed: number | null;
+  heading: number | null;
+  satellites: number | null;
+  accuracy: number | null;
+}
+export interface EngineLogsTable extends LogBase {
+  running: string | null;
+  engine_line: string | null;
+  command: number | null;
+  command_id: number | null;
+  account_id: string | null;
+}
+export interface ConnectionLogsTable extends LogBase {
+  state: string;
+}
+export interface BatteryLogsTable extends LogBase {
+  voltage: number | null;
+  percentage: number | null;
+}
+export interface SensorLogsTable extends LogBase {
+  vibration: number | null;
+  readings: Json<Record<string, unknown>>;
+}
+export interface Obd2LogsTable extends LogBase {
+  pids: Json<Record<string, unknown>>;
+}
+export interface ErrorLogsTable extends LogBase {
+  error_type: string;
+  status_code: number;
+  detail: Generated<string>;
+}
+
+export interface DeviceLatestStateTable {
+  car_data_id: string;
+  recorded_at: Date | string | null;
+  lat: number | null;
+  lng: number | null;
+  speed: number | null;
+  heading: number | null;
+  engine_running: string | null;
+  engine_line: string | null;
+  connection: string | null;
+  device_state: number | null;
+  battery_voltage: number | null;
+  battery_percentage: number | null;
+  last_seen_at: Timestamp;
+}
+
+export interface DB {
+  companies: CompaniesTable;
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
+  car_users: CarUsersTable;
+  devices: DevicesTable;
+  cars: CarsTable;
+  areas: AreasTable;
+  area_templates: AreaTemplatesTable;
+  reserved_commands: ReservedCommandsTable;
+  reserved_command_events: ReservedCommandEventsTable;
+  reservation_requests: ReservationRequestsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_events: NotificationEventsTable;
+  mail_outbox: MailOutboxTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  audit_log: AuditLogTable;
+  device_batches: DeviceBatchesTable;
+  gps_logs: GpsLogsTable;
+  engine_logs: EngineLogsTable;
+  connection_logs: ConnectionLogsTable;
+  battery_logs: BatteryLogsTable;
+  sensor_logs: SensorLogsTable;
+  obd2_logs: Obd2LogsTable;
+  error_logs: ErrorLogsTable;
+  device_latest_state: DeviceLatestStateTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;

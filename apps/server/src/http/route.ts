@@ -1,0 +1,54 @@
+import { capabilities, fieldErrors, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { findSession, touchSession } from '../auth/session.repository.js';
+import type { AppContext, AuthedActor } from './context.js';
+import { badRequest, forbidden, unauthorized } from './errors.js';
+
+interface HandlerArgs<B> {
+  body: B;
+  request: FastifyRequest;
+}
+type Public<C extends Call> = {
+  auth: 'public';
+  handler: (args: HandlerArgs<z.output<C['request']>>) => Promise<CallResponse<C>>;
+};
+type Authed<C extends Call> = {
+  auth: 'user';
+  /** Which capability of the permission matrix the call needs; omitted means any signed-in user. */
+  allow?: (caps: Capabilities) => boolean;
+  handler: (args: HandlerArgs<z.output<C['request']>> & { actor: AuthedActor }) => Promise<CallResponse<C>>;
+};
+
+const bearer = (request: FastifyRequest) => {
+  const h = request.headers.authorization;
+  return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
+};
+
+/** Resolves the token of a request to its account, role and company scope, or throws 401. */
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthedActor> {
+  const token = bearer(request);
+  if (!token || token.length > 256) throw unauthorized();
+  const life = { idleMinutes: ctx.config.SESSION_IDLE_MINUTES, maxHours: ctx.config.SESSION_MAX_HOURS };
+  const session = await findSession(ctx.db, token, life);
+  if (!session) throw unauthorized();
+  await touchSession(ctx.db, session.token_hash);
+  return { account_id: session.account_id, name: session.name, role: session.role, company_id: session.company_id, session };
+}
+
+/**
+ * Registers one call of the contract: POST, token check, permission check,
+ * request validated by the contract schema, response stripped to the contract.
+ */
+export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppContext, call: C, opts: Public<C> | Authed<C>) {
+  app.post(call.path, async (request) => {
+    const actor = opts.auth === 'user' ? await authenticate(ctx, request) : undefined;
+    if (actor && opts.auth === 'user' && opts.allow && !opts.allow(capabilities(actor))) throw forbidden();
+    const parsed = call.request.safeParse(request.body ?? {});
+    if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
+    const body = parsed.data as z.output<C['request']>;
+    const result =
+      opts.auth === 'user' ? await opts.handler({ body, request, actor: actor! }) : await opts.handler({ body, request });
+    return call.response.parse(result);
+  });
+}

@@ -1,0 +1,46 @@
+import { capabilities, type Actor } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import type { SelectionKey } from '../auth/session.repository.js';
+
+/** The company an actor is limited to, or null for a super admin who sees all. */
+export const companyScope = (actor: Actor): string | null =>
+  capabilities(actor).allCompanies ? null : (actor.company_id ?? '\u0000no-company');
+
+/**
+ * Whether a record exists and lies in the actor's scope. Used for every
+ * lookup by id: a record in another company is "not found", never a leak.
+ */
+export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: string): Promise<boolean> {
+  const company = companyScope(actor);
+  const caps = capabilities(actor);
+  switch (kind) {
+    case 'account_id': {
+      if (id === actor.account_id) return true;
+      if (!caps.manageAccounts) return false;
+      let q = db.selectFrom('accounts').select('account_id').where('account_id', '=', id);
+      if (company !== null) q = q.where('company_id', '=', company);
+      return !!(await q.executeTakeFirst());
+    }
+    case 'company_id': {
+      if (company !== null) return id === company;
+      return !!(await db.selectFrom('companies').select('company_id').where('company_id', '=', id).executeTakeFirst());
+    }
+    case 'car_id':
+    case 'car_data_id':
+    case 'car_device_id': {
+      const column = kind === 'car_id' ? 'car_id' : kind === 'car_data_id' ? 'car_data_id' : 'car_device_id';
+      if (company === null && kind !== 'car_id') {
+        const dev = kind === 'car_data_id' ? 'car_data_id' : 'car_device_id';
+        return !!(await db.selectFrom('devices').select('car_device_id').where(dev, '=', id).executeTakeFirst());
+      }
+      let q = db.selectFrom('cars').select('car_id').where(column, '=', id);
+      if (company !== null) q = q.where('company_id', '=', company);
+      return !!(await q.executeTakeFirst());
+    }
+    case 'user_id': {
+      let q = db.selectFrom('car_users').select('user_id').where('user_id', '=', id);
+      if (company !== null) q = q.where('company_id', '=', company);
+      return !!(await q.executeTakeFirst());
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import type { Db } from '../db/database.js';
+import { hashDeviceSecret } from '../auth/device-secret.js';
+import { hashPassword } from '../auth/password.js';
+import { DEMO_PASSWORD, demoAccounts, demoCompanies, demoFleet } from './demo-data.js';
+
+/** True when no account exists yet: the only time demo data is seeded. */
+export async function isEmpty(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n) === 0;
+}
+
+/** Seeds the demo in one transaction: all of it or nothing. */
+export async function seedDemo(db: Db): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const fleet = demoFleet();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('companies').values(demoCompanies).execute();
+    await trx
+      .insertInto('accounts')
+      .values(demoAccounts.map(({ label: _label, ...a }) => ({ ...a, password_hash: passwordHash })))
+      .execute();
+    await trx.insertInto('car_users').values(fleet.map((f) => f.user as never)).execute();
+    await trx
+      .insertInto('devices')
+      .values(fleet.map(({ device: { password, ...d } }) => ({ ...d, password_hash: hashDeviceSecret(password) })))
+      .execute();
+    await trx
+      .insertInto('cars')
+      .values(
+        fleet.map((f) => ({
+          ...f.car,
+          user_id: f.user.user_id as string,
+          car_device_id: f.device.car_device_id,
+          car_data_id: f.device.car_data_id,
+        })),
+      )
+      .execute();
+  });
+}

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, defaultWebRoot } from './app.js';
+import { pruneLoginAttempts } from './auth/login-limit.js';
+import type { Config } from './config.js';
+import { migrate, openDatabase, type Database } from './db/database.js';
+import { isEmpty, seedDemo } from './seed/seed.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  url: string;
+  seeded: boolean;
+  stop(): Promise<void>;
+}
+
+/** Opens the database, migrates, seeds the demo when empty (never in production) and listens. */
+export async function startServer(config: Config, opts: { webRoot?: string } = {}): Promise<RunningServer> {
+  if (!config.DATABASE_URL) mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : config.dataDir });
+  await migrate(database.db);
+  const seeded = !config.production && (await isEmpty(database.db));
+  if (seeded) await seedDemo(database.db);
+
+  const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+
+  const maintenance = setInterval(() => {
+    pruneLoginAttempts(database.db).catch((err: unknown) => app.log.warn({ err }, 'maintenance failed'));
+  }, 3600_000);
+  maintenance.unref();
+
+  return {
+    app,
+    database,
+    url: `http://localhost:${port}`,
+    seeded,
+    stop: async () => {
+      clearInterval(maintenance);
+      await app.close();
+      await database.close();
+    },
+  };
+}

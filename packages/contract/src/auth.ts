@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineCall } from './call.js';
+import { validationMessages as m } from './messages.js';
+import { idField } from './fields.js';
+
+const credential = (max: number) =>
+  z.string({ error: m.required }).min(1, m.required).max(max, m.tooLong);
+
+export const LoginRequest = z.object({
+  /** account_id or email */
+  username: credential(254).transform((s) => s.trim()),
+  password: credential(128),
+});
+export const LoginResponse = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.number().int(),
+  token: z.string(),
+  company_id: z.string().nullable(),
+});
+export const login = defineCall('/api/login', LoginRequest, LoginResponse);
+
+export const OkResponse = z.object({ ok: z.boolean() });
+export const EmptyRequest = z.object({}).strict().or(z.null()).or(z.undefined()).optional();
+
+export const logout = defineCall('/api/logout', z.object({}).optional(), OkResponse);
+
+export const CheckTokenRequest = z.object({
+  account_id: credential(64),
+  token: credential(256),
+});
+export const checkToken = defineCall('/api/checkToken', CheckTokenRequest, OkResponse);
+
+/** The session_* calls store one selected id in the server-side session. */
+const sessionIdCall = <K extends string>(path: `/api/${string}`, key: K) =>
+  defineCall(path, z.object({ [key]: idField() } as Record<K, ReturnType<typeof idField>>), OkResponse);
+
+export const sessionAccountId = sessionIdCall('/api/session_account_id', 'account_id');
+export const sessionCarId = sessionIdCall('/api/session_car_id', 'car_id');
+export const sessionUserId = sessionIdCall('/api/session_user_id', 'user_id');
+export const sessionDataId = sessionIdCall('/api/session_data_id', 'car_data_id');
+export const sessionDeviceId = sessionIdCall('/api/session_device_id', 'car_device_id');
+export const sessionCompanyId = sessionIdCall('/api/session_company_id', 'company_id');
+
+/** Keys of the server-side session selection, by call. */
+export const sessionSelections = {
+  account_id: sessionAccountId,
+  car_id: sessionCarId,
+  user_id: sessionUserId,
+  car_data_id: sessionDataId,
+  car_device_id: sessionDeviceId,
+  company_id: sessionCompanyId,
+} as const;
+
+/** What the console asks the server about the signed-in account (not in SPEC §7; ours). */
+export const MeResponse = z.object({
+  account_id: z.string(),
+  name: z.string(),
+  role: z.number().int(),
+  company_id: z.string().nullable(),
+  company_name: z.string().nullable(),
+  selection: z.record(z.string(), z.string().nullable()),
+});
+export const me = defineCall('/api/me', z.object({}).optional(), MeResponse);

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { ja } from 'zod/locales';
+
+// Japanese default messages for every issue no field builder words itself.
+z.config(ja());
+
+export * from './messages.js';
+export * from './errors.js';
+export * from './fields.js';
+export * from './enums.js';
+export * from './call.js';
+export * from './permissions.js';
+export * from './auth.js';
+export * from './rules/area.js';
+export * from './rules/date-filter.js';
+export * from './rules/id.js';

@@ -14,3 +14,4 @@ export * from './auth.js';
 export * from './rules/area.js';
 export * from './rules/date-filter.js';
 export * from './rules/id.js';
+export * from './list.js';

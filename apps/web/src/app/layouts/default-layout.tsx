@@ -1,0 +1,71 @@
+import { AppShell, Burger, Group, LoadingOverlay, Menu, UnstyledButton, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconKey, IconUser } from '@tabler/icons-react';
+import { Link, Outlet } from 'react-router';
+import { Copyright } from '../../components/copyright';
+import { Logo } from '../../components/logo';
+import { useLogout } from '../../features/auth/use-logout';
+import { useLoadingOverlay } from '../../lib/loading-overlay';
+import { paths } from '../../lib/paths';
+import { actorOf, useSession } from '../../lib/session-store';
+import { shellTexts } from '../../lib/texts';
+import { SideMenu } from './side-menu';
+
+/** Default layout (SPEC.md §2): header 60px (40px up to 768px), fixed 200px side menu, loading overlay. */
+export function Component() {
+  const session = useSession();
+  const actor = actorOf(session);
+  const [mobileOpened, mobile] = useDisclosure(false);
+  const overlay = useLoadingOverlay((s) => s.visible);
+  const onLogout = useLogout();
+  if (!actor) return null;
+
+  return (
+    <AppShell
+      header={{ height: { base: 40, sm: 60 } }}
+      navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !mobileOpened, desktop: !session.isMenuActive } }}
+      padding="md"
+    >
+      <AppShell.Header bg="brand.8" withBorder={false}>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={mobileOpened} onClick={mobile.toggle} hiddenFrom="sm" size="sm" color="white" aria-label={shellTexts.header.toggleMenu} />
+            <Burger opened={session.isMenuActive} onClick={session.toggleMenu} visibleFrom="sm" size="sm" color="white" aria-label={shellTexts.header.toggleMenu} />
+            <Logo to={paths.car.list} inverted />
+          </Group>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <UnstyledButton c="white" aria-label="アカウントメニュー">
+                <Group gap={6} wrap="nowrap">
+                  <IconUser size={18} />
+                  <Text size="sm" visibleFrom="sm" c="white">
+                    {session.name}
+                  </Text>
+                  <IconChevronDown size={14} />
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item component={Link} to={paths.account.detail(actor.account_id)} leftSection={<IconUser size={16} />}>
+                {shellTexts.header.ownAccount}
+              </Menu.Item>
+              <Menu.Item component={Link} to={paths.account.passwordReset} leftSection={<IconKey size={16} />}>
+                {shellTexts.header.changePassword}
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <SideMenu actor={actor} name={session.name ?? ''} onLogout={onLogout} onNavigate={mobile.close} />
+      </AppShell.Navbar>
+      <AppShell.Main bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
+        <LoadingOverlay visible={overlay} zIndex={300} overlayProps={{ blur: 1 }} />
+        <div style={{ flex: 1 }}>
+          <Outlet />
+        </div>
+        <Copyright />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

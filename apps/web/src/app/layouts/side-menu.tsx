@@ -1,0 +1,85 @@
+import { capabilities, roleLabel, type Actor } from '@fleet/contract';
+import { Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import {
+  IconBuildingStore,
+  IconCar,
+  IconDeviceMobile,
+  IconLogout,
+  IconSettings,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { NavLink as RouterNavLink } from 'react-router';
+import { paths } from '../../lib/paths';
+import { shellTexts } from '../../lib/texts';
+
+const t = shellTexts.menu;
+
+interface MenuGroup {
+  label: string;
+  icon: ReactNode;
+  items: { label: string; to: string }[];
+}
+
+/** The side menu of SPEC.md §2, exactly the entries each role may see (§6). */
+export function menuFor(actor: Actor): MenuGroup[] {
+  const caps = capabilities(actor);
+  const groups: MenuGroup[] = [
+    {
+      label: t.cars,
+      icon: <IconCar size={18} />,
+      items: [
+        { label: t.carList, to: paths.car.list },
+        ...(caps.registerCarsAndCustomers ? [{ label: t.carAdd, to: paths.car.add }, { label: t.wizard, to: paths.car.wizard }] : []),
+      ],
+    },
+    {
+      label: t.customers,
+      icon: <IconUsers size={18} />,
+      items: [
+        { label: t.customerList, to: paths.car.userList },
+        ...(caps.registerCarsAndCustomers ? [{ label: t.customerAdd, to: paths.car.userAdd }] : []),
+      ],
+    },
+  ];
+  if (caps.devicesAndCompanies) {
+    groups.push(
+      { label: t.devices, icon: <IconDeviceMobile size={18} />, items: [{ label: t.deviceList, to: paths.device.list }, { label: t.deviceAdd, to: paths.device.add }] },
+      { label: t.companies, icon: <IconBuildingStore size={18} />, items: [{ label: t.companyList, to: paths.company.list }, { label: t.companyAdd, to: paths.company.add }] },
+    );
+  }
+  groups.push({
+    label: t.settings,
+    icon: <IconSettings size={18} />,
+    items: [
+      ...(caps.manageAccounts ? [{ label: t.accountList, to: paths.account.list }, { label: t.accountAdd, to: paths.account.add }] : []),
+      { label: t.notify, to: paths.notify },
+    ],
+  });
+  return groups;
+}
+
+export function SideMenu({ actor, name, onLogout, onNavigate }: { actor: Actor; name: string; onLogout(): void; onNavigate(): void }) {
+  return (
+    <Stack gap={0} h="100%">
+      <Box px="md" py="sm" bg="brand.0">
+        <Text size="xs" c="dimmed">
+          {roleLabel(actor.role, actor.company_id)}
+        </Text>
+        <Text fw={700} size="sm" truncate="end" data-testid="menu-user-name">
+          {name}
+        </Text>
+      </Box>
+      <ScrollArea style={{ flex: 1 }} component="nav" aria-label="メインメニュー">
+        {menuFor(actor).map((g) => (
+          <NavLink key={g.label} label={g.label} leftSection={g.icon} defaultOpened childrenOffset={22} fw={600}>
+            {g.items.map((item) => (
+              <NavLink key={item.to} component={RouterNavLink} to={item.to} label={item.label} onClick={onNavigate} end />
+            ))}
+          </NavLink>
+        ))}
+      </ScrollArea>
+      <NavLink component="button" label={t.logout} leftSection={<IconLogout size={18} />} onClick={onLogout} c="red.7" py="md" />
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import { Group, Text } from '@mantine/core';
+import { IconMapPinFilled } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { shellTexts } from '../lib/texts';
+
+/** The product mark; in the default layout it links to the vehicle list (SPEC.md §2). */
+export function Logo({ to, inverted = false }: { to?: string; inverted?: boolean }) {
+  const mark = (
+    <Group gap={8} wrap="nowrap">
+      <IconMapPinFilled size={24} color={inverted ? 'white' : 'var(--mantine-color-brand-6)'} aria-hidden />
+      <Text fw={800} size="lg" c={inverted ? 'white' : 'brand.8'} style={{ letterSpacing: '0.04em' }}>
+        {shellTexts.productName}
+      </Text>
+      <Text size="xs" c={inverted ? 'brand.1' : 'dimmed'} visibleFrom="sm">
+        {shellTexts.productSub}
+      </Text>
+    </Group>
+  );
+  return to ? (
+    <Link to={to} style={{ textDecoration: 'none' }} aria-label={`${shellTexts.productName}（車両一覧へ）`}>
+      {mark}
+    </Link>
+  ) : (
+    mark
+  );
+}

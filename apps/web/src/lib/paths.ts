@@ -1,0 +1,50 @@
+/** Every URL of the console (SPEC.md §2). Nothing else writes route strings. */
+export const paths = {
+  login: '/',
+  notify: '/notify',
+  passwordResetRequest: '/password_reset',
+  warning: '/warning',
+  account: {
+    add: '/account/account_add',
+    list: '/account/account_list',
+    passwordReset: '/account/password_reset',
+    detail: (id = '') => `/account/account_detail/${enc(id)}`,
+    edit: (id = '') => `/account/account_edit/${enc(id)}`,
+  },
+  car: {
+    add: '/car/car_add',
+    list: '/car/car_list',
+    userAdd: '/car/car_user_add',
+    wizard: '/car/car_user_device_add',
+    userList: '/car/car_user_list',
+    userDetail: (id = '') => `/car/car_user_detail/${enc(id)}`,
+    userEdit: (id = '') => `/car/car_user_edit/${enc(id)}`,
+    edit: (id = '') => `/car/car_edit/${enc(id)}`,
+    logs: (dataId = '') => `/car/car_loges/${enc(dataId)}`,
+    detail: (id = '', dataId = '') => join('/car/car_detail', id, dataId),
+    engine: (id = '', dataId = '') => join('/car/car_engine', id, dataId),
+    forbiddenArea: (id = '', dataId = '') => join('/car/car_forbidden_area', id, dataId),
+    travelRoute: (id = '', dataId = '') => join('/car/car_travelroute', id, dataId),
+    warningArea: (id = '', dataId = '') => join('/car/car_warning_area', id, dataId),
+  },
+  device: {
+    add: '/car/device/add',
+    list: '/car/device/list',
+    detail: (id = '') => `/car/device/detail/${enc(id)}`,
+    edit: (id = '') => `/car/device/edit/${enc(id)}`,
+  },
+  company: {
+    add: '/company/company_add',
+    list: '/company/company_list',
+    detail: (id = '') => `/company/company_detail/${enc(id)}`,
+    edit: (id = '') => `/company/company_edit/${enc(id)}`,
+  },
+} as const;
+
+function enc(id: string) {
+  return encodeURIComponent(id);
+}
+function join(base: string, ...ids: string[]) {
+  const parts = ids.filter(Boolean).map(enc);
+  return [base, ...parts].join('/');
+}

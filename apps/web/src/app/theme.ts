@@ -8,7 +8,7 @@ export const theme = createTheme({
   colors: { brand },
   primaryShade: 6,
   fontFamily:
-    '"Hiragino Kaku Gothic ProN", "Hiragino Sans", "BIZ UDPGothic", "Noto Sans JP", "IPAGothic", "IPAPGothic", Meiryo, system-ui, sans-serif',
+    '"Hiragino Kaku Gothic ProN", "Hiragino Sans", "BIZ UDPGothic", "Noto Sans JP", "IPAPGothic", "IPAGothic", Meiryo, system-ui, sans-serif',
   headings: { fontWeight: '700' },
   defaultRadius: 'md',
   breakpoints: { xs: '36em', sm: '48em', md: '63.9375em', lg: '76em', xl: '88em' },

@@ -72,9 +72,9 @@ export function SideMenu({ actor, name, onLogout, onNavigate }: { actor: Actor; 
       </Box>
       <ScrollArea style={{ flex: 1 }} component="nav" aria-label="メインメニュー">
         {menuFor(actor).map((g) => (
-          <NavLink key={g.label} label={g.label} leftSection={g.icon} defaultOpened childrenOffset={22} fw={600}>
+          <NavLink key={g.label} label={g.label} leftSection={g.icon} defaultOpened childrenOffset={22} fw={600} py={8}>
             {g.items.map((item) => (
-              <NavLink key={item.to} component={RouterNavLink} to={item.to} label={item.label} onClick={onNavigate} end />
+              <NavLink key={item.to} component={RouterNavLink} to={item.to} label={item.label} onClick={onNavigate} end py={6} />
             ))}
           </NavLink>
         ))}

@@ -1,3 +1,4 @@
+import { Center, Loader } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { LoadingBar } from '../components/loading-bar';
 
@@ -8,5 +9,14 @@ export function Root() {
       <LoadingBar />
       <Outlet />
     </>
+  );
+}
+
+/** Shown while the first route's code and session check load. */
+export function RootFallback() {
+  return (
+    <Center h="100vh">
+      <Loader aria-label="読み込み中" />
+    </Center>
   );
 }

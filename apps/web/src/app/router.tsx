@@ -1,12 +1,13 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { sessionGuard } from '../lib/session-guard';
-import { Root } from './root';
+import { Root, RootFallback } from './root';
 import { ErrorPage } from './routes/error-page';
 
 /** Every screen loads lazily (SPEC.md §2); the default layout's loader is the session guard. */
 export const routes: RouteObject[] = [
   {
     Component: Root,
+    HydrateFallback: RootFallback,
     ErrorBoundary: ErrorPage,
     children: [
       {

@@ -9,7 +9,8 @@ export const LOADING_BAR_DURATION_MS = 5000;
 
 export function LoadingBar() {
   const navigating = useNavigation().state !== 'idle';
-  const busy = navigating || useIsFetching() + useIsMutating() > 0;
+  const requests = useIsFetching() + useIsMutating();
+  const busy = navigating || requests > 0;
   const [phase, setPhase] = useState<'idle' | 'running' | 'done'>('idle');
 
   useEffect(() => {

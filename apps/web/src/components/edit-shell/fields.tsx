@@ -1,0 +1,81 @@
+import { NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
+import { Controller, useFormContext, type FieldValues, type Path } from 'react-hook-form';
+
+/** Form inputs bound to the surrounding FormShell; errors appear under the field. */
+const errorOf = (errors: FieldValues, name: string): string | undefined => {
+  const e = name.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], errors) as { message?: string } | undefined;
+  return e?.message;
+};
+
+interface BaseProps {
+  name: string;
+  label: string;
+  required?: boolean;
+  description?: string;
+  placeholder?: string;
+  disabled?: boolean;
+}
+
+export function TextField({ type, autoComplete, ...p }: BaseProps & { type?: 'text' | 'email' | 'tel'; autoComplete?: string }) {
+  const { register, formState } = useFormContext();
+  return <TextInput {...register(p.name)} {...p} type={type} autoComplete={autoComplete} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />;
+}
+
+export function PasswordField(p: BaseProps & { autoComplete?: string }) {
+  const { register, formState } = useFormContext();
+  return <PasswordInput {...register(p.name)} {...p} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />;
+}
+
+export function TextAreaField(p: BaseProps) {
+  const { register, formState } = useFormContext();
+  return <Textarea {...register(p.name)} {...p} autosize minRows={3} error={errorOf(formState.errors, p.name)} />;
+}
+
+export function SelectField(p: BaseProps & { data: { value: string; label: string }[]; numeric?: boolean; clearable?: boolean }) {
+  const { control, formState } = useFormContext();
+  return (
+    <Controller
+      name={p.name as Path<FieldValues>}
+      control={control}
+      render={({ field }) => (
+        <Select
+          label={p.label}
+          description={p.description}
+          withAsterisk={p.required}
+          disabled={p.disabled}
+          data={p.data}
+          clearable={p.clearable}
+          allowDeselect={!!p.clearable}
+          value={field.value === null || field.value === undefined ? null : String(field.value)}
+          onChange={(v) => field.onChange(v === null ? null : p.numeric ? Number(v) : v)}
+          onBlur={field.onBlur}
+          error={errorOf(formState.errors, p.name)}
+        />
+      )}
+    />
+  );
+}
+
+export function NumberField(p: BaseProps & { min?: number; max?: number; decimalScale?: number }) {
+  const { control, formState } = useFormContext();
+  return (
+    <Controller
+      name={p.name as Path<FieldValues>}
+      control={control}
+      render={({ field }) => (
+        <NumberInput
+          label={p.label}
+          description={p.description}
+          withAsterisk={p.required}
+          min={p.min}
+          max={p.max}
+          decimalScale={p.decimalScale}
+          value={field.value ?? ''}
+          onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+          onBlur={field.onBlur}
+          error={errorOf(formState.errors, p.name)}
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,72 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
+import { IconAlertCircle, IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
+import { useEffect, type ReactNode } from 'react';
+import { FormProvider, useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import { Link } from 'react-router';
+import type { z } from 'zod';
+import { ApiClientError } from '../../lib/api-client';
+
+interface FormShellProps<T extends FieldValues> {
+  schema: z.ZodType<unknown, T>;
+  defaultValues: DefaultValues<T>;
+  /** Saves; throws ApiClientError on failure (its field errors land under the fields). */
+  onSubmit(values: T, form: UseFormReturn<T>): Promise<unknown>;
+  children: ReactNode | ((form: UseFormReturn<T>) => ReactNode);
+  /** The §8 message shown when saving fails without a more specific one. */
+  failureMessage: string;
+  submitLabel?: string;
+  backTo?: string;
+}
+
+/** One edit screen: validate with the contract's schema, save, show server field errors (STYLE.md "Screens"). */
+export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
+  const form = useForm<T>({ resolver: zodResolver(props.schema as never), defaultValues: props.defaultValues, mode: 'onTouched' });
+  const rootError = form.formState.errors.root?.message;
+  useEffect(() => {
+    form.reset(props.defaultValues);
+    // Reset only when the loaded record changes identity.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [JSON.stringify(props.defaultValues)]);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await props.onSubmit(values, form);
+    } catch (e) {
+      if (e instanceof ApiClientError) {
+        for (const [field, message] of Object.entries(e.errors)) {
+          if (field !== '_') form.setError(field as Path<T>, { message }, { shouldFocus: true });
+        }
+      }
+      const specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
+      form.setError('root', { message: specific && Object.keys((e as ApiClientError).errors).length === 0 ? specific : props.failureMessage });
+    }
+  });
+
+  return (
+    <FormProvider {...form}>
+      <Paper p="lg" radius="md" withBorder component="form" onSubmit={submit} noValidate maw={880}>
+        <Stack gap="md">
+          {rootError && (
+            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+              {rootError}
+            </Alert>
+          )}
+          {typeof props.children === 'function' ? props.children(form) : props.children}
+          <Group justify="space-between" mt="sm">
+            {props.backTo ? (
+              <Button component={Link} to={props.backTo} variant="default" leftSection={<IconArrowLeft size={16} />}>
+                戻る
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Button type="submit" loading={form.formState.isSubmitting} leftSection={<IconDeviceFloppy size={16} />}>
+              {props.submitLabel ?? '保存する'}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </FormProvider>
+  );
+}

@@ -8,6 +8,7 @@ import { registerAuthRoutes } from './auth/auth.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { AppContext } from './http/context.js';
+import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 
 export interface BuildOptions {
@@ -55,6 +56,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerAuthRoutes(app, ctx);
+  registerClientConfigRoutes(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

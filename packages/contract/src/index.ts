@@ -15,3 +15,4 @@ export * from './rules/area.js';
 export * from './rules/date-filter.js';
 export * from './rules/id.js';
 export * from './list.js';
+export * from './client-config.js';

@@ -1,0 +1,28 @@
+import 'leaflet/dist/leaflet.css';
+import { clientConfig } from '@fleet/contract';
+import { Box } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { LatLngBoundsExpression, LatLngExpression } from 'leaflet';
+import type { ReactNode } from 'react';
+import { MapContainer, TileLayer } from 'react-leaflet';
+import { callApi } from '../../lib/api-client';
+import classes from './map-host.module.css';
+
+/** Tokyo Station: where a map with nothing to show yet looks. */
+export const DEFAULT_CENTER: LatLngExpression = [35.6812, 139.7671];
+
+/**
+ * The one map host (STYLE.md "Maps"): tiles from the server's TILE_URL; each
+ * overlay (position, route, areas) is a child component managing its own layer.
+ */
+export function MapHost({ children, center = DEFAULT_CENTER, zoom = 12, bounds, height = 420 }: { children?: ReactNode; center?: LatLngExpression; zoom?: number; bounds?: LatLngBoundsExpression; height?: number | string }) {
+  const config = useQuery({ queryKey: ['client-config'], queryFn: () => callApi(clientConfig, {}), staleTime: Infinity });
+  return (
+    <Box h={height} className={classes.host} data-testid="map">
+      <MapContainer center={center} zoom={zoom} bounds={bounds} style={{ height: '100%', width: '100%' }} preferCanvas>
+        {config.data?.tile_url && <TileLayer url={config.data.tile_url} attribution={config.data.tile_attribution} />}
+        {children}
+      </MapContainer>
+    </Box>
+  );
+}

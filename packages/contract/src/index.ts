@@ -16,3 +16,6 @@ export * from './rules/date-filter.js';
 export * from './rules/id.js';
 export * from './list.js';
 export * from './client-config.js';
+export * from './rules/csv.js';
+export * from './device-protocol.js';
+export * from './telemetry.js';

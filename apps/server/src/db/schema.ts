@@ -280,6 +280,19 @@ export interface DeviceLatestStateTable {
   battery_voltage: number | null;
   battery_percentage: number | null;
   last_seen_at: Timestamp;
+  /** Time of the record each field group came from (monotonic updates). */
+  position_at: Date | string | null;
+  engine_running_at: Date | string | null;
+  engine_line_at: Date | string | null;
+  connection_at: Date | string | null;
+  device_state_at: Date | string | null;
+  battery_at: Date | string | null;
+}
+
+export interface LiveTicketsTable {
+  ticket_hash: string;
+  token_hash: string;
+  expires_at: Date | string;
 }
 
 export interface DB {
@@ -309,6 +322,7 @@ export interface DB {
   obd2_logs: Obd2LogsTable;
   error_logs: ErrorLogsTable;
   device_latest_state: DeviceLatestStateTable;
+  live_tickets: LiveTicketsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initialSchema from './2026_11_23_000000_initial_schema.js';
+import * as telemetryStateTimes from './2026_11_24_120000_telemetry_state_times.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
   '2026_11_23_000000_initial_schema': initialSchema,
+  '2026_11_24_120000_telemetry_state_times': telemetryStateTimes,
 };

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, type ReactNode } from 'react';
-import { FormProvider, useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import { FormProvider, useForm, type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { ApiClientError } from '../../lib/api-client';
@@ -11,8 +11,8 @@ interface FormShellProps<T extends FieldValues> {
   schema: z.ZodType<unknown, T>;
   defaultValues: DefaultValues<T>;
   /** Saves; throws ApiClientError on failure (its field errors land under the fields). */
-  onSubmit(values: T, form: UseFormReturn<T>): Promise<unknown>;
-  children: ReactNode | ((form: UseFormReturn<T>) => ReactNode);
+  onSubmit(values: T, form: UseFormReturn<T, unknown, T>): Promise<unknown>;
+  children: ReactNode | ((form: UseFormReturn<T, unknown, T>) => ReactNode);
   /** The §8 message shown when saving fails without a more specific one. */
   failureMessage: string;
   submitLabel?: string;
@@ -21,7 +21,7 @@ interface FormShellProps<T extends FieldValues> {
 
 /** One edit screen: validate with the contract's schema, save, show server field errors (STYLE.md "Screens"). */
 export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
-  const form = useForm<T>({ resolver: zodResolver(props.schema as never), defaultValues: props.defaultValues, mode: 'onTouched' });
+  const form = useForm<T, unknown, T>({ resolver: zodResolver(props.schema as never) as unknown as Resolver<T, unknown, T>, defaultValues: props.defaultValues, mode: 'onTouched' });
   const rootError = form.formState.errors.root?.message;
   useEffect(() => {
     form.reset(props.defaultValues);

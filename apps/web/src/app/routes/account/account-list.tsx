@@ -1,0 +1,37 @@
+import { accountList, accountListCount, accountSearchColumns, capabilities, roleLabel, type AccountRow } from '@fleet/contract';
+import { Badge, Button } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { ListShell } from '../../../components/list-shell/list-shell';
+import { PageHeader } from '../../../components/page-header';
+import { accountKeys } from '../../../features/account/api';
+import { paths } from '../../../lib/paths';
+import { actorOf, useSession } from '../../../lib/session-store';
+
+export function Component() {
+  const actor = actorOf(useSession())!;
+  const all = capabilities(actor).allCompanies;
+  return (
+    <>
+      <PageHeader title="管理アカウント一覧" actions={<Button component={Link} to={paths.account.add} leftSection={<IconPlus size={16} />}>管理アカウント登録</Button>} />
+      <ListShell<AccountRow, typeof accountList>
+        id={accountKeys.all[0]}
+        countCall={accountListCount}
+        listCall={accountList}
+        searchColumns={accountSearchColumns}
+        defaultSort={{ item: 'account_id' }}
+        companyFilter={all}
+        rowKey={(r) => r.account_id}
+        rowLink={(r) => paths.account.detail(r.account_id)}
+        columns={[
+          { sortKey: 'account_id', label: 'アカウントID', render: (r) => r.account_id },
+          { sortKey: 'name', label: '氏名', render: (r) => r.name },
+          { sortKey: 'email', label: 'メールアドレス', render: (r) => r.email },
+          { sortKey: 'role', label: '権限', render: (r) => roleLabel(r.role, r.company_id) },
+          ...(all ? [{ sortKey: 'company_name', label: '所属会社', render: (r: AccountRow) => r.company_name ?? '本部' }] : []),
+          { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge color="blue" variant="light">有効</Badge>) },
+        ]}
+      />
+    </>
+  );
+}

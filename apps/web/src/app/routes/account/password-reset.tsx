@@ -1,0 +1,37 @@
+import { accountLabels as L, errorMessages, PasswordResetForm, type PasswordResetFormInput } from '@fleet/contract';
+import { Alert, Stack } from '@mantine/core';
+import { useState } from 'react';
+import { PasswordField } from '../../../components/edit-shell/fields';
+import { FormShell } from '../../../components/edit-shell/form-shell';
+import { PageHeader } from '../../../components/page-header';
+import { useChangePassword } from '../../../features/account/api';
+
+/** `/account/password_reset`: the signed-in user changes their own password. */
+export function Component() {
+  const change = useChangePassword();
+  const [done, setDone] = useState(false);
+  return (
+    <>
+      <PageHeader title="パスワード変更" description="現在のパスワードと新しいパスワード（8〜32文字）を入力してください。" />
+      {done && <Alert color="green" mb="md" role="status">パスワードを変更しました。</Alert>}
+      <FormShell<PasswordResetFormInput>
+        schema={PasswordResetForm as never}
+        defaultValues={{ current_password: '', password: '', password_confirm: '' }}
+        failureMessage={errorMessages.updateFailed}
+        submitLabel="変更する"
+        onSubmit={async (values, form) => {
+          setDone(false);
+          await change.mutateAsync(values as never);
+          form.reset({ current_password: '', password: '', password_confirm: '' });
+          setDone(true);
+        }}
+      >
+        <Stack maw={420}>
+          <PasswordField name="current_password" label={L.current_password} required autoComplete="current-password" />
+          <PasswordField name="password" label={L.password} required autoComplete="new-password" description="8〜32文字" />
+          <PasswordField name="password_confirm" label={L.password_confirm} required autoComplete="new-password" />
+        </Stack>
+      </FormShell>
+    </>
+  );
+}

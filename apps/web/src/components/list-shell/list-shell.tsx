@@ -1,0 +1,193 @@
+import { errorMessages, type Call, type CallResponse, type SortDir } from '@fleet/contract';
+import { Alert, Anchor, Button, Group, Paper, ScrollArea, Select, Skeleton, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconSearch, IconX } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ApiClientError, callApi } from '../../lib/api-client';
+import { CompanySelect } from '../company-select';
+import { ListPagination } from './list-pagination';
+import { defaultListQuery, useListStore, type SavedListQuery } from './list-state';
+
+export interface ListColumn<Row> {
+  /** Sort key sent to the server; omit for a column that cannot be sorted. */
+  sortKey?: string;
+  label: string;
+  render(row: Row): ReactNode;
+  width?: number | string;
+}
+
+interface ListShellProps<Row, L extends Call> {
+  /** Key under which the query is saved. */
+  id: string;
+  countCall: Call;
+  listCall: L;
+  searchColumns: readonly { key: string; label: string }[];
+  columns: ListColumn<Row>[];
+  rowKey(row: Row): string;
+  rowLink?(row: Row): string;
+  defaultSort: { item: string; dir?: SortDir };
+  /** Switches beyond "show deleted", e.g. the vehicle list's isNormal; sent as body fields. */
+  flags?: { key: string; label: string }[];
+  /** Whether to show the company filter (only for those who see several companies). */
+  companyFilter?: boolean;
+  /** Extra body fields for both calls. */
+  extraBody?: Record<string, unknown>;
+  emptyMessage?: string;
+}
+
+/** One list screen: search, sort, paging, deleted switch, company filter, empty state (STYLE.md "Screens"). */
+export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
+  const { id, countCall, listCall, searchColumns, columns, defaultSort, flags = [], companyFilter = false } = props;
+  const base = defaultListQuery(defaultSort.item, defaultSort.dir);
+  const q: SavedListQuery = { ...base, ...useListStore((s) => s.queries[id]) };
+  const update = (patch: Partial<SavedListQuery>) => useListStore.getState().update(id, base, patch);
+  const [text, setText] = useState(q.search_text);
+  const [item, setItem] = useState(q.search_item);
+  useEffect(() => setText(q.search_text), [q.search_text]);
+  const navigate = useNavigate();
+
+  const filter = {
+    search_item: q.search_item,
+    search_text: q.search_text,
+    isDelete: q.isShowDelete,
+    ...(companyFilter ? { companyId: q.companyId } : {}),
+    ...Object.fromEntries(flags.map((f) => [f.key, !!q.flags[f.key]])),
+    ...props.extraBody,
+  };
+  const count = useQuery({
+    queryKey: [id, 'count', filter],
+    queryFn: ({ signal }) => callApi(countCall, filter as never, { signal }) as Promise<{ count: number }>,
+  });
+  const list = useQuery({
+    queryKey: [id, 'list', filter, q.currentPage, q.size, q.sort_item, q.sort_dir],
+    queryFn: ({ signal }) =>
+      callApi(listCall, { ...filter, offset: q.currentPage * q.size, limit: q.size, sorts: `${q.sort_item} ${q.sort_dir}` } as never, { signal }) as Promise<CallResponse<L>>,
+    placeholderData: keepPreviousData,
+  });
+  const rows = ((list.data as { list?: Row[] } | undefined)?.list ?? []) as Row[];
+  const total = count.data?.count ?? 0;
+  useEffect(() => {
+    if (count.data && count.data.count !== q.list_cnt) update({ list_cnt: count.data.count });
+    // A page past the end (rows deleted meanwhile): go to the last page.
+    if (count.data && q.currentPage > 0 && q.currentPage * q.size >= count.data.count) update({ currentPage: Math.max(0, Math.ceil(count.data.count / q.size) - 1) });
+  });
+
+  const error = count.error ?? list.error;
+  const sortBy = (key: string) => update({ sort_item: key, sort_dir: q.sort_item === key && q.sort_dir === 'asc' ? 'desc' : 'asc', currentPage: 0 });
+  const submit = () => update({ search_text: text.trim(), search_item: item, currentPage: 0 });
+
+  return (
+    <Paper p="md" radius="md" withBorder>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Group gap="sm" align="flex-end" wrap="wrap" mb="md">
+          <Select
+            label="検索項目"
+            data={searchColumns.map((c, i) => ({ value: String(i), label: c.label }))}
+            value={item}
+            onChange={(v) => setItem(v ?? '0')}
+            allowDeselect={false}
+            w={160}
+          />
+          <TextInput
+            label="検索キーワード"
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            w={260}
+            rightSection={
+              text ? (
+                <UnstyledButton aria-label="キーワードを消去" onClick={() => { setText(''); update({ search_text: '', currentPage: 0 }); }}>
+                  <IconX size={14} />
+                </UnstyledButton>
+              ) : null
+            }
+          />
+          <Button type="submit" leftSection={<IconSearch size={16} />}>
+            検索
+          </Button>
+          {companyFilter && <CompanySelect value={q.companyId} onChange={(companyId) => update({ companyId, currentPage: 0 })} />}
+          <Group gap="md" ml="auto">
+            {flags.map((f) => (
+              <Switch key={f.key} label={f.label} checked={!!q.flags[f.key]} onChange={(e) => update({ flags: { ...q.flags, [f.key]: e.currentTarget.checked }, currentPage: 0 })} />
+            ))}
+            <Switch label="削除済みも表示" checked={q.isShowDelete} onChange={(e) => update({ isShowDelete: e.currentTarget.checked, currentPage: 0 })} />
+          </Group>
+        </Group>
+      </form>
+
+      {error ? (
+        <Alert color="red" role="alert">
+          {error instanceof ApiClientError && error.status !== 401 ? error.message : errorMessages.fetchFailed}
+        </Alert>
+      ) : (
+        <ScrollArea type="auto">
+          <Table striped highlightOnHover stickyHeader verticalSpacing="xs" miw={800} aria-busy={list.isFetching}>
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((c) => (
+                  <Table.Th key={c.label} w={c.width} aria-sort={c.sortKey && q.sort_item === c.sortKey ? (q.sort_dir === 'desc' ? 'descending' : 'ascending') : undefined}>
+                    {c.sortKey ? (
+                      <UnstyledButton onClick={() => sortBy(c.sortKey!)} fw={700} fz="sm">
+                        {c.label}
+                        <Text span c={q.sort_item === c.sortKey ? 'brand.6' : 'gray.4'} ml={4} fz="xs">
+                          {q.sort_item === c.sortKey && q.sort_dir === 'desc' ? '▼' : '▲'}
+                        </Text>
+                      </UnstyledButton>
+                    ) : (
+                      c.label
+                    )}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.isPending &&
+                Array.from({ length: 5 }, (_, i) => (
+                  <Table.Tr key={i}>
+                    {columns.map((c) => (
+                      <Table.Td key={c.label}>
+                        <Skeleton h={14} />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              {!list.isPending && rows.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={columns.length}>
+                    <Text ta="center" c="dimmed" py="xl">
+                      {props.emptyMessage ?? (q.search_text ? '検索条件に一致するデータがありません。' : '登録されているデータがありません。')}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {rows.map((row) => {
+                const link = props.rowLink?.(row);
+                return (
+                  <Table.Tr key={props.rowKey(row)} style={link ? { cursor: 'pointer' } : undefined} onClick={(e) => link && !(e.target as HTMLElement).closest('a,button') && navigate(link)}>
+                    {columns.map((c, i) => (
+                      <Table.Td key={c.label}>
+                        {i === 0 && link ? (
+                          <Anchor component={Link} to={link} fw={600} size="sm">
+                            {c.render(row)}
+                          </Anchor>
+                        ) : (
+                          c.render(row)
+                        )}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      )}
+      <ListPagination page={q.currentPage} total={total} size={q.size} pageRange={q.pageRange} onChange={(p) => update({ currentPage: p })} />
+    </Paper>
+  );
+}

@@ -1,0 +1,52 @@
+import { PAGE_RANGE, PAGE_SIZE, type SortDir } from '@fleet/contract';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+/** The saved search query of a list (SPEC.md §3), kept across navigation and reloads. */
+export interface SavedListQuery {
+  search_item: string;
+  search_text: string;
+  currentPage: number;
+  size: number;
+  pageRange: number;
+  list_cnt: number;
+  dispCnt: number;
+  sort_item: string;
+  sort_dir: SortDir;
+  isShowDelete: boolean;
+  companyId: string | null;
+  /** List-specific switches, e.g. the vehicle list's isNormal. */
+  flags: Record<string, boolean>;
+}
+
+export const defaultListQuery = (sort_item: string, sort_dir: SortDir = 'asc'): SavedListQuery => ({
+  search_item: '0',
+  search_text: '',
+  currentPage: 0,
+  size: PAGE_SIZE,
+  pageRange: PAGE_RANGE,
+  list_cnt: 0,
+  dispCnt: PAGE_SIZE,
+  sort_item,
+  sort_dir,
+  isShowDelete: false,
+  companyId: null,
+  flags: {},
+});
+
+interface ListStore {
+  queries: Record<string, SavedListQuery>;
+  update(id: string, base: SavedListQuery, patch: Partial<SavedListQuery>): void;
+  reset(): void;
+}
+
+export const useListStore = create<ListStore>()(
+  persist(
+    (set) => ({
+      queries: {},
+      update: (id, base, patch) => set((s) => ({ queries: { ...s.queries, [id]: { ...base, ...s.queries[id], ...patch } } })),
+      reset: () => set({ queries: {} }),
+    }),
+    { name: 'fleet-console/list-queries', storage: createJSONStorage(() => localStorage), version: 1 },
+  ),
+);

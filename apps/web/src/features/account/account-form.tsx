@@ -1,0 +1,77 @@
+import { accountExistCheck, accountLabels as L, accountMessages, AccountEditForm, AccountForm, assignableRoles, errorMessages, roleLabels, type AccountFormInput } from '@fleet/contract';
+import { ActionIcon, Group, SimpleGrid, Tooltip } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { useCompanyOptions } from '../../components/company-select';
+import { PasswordField, SelectField, TextField } from '../../components/edit-shell/fields';
+import { FormShell } from '../../components/edit-shell/form-shell';
+import { callApi } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
+import { actorOf, useSession } from '../../lib/session-store';
+import { generateCheckedId } from '../../lib/use-id-generator';
+import { useAddAccount, useUpdateAccount } from './api';
+
+const HEAD_OFFICE = '__head_office__';
+
+/** Register or edit an admin account; the role and company choices are those the caller may give. */
+export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initial: AccountFormInput }) {
+  const session = useSession();
+  const actor = actorOf(session)!;
+  const superAdmin = actor.role === 0 && !actor.company_id;
+  const companies = useCompanyOptions(superAdmin);
+  const add = useAddAccount();
+  const update = useUpdateAccount();
+  const navigate = useNavigate();
+  const self = initial.account_id === actor.account_id;
+  const roles = (self ? [Number(initial.role)] : assignableRoles(actor)).map((r) => ({ value: String(r), label: roleLabels[r as 0 | 1 | 2] }));
+
+  return (
+    <FormShell<AccountFormInput>
+      schema={(mode === 'add' ? AccountForm : AccountEditForm) as never}
+      defaultValues={{ ...initial, company_id: initial.company_id ?? (superAdmin ? HEAD_OFFICE : actor.company_id) }}
+      failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
+      backTo={mode === 'add' ? paths.account.list : paths.account.detail(initial.account_id)}
+      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      onSubmit={async (values, form) => {
+        const info = { ...values, company_id: values.company_id === HEAD_OFFICE ? null : values.company_id };
+        if (mode === 'add') {
+          const { isExist } = await callApi(accountExistCheck, { check_item: 'email', check_value: String(values.email) });
+          if (isExist) {
+            form.setError('email', { message: accountMessages.emailInUse });
+            return;
+          }
+          await add.mutateAsync(info as never);
+        } else {
+          await update.mutateAsync(info as never);
+        }
+        await navigate(paths.account.detail(String(values.account_id)));
+      }}
+    >
+      {(form) => (
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextField name="account_id" label={L.account_id} required disabled={mode === 'edit'} description={mode === 'add' ? '自動生成されます（変更可）' : undefined} />
+            {mode === 'add' && (
+              <Tooltip label="IDを再生成">
+                <ActionIcon variant="default" size="lg" mb={2} aria-label="IDを再生成" onClick={async () => form.setValue('account_id', await generateCheckedId(accountExistCheck, 'account_id'), { shouldValidate: true })}>
+                  <IconRefresh size={16} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </Group>
+          <TextField name="name" label={L.name} required autoComplete="name" />
+          <TextField name="email" label={L.email} required type="email" autoComplete="email" />
+          <SelectField name="role" label={L.role} required data={roles} numeric disabled={self} />
+          {superAdmin ? (
+            <SelectField name="company_id" label={L.company_id} data={[{ value: HEAD_OFFICE, label: '本部（所属なし）' }, ...(companies.data ?? [])]} disabled={self} />
+          ) : (
+            <TextField name="company_id" label={L.company_id} disabled />
+          )}
+          <span />
+          <PasswordField name="password" label={L.password} required={mode === 'add'} autoComplete="new-password" description={mode === 'edit' ? '変更する場合のみ入力（8〜32文字）' : '8〜32文字'} />
+          <PasswordField name="password_confirm" label={L.password_confirm} required={mode === 'add'} autoComplete="new-password" />
+        </SimpleGrid>
+      )}
+    </FormShell>
+  );
+}

@@ -1,0 +1,35 @@
+import { companyLabels as L, CompanyForm, errorMessages, type CompanyFormInput } from '@fleet/contract';
+import { SimpleGrid } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { TextField } from '../../components/edit-shell/fields';
+import { FormShell } from '../../components/edit-shell/form-shell';
+import { paths } from '../../lib/paths';
+import { useAddCompany, useUpdateCompany } from './api';
+
+export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initial: CompanyFormInput }) {
+  const add = useAddCompany();
+  const update = useUpdateCompany();
+  const navigate = useNavigate();
+  return (
+    <FormShell<CompanyFormInput>
+      schema={CompanyForm as never}
+      defaultValues={initial}
+      failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
+      backTo={mode === 'add' ? paths.company.list : paths.company.detail(initial.company_id)}
+      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      onSubmit={async (values) => {
+        await (mode === 'add' ? add : update).mutateAsync(values);
+        await navigate(paths.company.detail(values.company_id));
+      }}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextField name="company_id" label={L.company_id} required disabled={mode === 'edit'} description={mode === 'add' ? '半角英数字・ハイフン・アンダースコア' : undefined} />
+        <TextField name="company_name" label={L.company_name} required />
+        <TextField name="name" label={L.name} />
+        <TextField name="phone" label={L.phone} type="tel" />
+        <TextField name="email" label={L.email} type="email" />
+        <TextField name="address" label={L.address} />
+      </SimpleGrid>
+    </FormShell>
+  );
+}

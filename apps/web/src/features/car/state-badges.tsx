@@ -1,0 +1,22 @@
+import { connectionLabel, deviceStateLabel, engineLineLabel, engineRunningLabel, type TelemetryState } from '@fleet/contract';
+import { Badge } from '@mantine/core';
+
+/** Badges for the latest terminal state, with the SPEC.md §4 wording. */
+type State = Pick<TelemetryState, 'engine_running' | 'engine_line' | 'connection' | 'device_state'> | null | undefined;
+
+export function RunningBadge({ state }: { state: State }) {
+  const v = state?.engine_running;
+  return <Badge variant="light" color={v === 'on' ? 'green' : v === 'off' ? 'gray' : 'yellow'}>{engineRunningLabel(v)}</Badge>;
+}
+export function EngineLineBadge({ state }: { state: State }) {
+  const label = engineLineLabel(state?.engine_line);
+  return <Badge variant="light" color={label === '許可中' ? 'blue' : 'red'}>{label}</Badge>;
+}
+export function ConnectionBadge({ state }: { state: State }) {
+  const label = connectionLabel(state?.connection);
+  return <Badge variant="dot" color={label === '接続中' ? 'green' : label === '切断中' ? 'red' : 'gray'}>{label}</Badge>;
+}
+export function DeviceStateBadge({ state }: { state: State }) {
+  const label = deviceStateLabel(state?.device_state);
+  return <Badge variant="light" color={label === '正常' ? 'teal' : label === 'エラー発生' ? 'red' : 'gray'}>{label}</Badge>;
+}

@@ -25,3 +25,5 @@ export * from './company.js';
 export * from './car-user.js';
 export * from './device.js';
 export * from './car.js';
+export * from './notify.js';
+export * from './password-reset.js';

@@ -39,6 +39,7 @@ export function Component() {
                   title={a.isDelete ? 'アカウントの復元' : 'アカウントの削除'}
                   message={a.isDelete ? `${a.name} さんのアカウントを復元します。よろしいですか？` : `${a.name} さんのアカウントを削除します。ログイン中のセッションも無効になります。よろしいですか？`}
                   confirmLabel={a.isDelete ? '復元する' : '削除する'}
+                  failureMessage={a.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
                   onConfirm={() => del.mutateAsync({ account_id: a.account_id, isDelete: !a.isDelete })}
                 >
                   {a.isDelete ? '復元' : '削除'}
@@ -48,7 +49,6 @@ export function Component() {
           )
         }
       />
-      {del.isError && <Badge color="red" mb="sm">{messageOf(del.error, errorMessages.deleteFailed)}</Badge>}
       <DetailShell
         loading={q.isPending}
         error={q.isError ? messageOf(q.error, errorMessages.fetchFailed) : null}

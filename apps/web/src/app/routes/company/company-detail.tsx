@@ -32,6 +32,7 @@ export function Component() {
                 title={c.isDelete ? '加盟店の復元' : '加盟店の削除'}
                 message={`${c.company_name} を${c.isDelete ? '復元' : '削除'}します。よろしいですか？`}
                 confirmLabel={c.isDelete ? '復元する' : '削除する'}
+                failureMessage={c.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
                 onConfirm={() => del.mutateAsync({ company_id: c.company_id, isDelete: !c.isDelete })}
               >
                 {c.isDelete ? '復元' : '削除'}
@@ -40,7 +41,6 @@ export function Component() {
           )
         }
       />
-      {del.isError && <Badge color="red" mb="sm" size="lg">{messageOf(del.error, errorMessages.deleteFailed)}</Badge>}
       <DetailShell
         loading={q.isPending}
         error={q.isError ? messageOf(q.error, errorMessages.fetchFailed) : null}

@@ -1,0 +1,26 @@
+import { sessionSelections } from '@fleet/contract';
+import { useEffect } from 'react';
+import { useParams } from 'react-router';
+import { callApi } from './api-client';
+import { useSession } from './session-store';
+
+type SelectedKey = 'user_id' | 'car_id' | 'car_device_id';
+
+/** A `{id?}` route parameter (SPEC.md §2): the id in the URL, else the one last selected in this session. */
+export function useSelectedId(key: SelectedKey): string {
+  const fromUrl = useParams()[key];
+  const remembered = useSession((s) => s[key]);
+  return fromUrl || remembered || '';
+}
+
+/**
+ * Remembers the record a screen opened, in the client store and (best effort)
+ * in the server-side session of the session_* calls.
+ */
+export function useRememberSelection(key: SelectedKey, id: string | undefined) {
+  useEffect(() => {
+    if (!id) return;
+    useSession.getState().select({ [key]: id });
+    callApi(sessionSelections[key], { [key]: id } as never).catch(() => undefined);
+  }, [key, id]);
+}

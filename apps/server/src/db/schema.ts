@@ -295,6 +295,24 @@ export interface LiveTicketsTable {
   expires_at: Date | string;
 }
 
+/** Per terminal: last movement and idling, for the notification sweep. */
+export interface VehicleMotionTable {
+  car_data_id: string;
+  moved_at: Date | string;
+  anchor_lat: number | null;
+  anchor_lng: number | null;
+  engine_running: string | null;
+  idle_since: Date | string | null;
+  last_record_at: Date | string;
+}
+
+export interface PasswordResetRequestsTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  at: Timestamp;
+}
+
 export interface DB {
   companies: CompaniesTable;
   accounts: AccountsTable;
@@ -323,6 +341,8 @@ export interface DB {
   error_logs: ErrorLogsTable;
   device_latest_state: DeviceLatestStateTable;
   live_tickets: LiveTicketsTable;
+  vehicle_motion: VehicleMotionTable;
+  password_reset_requests: PasswordResetRequestsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { errorMessages, type ApiError } from '@fleet/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAccountRoutes } from './account/account.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -56,6 +57,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerAuthRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
 
   const webRoot = opts.webRoot;

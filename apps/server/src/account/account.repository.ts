@@ -1,0 +1,165 @@
+import { accountSearchColumns, accountSortColumns, roleLabels, type AccountDetail, type Actor } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import {
+  applyListFilter,
+  applyListPage,
+  countRows,
+  iso,
+  type ListConfig,
+  type ListFilterInput,
+  type PagingInput,
+} from '../http/list-query.js';
+import { companyScope } from '../scope/visibility.js';
+
+type Column = (typeof accountSortColumns)[number];
+
+export const accountListConfig: ListConfig<Column> = {
+  columns: {
+    account_id: { expr: sql.ref('a.account_id') },
+    name: { expr: sql.ref('a.name') },
+    email: { expr: sql.ref('a.email') },
+    role: { expr: sql.ref('a.role'), labels: roleLabels },
+    company_name: { expr: sql.ref('co.company_name') },
+  },
+  search: accountSearchColumns,
+  sortable: accountSortColumns,
+  primaryKey: 'account_id',
+  deleted: sql.ref('a.is_delete'),
+  company: sql.ref('a.company_id'),
+};
+
+/**
+ * Accounts the actor manages: their company's (all for the super admin); a
+ * manager (role 1) never sees role 0 accounts (ARCHITECTURE.md).
+ */
+const managed = (db: Db, actor: Actor) => {
+  let q = db.selectFrom('accounts as a').leftJoin('companies as co', 'co.company_id', 'a.company_id');
+  const company = companyScope(actor);
+  if (company !== null) q = q.where('a.company_id', '=', company);
+  if (actor.role !== 0) q = q.where('a.role', 'in', [1, 2]);
+  return q;
+};
+
+const columns = [
+  'a.account_id',
+  'a.name',
+  'a.email',
+  'a.role',
+  'a.company_id',
+  'co.company_name',
+  'a.is_delete',
+  'a.created_at',
+  'a.updated_at',
+] as const;
+
+const toDetail = (r: {
+  account_id: string;
+  name: string;
+  email: string;
+  role: number;
+  company_id: string | null;
+  company_name: string | null;
+  is_delete: boolean;
+  created_at: Date;
+  updated_at: Date;
+}): AccountDetail => ({
+  account_id: r.account_id,
+  name: r.name,
+  email: r.email,
+  role: r.role,
+  company_id: r.company_id,
+  company_name: r.company_name,
+  isDelete: r.is_delete,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+const filtered = (db: Db, actor: Actor, filter: ListFilterInput) => applyListFilter(managed(db, actor), accountListConfig, filter, actor);
+
+export const countAccounts = (db: Db, actor: Actor, filter: ListFilterInput) => countRows(filtered(db, actor, filter));
+
+export async function listAccounts(db: Db, actor: Actor, query: ListFilterInput & PagingInput) {
+  const rows = await applyListPage(filtered(db, actor, query).select(columns), accountListConfig, query).execute();
+  return rows.map(toDetail);
+}
+
+/** An account the actor manages (deleted ones too), or undefined. */
+export async function findManagedAccount(db: Db, actor: Actor, accountId: string) {
+  const row = await managed(db, actor).select(columns).where('a.account_id', '=', accountId).executeTakeFirst();
+  return row && toDetail(row);
+}
+
+/** Any account by id, no scope: for one's own account. */
+export async function findAccount(db: Db, accountId: string) {
+  const row = await db
+    .selectFrom('accounts as a')
+    .leftJoin('companies as co', 'co.company_id', 'a.company_id')
+    .select(columns)
+    .where('a.account_id', '=', accountId)
+    .executeTakeFirst();
+  return row && toDetail(row);
+}
+
+export async function findPasswordHash(db: Db, accountId: string) {
+  const row = await db.selectFrom('accounts').select('password_hash').where('account_id', '=', accountId).executeTakeFirst();
+  return row?.password_hash;
+}
+
+export async function accountExists(db: Db, item: 'account_id' | 'email', value: string, exceptId?: string) {
+  let q = db.selectFrom('accounts').select('account_id');
+  q = item === 'email' ? q.where(sql`lower(email)`, '=', value.trim().toLowerCase()) : q.where('account_id', '=', value.trim());
+  if (exceptId) q = q.where('account_id', '<>', exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+export interface AccountValues {
+  account_id: string;
+  name: string;
+  email: string;
+  role: number;
+  company_id: string | null;
+}
+
+export async function insertAccount(db: Db, values: AccountValues, passwordHash: string) {
+  await db
+    .insertInto('accounts')
+    .values({ ...values, password_hash: passwordHash })
+    .execute();
+}
+
+export async function updateAccount(db: Db, accountId: string, values: Partial<AccountValues> & { password_hash?: string }) {
+  await db
+    .updateTable('accounts')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .execute();
+}
+
+export async function setAccountDeleted(db: Db, accountId: string, isDelete: boolean) {
+  await db
+    .updateTable('accounts')
+    .set({ is_delete: isDelete, updated_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .execute();
+}
+
+/** Ends an account's sessions except the one making the change (changing one's own password). */
+export async function revokeOtherSessions(db: Db, accountId: string, keepTokenHash: string) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .where('token_hash', '<>', keepTokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function companyIsLive(db: Db, companyId: string) {
+  return !!(await db
+    .selectFrom('companies')
+    .select('company_id')
+    .where('company_id', '=', companyId)
+    .where('is_delete', '=', false)
+    .executeTakeFirst());
+}

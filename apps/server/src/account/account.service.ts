@@ -1,0 +1,127 @@
+import {
+  accountMessages,
+  assignableRoles,
+  capabilities,
+  validationMessages as m,
+  type AccountEditForm,
+  type AccountForm,
+  type PasswordResetForm,
+} from '@fleet/contract';
+import type { z } from 'zod';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { revokeAccountSessions } from '../auth/session.repository.js';
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/pg-errors.js';
+import type { AuthedActor } from '../http/context.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import {
+  accountExists,
+  companyIsLive,
+  findPasswordHash,
+  findManagedAccount,
+  insertAccount,
+  revokeOtherSessions,
+  setAccountDeleted,
+  updateAccount,
+} from './account.repository.js';
+
+const refuse = (field: string, message: string) => new AppError(403, 'FORBIDDEN', message, { [field]: message });
+
+/** A manager may give roles 1-2 only; a company admin and the super admin any role. */
+function checkRole(actor: AuthedActor, role: number) {
+  if (!assignableRoles(actor).includes(role)) throw refuse('role', accountMessages.roleNotAllowed);
+}
+
+/** The company an account ends up in: the super admin chooses; everyone else gets their own. */
+async function resolveCompany(db: Db, actor: AuthedActor, requested: string | null): Promise<string | null> {
+  if (!capabilities(actor).allCompanies) {
+    if (requested && requested !== actor.company_id) throw refuse('company_id', accountMessages.otherCompany);
+    return actor.company_id;
+  }
+  if (requested && !(await companyIsLive(db, requested)))
+    throw badRequest(accountMessages.companyMissing, { company_id: accountMessages.companyMissing });
+  return requested;
+}
+
+async function checkUnique(db: Db, info: { account_id: string; email: string }, existing: boolean) {
+  if (!existing && (await accountExists(db, 'account_id', info.account_id)))
+    throw conflict(accountMessages.accountIdInUse, { account_id: accountMessages.accountIdInUse });
+  if (await accountExists(db, 'email', info.email, existing ? info.account_id : undefined))
+    throw conflict(accountMessages.emailInUse, { email: accountMessages.emailInUse });
+}
+
+/** Two concurrent adds can both pass checkUnique; the unique indexes decide. */
+const mapUniqueViolation = (e: unknown): never => {
+  if (isUniqueViolation(e, 'accounts_email_key')) throw conflict(accountMessages.emailInUse, { email: accountMessages.emailInUse });
+  if (isUniqueViolation(e)) throw conflict(accountMessages.accountIdInUse, { account_id: accountMessages.accountIdInUse });
+  throw e;
+};
+
+export async function addAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountForm>) {
+  checkRole(actor, info.role);
+  const company_id = await resolveCompany(db, actor, info.company_id);
+  await checkUnique(db, info, false);
+  const hash = await hashPassword(info.password);
+  const { account_id, name, email, role } = info;
+  await insertAccount(db, { account_id, name, email, role, company_id }, hash).catch(mapUniqueViolation);
+}
+
+export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountEditForm>) {
+  const target = await findManagedAccount(db, actor, info.account_id);
+  if (!target) throw notFound();
+  const self = target.account_id === actor.account_id;
+  if (self && (info.role !== target.role || (info.company_id ?? target.company_id) !== target.company_id))
+    throw refuse('role', accountMessages.selfRole);
+  if (info.role !== target.role) checkRole(actor, info.role);
+  const company_id = self ? target.company_id : await resolveCompany(db, actor, info.company_id);
+  await checkUnique(db, info, true);
+  const password_hash = info.password ? await hashPassword(info.password) : undefined;
+  await db.transaction().execute(async (trx) => {
+    await updateAccount(trx, target.account_id, {
+      name: info.name,
+      email: info.email,
+      role: info.role,
+      company_id,
+      ...(password_hash ? { password_hash } : {}),
+    }).catch(mapUniqueViolation);
+    // A new role, company or password ends the sessions that were signed in under the old one.
+    if (self && password_hash) await revokeOtherSessions(trx, target.account_id, actor.session.token_hash);
+    else if (password_hash || info.role !== target.role || company_id !== target.company_id)
+      await revokeAccountSessions(trx, target.account_id);
+  });
+}
+
+export async function deleteAccount(db: Db, actor: AuthedActor, accountId: string, isDelete: boolean) {
+  if (accountId === actor.account_id) throw refuse('account_id', accountMessages.selfDelete);
+  const target = await findManagedAccount(db, actor, accountId);
+  if (!target) throw notFound();
+  await db.transaction().execute(async (trx) => {
+    await setAccountDeleted(trx, accountId, isDelete);
+    if (isDelete) await revokeAccountSessions(trx, accountId);
+  });
+}
+
+/** Own password (current one required) or, for a manager, the password of an account they manage. */
+export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<typeof PasswordResetForm>) {
+  const targetId = info.account_id ?? actor.account_id;
+  if (targetId === actor.account_id) {
+    if (!info.current_password) throw badRequest(undefined, { current_password: m.required });
+    const hash = await findPasswordHash(db, actor.account_id);
+    if (!hash || !(await verifyPassword(info.current_password, hash)))
+      throw badRequest(accountMessages.currentPasswordWrong, { current_password: accountMessages.currentPasswordWrong });
+    const password_hash = await hashPassword(info.password);
+    await db.transaction().execute(async (trx) => {
+      await updateAccount(trx, actor.account_id, { password_hash });
+      await revokeOtherSessions(trx, actor.account_id, actor.session.token_hash);
+    });
+    return;
+  }
+  if (!capabilities(actor).manageAccounts) throw forbidden();
+  const target = await findManagedAccount(db, actor, targetId);
+  if (!target || target.isDelete) throw notFound();
+  const password_hash = await hashPassword(info.password);
+  await db.transaction().execute(async (trx) => {
+    await updateAccount(trx, targetId, { password_hash });
+    await revokeAccountSessions(trx, targetId);
+  });
+}

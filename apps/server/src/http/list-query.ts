@@ -1,0 +1,101 @@
+import { fieldMessages, parseSort, type Actor } from '@fleet/contract';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { companyScope } from '../scope/visibility.js';
+import { badRequest } from './errors.js';
+
+/**
+ * The one implementation of the list rules every count and list call shares:
+ * search column by index, substring search, sort whitelist with a primary-key
+ * tiebreaker, deleted rows on request, company scope. A domain configures it
+ * with its columns; count and list run the same filter.
+ */
+export interface ListColumn {
+  /** The SQL of the column, e.g. sql.ref('c.car_id') or a concatenation. */
+  expr: Expression<unknown>;
+  /** An enum column: the search matches its number or (part of) its Japanese label. */
+  labels?: Record<number, string>;
+}
+
+export interface ListConfig<K extends string = string> {
+  columns: Record<K, ListColumn>;
+  /** Search columns in index order: the contract's <domain>SearchColumns. */
+  search: readonly { key: K }[];
+  /** The contract's sort whitelist. */
+  sortable: readonly K[];
+  /** Default sort and tiebreaker, so paging is stable. */
+  primaryKey: K;
+  /** The row's is_delete column. */
+  deleted: Expression<boolean>;
+  /** The row's company column; omitted for lists that are not company-scoped. */
+  company?: Expression<string | null>;
+}
+
+export interface ListFilterInput {
+  search_item: string;
+  search_text: string;
+  isDelete: boolean;
+  companyId?: string | null | undefined;
+}
+export interface PagingInput {
+  offset: number;
+  limit: number;
+  sorts?: string | string[] | undefined;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+
+/** LIKE pattern for "contains", with the wildcards of the text escaped. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function searchCondition(column: ListColumn, text: string): Expression<SqlBool> {
+  if (!column.labels) return sql<SqlBool>`${column.expr} ilike ${containsPattern(text)} escape '\\'`;
+  const needle = text.toLowerCase();
+  const codes = Object.entries(column.labels)
+    .filter(([code, label]) => code === text || label.toLowerCase().includes(needle))
+    .map(([code]) => Number(code));
+  return codes.length ? sql<SqlBool>`${column.expr} in (${sql.join(codes)})` : sql<SqlBool>`false`;
+}
+
+/** Applies search, deleted and company filters; the same for a count and its list. */
+export function applyListFilter<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, filter: ListFilterInput, actor: Actor): Q {
+  let out: AnyQuery = q;
+  const text = filter.search_text.trim();
+  if (text) {
+    const item = cfg.search[Number(filter.search_item)];
+    if (!item) throw badRequest(undefined, { search_item: fieldMessages.searchItem });
+    out = out.where(searchCondition(cfg.columns[item.key], text));
+  }
+  if (!filter.isDelete) out = out.where(sql<SqlBool>`${cfg.deleted} = false`);
+  if (cfg.company) {
+    // Everyone but the super admin is held to their own company, whatever companyId says.
+    const company = companyScope(actor) ?? (filter.companyId || null);
+    if (company !== null) out = out.where(sql<SqlBool>`${cfg.company} = ${company}`);
+  }
+  return out as Q;
+}
+
+/** Sorts from the whitelist (else 400), then the primary key; then offset and limit. */
+export function applyListPage<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, paging: PagingInput): Q {
+  const sorts = paging.sorts === undefined ? [] : Array.isArray(paging.sorts) ? paging.sorts : [paging.sorts];
+  let out: AnyQuery = q;
+  const used = new Set<string>();
+  for (const s of sorts) {
+    const { column, dir } = parseSort(s);
+    if (!(cfg.sortable as readonly string[]).includes(column)) throw badRequest(undefined, { sorts: fieldMessages.sort });
+    if (used.has(column)) continue;
+    used.add(column);
+    out = out.orderBy(sql`${cfg.columns[column as K].expr} ${sql.raw(dir)}`);
+  }
+  if (!used.has(cfg.primaryKey)) out = out.orderBy(sql`${cfg.columns[cfg.primaryKey].expr} asc`);
+  return out.offset(paging.offset).limit(paging.limit) as Q;
+}
+
+/** count(*) of a filtered query, as a number on PGlite and PostgreSQL alike. */
+export async function countRows(q: AnyQuery): Promise<number> {
+  const row = await q.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Timestamps leave the API as ISO 8601 (UTC). */
+export const iso = (d: Date | string): string => new Date(d).toISOString();

@@ -25,6 +25,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'car/car_list', lazy: () => import('./routes/car/car-list') },
           { path: 'car/car_detail/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-detail') },
+          { path: 'car/car_loges/:car_data_id?', lazy: () => import('./routes/car/car-logs') },
           { path: 'account/account_list', lazy: () => import('./routes/account/account-list') },
           { path: 'account/account_add', lazy: () => import('./routes/account/account-add') },
           { path: 'account/account_detail/:account_id?', lazy: () => import('./routes/account/account-detail') },

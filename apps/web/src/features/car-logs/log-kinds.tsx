@@ -1,0 +1,118 @@
+import {
+  carGetBatteryLog,
+  carGetConnectionLog,
+  carGetEngineLog,
+  carGetErrorLog,
+  carGetGpsLog,
+  carGetObd2Log,
+  carGetSensorLog,
+  connectionLabel,
+  engineCommandLabel,
+  engineLineLabel,
+  engineRunningLabel,
+  errorStatusLabel,
+  errorTypeLabels,
+  startStopLabel,
+  type Call,
+  type LogKind,
+} from '@fleet/contract';
+import { Code, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { ChartSeries } from '../../components/chart/time-chart';
+import { formatDateTime } from '../../lib/format';
+
+type Row = Record<string, unknown> & { id?: number; recorded_at: string };
+export interface LogColumn {
+  label: string;
+  render(row: Row): ReactNode;
+  /** Plain text for the text download. */
+  text(row: Row): string;
+}
+export interface LogKindView {
+  kind: LogKind;
+  label: string;
+  call: Call;
+  /** Request fields beyond car_data_id/from/to/paging (GPS asks for points instead of pages). */
+  request?: Record<string, unknown>;
+  columns: LogColumn[];
+  chart?(rows: Row[]): { title: string; series: ChartSeries[] } | null;
+}
+
+const num = (v: unknown, digits = 1) => (typeof v === 'number' ? v.toFixed(digits) : '');
+const json = (v: unknown) => (v && typeof v === 'object' && Object.keys(v).length ? JSON.stringify(v) : '');
+const col = (label: string, text: (r: Row) => string, render?: (r: Row) => ReactNode): LogColumn => ({ label, text, render: render ?? text });
+const time = col('日時', (r) => formatDateTime(r.recorded_at));
+const palette = ['#1c64d9', '#e8590c', '#2f9e44', '#9c36b5', '#c2255c'];
+
+/** Start/stop wording of SPEC.md §4: a console command says 始動 for permit, 停止 otherwise; a report by what the engine did. */
+const startStop = (r: Row) => (r.command !== null && r.command !== undefined ? startStopLabel(r.command) : r.running === 'on' ? '始動' : r.running === 'off' ? '停止' : '');
+
+export const logKindViews: LogKindView[] = [
+  {
+    kind: 'connection',
+    label: '接続',
+    call: carGetConnectionLog,
+    columns: [time, col('接続状態', (r) => connectionLabel(r.state))],
+  },
+  {
+    kind: 'engine',
+    label: 'エンジン',
+    call: carGetEngineLog,
+    columns: [
+      time,
+      col('始動/停止', startStop, (r) => <Text size="sm" fw={700} c={startStop(r) === '始動' ? 'teal.7' : 'red.7'}>{startStop(r)}</Text>),
+      col('内容', (r) => (r.command !== null && r.command !== undefined ? `${engineCommandLabel(r.command)}（指示）` : engineRunningLabel(r.running))),
+      col('エンジン始動', (r) => (r.engine_line ? engineLineLabel(r.engine_line) : '')),
+      col('指示者', (r) => String(r.account_name ?? r.account_id ?? '')),
+    ],
+  },
+  {
+    kind: 'gps',
+    label: 'GPS',
+    call: carGetGpsLog,
+    request: { max_points: 20_000 },
+    columns: [time, col('緯度', (r) => num(r.lat, 6)), col('経度', (r) => num(r.lng, 6)), col('速度 (km/h)', (r) => num(r.speed, 0)), col('方位 (°)', (r) => num(r.heading, 0))],
+  },
+  {
+    kind: 'battery',
+    label: 'バッテリー',
+    call: carGetBatteryLog,
+    columns: [time, col('電圧 (V)', (r) => num(r.voltage, 2)), col('残量 (%)', (r) => num(r.percentage, 0))],
+    chart: (rows) => ({
+      title: 'バッテリー電圧・残量',
+      series: [
+        { label: '電圧', unit: 'V', color: palette[0]!, values: rows.map((r) => (r.voltage as number | null) ?? null) },
+        { label: '残量', unit: '%', color: palette[1]!, values: rows.map((r) => (r.percentage as number | null) ?? null) },
+      ],
+    }),
+  },
+  {
+    kind: 'sensor',
+    label: 'センサー',
+    call: carGetSensorLog,
+    columns: [time, col('振動', (r) => num(r.vibration, 2)), col('その他の値', (r) => json(r.readings), (r) => <Code>{json(r.readings)}</Code>)],
+    chart: (rows) => ({ title: '振動', series: [{ label: '振動', color: palette[2]!, values: rows.map((r) => (r.vibration as number | null) ?? null) }] }),
+  },
+  {
+    kind: 'obd2',
+    label: 'OBD2',
+    call: carGetObd2Log,
+    columns: [time, col('取得値 (PID)', (r) => json(r.pids), (r) => <Code>{json(r.pids)}</Code>)],
+    chart: (rows) => {
+      const keys = [...new Set(rows.flatMap((r) => Object.entries((r.pids as Record<string, unknown>) ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].slice(0, 4);
+      if (!keys.length) return null;
+      return { title: 'OBD2 取得値', series: keys.map((k, i) => ({ label: k, color: palette[i]!, values: rows.map((r) => ((r.pids as Record<string, unknown>)?.[k] as number | undefined) ?? null) })) };
+    },
+  },
+  {
+    kind: 'error',
+    label: 'エラー',
+    call: carGetErrorLog,
+    columns: [
+      time,
+      col('種別', (r) => errorTypeLabels[r.error_type as keyof typeof errorTypeLabels] ?? String(r.error_type)),
+      col('ステータス', (r) => `${errorStatusLabel(r.status_code)} (${String(r.status_code)})`),
+      col('詳細', (r) => String(r.detail ?? '')),
+    ],
+  },
+];

@@ -6,6 +6,7 @@ import { errorMessages, type ApiError } from '@fleet/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './account/account.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerCompanyRoutes } from './company/company.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { AppContext } from './http/context.js';
@@ -58,6 +59,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerAuthRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
+  registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
 
   const webRoot = opts.webRoot;

@@ -26,6 +26,7 @@ export const routes: RouteObject[] = [
           { path: 'car/car_list', lazy: () => import('./routes/car/car-list') },
           { path: 'car/car_detail/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-detail') },
           { path: 'car/car_loges/:car_data_id?', lazy: () => import('./routes/car/car-logs') },
+          { path: 'car/car_travelroute/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-travelroute') },
           { path: 'account/account_list', lazy: () => import('./routes/account/account-list') },
           { path: 'account/account_add', lazy: () => import('./routes/account/account-add') },
           { path: 'account/account_detail/:account_id?', lazy: () => import('./routes/account/account-detail') },

@@ -12,7 +12,7 @@ import type { AppContext } from '../http/context.js';
 import { notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
 import { isVisible } from '../scope/visibility.js';
-import { isLoginLimited, recordLoginAttempt } from './login-limit.js';
+import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
 import { createSession, findSession, revokeSession, selectionColumns, setSelection, type SelectionKey } from './session.repository.js';
 
@@ -24,7 +24,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'public',
     handler: async ({ body, request }) => {
       const username = body.username.toLowerCase();
-      if (await isLoginLimited(db, request.ip, username)) throw tooManyRequests(sessionMessages.tooManyAttempts);
+      const attempt = await beginLoginAttempt(db, request.ip, username);
+      if (attempt === undefined) throw tooManyRequests(sessionMessages.tooManyAttempts);
       const account = await db
         .selectFrom('accounts')
         .select(['account_id', 'name', 'role', 'company_id', 'password_hash'])
@@ -32,8 +33,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         .where((eb) => eb.or([eb('account_id', '=', body.username), eb(sql`lower(email)`, '=', username)]))
         .executeTakeFirst();
       const ok = await verifyPassword(body.password, account?.password_hash);
-      await recordLoginAttempt(db, request.ip, username, ok);
       if (!account || !ok) throw unauthorized(sessionMessages.loginFailed);
+      await markLoginSucceeded(db, attempt);
       if (needsRehash(account.password_hash)) {
         const rehashed = await hashPassword(body.password);
         await db.updateTable('accounts').set({ password_hash: rehashed }).where('account_id', '=', account.account_id).execute();

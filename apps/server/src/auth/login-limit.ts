@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
  */
 export const LOGIN_LIMITS = { perIpPerMinute: 10, perUserPerHour: 100 } as const;
 
-export async function isLoginLimited(db: Db, ip: string, username: string): Promise<boolean> {
+async function isLoginLimited(db: Db, ip: string, username: string): Promise<boolean> {
   const row = await db
     .selectFrom('login_attempts')
     .select([
@@ -18,11 +18,25 @@ export async function isLoginLimited(db: Db, ip: string, username: string): Prom
     .where('at', '>', sql<Date>`now() - interval '1 hour'`)
     .where((eb) => eb.or([eb('ip', '=', ip), eb('username', '=', username)]))
     .executeTakeFirstOrThrow();
-  return row.by_ip >= LOGIN_LIMITS.perIpPerMinute || row.by_user >= LOGIN_LIMITS.perUserPerHour;
+  // The counts include the attempt being made, hence `>`.
+  return row.by_ip > LOGIN_LIMITS.perIpPerMinute || row.by_user > LOGIN_LIMITS.perUserPerHour;
 }
 
-export async function recordLoginAttempt(db: Db, ip: string, username: string, succeeded: boolean) {
-  await db.insertInto('login_attempts').values({ ip, username: username.toLowerCase(), succeeded }).execute();
+/**
+ * Records an attempt as failed before the slow password check, so concurrent
+ * guesses count against each other (checking first let a burst of requests all
+ * pass). Returns its id, or undefined (and forgets it) when over a limit.
+ */
+export async function beginLoginAttempt(db: Db, ip: string, username: string): Promise<number | undefined> {
+  const name = username.toLowerCase();
+  const { id } = await db.insertInto('login_attempts').values({ ip, username: name, succeeded: false }).returning('id').executeTakeFirstOrThrow();
+  if (!(await isLoginLimited(db, ip, name))) return id;
+  await db.deleteFrom('login_attempts').where('id', '=', id).execute();
+  return undefined;
+}
+
+export async function markLoginSucceeded(db: Db, attemptId: number) {
+  await db.updateTable('login_attempts').set({ succeeded: true }).where('id', '=', attemptId).execute();
 }
 
 /** Drops attempts older than a day; run from the maintenance timer. */

@@ -12,6 +12,7 @@ import type { Db } from './db/database.js';
 import type { AppContext } from './http/context.js';
 import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerTelemetry } from './telemetry/telemetry.module.js';
 
 export interface BuildOptions {
   db: Db;
@@ -61,6 +62,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAccountRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
+  registerTelemetry(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

@@ -19,8 +19,7 @@ export const deviceProtocolMessages = {
   deviceDeleted: 'この端末は利用停止されています。',
   badBatch: 'バッチの形式が不正です。',
   futureTime: '時刻がサーバー時刻より10分以上先です',
-  unknownCommand: '指定されたコマンドは存在しません',
-  foreignCommand: '他の端末のコマンドです',
+  unknownCommand: '指定されたコマンドはこの端末のものではありません',
   commandNotWaiting: 'このコマンドは結果待ちではありません',
   duplicateResult: '同じバッチ内で同じコマンドの結果が重複しています',
 } as const;

@@ -1,0 +1,143 @@
+import { reservationStates, reservedCommandTypes, type DeviceCommand, type ReservedCommandType } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/**
+ * Reserved commands (ARCHITECTURE.md "Engine control"): 1 execWait → 2
+ * resultWait when a terminal fetches it → 3 resultEnd when it reports the
+ * result. Every step leaves a reserved_command_events row.
+ */
+export interface NewReservedCommand {
+  car_data_id: string;
+  cmd_type: ReservedCommandType;
+  /** set_engine_boot_permission: { cmd: 0 permit | 1 prohibit } */
+  cmd_info: Record<string, unknown>;
+  created_by: string | null;
+  /** Defaults to the command type's position in reservedCommandTypes. */
+  cmd_idx?: number;
+  request_id?: string | null;
+  expires_at?: Date | string | null;
+}
+
+/**
+ * Reserves a command for a terminal (state 1) with its 'reserved' event, in one
+ * statement. Throws the unique violation (23505) when the terminal already has
+ * an active command with the same cmd_idx.
+ */
+export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<number> {
+  const row = await db
+    .with('cmd', (qb) =>
+      qb
+        .insertInto('reserved_commands')
+        .values({
+          car_data_id: c.car_data_id,
+          cmd_idx: c.cmd_idx ?? reservedCommandTypes.indexOf(c.cmd_type),
+          cmd_type: c.cmd_type,
+          cmd_info: JSON.stringify(c.cmd_info),
+          state: reservationStates.execWait,
+          created_by: c.created_by,
+          request_id: c.request_id ?? null,
+          expires_at: c.expires_at ?? null,
+          fetched_at: null,
+          result_at: null,
+          result: null,
+          deleted_at: null,
+        })
+        .returning(['id', 'created_by']),
+    )
+    .insertInto('reserved_command_events')
+    .columns(['command_id', 'state', 'event', 'account_id'])
+    .expression((eb) =>
+      eb.selectFrom('cmd').select([
+        'cmd.id',
+        sql<number>`${reservationStates.execWait}::smallint`.as('state'),
+        sql<string>`'reserved'`.as('event'),
+        'cmd.created_by',
+      ]),
+    )
+    .returning('command_id')
+    .executeTakeFirstOrThrow();
+  return Number(row.command_id);
+}
+
+interface CommandRow {
+  id: number | string;
+  cmd_idx: number;
+  cmd_type: string;
+  cmd_info: unknown;
+  created_at: Date | string;
+}
+const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
+  id: Number(r.id),
+  cmd_idx: r.cmd_idx,
+  cmd_type: r.cmd_type,
+  cmd_info: (typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info) as Record<string, unknown>,
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+/**
+ * The commands a terminal should execute: moves its waiting ones to
+ * resultWait (with a 'fetched' event) and repeats those already fetched
+ * whose result has not come yet, so a lost reply loses no command.
+ */
+export async function takePendingCommands(db: Db, carDataId: string): Promise<DeviceCommand[]> {
+  const { execWait, resultWait } = reservationStates;
+  const result = await sql<CommandRow>`
+    WITH fetched AS (
+      UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
+      WHERE car_data_id = ${carDataId} AND state = ${execWait} AND deleted_at IS NULL
+        AND (expires_at IS NULL OR expires_at > now())
+      RETURNING id, cmd_idx, cmd_type, cmd_info, created_at
+    ), events AS (
+      INSERT INTO reserved_command_events (command_id, state, event)
+      SELECT id, ${resultWait}, 'fetched' FROM fetched
+    )
+    SELECT id, cmd_idx, cmd_type, cmd_info, created_at FROM fetched
+    UNION ALL
+    SELECT id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
+    WHERE car_data_id = ${carDataId} AND state = ${resultWait} AND deleted_at IS NULL
+      AND (expires_at IS NULL OR expires_at > now())
+    ORDER BY id`.execute(db);
+  return result.rows.map(toDeviceCommand);
+}
+
+/** Commands a batch reports results for, locked until the batch commits. */
+export async function lockCommands(db: Db, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('reserved_commands')
+    .select(['id', 'car_data_id', 'cmd_type', 'cmd_info', 'state', 'created_by', 'deleted_at'])
+    .where('id', 'in', ids)
+    .forUpdate()
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    cmd_info: (typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info) as Record<string, unknown>,
+  }));
+}
+export type LockedCommand = Awaited<ReturnType<typeof lockCommands>>[number];
+
+export interface CommandResult {
+  id: number;
+  success: boolean;
+  detail: string;
+  /** When the terminal executed the command (the record's time). */
+  time: string;
+}
+
+/** Moves commands to resultEnd with their results and a 'succeeded' / 'failed' event each. */
+export async function completeCommands(db: Db, results: readonly CommandResult[]) {
+  for (const r of results) {
+    await db
+      .updateTable('reserved_commands')
+      .set({ state: reservationStates.resultEnd, result_at: r.time, result: JSON.stringify({ success: r.success, detail: r.detail }) })
+      .where('id', '=', r.id)
+      .execute();
+  }
+  if (results.length === 0) return;
+  await db
+    .insertInto('reserved_command_events')
+    .values(results.map((r) => ({ command_id: r.id, state: reservationStates.resultEnd, event: r.success ? 'succeeded' : 'failed', account_id: null })))
+    .execute();
+}

@@ -1,0 +1,42 @@
+import { deviceProtocolMessages as msg } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import { hashDeviceSecret, verifyDeviceSecret } from '../auth/device-secret.js';
+import { AppError, forbidden } from '../http/errors.js';
+
+export interface AuthedDevice {
+  car_device_id: string;
+  /** The IMEI: the key of everything the terminal reports. */
+  car_data_id: string;
+}
+
+/** Checked against when the terminal id is unknown, so the answer takes as long. */
+const dummyHash = hashDeviceSecret('no-such-terminal');
+
+export const deviceUnauthorized = () => new AppError(401, 'UNAUTHORIZED', msg.unauthorized);
+
+/** `Authorization: Basic base64(car_device_id:password)` → id and password, or null. */
+export function parseBasic(header: string | undefined): { id: string; password: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=]{1,512})\s*$/i.exec(header ?? '');
+  if (!m) return null;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon <= 0) return null;
+  const id = text.slice(0, colon);
+  const password = text.slice(colon + 1);
+  return id.length <= 64 && password.length >= 1 && password.length <= 128 ? { id, password } : null;
+}
+
+/** Wrong id or password → 401; a logically deleted terminal with the right password → 403. */
+export async function authenticateDevice(db: Db, header: string | undefined): Promise<AuthedDevice> {
+  const creds = parseBasic(header);
+  if (!creds) throw deviceUnauthorized();
+  const device = await db
+    .selectFrom('devices')
+    .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete'])
+    .where('car_device_id', '=', creds.id)
+    .executeTakeFirst();
+  const ok = verifyDeviceSecret(creds.password, device?.password_hash ?? dummyHash);
+  if (!device || !ok) throw deviceUnauthorized();
+  if (device.is_delete) throw forbidden(msg.deviceDeleted);
+  return { car_device_id: device.car_device_id, car_data_id: device.car_data_id };
+}

@@ -1,0 +1,69 @@
+import { LIVE_TICKET_SECONDS } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { SessionLifetimes } from '../auth/session.repository.js';
+import { hashToken, newToken } from '../auth/token.js';
+import type { Db } from '../db/database.js';
+
+/** A single-use ticket for one live stream, bound to the session that asked for it. */
+export async function createTicket(db: Db, tokenHash: string): Promise<string> {
+  const ticket = newToken();
+  await db.deleteFrom('live_tickets').where('expires_at', '<', sql<Date>`now()`).execute();
+  await db
+    .insertInto('live_tickets')
+    .values({ ticket_hash: hashToken(ticket), token_hash: tokenHash, expires_at: sql<Date>`now() + make_interval(secs => ${LIVE_TICKET_SECONDS})` })
+    .execute();
+  return ticket;
+}
+
+/** Uses the ticket up and returns its session's token hash, or undefined (unknown, used, expired). */
+export async function redeemTicket(db: Db, ticket: string): Promise<string | undefined> {
+  const row = await db
+    .deleteFrom('live_tickets')
+    .where('ticket_hash', '=', hashToken(ticket))
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('token_hash')
+    .executeTakeFirst();
+  return row?.token_hash;
+}
+
+/**
+ * The live session behind a token hash, with the same rules as the token
+ * check (not revoked, not expired, not idle, account not deleted). Checked
+ * again on every heartbeat, so a logout ends the stream.
+ */
+export async function findLiveSession(db: Db, tokenHash: string, life: SessionLifetimes) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('accounts as a', 'a.account_id', 's.account_id')
+    .select(['s.token_hash', 'a.account_id', 'a.name', 'a.role', 'a.company_id'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${life.idleMinutes})`)
+    .where('a.is_delete', '=', false)
+    .executeTakeFirst();
+}
+
+/**
+ * Terminals a scope may watch, with their vehicle: a company's vehicles with a
+ * terminal, or (scope null, the super admin) every terminal.
+ */
+export async function visibleTerminals(db: Db, company: string | null): Promise<Map<string, string | null>> {
+  if (company === null) {
+    const rows = await db
+      .selectFrom('devices as d')
+      .leftJoin('cars as c', (j) => j.onRef('c.car_data_id', '=', 'd.car_data_id').on('c.is_delete', '=', false))
+      .select(['d.car_data_id', 'c.car_id'])
+      .execute();
+    return new Map(rows.map((r) => [r.car_data_id, r.car_id]));
+  }
+  const rows = await db
+    .selectFrom('cars')
+    .select(['car_data_id', 'car_id'])
+    .where('company_id', '=', company)
+    .where('car_data_id', 'is not', null)
+    .orderBy('is_delete', 'desc')
+    .execute();
+  // A live vehicle wins over a deleted one with the same terminal (ordered last).
+  return new Map(rows.map((r) => [r.car_data_id!, r.car_id]));
+}

@@ -1,0 +1,147 @@
+import type { TelemetryState } from '@fleet/contract';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { DeviceLatestStateTable } from '../db/schema.js';
+import type { LatestPatch } from '../gateway/latest-patch.js';
+
+type Row = Selectable<DeviceLatestStateTable>;
+
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+export const toTelemetryState = (r: Row): TelemetryState => ({
+  car_data_id: r.car_data_id,
+  recorded_at: iso(r.recorded_at),
+  lat: r.lat,
+  lng: r.lng,
+  speed: r.speed,
+  heading: r.heading,
+  engine_running: r.engine_running,
+  engine_line: r.engine_line,
+  connection: r.connection,
+  device_state: r.device_state,
+  battery_voltage: r.battery_voltage,
+  battery_percentage: r.battery_percentage,
+  last_seen_at: iso(r.last_seen_at)!,
+});
+
+/** The incoming group time is set and not older than the stored one. */
+const newer = (at: string) =>
+  sql`(excluded.${sql.ref(at)} IS NOT NULL AND (device_latest_state.${sql.ref(at)} IS NULL OR excluded.${sql.ref(at)} >= device_latest_state.${sql.ref(at)}))`;
+const pick = (at: string, column: string, keepWhenNull = false): RawBuilder<never> => {
+  const incoming = keepWhenNull ? sql`COALESCE(excluded.${sql.ref(column)}, device_latest_state.${sql.ref(column)})` : sql`excluded.${sql.ref(column)}`;
+  return sql<never>`CASE WHEN ${newer(at)} THEN ${incoming} ELSE device_latest_state.${sql.ref(column)} END`;
+};
+const latest = (column: string) => sql<never>`GREATEST(device_latest_state.${sql.ref(column)}, excluded.${sql.ref(column)})`;
+
+/**
+ * Merges one batch into the terminal's latest state, group by group, in one
+ * statement; each group only moves forward in time. Returns the merged row.
+ */
+export async function mergeLatestState(db: Db, carDataId: string, p: LatestPatch): Promise<TelemetryState> {
+  const row = await db
+    .insertInto('device_latest_state')
+    .values({
+      car_data_id: carDataId,
+      recorded_at: p.recorded_at,
+      lat: p.position?.value.lat ?? null,
+      lng: p.position?.value.lng ?? null,
+      speed: p.position?.value.speed ?? null,
+      heading: p.position?.value.heading ?? null,
+      position_at: p.position?.at ?? null,
+      engine_running: p.engine_running?.value ?? null,
+      engine_running_at: p.engine_running?.at ?? null,
+      engine_line: p.engine_line?.value ?? null,
+      engine_line_at: p.engine_line?.at ?? null,
+      connection: p.connection?.value ?? null,
+      connection_at: p.connection?.at ?? null,
+      device_state: p.device_state?.value ?? null,
+      device_state_at: p.device_state?.at ?? null,
+      battery_voltage: p.battery?.value.voltage ?? null,
+      battery_percentage: p.battery?.value.percentage ?? null,
+      battery_at: p.battery?.at ?? null,
+      last_seen_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) =>
+      oc.column('car_data_id').doUpdateSet({
+        lat: pick('position_at', 'lat'),
+        lng: pick('position_at', 'lng'),
+        speed: pick('position_at', 'speed'),
+        heading: pick('position_at', 'heading'),
+        position_at: latest('position_at'),
+        engine_running: pick('engine_running_at', 'engine_running'),
+        engine_running_at: latest('engine_running_at'),
+        engine_line: pick('engine_line_at', 'engine_line'),
+        engine_line_at: latest('engine_line_at'),
+        connection: pick('connection_at', 'connection'),
+        connection_at: latest('connection_at'),
+        device_state: pick('device_state_at', 'device_state'),
+        device_state_at: latest('device_state_at'),
+        battery_voltage: pick('battery_at', 'battery_voltage', true),
+        battery_percentage: pick('battery_at', 'battery_percentage', true),
+        battery_at: latest('battery_at'),
+        recorded_at: latest('recorded_at'),
+        last_seen_at: sql<never>`excluded.last_seen_at`,
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toTelemetryState(row);
+}
+
+export async function findLatestState(db: Db, carDataId: string): Promise<TelemetryState | null> {
+  const row = await db.selectFrom('device_latest_state').selectAll().where('car_data_id', '=', carDataId).executeTakeFirst();
+  return row ? toTelemetryState(row) : null;
+}
+
+/** Latest states of the given terminals, or of all terminals when ids is null. */
+export async function listLatestStates(db: Db, ids: readonly string[] | null): Promise<TelemetryState[]> {
+  if (ids !== null && ids.length === 0) return [];
+  let q = db.selectFrom('device_latest_state').selectAll();
+  if (ids !== null) q = q.where('car_data_id', 'in', ids);
+  return (await q.orderBy('car_data_id').execute()).map(toTelemetryState);
+}
+
+/**
+ * Past data sync (car_data_sync): rebuilds the latest state from the stored
+ * logs alone, replacing whatever the merges left. Null when nothing is stored.
+ */
+export async function rebuildLatestState(db: Db, carDataId: string): Promise<TelemetryState | null> {
+  const newestEngine = () =>
+    db.selectFrom('engine_logs').where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1);
+  // One after another: inside a transaction they share one connection anyway.
+  const gps = await db.selectFrom('gps_logs').select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const running = await newestEngine().select(['recorded_at', 'running']).where('running', 'is not', null).executeTakeFirst();
+  const line = await newestEngine().select(['recorded_at', 'engine_line']).where('engine_line', 'is not', null).executeTakeFirst();
+  const conn = await db.selectFrom('connection_logs').select(['recorded_at', 'state']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const err = await db.selectFrom('error_logs').select(['recorded_at', 'status_code']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const battery = await db.selectFrom('battery_logs').select(['recorded_at', 'voltage', 'percentage']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const times = [gps, running, line, conn, err, battery].flatMap((r) => (r ? [new Date(r.recorded_at).getTime()] : []));
+  const existing = await findLatestState(db, carDataId);
+  if (times.length === 0 && !existing) return null;
+  const values = {
+    recorded_at: times.length ? new Date(Math.max(...times)) : null,
+    lat: gps?.lat ?? null,
+    lng: gps?.lng ?? null,
+    speed: gps?.speed ?? null,
+    heading: gps?.heading ?? null,
+    position_at: gps?.recorded_at ?? null,
+    engine_running: running?.running ?? null,
+    engine_running_at: running?.recorded_at ?? null,
+    engine_line: line?.engine_line ?? null,
+    engine_line_at: line?.recorded_at ?? null,
+    connection: conn?.state ?? null,
+    connection_at: conn?.recorded_at ?? null,
+    device_state: err?.status_code ?? null,
+    device_state_at: err?.recorded_at ?? null,
+    battery_voltage: battery?.voltage ?? null,
+    battery_percentage: battery?.percentage ?? null,
+    battery_at: battery?.recorded_at ?? null,
+  };
+  const row = await db
+    .insertInto('device_latest_state')
+    .values({ car_data_id: carDataId, ...values })
+    .onConflict((oc) => oc.column('car_data_id').doUpdateSet(values))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toTelemetryState(row);
+}

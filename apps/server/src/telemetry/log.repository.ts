@@ -1,0 +1,112 @@
+import type { LogKind } from '@fleet/contract';
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+
+/**
+ * Reads of the append-only telemetry logs: one terminal, a time range,
+ * newest first, keyset-paged on (recorded_at, id) so a page never repeats or
+ * skips rows when terminals deliver late.
+ */
+export const logTables = {
+  gps: 'gps_logs',
+  engine: 'engine_logs',
+  connection: 'connection_logs',
+  battery: 'battery_logs',
+  sensor: 'sensor_logs',
+  obd2: 'obd2_logs',
+  error: 'error_logs',
+} as const satisfies Record<LogKind, keyof DB>;
+export type LogTable = (typeof logTables)[LogKind];
+export type LogRow<K extends LogKind> = Selectable<DB[(typeof logTables)[K]]>;
+
+export interface LogFilter {
+  car_data_id: string;
+  /** ISO instants; both null means the whole log (SPEC.md §5). */
+  from: string | null;
+  to: string | null;
+}
+export interface LogPage extends LogFilter {
+  limit: number;
+  before_id?: number | undefined;
+}
+
+const json = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>));
+
+/** Rows of one log, newest first: up to `limit`, plus whether older ones remain. */
+export async function findLogPage<K extends LogKind>(db: Db, kind: K, p: LogPage): Promise<{ rows: LogRow<K>[]; more: boolean }> {
+  const table = logTables[kind] as LogTable;
+  let q = db.selectFrom(table).selectAll().where('car_data_id', '=', p.car_data_id);
+  if (p.from !== null && p.to !== null) q = q.where('recorded_at', '>=', p.from).where('recorded_at', '<=', p.to);
+  if (p.before_id !== undefined) {
+    q = q.where(
+      sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${p.before_id} AND c.car_data_id = ${p.car_data_id})`,
+    );
+  }
+  const rows = (await q.orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(p.limit + 1).execute()) as LogRow<K>[];
+  const more = rows.length > p.limit;
+  if (more) rows.pop();
+  if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
+  if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
+  return { rows, more };
+}
+
+/**
+ * One batch of a log in time order, after the (recorded_at, id) of the last
+ * row of the previous batch: what the CSV export streams without ever
+ * holding the whole log.
+ */
+export async function findLogBatch<K extends LogKind>(db: Db, kind: K, f: LogFilter, afterId: number | null, size: number): Promise<LogRow<K>[]> {
+  const table = logTables[kind] as LogTable;
+  let q = db.selectFrom(table).selectAll().where('car_data_id', '=', f.car_data_id);
+  if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  // The cursor row's own recorded_at: microseconds a JS Date would round away.
+  if (afterId !== null) q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${afterId})`);
+  const rows = (await q.orderBy('recorded_at', 'asc').orderBy('id', 'asc').limit(size).execute()) as LogRow<K>[];
+  if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
+  if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
+  return rows;
+}
+
+/** Names of the accounts that gave engine commands, for the engine log. */
+export async function accountNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('accounts').select(['account_id', 'name']).where('account_id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.account_id, r.name]));
+}
+
+export async function countGps(db: Db, f: LogFilter): Promise<number> {
+  let q = db.selectFrom('gps_logs').select(sql<number>`count(*)::int`.as('n')).where('car_data_id', '=', f.car_data_id);
+  if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+export interface RoutePoint {
+  recorded_at: Date;
+  lat: number;
+  lng: number;
+  speed: number | null;
+  heading: number | null;
+}
+
+/**
+ * The route in time order. Above `cap` points it keeps the first point of
+ * each of `cap` equal time slices, so a year of data costs a bounded read.
+ */
+export async function findRoute(db: Db, f: LogFilter, total: number, cap: number): Promise<RoutePoint[]> {
+  let q = db.selectFrom('gps_logs').where('car_data_id', '=', f.car_data_id);
+  if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  if (total <= cap) {
+    return q.select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).orderBy('recorded_at').orderBy('id').execute() as Promise<RoutePoint[]>;
+  }
+  const span = await q.select([sql<Date>`min(recorded_at)`.as('first'), sql<Date>`max(recorded_at)`.as('last')]).executeTakeFirstOrThrow();
+  const seconds = Math.max(1, (new Date(span.last).getTime() - new Date(span.first).getTime()) / 1000);
+  const slice = seconds / cap;
+  const bucket = sql`floor(extract(epoch from recorded_at) / ${slice}::float8)`;
+  return q
+    .select(['recorded_at', 'lat', 'lng', 'speed', 'heading'])
+    .distinctOn(bucket)
+    .orderBy(bucket)
+    .orderBy('recorded_at')
+    .execute() as Promise<RoutePoint[]>;
+}

@@ -1,0 +1,134 @@
+import {
+  GPS_MAX_POINTS_MAX,
+  carDataSync,
+  carGetBatteryLog,
+  carGetConnectionLog,
+  carGetEngineLog,
+  carGetErrorLog,
+  carGetGpsLog,
+  carGetLatestState,
+  carGetObd2Log,
+  carGetSensorLog,
+  type Capabilities,
+  type LogKind,
+} from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext, AuthedActor } from '../http/context.js';
+import { notFound } from '../http/errors.js';
+import { registerCall } from '../http/route.js';
+import type { LiveHub } from '../live/live-hub.js';
+import { isVisible } from '../scope/visibility.js';
+import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
+import { accountNames, countGps, findLogPage, findRoute, type LogPage, type LogRow } from './log.repository.js';
+import { simplifyRoute } from './simplify.js';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+/** Read at most this many points before simplifying; beyond it the read itself thins by time. */
+const GPS_READ_CAP = 10 * GPS_MAX_POINTS_MAX;
+
+export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, live: LiveHub) {
+  const { db } = ctx;
+  /** A terminal of another company is "not found" (ARCHITECTURE.md), never data. */
+  const visibleOr404 = async (actor: AuthedActor, carDataId: string) => {
+    if (!(await isVisible(db, actor, 'car_data_id', carDataId))) throw notFound();
+  };
+  const page = async <K extends LogKind, R>(actor: AuthedActor, kind: K, q: LogPage, map: (r: LogRow<K>) => R) => {
+    await visibleOr404(actor, q.car_data_id);
+    const { rows, more } = await findLogPage(db, kind, q);
+    return { list: rows.map(map), next_before_id: more ? Number((rows.at(-1) as { id: number }).id) : null };
+  };
+  const canSee = (c: Capabilities) => c.seeCarsAndCustomers;
+
+  registerCall(app, ctx, carGetConnectionLog, {
+    auth: 'user',
+    allow: canSee,
+    handler: ({ body, actor }) => page(actor, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), state: r.state })),
+  });
+
+  registerCall(app, ctx, carGetEngineLog, {
+    auth: 'user',
+    allow: canSee,
+    handler: async ({ body, actor }) => {
+      const result = await page(actor, 'engine', body, (r) => r);
+      const names = await accountNames(db, result.list.flatMap((r) => (r.account_id ? [r.account_id] : [])));
+      return {
+        ...result,
+        list: result.list.map((r) => ({
+          id: Number(r.id),
+          recorded_at: iso(r.recorded_at),
+          running: r.running,
+          engine_line: r.engine_line,
+          command: r.command,
+          command_id: r.command_id === null ? null : Number(r.command_id),
+          account_id: r.account_id,
+          account_name: r.account_id ? (names.get(r.account_id) ?? null) : null,
+        })),
+      };
+    },
+  });
+
+  registerCall(app, ctx, carGetErrorLog, {
+    auth: 'user',
+    allow: canSee,
+    handler: ({ body, actor }) =>
+      page(actor, 'error', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), error_type: r.error_type, status_code: r.status_code, detail: r.detail })),
+  });
+
+  registerCall(app, ctx, carGetBatteryLog, {
+    auth: 'user',
+    allow: canSee,
+    handler: ({ body, actor }) =>
+      page(actor, 'battery', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), voltage: r.voltage, percentage: r.percentage })),
+  });
+
+  registerCall(app, ctx, carGetSensorLog, {
+    auth: 'user',
+    allow: canSee,
+    handler: ({ body, actor }) =>
+      page(actor, 'sensor', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), vibration: r.vibration, readings: r.readings })),
+  });
+
+  registerCall(app, ctx, carGetObd2Log, {
+    auth: 'user',
+    allow: canSee,
+    handler: ({ body, actor }) => page(actor, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), pids: r.pids })),
+  });
+
+  registerCall(app, ctx, carGetGpsLog, {
+    auth: 'user',
+    allow: canSee,
+    handler: async ({ body, actor }) => {
+      await visibleOr404(actor, body.car_data_id);
+      const total = await countGps(db, body);
+      const route = total ? await findRoute(db, body, total, GPS_READ_CAP) : [];
+      const kept = simplifyRoute(route, body.max_points);
+      return {
+        list: kept.map((p) => ({ recorded_at: iso(p.recorded_at), lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading })),
+        total,
+        simplified: kept.length < total,
+      };
+    },
+  });
+
+  registerCall(app, ctx, carGetLatestState, {
+    auth: 'user',
+    allow: canSee,
+    handler: async ({ body, actor }) => {
+      await visibleOr404(actor, body.car_data_id);
+      return { state: await findLatestState(db, body.car_data_id) };
+    },
+  });
+
+  registerCall(app, ctx, carDataSync, {
+    auth: 'user',
+    allow: canSee,
+    handler: async ({ body, actor }) => {
+      if (!(await isVisible(db, actor, 'car_id', body.car_id))) throw notFound();
+      const car = await db.selectFrom('cars').select('car_data_id').where('car_id', '=', body.car_id).executeTakeFirst();
+      if (car?.car_data_id !== body.car_data_id) throw notFound();
+      const state = await db.transaction().execute((trx) => rebuildLatestState(trx, body.car_data_id));
+      if (state) await live.publish(state);
+      return { ok: true, state };
+    },
+  });
+}

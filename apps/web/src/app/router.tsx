@@ -16,7 +16,10 @@ export const routes: RouteObject[] = [
       },
       {
         lazy: () => import('./layouts/reset-layout'),
-        children: [{ path: 'warning', lazy: () => import('./routes/warning') }],
+        children: [
+          { path: 'warning', lazy: () => import('./routes/warning') },
+          { path: 'password_reset', lazy: () => import('./routes/password-reset') },
+        ],
       },
       {
         loader: sessionGuard,
@@ -32,6 +35,8 @@ export const routes: RouteObject[] = [
           { path: 'account/account_detail/:account_id?', lazy: () => import('./routes/account/account-detail') },
           { path: 'account/account_edit/:account_id?', lazy: () => import('./routes/account/account-edit') },
           { path: 'account/password_reset', lazy: () => import('./routes/account/password-reset') },
+          { path: 'notify', lazy: () => import('./routes/notify') },
+          { path: 'notify/mail_outbox', lazy: () => import('./routes/mail-outbox') },
           { path: 'company/company_list', lazy: () => import('./routes/company/company-list') },
           { path: 'company/company_add', lazy: () => import('./routes/company/company-add') },
           { path: 'company/company_detail/:company_id?', lazy: () => import('./routes/company/company-detail') },

@@ -4,6 +4,8 @@ export const paths = {
   notify: '/notify',
   passwordResetRequest: '/password_reset',
   warning: '/warning',
+  /** Ours (not in SPEC.md §2): the super admin's view of outgoing mail. */
+  mailOutbox: '/notify/mail_outbox',
   account: {
     add: '/account/account_add',
     list: '/account/account_list',

@@ -34,7 +34,9 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
       await props.onSubmit(values, form);
     } catch (e) {
       if (e instanceof ApiClientError) {
-        for (const [field, message] of Object.entries(e.errors)) {
+        for (const [key, message] of Object.entries(e.errors)) {
+          // Add and update calls wrap the form in `info` (SPEC.md §7); the form's fields are the inner keys.
+          const field = key.replace(/^info\./, '');
           if (field !== '_') form.setError(field as Path<T>, { message }, { shouldFocus: true });
         }
       }

@@ -1,10 +1,10 @@
 import { login, LoginRequest, sessionMessages } from '@fleet/contract';
-import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Logo } from '../../components/logo';
 import { ApiClientError, callApi } from '../../lib/api-client';
@@ -60,6 +60,9 @@ export function LoginForm() {
           <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
             {texts.submit}
           </Button>
+          <Anchor component={Link} to={paths.passwordResetRequest} size="sm" ta="center">
+            パスワードをお忘れの方はこちら
+          </Anchor>
         </Stack>
       </form>
     </Paper>

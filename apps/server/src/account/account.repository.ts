@@ -154,12 +154,3 @@ export async function revokeOtherSessions(db: Db, accountId: string, keepTokenHa
     .where('revoked_at', 'is', null)
     .execute();
 }
-
-export async function companyIsLive(db: Db, companyId: string) {
-  return !!(await db
-    .selectFrom('companies')
-    .select('company_id')
-    .where('company_id', '=', companyId)
-    .where('is_delete', '=', false)
-    .executeTakeFirst());
-}

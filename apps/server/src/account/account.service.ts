@@ -13,10 +13,10 @@ import { revokeAccountSessions } from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { AuthedActor } from '../http/context.js';
+import { assignCompany } from '../scope/assign-company.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import {
   accountExists,
-  companyIsLive,
   findPasswordHash,
   findManagedAccount,
   insertAccount,
@@ -30,17 +30,6 @@ const refuse = (field: string, message: string) => new AppError(403, 'FORBIDDEN'
 /** A manager may give roles 1-2 only; a company admin and the super admin any role. */
 function checkRole(actor: AuthedActor, role: number) {
   if (!assignableRoles(actor).includes(role)) throw refuse('role', accountMessages.roleNotAllowed);
-}
-
-/** The company an account ends up in: the super admin chooses; everyone else gets their own. */
-async function resolveCompany(db: Db, actor: AuthedActor, requested: string | null): Promise<string | null> {
-  if (!capabilities(actor).allCompanies) {
-    if (requested && requested !== actor.company_id) throw refuse('company_id', accountMessages.otherCompany);
-    return actor.company_id;
-  }
-  if (requested && !(await companyIsLive(db, requested)))
-    throw badRequest(accountMessages.companyMissing, { company_id: accountMessages.companyMissing });
-  return requested;
 }
 
 async function checkUnique(db: Db, info: { account_id: string; email: string }, existing: boolean) {
@@ -59,7 +48,7 @@ const mapUniqueViolation = (e: unknown): never => {
 
 export async function addAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountForm>) {
   checkRole(actor, info.role);
-  const company_id = await resolveCompany(db, actor, info.company_id);
+  const company_id = await assignCompany(db, actor, info.company_id, accountMessages);
   await checkUnique(db, info, false);
   const hash = await hashPassword(info.password);
   const { account_id, name, email, role } = info;
@@ -73,7 +62,7 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
   if (self && (info.role !== target.role || (info.company_id ?? target.company_id) !== target.company_id))
     throw refuse('role', accountMessages.selfRole);
   if (info.role !== target.role) checkRole(actor, info.role);
-  const company_id = self ? target.company_id : await resolveCompany(db, actor, info.company_id);
+  const company_id = self ? target.company_id : await assignCompany(db, actor, info.company_id, accountMessages);
   await checkUnique(db, info, true);
   const password_hash = info.password ? await hashPassword(info.password) : undefined;
   await db.transaction().execute(async (trx) => {

@@ -1,0 +1,134 @@
+import {
+  carUserSearchColumns,
+  carUserSortColumns,
+  customerStates,
+  paymentDelays,
+  type Actor,
+  type CarUserDetail,
+  type CarUserFormValues,
+} from '@fleet/contract';
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../db/database.js';
+import {
+  applyListFilter,
+  applyListPage,
+  countRows,
+  iso,
+  type ListConfig,
+  type ListFilterInput,
+  type PagingInput,
+} from '../http/list-query.js';
+
+type Column = (typeof carUserSortColumns)[number];
+const labelsOf = (codes: Record<number, { label: string }>) => Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, v.label]));
+
+export const carUserListConfig: ListConfig<Column> = {
+  columns: {
+    user_id: { expr: sql.ref('u.user_id') },
+    name: { expr: sql`concat(u.first_name, ' ', u.name)` },
+    company_name: { expr: sql.ref('co.company_name') },
+    merchant: { expr: sql.ref('u.merchant') },
+    payment_log: { expr: sql.ref('u.payment_log'), labels: labelsOf(paymentDelays) },
+    state: { expr: sql.ref('u.state'), labels: labelsOf(customerStates) },
+  },
+  search: carUserSearchColumns,
+  sortable: carUserSortColumns,
+  primaryKey: 'user_id',
+  deleted: sql.ref('u.is_delete'),
+  company: sql.ref('u.company_id'),
+};
+
+/** The customer's first live vehicle. */
+const liveCarId = sql<string | null>`(select min(c.car_id) from cars c where c.user_id = u.user_id and not c.is_delete)`;
+const base = (db: Db) => db.selectFrom('car_users as u').leftJoin('companies as co', 'co.company_id', 'u.company_id');
+
+export interface CarUserListFilter extends ListFilterInput {
+  isRegistered?: boolean | null | undefined;
+}
+
+const filtered = (db: Db, actor: Actor, filter: CarUserListFilter) => {
+  let q = base(db);
+  if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
+  return applyListFilter(q, carUserListConfig, filter, actor);
+};
+
+export const countCarUsers = (db: Db, actor: Actor, filter: CarUserListFilter) => countRows(filtered(db, actor, filter));
+
+export async function listCarUsers(db: Db, actor: Actor, query: CarUserListFilter & PagingInput) {
+  const q = filtered(db, actor, query).select([
+    'u.user_id',
+    'u.first_name',
+    'u.name',
+    'u.company_id',
+    'co.company_name',
+    'u.merchant',
+    'u.payment_log',
+    'u.state',
+    'u.is_delete',
+    liveCarId.as('car_id'),
+  ]);
+  const rows = await applyListPage(q, carUserListConfig, query).execute();
+  return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
+}
+
+/** A customer within the company scope (null: all), deleted ones included. */
+export async function findCarUser(db: Db, userId: string, scope: string | null): Promise<CarUserDetail | undefined> {
+  let q = base(db)
+    .selectAll('u')
+    .select(['co.company_name', sql<string | null>`to_char(u.birthday, 'YYYY-MM-DD')`.as('birthday_text'), liveCarId.as('car_id')])
+    .where('u.user_id', '=', userId);
+  if (scope !== null) q = q.where('u.company_id', '=', scope);
+  const row = await q.executeTakeFirst();
+  if (!row) return undefined;
+  const cars = await db
+    .selectFrom('cars')
+    .select(['car_id', 'car_number', 'car_type', 'car_device_id', 'car_data_id', 'is_delete'])
+    .where('user_id', '=', userId)
+    .orderBy('car_id')
+    .execute();
+  const { birthday_text, is_delete, created_at, updated_at, ...rest } = row;
+  return {
+    ...rest,
+    birthday: birthday_text,
+    isDelete: is_delete,
+    cars: cars.map(({ is_delete: d, ...c }) => ({ ...c, isDelete: d })),
+    created_at: iso(created_at),
+    updated_at: iso(updated_at),
+  };
+}
+
+export async function carUserExists(db: Db, userId: string) {
+  return !!(await db.selectFrom('car_users').select('user_id').where('user_id', '=', userId).executeTakeFirst());
+}
+
+export async function hasLiveCar(db: Db, userId: string) {
+  return !!(await db.selectFrom('cars').select('car_id').where('user_id', '=', userId).where('is_delete', '=', false).executeTakeFirst());
+}
+
+export async function insertCarUser(db: Db, info: CarUserFormValues) {
+  await db.insertInto('car_users').values(info).execute();
+}
+
+/** Updates a customer; their vehicles follow them to a new company. */
+export async function updateCarUser(db: Db, info: CarUserFormValues) {
+  const { user_id, ...values } = info;
+  await db
+    .updateTable('car_users')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('user_id', '=', user_id)
+    .execute();
+  await db
+    .updateTable('cars')
+    .set({ company_id: info.company_id, updated_at: sql`now()` })
+    .where('user_id', '=', user_id)
+    .where('company_id', 'is distinct from', info.company_id)
+    .execute();
+}
+
+export async function setCarUserDeleted(db: Db, userId: string, isDelete: boolean) {
+  await db
+    .updateTable('car_users')
+    .set({ is_delete: isDelete, updated_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .execute();
+}

@@ -27,3 +27,5 @@ export * from './device.js';
 export * from './car.js';
 export * from './notify.js';
 export * from './password-reset.js';
+export * from './engine.js';
+export * from './areas.js';

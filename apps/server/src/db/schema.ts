@@ -146,6 +146,8 @@ export interface ReservedCommandsTable {
   result_at: Date | string | null;
   result: Json<unknown> | null;
   deleted_at: Date | string | null;
+  /** Set with deleted_at: deleted in execWait, or expired before a terminal fetched it. */
+  closed_reason: 'deleted' | 'expired' | null;
 }
 
 export interface ReservedCommandEventsTable {
@@ -167,6 +169,10 @@ export interface ReservationRequestsTable {
   created_by: string | null;
   created_at: Generated<Date>;
   fired_at: Date | string | null;
+  /** Why a failed request did not fire. */
+  reason: string | null;
+  cancelled_by: string | null;
+  cancelled_at: Date | string | null;
 }
 
 export interface NotificationSettingsTable {

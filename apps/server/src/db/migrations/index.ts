@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initialSchema from './2026_11_23_000000_initial_schema.js';
 import * as telemetryStateTimes from './2026_11_24_120000_telemetry_state_times.js';
 import * as notificationsAndPasswordReset from './2026_11_24_130000_notifications_and_password_reset.js';
+import * as engineControlOutcomes from './2026_11_25_090000_engine_control_outcomes.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
   '2026_11_23_000000_initial_schema': initialSchema,
   '2026_11_24_120000_telemetry_state_times': telemetryStateTimes,
   '2026_11_24_130000_notifications_and_password_reset': notificationsAndPasswordReset,
+  '2026_11_25_090000_engine_control_outcomes': engineControlOutcomes,
 };

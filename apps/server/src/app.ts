@@ -6,6 +6,7 @@ import { errorMessages, type ApiError } from '@fleet/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './account/account.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerDeviceRoutes } from './device/device.routes.js';
 import { registerCarUserRoutes } from './car-user/car-user.routes.js';
 import { registerCompanyRoutes } from './company/company.routes.js';
 import { repoRoot, type Config } from './config.js';
@@ -60,6 +61,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerAuthRoutes(app, ctx);
+  registerDeviceRoutes(app, ctx);
   registerCarUserRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);

@@ -1,0 +1,123 @@
+import { deviceSearchColumns, deviceSortColumns, type Actor, type DeviceDetail } from '@fleet/contract';
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../db/database.js';
+import {
+  applyListFilter,
+  applyListPage,
+  countRows,
+  iso,
+  type ListConfig,
+  type ListFilterInput,
+  type PagingInput,
+} from '../http/list-query.js';
+import { findLatestState } from '../telemetry/latest-state.repository.js';
+
+type Column = (typeof deviceSortColumns)[number];
+
+/** The live vehicle a terminal is on (at most one: cars_device_key). */
+const liveCarId = sql<string | null>`(select c.car_id from cars c where c.car_device_id = d.car_device_id and not c.is_delete limit 1)`;
+
+/** Terminals are the super admin's alone: no company scope. */
+export const deviceListConfig: ListConfig<Column> = {
+  columns: {
+    car_device_id: { expr: sql.ref('d.car_device_id') },
+    ipaddr: { expr: sql.ref('d.ipaddr') },
+    macaddr: { expr: sql.ref('d.macaddr') },
+    car_data_id: { expr: sql.ref('d.car_data_id') },
+    car_type: { expr: sql.ref('d.car_type') },
+    car_id: { expr: liveCarId },
+  },
+  search: deviceSearchColumns,
+  sortable: deviceSortColumns,
+  primaryKey: 'car_device_id',
+  deleted: sql.ref('d.is_delete'),
+};
+
+export interface DeviceListFilter extends ListFilterInput {
+  isRegistered?: boolean | null | undefined;
+}
+
+const filtered = (db: Db, actor: Actor, filter: DeviceListFilter) => {
+  let q = db.selectFrom('devices as d');
+  if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
+  return applyListFilter(q, deviceListConfig, filter, actor);
+};
+
+const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.car_data_id', 'd.is_delete'] as const;
+
+export const countDevices = (db: Db, actor: Actor, filter: DeviceListFilter) => countRows(filtered(db, actor, filter));
+
+export async function listDevices(db: Db, actor: Actor, query: DeviceListFilter & PagingInput) {
+  const rows = await applyListPage(
+    filtered(db, actor, query).select([...columns, liveCarId.as('car_id')]),
+    deviceListConfig,
+    query,
+  ).execute();
+  return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
+}
+
+/** A terminal (deleted ones too) with its live vehicle and latest state; never its secret. */
+export async function findDevice(db: Db, carDeviceId: string): Promise<DeviceDetail | undefined> {
+  const row = await db
+    .selectFrom('devices as d')
+    .select([...columns, liveCarId.as('car_id'), 'd.created_at', 'd.updated_at'])
+    .where('d.car_device_id', '=', carDeviceId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const car = row.car_id
+    ? await db
+        .selectFrom('cars as c')
+        .leftJoin('companies as co', 'co.company_id', 'c.company_id')
+        .select(['c.car_id', 'c.car_number', 'c.car_type', 'c.user_id', 'c.company_id', 'co.company_name'])
+        .where('c.car_id', '=', row.car_id)
+        .executeTakeFirstOrThrow()
+    : null;
+  const { is_delete, created_at, updated_at, ...rest } = row;
+  const latest = await findLatestState(db, row.car_data_id);
+  return { ...rest, isDelete: is_delete, car, latest, created_at: iso(created_at), updated_at: iso(updated_at) };
+}
+
+export async function deviceExists(db: Db, item: 'car_device_id' | 'car_data_id', value: string, exceptId?: string) {
+  let q = db.selectFrom('devices').select('car_device_id').where(item, '=', value.trim());
+  if (exceptId) q = q.where('car_device_id', '<>', exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+export interface DeviceValues {
+  car_device_id: string;
+  ipaddr: string;
+  macaddr: string;
+  car_type: string;
+  car_data_id: string;
+}
+
+export async function insertDevice(db: Db, values: DeviceValues, passwordHash: string) {
+  await db
+    .insertInto('devices')
+    .values({ ...values, password_hash: passwordHash })
+    .execute();
+}
+
+/** Updates a terminal; a vehicle carrying it keeps car_data_id equal to the terminal's IMEI. */
+export async function updateDevice(db: Db, values: DeviceValues, passwordHash: string | undefined) {
+  const { car_device_id, ...rest } = values;
+  await db
+    .updateTable('devices')
+    .set({ ...rest, ...(passwordHash ? { password_hash: passwordHash } : {}), updated_at: sql`now()` })
+    .where('car_device_id', '=', car_device_id)
+    .execute();
+  await db
+    .updateTable('cars')
+    .set({ car_data_id: values.car_data_id, updated_at: sql`now()` })
+    .where('car_device_id', '=', car_device_id)
+    .where('car_data_id', 'is distinct from', values.car_data_id)
+    .execute();
+}
+
+export async function setDeviceDeleted(db: Db, carDeviceId: string, isDelete: boolean) {
+  await db
+    .updateTable('devices')
+    .set({ is_delete: isDelete, updated_at: sql`now()` })
+    .where('car_device_id', '=', carDeviceId)
+    .execute();
+}

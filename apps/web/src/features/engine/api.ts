@@ -1,0 +1,42 @@
+import {
+  carDeleteReserveEngineCmd,
+  carDeleteReserveEngineCmdRequest,
+  carEngineStateReserve,
+  carEngineStateReserveRequest,
+  carGetReserveCmd,
+  carGetReserveCmdHistory,
+  carReserveCmd,
+  ENGINE_CMD_IDX,
+  getReserveRequests,
+  type CallRequest,
+} from '@fleet/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { callApi } from '../../lib/api-client';
+import { useDomainMutation } from '../../lib/mutation';
+
+/** Everything of the engine screen lives under ['engine', car_data_id] so one invalidation refreshes it. */
+export const engineKeys = {
+  all: ['engine'] as const,
+  slot: (dataId: string, idx: number) => ['engine', dataId, 'slot', idx] as const,
+  history: (dataId: string) => ['engine', dataId, 'history'] as const,
+  requests: (carId: string) => ['engine', 'requests', carId] as const,
+};
+
+/** Active commands are polled so the screen follows the terminal (1 → 2 → 3) without a reload. */
+export const reserveCmdQuery = (car_data_id: string, cmd_idx = ENGINE_CMD_IDX) =>
+  queryOptions({
+    queryKey: engineKeys.slot(car_data_id, cmd_idx),
+    queryFn: ({ signal }) => callApi(carGetReserveCmd, { car_data_id, cmd_idx }, { signal }),
+    refetchInterval: (q) => (q.state.data && (q.state.data.state === 1 || q.state.data.state === 2) ? 2000 : 15_000),
+  });
+export const historyQuery = (car_data_id: string) =>
+  queryOptions({ queryKey: engineKeys.history(car_data_id), queryFn: ({ signal }) => callApi(carGetReserveCmdHistory, { car_data_id, limit: 50 }, { signal }), refetchInterval: 10_000 });
+export const requestsQuery = (car_id: string) =>
+  queryOptions({ queryKey: engineKeys.requests(car_id), queryFn: ({ signal }) => callApi(getReserveRequests, { car_id }, { signal }), refetchInterval: 10_000 });
+
+const domain = engineKeys.all[0];
+export const useReserveEngine = () => useDomainMutation(domain, (v: CallRequest<typeof carEngineStateReserve>) => callApi(carEngineStateReserve, v));
+export const useReserveCommand = () => useDomainMutation(domain, (v: CallRequest<typeof carReserveCmd>) => callApi(carReserveCmd, v));
+export const useDeleteCommand = () => useDomainMutation(domain, (v: { car_data_id: string; cmd_idx: number }) => callApi(carDeleteReserveEngineCmd, v));
+export const useCreateRequest = () => useDomainMutation(domain, (request: CallRequest<typeof carEngineStateReserveRequest>['request']) => callApi(carEngineStateReserveRequest, { request }));
+export const useDeleteRequest = () => useDomainMutation(domain, (request_id: string) => callApi(carDeleteReserveEngineCmdRequest, { request_id }));

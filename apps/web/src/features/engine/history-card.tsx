@@ -1,0 +1,44 @@
+import { commandStatusLabels, engineCommandLabel, reservedCommandTypeLabels, type ReservedCommandType } from '@fleet/contract';
+import { Badge, Card, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { formatDateTime } from '../../lib/format';
+import { historyQuery } from './api';
+
+/** Every command of the terminal, newest first, with who ordered it and how it ended (the start/stop log). */
+export function HistoryCard({ carDataId }: { carDataId: string }) {
+  const q = useQuery(historyQuery(carDataId));
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Title order={2} size="h5" mb="md">コマンド履歴</Title>
+      <ScrollArea h={300} type="auto">
+        <Table fz="sm" striped stickyHeader>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>予約日時</Table.Th>
+              <Table.Th>種類</Table.Th>
+              <Table.Th>内容</Table.Th>
+              <Table.Th>結果</Table.Th>
+              <Table.Th>指示者</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {q.data?.list.map((c) => (
+              <Table.Tr key={c.command_id}>
+                <Table.Td>{formatDateTime(c.created_at)}</Table.Td>
+                <Table.Td>{reservedCommandTypeLabels[c.cmd_type as ReservedCommandType] ?? c.cmd_type}</Table.Td>
+                <Table.Td>{c.cmd_type === 'set_engine_boot_permission' ? engineCommandLabel(c.cmd_info.cmd) : JSON.stringify(c.cmd_info)}</Table.Td>
+                <Table.Td><Badge variant="light" size="sm">{commandStatusLabels[c.status]}</Badge></Table.Td>
+                <Table.Td>{c.created_by_name ?? c.created_by ?? '予約リクエスト'}</Table.Td>
+              </Table.Tr>
+            ))}
+            {q.data?.list.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={5}><Text c="dimmed" ta="center" size="sm" py="md">コマンドの履歴はありません。</Text></Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+    </Card>
+  );
+}

@@ -14,6 +14,7 @@ import type { Db } from './db/database.js';
 import type { AppContext } from './http/context.js';
 import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerNotificationRoutes } from './notify/notify.routes.js';
 import { registerTelemetry } from './telemetry/telemetry.module.js';
 
 export interface BuildOptions {
@@ -67,6 +68,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   registerTelemetry(app, ctx);
+  registerNotificationRoutes(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

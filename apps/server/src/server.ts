@@ -4,6 +4,7 @@ import { buildApp, defaultWebRoot } from './app.js';
 import { pruneLoginAttempts } from './auth/login-limit.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
+import { startNotificationJobs } from './notify/notification-jobs.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 
 export interface RunningServer {
@@ -31,6 +32,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     pruneLoginAttempts(database.db).catch((err: unknown) => app.log.warn({ err }, 'maintenance failed'));
   }, 3600_000);
   maintenance.unref();
+  const notifications = startNotificationJobs({ db: database.db, config, log: app.log });
 
   return {
     app,
@@ -39,6 +41,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     seeded,
     stop: async () => {
       clearInterval(maintenance);
+      await notifications.stop();
       await app.close();
       await database.close();
     },

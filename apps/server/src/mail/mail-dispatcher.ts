@@ -1,0 +1,125 @@
+import type { Db } from '../db/database.js';
+import { systemClock, type Clock } from './clock.js';
+import type { MailTransport } from './mail-transport.js';
+import { claimDueMails, markFailed, markSent, pendingAfter, releaseClaims, type ClaimedMail } from './outbox.repository.js';
+import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
+
+/** The part of a pino / Fastify logger the mail and notification code uses. */
+export interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface DispatcherOptions {
+  db: Db;
+  /** null: no SMTP configured; mail stays in the outbox and is logged. */
+  transport: MailTransport | null;
+  from: string;
+  log: Log;
+  clock?: Clock;
+  /** Mails claimed per round. */
+  batchSize?: number;
+}
+
+export interface DispatchResult {
+  sent: number;
+  failed: number;
+}
+
+/**
+ * Sends what the outbox holds. Any number of instances may run one over the
+ * same database: a mail is claimed by one of them at a time, and a mail with
+ * sent_at set is never sent again, so a restart re-sends nothing. Only a crash
+ * between the SMTP server's "OK" and the sent_at update can repeat a mail.
+ */
+export class MailDispatcher {
+  private readonly clock: Clock;
+  private readonly batchSize: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<DispatchResult> | undefined;
+  private lastLoggedId = 0;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.batchSize = opts.batchSize ?? 10;
+  }
+
+  /** One pass over every due mail; overlapping calls share the pass in progress. */
+  runOnce(): Promise<DispatchResult> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  start(intervalMs = 5000): void {
+    if (this.timer) return;
+    const tick = () => {
+      this.runOnce().catch((err: unknown) => this.opts.log.warn({ err }, 'mail dispatch failed'));
+    };
+    this.timer = setInterval(tick, intervalMs);
+    this.timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+    this.opts.transport?.close?.();
+  }
+
+  private async pass(): Promise<DispatchResult> {
+    const result = { sent: 0, failed: 0 };
+    if (!this.opts.transport) {
+      await this.logKeptMails();
+      return result;
+    }
+    for (;;) {
+      const claimedAt = this.clock();
+      const mails = await this.opts.db.transaction().execute((trx) => claimDueMails(trx, claimedAt, this.batchSize));
+      if (!mails.length) return result;
+      for (const [i, mail] of mails.entries()) {
+        // Past half the lease another instance could soon take these: hand them back instead.
+        if (this.clock().getTime() - claimedAt.getTime() > MAIL_CLAIM_LEASE_MS / 2) {
+          await releaseClaims(this.opts.db, mails.slice(i).map((m) => m.id), this.clock());
+          return result;
+        }
+        if (await this.send(mail)) result.sent++;
+        else result.failed++;
+      }
+    }
+  }
+
+  private async send(mail: ClaimedMail): Promise<boolean> {
+    const { db, transport, from, log } = this.opts;
+    try {
+      await transport!.sendMail({ from, to: mail.to_addr, subject: mail.subject, text: mail.body });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const next = new Date(this.clock().getTime() + retryDelayMs(mail.attempts));
+      await markFailed(db, mail.id, next, message);
+      const final = mail.attempts >= MAIL_MAX_ATTEMPTS;
+      log.warn({ mailId: mail.id, attempts: mail.attempts, err: message }, final ? 'mail given up' : 'mail send failed, will retry');
+      return false;
+    }
+    await markSent(db, mail, this.clock());
+    log.info({ mailId: mail.id, kind: mail.kind }, 'mail sent');
+    return true;
+  }
+
+  /** Without SMTP: each mail is logged once per process and stays in the outbox for later. */
+  private async logKeptMails(): Promise<void> {
+    for (;;) {
+      const rows = await pendingAfter(this.opts.db, this.lastLoggedId, 100);
+      for (const r of rows) {
+        this.opts.log.info({ mailId: r.id, to: r.to_addr, subject: r.subject, kind: r.kind }, 'mail kept in the outbox: SMTP_URL is not set');
+        this.opts.log.debug({ mailId: r.id, body: r.body }, 'mail body');
+        this.lastLoggedId = r.id;
+      }
+      if (rows.length < 100) return;
+    }
+  }
+}

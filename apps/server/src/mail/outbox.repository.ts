@@ -1,0 +1,158 @@
+import type { MailOutboxRow, MailOutboxStatus } from '@fleet/contract';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS } from './retry-policy.js';
+
+export type MailKind = 'notification' | 'password_reset' | 'password_changed';
+
+export interface NewMail {
+  to: string;
+  subject: string;
+  body: string;
+  kind: MailKind;
+}
+
+/** Kinds whose body holds a secret (a reset link): blanked once sent. */
+const SECRET_KINDS: readonly string[] = ['password_reset'];
+export const REDACTED_BODY = '（パスワード再設定用のリンクを含むため、送信後に本文を削除しました）';
+
+/** Queues one mail; call inside the transaction of whatever causes it. */
+export async function enqueueMail(db: Db, mail: NewMail, now: Date): Promise<number> {
+  const row = await db
+    .insertInto('mail_outbox')
+    .values({ to_addr: mail.to, subject: mail.subject, body: mail.body, kind: mail.kind, next_attempt_at: now, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export interface ClaimedMail {
+  id: number;
+  to_addr: string;
+  subject: string;
+  body: string;
+  kind: string;
+  attempts: number;
+}
+
+/**
+ * Locks up to `limit` due mails for this instance, skipping rows another
+ * instance is claiming right now (FOR UPDATE SKIP LOCKED), and reserves them
+ * for the lease while they are sent. The attempt is counted here, so a mail
+ * that crashes the sender cannot loop forever. Run inside a transaction.
+ */
+export async function claimDueMails(trx: Db, now: Date, limit: number): Promise<ClaimedMail[]> {
+  const rows = await trx
+    .selectFrom('mail_outbox')
+    .select(['id', 'to_addr', 'subject', 'body', 'kind', 'attempts'])
+    .where('sent_at', 'is', null)
+    .where('attempts', '<', MAIL_MAX_ATTEMPTS)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (!rows.length) return [];
+  await trx
+    .updateTable('mail_outbox')
+    .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + MAIL_CLAIM_LEASE_MS) })
+    .where('id', 'in', rows.map((r) => r.id))
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
+}
+
+export async function markSent(db: Db, mail: ClaimedMail, now: Date): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ sent_at: now, last_error: null, ...(SECRET_KINDS.includes(mail.kind) ? { body: REDACTED_BODY } : {}) })
+    .where('id', '=', mail.id)
+    .execute();
+}
+
+export async function markFailed(db: Db, id: number, nextAttemptAt: Date, error: string): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Gives claimed but unsent mails back at once (the run stopped before reaching them). */
+export async function releaseClaims(db: Db, ids: number[], now: Date): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .updateTable('mail_outbox')
+    .set({ attempts: sql`attempts - 1`, next_attempt_at: now })
+    .where('id', 'in', ids)
+    .where('sent_at', 'is', null)
+    .execute();
+}
+
+/** Unsent mails after `afterId`, oldest first: what the dispatcher logs when there is no SMTP. */
+export async function pendingAfter(db: Db, afterId: number, limit: number) {
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['id', 'to_addr', 'subject', 'body', 'kind'])
+    .where('sent_at', 'is', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+const statusFilter = (status: MailOutboxStatus) => (eb: ExpressionBuilder<DB, 'mail_outbox'>) => {
+  switch (status) {
+    case 'sent':
+      return eb('sent_at', 'is not', null);
+    case 'pending':
+      return eb.and([eb('sent_at', 'is', null), eb('attempts', '<', MAIL_MAX_ATTEMPTS)]);
+    case 'failed':
+      return eb.and([eb('sent_at', 'is', null), eb('attempts', '>=', MAIL_MAX_ATTEMPTS)]);
+    default:
+      return eb.val(true);
+  }
+};
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+/** The outbox screen: newest first, without bodies (they may hold reset links). */
+export async function listOutbox(db: Db, q: { status: MailOutboxStatus; offset: number; limit: number }) {
+  const where = statusFilter(q.status);
+  const [count, rows] = await Promise.all([
+    db.selectFrom('mail_outbox').select(sql<number>`count(*)::int`.as('n')).where(where).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .select(['id', 'to_addr', 'subject', 'kind', 'attempts', 'next_attempt_at', 'last_error', 'sent_at', 'created_at'])
+      .where(where)
+      .orderBy('id', 'desc')
+      .offset(q.offset)
+      .limit(q.limit)
+      .execute(),
+  ]);
+  const list: MailOutboxRow[] = rows.map((r) => ({
+    id: Number(r.id),
+    to_addr: r.to_addr,
+    subject: r.subject,
+    kind: r.kind,
+    status: r.sent_at !== null ? 'sent' : r.attempts >= MAIL_MAX_ATTEMPTS ? 'failed' : 'pending',
+    attempts: r.attempts,
+    next_attempt_at: iso(r.next_attempt_at)!,
+    last_error: r.last_error,
+    sent_at: iso(r.sent_at),
+    created_at: iso(r.created_at)!,
+  }));
+  return { count: count.n, list };
+}
+
+/** Sent mails are kept 30 days for the outbox screen, then dropped. */
+export async function pruneSentMails(db: Db, now: Date): Promise<void> {
+  await db
+    .deleteFrom('mail_outbox')
+    .where('sent_at', 'is not', null)
+    .where('sent_at', '<', new Date(now.getTime() - 30 * 86_400_000))
+    .execute();
+}

@@ -1,0 +1,61 @@
+import { NOTIFY_COOLDOWN_MINUTES, type NotifyItemKey } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import { enqueueMail } from '../mail/outbox.repository.js';
+import { composeNotificationMail } from './notification-mail.js';
+import { lockNotificationKey, notifiedSince, recordNotification, type NotifyCar } from './notification.repository.js';
+import type { Subscriber } from './settings.repository.js';
+
+export const COOLDOWN_MS = NOTIFY_COOLDOWN_MINUTES * 60_000;
+
+/** One thing one account should hear about one vehicle. */
+export interface Finding {
+  item: NotifyItemKey;
+  /** What happened, one Japanese sentence. */
+  what: string;
+  /** When it happened. */
+  at: Date;
+  position: { lat: number; lng: number } | null;
+  /**
+   * For conditions that last (device lost, neglected, idling): when this one
+   * began. Nothing is sent twice for the same episode, however long it lasts.
+   */
+  since?: Date;
+  detail: Record<string, unknown>;
+}
+
+export interface DeliverOptions {
+  now: Date;
+  publicUrl: string;
+}
+
+/**
+ * Queues the mail and records the event in one transaction, unless the
+ * account already heard about this vehicle and item within the cooldown (or,
+ * for a lasting condition, since it began). Returns whether a mail was queued.
+ */
+export async function deliver(trx: Db, sub: Subscriber, car: NotifyCar, f: Finding, opts: DeliverOptions): Promise<boolean> {
+  await lockNotificationKey(trx, sub.account_id, car.car_id, f.item);
+  const cooldownStart = opts.now.getTime() - COOLDOWN_MS;
+  const since = new Date(f.since ? Math.min(f.since.getTime(), cooldownStart) : cooldownStart);
+  if (await notifiedSince(trx, sub.account_id, car.car_id, f.item, since)) return false;
+
+  const mail = composeNotificationMail({
+    recipientName: sub.name,
+    car,
+    item: f.item,
+    what: f.what,
+    at: f.at,
+    position: f.position,
+    publicUrl: opts.publicUrl,
+  });
+  const outboxId = await enqueueMail(trx, { to: sub.to, ...mail, kind: 'notification' }, opts.now);
+  await recordNotification(trx, {
+    account_id: sub.account_id,
+    car_id: car.car_id,
+    item: f.item,
+    detail: { ...f.detail, what: f.what, happened_at: f.at.toISOString(), position: f.position },
+    outbox_id: outboxId,
+    at: opts.now,
+  });
+  return true;
+}

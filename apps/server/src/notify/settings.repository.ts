@@ -1,0 +1,83 @@
+import { defaultNotifySettings, notifyItemKeys, notifyItems, type NotifyItemKey, type NotifyItemSetting, type NotifySettings } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+type StoredItems = Partial<Record<string, Partial<NotifyItemSetting>>>;
+
+/** Stored items as the API shows them: every item present, params of unused items null. */
+function toItems(stored: StoredItems | null | undefined): Record<NotifyItemKey, NotifyItemSetting> {
+  const defaults = defaultNotifySettings();
+  const out = {} as Record<NotifyItemKey, NotifyItemSetting>;
+  for (const key of notifyItemKeys) {
+    const s = stored?.[key];
+    const param = notifyItems[key].param && typeof s?.param === 'number' ? s.param : defaults[key].param;
+    out[key] = { enable: s?.enable === true, param };
+  }
+  return out;
+}
+
+export async function getNotifySettings(db: Db, accountId: string): Promise<NotifySettings> {
+  const row = await db
+    .selectFrom('notification_settings')
+    .select(['email', 'message_id', 'items'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) return defaultNotifySettings();
+  return { email: row.email, messageId: row.message_id, ...toItems(row.items) };
+}
+
+export async function saveNotifySettings(db: Db, accountId: string, s: NotifySettings): Promise<void> {
+  const items = JSON.stringify(Object.fromEntries(notifyItemKeys.map((k) => [k, s[k]])));
+  await db
+    .insertInto('notification_settings')
+    .values({ account_id: accountId, email: s.email, message_id: s.messageId, items, updated_at: sql`now()` })
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({ email: s.email, message_id: s.messageId, items, updated_at: sql`now()` }),
+    )
+    .execute();
+}
+
+/** An account that wants mail: where it goes, and which items with which params. */
+export interface Subscriber {
+  account_id: string;
+  name: string;
+  to: string;
+  role: number;
+  company_id: string | null;
+  items: Record<NotifyItemKey, NotifyItemSetting>;
+}
+
+/**
+ * Live accounts with at least one of `items` switched on. With `carCompany`
+ * given (a vehicle's company, null for none), only those who may see that
+ * vehicle: a super admin sees every company, anyone else their own only.
+ */
+export async function findSubscribers(db: Db, items: readonly NotifyItemKey[], carCompany?: string | null): Promise<Subscriber[]> {
+  let q = db
+    .selectFrom('notification_settings as ns')
+    .innerJoin('accounts as a', 'a.account_id', 'ns.account_id')
+    .select(['a.account_id', 'a.name', 'a.email as account_email', 'a.role', 'a.company_id', 'ns.email', 'ns.items'])
+    .where('a.is_delete', '=', false)
+    .where((eb) => eb.or(items.map((k) => eb(sql<string>`ns.items -> ${k} ->> 'enable'`, '=', 'true'))));
+  if (carCompany !== undefined) {
+    q = q.where((eb) =>
+      eb.or([
+        eb.and([eb('a.role', '=', 0), eb('a.company_id', 'is', null)]),
+        ...(carCompany === null ? [] : [eb('a.company_id', '=', carCompany)]),
+      ]),
+    );
+  }
+  const rows = await q.orderBy('a.account_id').execute();
+  return rows.map((r) => ({
+    account_id: r.account_id,
+    name: r.name,
+    to: r.email.trim() || r.account_email,
+    role: r.role,
+    company_id: r.company_id,
+    items: toItems(r.items),
+  }));
+}
+
+/** Whether a subscriber may see a vehicle of `carCompany` (the same rule as findSubscribers). */
+export const seesCompany = (s: Pick<Subscriber, 'role' | 'company_id'>, carCompany: string | null) =>
+  (s.role === 0 && s.company_id === null) || (carCompany !== null && s.company_id === carCompany);

@@ -1,0 +1,172 @@
+import { errorMessages, passwordResetMessages as msg, validationMessages as m } from '@fleet/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REDACTED_BODY } from '../src/mail/outbox.repository.js';
+import { RESET_LIMITS } from '../src/password-reset/password-reset.repository.js';
+import { accounts, createTestApp, FIXTURE_PASSWORD, login, post, seedFixtures, type TestApp } from './helper.js';
+import { dispatcherFor } from './notify-support.js';
+import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './smtp-receiver.js';
+
+let t: TestApp;
+let smtp: SmtpReceiver;
+beforeAll(async () => {
+  [t, smtp] = await Promise.all([createTestApp(), startSmtpReceiver()]);
+  await seedFixtures(t.db);
+});
+afterAll(async () => {
+  await smtp?.close();
+  await t?.close();
+});
+beforeEach(async () => {
+  await t.db.deleteFrom('password_reset_requests').execute();
+  await t.db.deleteFrom('mail_outbox').execute();
+  smtp.mails.length = 0;
+});
+
+const NEW_PASSWORD = 'new-secret-2026';
+const requestReset = (email: string, ip = '127.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/api/resetpassword_email', payload: { email }, remoteAddress: ip });
+const setPassword = (token: string, password = NEW_PASSWORD, password_confirm = password) =>
+  post(t.app, '/api/password_reset_by_token', { token, password, password_confirm });
+
+async function deliver(): Promise<ReceivedMail[]> {
+  const d = dispatcherFor(t.db, smtp.url, () => new Date());
+  await d.runOnce();
+  await d.stop();
+  return smtp.mails;
+}
+const tokenOf = (mail: ReceivedMail) => {
+  const link = /https?:\/\/\S+\/password_reset\?token=(\S+)/.exec(mail.text);
+  expect(link, mail.text).not.toBeNull();
+  return decodeURIComponent(link![1]!);
+};
+
+/** Requests a reset for the account and returns the token from the mail that arrives. */
+async function tokenFor(email: string): Promise<string> {
+  expect((await requestReset(email)).statusCode).toBe(200);
+  const mails = await deliver();
+  return tokenOf(mails.at(-1)!);
+}
+
+describe('password reset by mail', () => {
+  it('mails a one-time link; the new password works, the old one and every session end', async () => {
+    const who = accounts.managerA;
+    const oldSession = await login(t.app, 'managerA');
+
+    const res = await requestReset(who.email.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    const [mail] = await deliver();
+    expect(mail!.to).toEqual([who.email]);
+    expect(mail!.subject).toBe('【フリートコンソール】パスワード再設定のご案内');
+    expect(mail!.text).toContain(`${who.name} 様`);
+    expect(mail!.text).toMatch(/有効期限：\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}（日本時間、お申し込みから30分間）/);
+    const token = tokenOf(mail!);
+    expect(mail!.text).toContain(`http://localhost:3000/password_reset?token=${token}`);
+
+    // Only the hash is stored, and the sent mail no longer holds the link.
+    const stored = await t.db.selectFrom('password_reset_tokens').select('token_hash').where('account_id', '=', who.account_id).execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(token);
+    expect(stored[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    const outbox = await t.db.selectFrom('mail_outbox').select('body').where('kind', '=', 'password_reset').executeTakeFirstOrThrow();
+    expect(outbox.body).toBe(REDACTED_BODY);
+
+    const done = await setPassword(token);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ ok: true });
+
+    await login(t.app, who.account_id, NEW_PASSWORD);
+    expect((await post(t.app, '/api/login', { username: who.account_id, password: FIXTURE_PASSWORD })).statusCode).toBe(401);
+    expect((await post(t.app, '/api/me', {}, oldSession)).statusCode).toBe(401);
+
+    // The account is told its password changed.
+    const notices = (await deliver()).filter((x) => x.subject === '【フリートコンソール】パスワードを変更しました');
+    expect(notices.map((x) => x.to)).toEqual([[who.email]]);
+  });
+
+  it('refuses a link that was already used, with a clear message', async () => {
+    const token = await tokenFor(accounts.staffA.email);
+    expect((await setPassword(token)).statusCode).toBe(200);
+    const again = await setPassword(token, 'another-pass-99');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ code: 'BAD_REQUEST', message: msg.tokenUsed, errors: { token: msg.tokenUsed } });
+    await login(t.app, accounts.staffA.account_id, NEW_PASSWORD);
+  });
+
+  it('refuses an expired link', async () => {
+    const token = await tokenFor(accounts.adminA.email);
+    await t.db
+      .updateTable('password_reset_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('account_id', '=', accounts.adminA.account_id)
+      .execute();
+    const res = await setPassword(token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: msg.tokenExpired, errors: { token: msg.tokenExpired } });
+    await login(t.app, 'adminA');
+  });
+
+  it('refuses an unknown link', async () => {
+    const res = await setPassword('no-such-token');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(msg.tokenInvalid);
+  });
+
+  it('retires every other link of the account once a password is set', async () => {
+    const first = await tokenFor(accounts.adminB.email);
+    const second = await tokenFor(accounts.adminB.email);
+    expect(first).not.toBe(second);
+    expect((await setPassword(second)).statusCode).toBe(200);
+    expect((await setPassword(first)).json().message).toBe(msg.tokenUsed);
+  });
+
+  it('checks the new password: 8 to 32 characters, and the confirmation must match', async () => {
+    const token = await tokenFor(accounts.superAdmin.email);
+    const mismatch = await setPassword(token, NEW_PASSWORD, `${NEW_PASSWORD}x`);
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json()).toEqual({ code: 'BAD_REQUEST', message: errorMessages.badRequest, errors: { password_confirm: m.confirmed } });
+    expect((await setPassword(token, 'short')).json().errors).toEqual({ password: m.min });
+    expect((await setPassword(token, 'x'.repeat(33))).json().errors).toEqual({ password: m.max });
+    // None of that used the link up.
+    expect((await setPassword(token)).statusCode).toBe(200);
+  });
+
+  it('answers an unknown address exactly as a known one, and sends nothing', async () => {
+    const unknown = await requestReset('nobody@example.jp');
+    const known = await requestReset(accounts.staffA.email);
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.body).toBe(known.body);
+    expect((await deliver()).map((x) => x.to)).toEqual([[accounts.staffA.email]]);
+  });
+
+  it('answers an invalid address with the Japanese validation message', async () => {
+    const res = await requestReset('not-an-address');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ email: m.email });
+  });
+
+  it('limits mails per address without changing the answer, and requests per IP with 429', async () => {
+    for (let i = 0; i < RESET_LIMITS.mailsPerEmailPerHour + 2; i++) {
+      const res = await requestReset(accounts.staffA.email, `10.0.0.${i + 1}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ok: true });
+    }
+    expect(await deliver()).toHaveLength(RESET_LIMITS.mailsPerEmailPerHour);
+
+    const ip = '192.0.2.77';
+    for (let i = 0; i < RESET_LIMITS.requestsPerIpPerHour; i++) expect((await requestReset(`someone${i}@example.jp`, ip)).statusCode).toBe(200);
+    const limited = await requestReset('someone-else@example.jp', ip);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: msg.tooMany });
+    expect((await requestReset('someone-else@example.jp', '192.0.2.78')).statusCode).toBe(200);
+  });
+
+  it('sends no link for a deleted account', async () => {
+    await t.db.updateTable('accounts').set({ is_delete: true }).where('account_id', '=', accounts.managerA.account_id).execute();
+    try {
+      expect((await requestReset(accounts.managerA.email)).json()).toEqual({ ok: true });
+      expect(await deliver()).toEqual([]);
+    } finally {
+      await t.db.updateTable('accounts').set({ is_delete: false }).where('account_id', '=', accounts.managerA.account_id).execute();
+    }
+  });
+});

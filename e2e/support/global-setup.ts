@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, startE2eServer } from './server';
 
@@ -12,6 +12,7 @@ export default async function globalSetup() {
     throw new Error(`Chromium not found at ${chromium}. Install it with: apt-get update && apt-get install -y --no-install-recommends chromium fonts-ipafont-gothic`);
   }
   execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
+  mkdirSync(path.dirname(stateFile), { recursive: true });
   const server = await startE2eServer();
   process.env.E2E_BASE_URL = server.url;
   writeFileSync(stateFile, JSON.stringify({ pid: server.child.pid, dataDir: server.dataDir, url: server.url }));

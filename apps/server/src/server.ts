@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { startNotificationJobs } from './notify/notification-jobs.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
+import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -32,6 +33,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     pruneLoginAttempts(database.db).catch((err: unknown) => app.log.warn({ err }, 'maintenance failed'));
   }, 3600_000);
   maintenance.unref();
+  const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl: localBaseUrl(config.HOST, port), log: app.log }) : undefined;
   const notifications = startNotificationJobs({ db: database.db, config, log: app.log });
 
   return {
@@ -41,6 +43,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     seeded,
     stop: async () => {
       clearInterval(maintenance);
+      await fleet?.stop();
       await notifications.stop();
       await app.close();
       await database.close();

@@ -1,0 +1,31 @@
+import { demoFleet } from '../seed/demo-data.js';
+import { createFleet, type Fleet, type FleetLog, type FleetTerminal } from './fleet.js';
+import { httpTransport } from './transport.js';
+
+/** The sixteen terminals of the demo seed with their passwords; the last four drive around Yokohama. */
+export function demoTerminals(): FleetTerminal[] {
+  return demoFleet().map((f) => ({
+    car_device_id: f.device.car_device_id,
+    password: f.device.password,
+    car_data_id: f.device.car_data_id,
+    region: f.car.company_id === 'kanagawa-auto' ? 'kanagawa' : 'tokyo',
+  }));
+}
+
+/** How this process reaches a server it listens with: wildcard hosts mean loopback. */
+export function localBaseUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+/** The demo fleet reporting over HTTP to a running server, in real time. */
+export function startDemoFleet(opts: { baseUrl: string; log?: FleetLog; terminals?: FleetTerminal[] }): Fleet {
+  const fleet = createFleet({
+    terminals: opts.terminals ?? demoTerminals(),
+    transport: httpTransport(opts.baseUrl),
+    seed: Date.now() % 2 ** 31,
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+  fleet.start();
+  return fleet;
+}

@@ -23,7 +23,7 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
     }
     const parsed = DeviceBatch.safeParse(request.body);
     if (!parsed.success) throw badRequest(msg.badBatch, fieldErrors(parsed.error));
-    const { response, state } = await ingestBatch(ctx.db, device, parsed.data);
+    const { response, state } = await ingestBatch(ctx.db, device, parsed.data, new Date(), { publicUrl: ctx.config.publicUrl });
     if (state) live.publish(state).catch((err: unknown) => request.log.warn({ err }, 'live publish failed'));
     return response;
   });

@@ -9,6 +9,7 @@ import {
   type TelemetryState,
 } from '@fleet/contract';
 import type { Db } from '../db/database.js';
+import { evaluateBatch, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from './command-results.js';
 import { takePendingCommands } from './command.repository.js';
@@ -41,7 +42,13 @@ export function sortRecords(records: readonly unknown[], now: Date) {
  * command results, the latest state and the commands to hand out. A batch seen
  * before stores nothing and gets its first answer again (plus current commands).
  */
-export async function ingestBatch(db: Db, device: AuthedDevice, batch: DeviceBatch, now = new Date()): Promise<IngestOutcome> {
+export async function ingestBatch(
+  db: Db,
+  device: AuthedDevice,
+  batch: DeviceBatch,
+  now = new Date(),
+  notify?: Pick<NotifyOptions, 'publicUrl'>,
+): Promise<IngestOutcome> {
   const imei = device.car_data_id;
   const { valid, rejected } = sortRecords(batch.records, now);
   const reply = (accepted: number, rej: RejectedRecord[], duplicate: boolean, commands: DeviceBatchResponse['commands']) => ({
@@ -65,6 +72,8 @@ export async function ingestBatch(db: Db, device: AuthedDevice, batch: DeviceBat
 
     await insertLogs(trx, imei, records, applied.engineRows);
     const state = await mergeLatestState(trx, imei, foldLatest(records, applied.lineChanges));
+    // Notifications in the same transaction: a stored batch is judged exactly once (docs/notifications.md).
+    if (notify) await evaluateBatch(trx, imei, records, { publicUrl: notify.publicUrl, clock: () => now });
     const allRejected = [...rejected, ...applied.refused].sort((a, b) => a.index - b.index);
     const accepted = valid.length - applied.refused.length;
     if (applied.refused.length) await setBatchOutcome(trx, imei, batch.seq, accepted, allRejected);

@@ -11,6 +11,7 @@ import { registerCarUserRoutes } from './car-user/car-user.routes.js';
 import { registerCompanyRoutes } from './company/company.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
+import { registerEngineRoutes } from './engine/engine.routes.js';
 import type { AppContext } from './http/context.js';
 import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -68,6 +69,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   registerTelemetry(app, ctx);
+  registerEngineRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
 
   const webRoot = opts.webRoot;

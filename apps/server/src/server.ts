@@ -4,6 +4,7 @@ import { buildApp, defaultWebRoot } from './app.js';
 import { pruneLoginAttempts } from './auth/login-limit.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
+import { createRequestScheduler } from './engine/request-scheduler.js';
 import { startNotificationJobs } from './notify/notification-jobs.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
@@ -33,6 +34,8 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     pruneLoginAttempts(database.db).catch((err: unknown) => app.log.warn({ err }, 'maintenance failed'));
   }, 3600_000);
   maintenance.unref();
+  const reservations = createRequestScheduler({ db: database.db, log: app.log });
+  reservations.start();
   const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl: localBaseUrl(config.HOST, port), log: app.log }) : undefined;
   const notifications = startNotificationJobs({ db: database.db, config, log: app.log });
 
@@ -43,6 +46,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     seeded,
     stop: async () => {
       clearInterval(maintenance);
+      await reservations.stop();
       await fleet?.stop();
       await notifications.stop();
       await app.close();

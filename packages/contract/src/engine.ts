@@ -33,6 +33,8 @@ export const COMMAND_HISTORY_DEFAULT = 50;
 export const COMMAND_HISTORY_MAX = 200;
 /** Finished requests get_reserve_requests returns beside the pending ones. */
 export const RECENT_REQUESTS = 50;
+/** Pending reservation requests one vehicle may hold. */
+export const REQUEST_PENDING_MAX = 100;
 /** Upper bound of a command's cmd_info once serialised. */
 export const MAX_CMD_INFO_BYTES = 4096;
 
@@ -45,6 +47,8 @@ export const engineMessages = {
   slotBusy: '実行待ちまたは結果待ちのコマンドがあるため、新しいコマンドを予約できません。',
   noDevice: 'この車両には端末が登録されていないため、コマンドを予約できません。',
   carDeleted: '削除された車両にはコマンドを予約できません。',
+  noVehicle: 'この端末は車両に登録されていないため、コマンドを予約できません。',
+  tooManyPending: `実行予定の予約リクエストは1台につき${REQUEST_PENDING_MAX}件までです。`,
   nothingToDelete: '削除できる予約コマンドがありません。',
   deleteFetched: '端末がコマンドを受信済み（結果待ち）のため削除できません。',
   deleteFinished: 'コマンドは実行完了しているため削除できません。',

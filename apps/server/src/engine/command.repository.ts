@@ -1,0 +1,189 @@
+import { reservationStates, type CommandStatus, type ReservedCommand } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/**
+ * The console's side of reserved commands. Reserving, fetching and results
+ * live in ../gateway/command.repository.ts (reserveCommand, takePendingCommands,
+ * completeCommands); this file reads commands and closes the ones that never
+ * ran: deleted in execWait, or expired.
+ */
+
+/** A fetched command whose result never came is closed this long after it expired. */
+export const RESULT_GRACE_MS = 10 * 60_000;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+
+type Row = {
+  id: number | string;
+  car_data_id: string;
+  cmd_idx: number;
+  cmd_type: string;
+  cmd_info: unknown;
+  state: number;
+  created_by: string | null;
+  created_by_name: string | null;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+  fetched_at: Date | string | null;
+  result_at: Date | string | null;
+  result: unknown;
+  request_id: string | null;
+  deleted_at: Date | string | null;
+  closed_reason: 'deleted' | 'expired' | null;
+};
+
+export function commandStatus(r: Pick<Row, 'state' | 'deleted_at' | 'closed_reason' | 'result'>): CommandStatus {
+  if (r.deleted_at !== null) return r.closed_reason ?? 'deleted';
+  if (r.state === reservationStates.execWait) return 'execWait';
+  if (r.state === reservationStates.resultWait) return 'resultWait';
+  return (json(r.result) as { success?: boolean } | null)?.success ? 'succeeded' : 'failed';
+}
+
+/** The slot state of SPEC.md §4 a command leaves behind: 0 when it is closed without running. */
+export const slotState = (c: Pick<ReservedCommand, 'status' | 'state'> | null): number =>
+  !c || c.status === 'deleted' || c.status === 'expired' ? reservationStates.wait : c.state;
+
+const selectCommands = (db: Db) =>
+  db
+    .selectFrom('reserved_commands as c')
+    .leftJoin('accounts as a', 'a.account_id', 'c.created_by')
+    .select([
+      'c.id',
+      'c.car_data_id',
+      'c.cmd_idx',
+      'c.cmd_type',
+      'c.cmd_info',
+      'c.state',
+      'c.created_by',
+      'a.name as created_by_name',
+      'c.created_at',
+      'c.expires_at',
+      'c.fetched_at',
+      'c.result_at',
+      'c.result',
+      'c.request_id',
+      'c.deleted_at',
+      'c.closed_reason',
+    ]);
+
+/** Commands with their event timelines (in the order they were recorded), in the order given. */
+async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
+  const ids = rows.map((r) => Number(r.id));
+  const events = ids.length
+    ? await db
+        .selectFrom('reserved_command_events as e')
+        .leftJoin('accounts as a', 'a.account_id', 'e.account_id')
+        .select(['e.command_id', 'e.state', 'e.event', 'e.account_id', 'a.name as account_name', 'e.at'])
+        .where('e.command_id', 'in', ids)
+        .orderBy('e.id')
+        .execute()
+    : [];
+  return rows.map((r) => {
+    const result = json(r.result) as { success?: unknown; detail?: unknown } | null;
+    return {
+      command_id: Number(r.id),
+      car_data_id: r.car_data_id,
+      cmd_idx: r.cmd_idx,
+      cmd_type: r.cmd_type,
+      cmd_info: (json(r.cmd_info) ?? {}) as Record<string, unknown>,
+      state: r.state,
+      status: commandStatus(r),
+      created_by: r.created_by,
+      created_by_name: r.created_by_name,
+      created_at: iso(r.created_at)!,
+      expires_at: iso(r.expires_at),
+      fetched_at: iso(r.fetched_at),
+      result_at: iso(r.result_at),
+      result: result ? { success: result.success === true, detail: String(result.detail ?? '') } : null,
+      request_id: r.request_id,
+      closed_at: iso(r.deleted_at),
+      events: events
+        .filter((e) => Number(e.command_id) === Number(r.id))
+        .map((e) => ({ state: e.state, event: e.event, account_id: e.account_id, account_name: e.account_name, at: iso(e.at)! })),
+    };
+  });
+}
+
+export async function findCommand(db: Db, id: number): Promise<ReservedCommand | null> {
+  const rows = (await selectCommands(db).where('c.id', '=', id).execute()) as Row[];
+  return (await withEvents(db, rows))[0] ?? null;
+}
+
+/** The slot's newest command: the active one when there is one (only one can be). */
+export async function findLatestInSlot(db: Db, carDataId: string, cmdIdx: number): Promise<ReservedCommand | null> {
+  const rows = (await selectCommands(db)
+    .where('c.car_data_id', '=', carDataId)
+    .where('c.cmd_idx', '=', cmdIdx)
+    .orderBy('c.id', 'desc')
+    .limit(1)
+    .execute()) as Row[];
+  return (await withEvents(db, rows))[0] ?? null;
+}
+
+/** Past and current commands of a terminal, newest first. */
+export async function listCommands(db: Db, carDataId: string, opts: { cmdIdx?: number | undefined; limit: number }) {
+  let q = selectCommands(db).where('c.car_data_id', '=', carDataId);
+  if (opts.cmdIdx !== undefined) q = q.where('c.cmd_idx', '=', opts.cmdIdx);
+  const rows = (await q.orderBy('c.id', 'desc').limit(opts.limit).execute()) as Row[];
+  return withEvents(db, rows);
+}
+
+/** The slot's command in execWait or resultWait, if any. */
+export async function findActiveInSlot(db: Db, carDataId: string, cmdIdx: number) {
+  return db
+    .selectFrom('reserved_commands')
+    .select(['id', 'state'])
+    .where('car_data_id', '=', carDataId)
+    .where('cmd_idx', '=', cmdIdx)
+    .where('state', 'in', [reservationStates.execWait, reservationStates.resultWait])
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes the slot's command while it is in execWait, with a 'deleted' event
+ * by the account. One statement, so a terminal fetching it at the same moment
+ * either gets it (and the delete finds nothing) or never sees it.
+ */
+export async function deleteWaitingCommand(db: Db, carDataId: string, cmdIdx: number, accountId: string, now: Date): Promise<number | null> {
+  const { execWait } = reservationStates;
+  const result = await sql<{ command_id: number }>`
+    WITH closed AS (
+      UPDATE reserved_commands SET deleted_at = ${now}, closed_reason = 'deleted'
+      WHERE car_data_id = ${carDataId} AND cmd_idx = ${cmdIdx} AND state = ${execWait} AND deleted_at IS NULL
+      RETURNING id
+    )
+    INSERT INTO reserved_command_events (command_id, state, event, account_id, at)
+    SELECT id, ${execWait}, 'deleted', ${accountId}, ${now} FROM closed
+    RETURNING command_id`.execute(db);
+  const row = result.rows[0];
+  return row ? Number(row.command_id) : null;
+}
+
+/**
+ * Closes commands whose expiry passed: execWait ones at once (the gateway no
+ * longer hands them out), resultWait ones RESULT_GRACE_MS later (the gateway
+ * stopped repeating them at expiry; the grace lets a late result in). Each
+ * gets an 'expired' event at the moment it expired. All terminals, or one.
+ */
+export async function expireCommands(db: Db, now: Date, carDataId?: string): Promise<number> {
+  const { execWait, resultWait } = reservationStates;
+  const graceStart = new Date(now.getTime() - RESULT_GRACE_MS);
+  const oneTerminal = carDataId === undefined ? sql`` : sql`AND car_data_id = ${carDataId}`;
+  const result = await sql<{ command_id: number }>`
+    WITH closed AS (
+      UPDATE reserved_commands
+      SET deleted_at = CASE WHEN state = ${execWait} THEN expires_at ELSE expires_at + ${`${RESULT_GRACE_MS} milliseconds`}::interval END,
+          closed_reason = 'expired'
+      WHERE deleted_at IS NULL AND expires_at IS NOT NULL
+        AND ((state = ${execWait} AND expires_at <= ${now}) OR (state = ${resultWait} AND expires_at <= ${graceStart}))
+        ${oneTerminal}
+      RETURNING id, state, deleted_at
+    )
+    INSERT INTO reserved_command_events (command_id, state, event, account_id, at)
+    SELECT id, state, 'expired', NULL, deleted_at FROM closed
+    RETURNING command_id`.execute(db);
+  return result.rows.length;
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import {
+  REQUEST_PENDING_MAX,
+  carDeleteReserveEngineCmd,
+  carDeleteReserveEngineCmdRequest,
+  carEngineStateReserve,
+  carEngineStateReserveRequest,
+  carGetReserveCmd,
+  carGetReserveCmdHistory,
+  carReserveCmd,
+  engineMessages,
+  getReserveRequests,
+  type Capabilities,
+} from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/context.js';
+import { conflict, notFound } from '../http/errors.js';
+import { registerCall } from '../http/route.js';
+import { isVisible } from '../scope/visibility.js';
+import { expireCommands, findLatestInSlot, listCommands, slotState } from './command.repository.js';
+import { deleteReserved, reserve } from './command.service.js';
+import { assertCarReservable, assertCarVisible, assertTerminalVisible } from './engine-scope.js';
+import { cancelRequest, countPending, findRequestCar, insertRequest, listRequests } from './request.repository.js';
+
+const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
+
+/** Engine start control (SPEC.md §7 car_*reserve*; docs/engine-control.md). */
+export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, clock: () => Date = () => new Date()) {
+  const { db } = ctx;
+
+  registerCall(app, ctx, carGetReserveCmd, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      await assertTerminalVisible(db, actor, body.car_data_id);
+      await expireCommands(db, clock(), body.car_data_id);
+      const command = await findLatestInSlot(db, body.car_data_id, body.cmd_idx);
+      return { car_data_id: body.car_data_id, cmd_idx: body.cmd_idx, state: slotState(command), command };
+    },
+  });
+
+  registerCall(app, ctx, carGetReserveCmdHistory, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      await assertTerminalVisible(db, actor, body.car_data_id);
+      await expireCommands(db, clock(), body.car_data_id);
+      return { list: await listCommands(db, body.car_data_id, { cmdIdx: body.cmd_idx, limit: body.limit }) };
+    },
+  });
+
+  registerCall(app, ctx, carEngineStateReserve, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      const { cmd, expires_in_minutes } = body.cmd_info;
+      const input = { car_data_id: body.car_data_id, cmd_type: 'set_engine_boot_permission' as const, cmd_info: { cmd }, expires_in_minutes };
+      return { ok: true, command: await reserve(db, actor, input, clock()) };
+    },
+  });
+
+  registerCall(app, ctx, carReserveCmd, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => ({ ok: true, command: await reserve(db, actor, body, clock()) }),
+  });
+
+  registerCall(app, ctx, carDeleteReserveEngineCmd, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      await assertTerminalVisible(db, actor, body.car_data_id);
+      await deleteReserved(db, actor, body.car_data_id, body.cmd_idx, clock());
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, getReserveRequests, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      await assertCarVisible(db, actor, body.car_id);
+      return listRequests(db, body.car_id);
+    },
+  });
+
+  registerCall(app, ctx, carEngineStateReserveRequest, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      const { car_id, cmd, execute_at } = body.request;
+      await assertCarReservable(db, actor, car_id);
+      if ((await countPending(db, car_id)) >= REQUEST_PENDING_MAX) throw conflict(engineMessages.tooManyPending);
+      const request_id = randomBytes(12).toString('base64url');
+      await insertRequest(db, { request_id, car_id, cmd, execute_at, created_by: actor.account_id });
+      return { ok: true, request_id };
+    },
+  });
+
+  registerCall(app, ctx, carDeleteReserveEngineCmdRequest, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      const request = await findRequestCar(db, body.request_id);
+      if (!request || !(await isVisible(db, actor, 'car_id', request.car_id))) throw notFound();
+      if (!(await cancelRequest(db, body.request_id, actor.account_id, clock()))) throw conflict(engineMessages.requestNotPending);
+      return { ok: true };
+    },
+  });
+}

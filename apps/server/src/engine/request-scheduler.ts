@@ -1,0 +1,117 @@
+import { COMMAND_EXPIRY_DEFAULT_MINUTES, ENGINE_CMD_IDX, engineMessages } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/pg-errors.js';
+import { reserveCommand } from '../gateway/command.repository.js';
+import { expireCommands, findActiveInSlot } from './command.repository.js';
+import { claimDueRequest, markFailed, markFired } from './request.repository.js';
+
+export const SCHEDULER_INTERVAL_MS = 5_000;
+/** Requests handled per tick at most; the rest wait for the next tick. */
+const MAX_PER_TICK = 200;
+
+export interface SchedulerOptions {
+  db: Db;
+  /** Where "now" comes from; tests inject their own. */
+  clock?: () => Date;
+  intervalMs?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export interface TickResult {
+  fired: number;
+  failed: number;
+  expired: number;
+  /** Requests rolled back because the slot was taken at the same moment; retried at once. */
+  conflicts: number;
+}
+
+type Outcome = 'fired' | 'failed' | 'none' | 'raced';
+
+/**
+ * One due request, in one transaction: claimed with FOR UPDATE SKIP LOCKED,
+ * turned into an engine command (state 1) and marked fired, or marked failed
+ * with the reason. Another scheduler never sees it pending again.
+ */
+async function fireNext(db: Db, now: Date): Promise<Outcome> {
+  return db.transaction().execute(async (trx) => {
+    const req = await claimDueRequest(trx, now);
+    if (!req) return 'none';
+    const car = await trx.selectFrom('cars').select(['car_data_id', 'is_delete']).where('car_id', '=', req.car_id).executeTakeFirst();
+    const fail = async (reason: string) => {
+      await markFailed(trx, req.request_id, reason, now);
+      return 'failed' as const;
+    };
+    if (!car || car.is_delete) return fail(engineMessages.firedCarDeleted);
+    if (!car.car_data_id) return fail(engineMessages.firedNoDevice);
+    await expireCommands(trx, now, car.car_data_id);
+    if (await findActiveInSlot(trx, car.car_data_id, ENGINE_CMD_IDX)) return fail(engineMessages.firedSlotBusy);
+    const commandId = await reserveCommand(trx, {
+      car_data_id: car.car_data_id,
+      cmd_idx: ENGINE_CMD_IDX,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: req.cmd },
+      created_by: req.created_by,
+      request_id: req.request_id,
+      expires_at: new Date(now.getTime() + COMMAND_EXPIRY_DEFAULT_MINUTES * 60_000),
+    });
+    await markFired(trx, req.request_id, commandId, now);
+    return 'fired';
+  });
+}
+
+/**
+ * Turns due reservation requests into reserved commands and closes expired
+ * commands, every few seconds. Safe to run on every server instance sharing
+ * one database: each request fires exactly once (docs/engine-control.md).
+ */
+export function createRequestScheduler(opts: SchedulerOptions) {
+  const { db } = opts;
+  const clock = opts.clock ?? (() => new Date());
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  async function tick(): Promise<TickResult> {
+    const now = clock();
+    const result: TickResult = { fired: 0, failed: 0, expired: await expireCommands(db, now), conflicts: 0 };
+    for (let i = 0; i < MAX_PER_TICK; i++) {
+      let outcome: Outcome;
+      try {
+        outcome = await fireNext(db, now);
+      } catch (err) {
+        // The slot was taken between the check and the insert (a console user, or another
+        // request for the same vehicle): rolled back; the next claim finds the slot busy.
+        if (!isUniqueViolation(err, 'reserved_commands_active_key')) throw err;
+        outcome = 'raced';
+      }
+      if (outcome === 'none') break;
+      if (outcome === 'fired') result.fired++;
+      else if (outcome === 'failed') result.failed++;
+      else result.conflicts++;
+    }
+    return result;
+  }
+
+  return {
+    /** One pass now (tests call it with their clock instead of waiting for the timer). */
+    tick,
+    start() {
+      if (timer) return;
+      let busy = false;
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        running = tick()
+          .catch((err: unknown) => opts.log?.warn({ err }, 'reservation scheduler tick failed'))
+          .finally(() => (busy = false));
+      }, opts.intervalMs ?? SCHEDULER_INTERVAL_MS);
+      timer.unref();
+    },
+    /** Stops the timer and waits for a tick in progress. */
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+export type RequestScheduler = ReturnType<typeof createRequestScheduler>;

@@ -1,4 +1,5 @@
 import { NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Controller, useFormContext, type FieldValues, type Path } from 'react-hook-form';
 
 /** Form inputs bound to the surrounding FormShell; errors appear under the field. */
@@ -16,9 +17,9 @@ interface BaseProps {
   disabled?: boolean;
 }
 
-export function TextField({ type, autoComplete, ...p }: BaseProps & { type?: 'text' | 'email' | 'tel'; autoComplete?: string }) {
+export function TextField({ type, autoComplete, rightSection, ...p }: BaseProps & { type?: 'text' | 'email' | 'tel'; autoComplete?: string; rightSection?: ReactNode }) {
   const { register, formState } = useFormContext();
-  return <TextInput {...register(p.name)} {...p} type={type} autoComplete={autoComplete} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />;
+  return <TextInput {...register(p.name)} {...p} type={type} autoComplete={autoComplete} rightSection={rightSection} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />;
 }
 
 export function PasswordField(p: BaseProps & { autoComplete?: string }) {
@@ -45,6 +46,7 @@ export function SelectField(p: BaseProps & { data: { value: string; label: strin
           disabled={p.disabled}
           data={p.data}
           clearable={p.clearable}
+          placeholder={p.placeholder}
           allowDeselect={!!p.clearable}
           value={field.value === null || field.value === undefined ? null : String(field.value)}
           onChange={(v) => field.onChange(v === null ? null : p.numeric ? Number(v) : v)}

@@ -1,0 +1,54 @@
+import { capabilities, carUserLabels as L, carUserSearchColumns, customerStates, paymentDelays, userList, userListCount, type CarUserRow } from '@fleet/contract';
+import { Anchor, Badge, Button } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { ListShell, type ListColumn } from '../../../components/list-shell/list-shell';
+import { NoWrap } from '../../../components/list-shell/no-wrap';
+import { PageHeader } from '../../../components/page-header';
+import { StatusBadge } from '../../../components/status-badge';
+import { carUserKeys } from '../../../features/car-user/api';
+import { paths } from '../../../lib/paths';
+import { actorOf, useSession } from '../../../lib/session-store';
+
+export function Component() {
+  const caps = capabilities(actorOf(useSession())!);
+  const columns: ListColumn<CarUserRow>[] = [
+    { sortKey: 'user_id', label: L.user_id, render: (r) => <NoWrap>{r.user_id}</NoWrap> },
+    { sortKey: 'name', label: '氏名', render: (r) => <NoWrap>{`${r.first_name} ${r.name}`}</NoWrap> },
+    ...(caps.allCompanies ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarUserRow) => r.company_name ?? '本部' }] : []),
+    { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant },
+    { sortKey: 'state', label: L.state, render: (r) => <StatusBadge value={customerStates[r.state]} /> },
+    { sortKey: 'payment_log', label: L.payment_log, render: (r) => <StatusBadge value={paymentDelays[r.payment_log]} /> },
+    {
+      label: '車両',
+      render: (r) =>
+        r.car_id ? (
+          <Anchor component={Link} to={paths.car.detail(r.car_id)} size="sm">
+            {r.car_id}
+          </Anchor>
+        ) : (
+          <Badge variant="outline" color="gray" radius="sm">未登録</Badge>
+        ),
+    },
+    { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge color="blue" variant="light">有効</Badge>) },
+  ];
+  return (
+    <>
+      <PageHeader
+        title="顧客一覧"
+        actions={caps.registerCarsAndCustomers && <Button component={Link} to={paths.car.userAdd} leftSection={<IconPlus size={16} />}>顧客登録</Button>}
+      />
+      <ListShell<CarUserRow, typeof userList>
+        id={carUserKeys.all[0]}
+        countCall={userListCount}
+        listCall={userList}
+        searchColumns={carUserSearchColumns}
+        defaultSort={{ item: 'user_id' }}
+        companyFilter={caps.allCompanies}
+        rowKey={(r) => r.user_id}
+        rowLink={(r) => paths.car.userDetail(r.user_id)}
+        columns={columns}
+      />
+    </>
+  );
+}

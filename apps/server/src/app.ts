@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { errorMessages, type ApiError } from '@fleet/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './account/account.routes.js';
+import { registerAreaRoutes } from './areas/areas.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerDeviceRoutes } from './device/device.routes.js';
 import { registerCarUserRoutes } from './car-user/car-user.routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerClientConfigRoutes(app, ctx);
   registerTelemetry(app, ctx);
   registerEngineRoutes(app, ctx);
+  registerAreaRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
 
   const webRoot = opts.webRoot;

@@ -1,0 +1,23 @@
+import { areaMessages, type Actor, type AreaKind } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import { conflict, notFound } from '../http/errors.js';
+import { isVisible } from '../scope/visibility.js';
+import { findCar, lockCar, replaceAreas, type NamedArea } from './areas.repository.js';
+
+/** The vehicle, when the actor may see it (another company's is "not found"). */
+export async function visibleCar(db: Db, actor: Actor, carId: string) {
+  const car = (await isVisible(db, actor, 'car_id', carId)) ? await findCar(db, carId) : undefined;
+  if (!car) throw notFound();
+  return car;
+}
+
+/** Replaces a vehicle's list in one transaction; a deleted vehicle's lists are frozen. */
+export async function replaceCarAreas(db: Db, carId: string, kind: AreaKind, areas: readonly NamedArea[]) {
+  await db.transaction().execute(async (trx) => {
+    const car = await lockCar(trx, carId);
+    if (!car) throw notFound();
+    if (car.is_delete) throw conflict(areaMessages.carDeleted);
+    await replaceAreas(trx, carId, kind, areas);
+  });
+}
+

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import {
+  areaMessages,
+  areaTemplateDelete,
+  areaTemplateUpdate,
+  carApplyAreaTemplate,
+  getAreaTemplates,
+  type Actor,
+  type Capabilities,
+} from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/database.js';
+import type { AppContext } from '../http/context.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { registerCall } from '../http/route.js';
+import { replaceCarAreas, visibleCar } from './areas.service.js';
+import { deleteTemplate, findTemplate, insertTemplate, listTemplates, updateTemplate } from './template.repository.js';
+
+const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
+
+/** A template the actor may change: another company's is 404, a shared one (for a company user) 403. */
+async function editableTemplate(db: Db, actor: Actor, templateId: string) {
+  const template = await findTemplate(db, actor, templateId);
+  if (!template) throw notFound(areaMessages.templateNotFound);
+  if (!template.editable) throw forbidden(areaMessages.templateReadOnly);
+  return template;
+}
+
+/** Area templates (SPEC.md §7 get_area_templates, area_template_*) and applying one to a vehicle. */
+export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+
+  registerCall(app, ctx, getAreaTemplates, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => ({ list: await listTemplates(db, actor, body.type) }),
+  });
+
+  registerCall(app, ctx, areaTemplateUpdate, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      const { template_id, ...content } = body.template;
+      if (template_id) {
+        await editableTemplate(db, actor, template_id);
+        await updateTemplate(db, template_id, content, new Date());
+        return { ok: true, template_id };
+      }
+      const id = randomBytes(12).toString('base64url');
+      // The super admin's templates belong to no company: shared with every company.
+      await insertTemplate(db, { ...content, template_id: id, company_id: actor.company_id, created_by: actor.account_id });
+      return { ok: true, template_id: id };
+    },
+  });
+
+  registerCall(app, ctx, areaTemplateDelete, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      await editableTemplate(db, actor, body.template_id);
+      await deleteTemplate(db, body.template_id);
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, carApplyAreaTemplate, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, actor }) => {
+      await visibleCar(db, actor, body.car_id);
+      const template = await findTemplate(db, actor, body.template_id);
+      if (!template) throw notFound(areaMessages.templateNotFound);
+      await replaceCarAreas(db, body.car_id, template.type, template.areas);
+      return { ok: true, type: template.type, count: template.areas.length };
+    },
+  });
+}

@@ -5,7 +5,7 @@ test('the vehicle list searches, sorts, and keeps its query across navigation an
   await loginAs(page, 'admin');
   await page.goto('/car/car_list');
   await expect(page.getByTestId('list-range')).toContainText('全16件');
-  await page.getByLabel('検索項目').click();
+  await page.getByRole('combobox', { name: '検索項目' }).click();
   await page.getByRole('option', { name: '車両番号' }).click();
   await page.getByLabel('検索キーワード').fill('品川');
   await page.getByRole('button', { name: '検索' }).click();
@@ -17,8 +17,8 @@ test('the vehicle list searches, sorts, and keeps its query across navigation an
   await expect(page.getByRole('columnheader', { name: /車両番号/ })).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByRole('columnheader', { name: /車両番号/ })).toContainText('▼');
 
-  await page.getByRole('link', { name: '顧客一覧' }).click();
-  await page.getByRole('link', { name: '車両一覧' }).click();
+  await page.getByRole('link', { name: '顧客一覧', exact: true }).click();
+  await page.getByRole('link', { name: '車両一覧', exact: true }).click();
   await expect(page.getByLabel('検索キーワード')).toHaveValue('品川');
   await page.reload();
   await expect(page.getByTestId('list-range')).toContainText('全2件');
@@ -29,7 +29,8 @@ test('a company user sees only the vehicles of their company', async ({ page }) 
   await loginAs(page, 'tokyo-staff');
   await page.goto('/car/car_list');
   await expect(page.getByTestId('list-range')).toContainText('全12件');
-  await expect(page.getByText('横浜', { exact: false })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'C000013' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'C000001' })).toBeVisible();
   await expect(page.getByRole('button', { name: '車両登録' })).toHaveCount(0);
 });
 

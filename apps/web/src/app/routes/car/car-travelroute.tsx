@@ -91,7 +91,7 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
             <ActionIcon size="lg" radius="xl" onClick={() => { if (cursor >= points.length - 1) setCursor(0); setPlaying(!playing); }} aria-label={playing ? '一時停止' : '再生'}>
               {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
             </ActionIcon>
-            <Slider style={{ flex: 1 }} min={0} max={points.length - 1} value={cursor} onChange={(v) => { setPlaying(false); setCursor(v); }} label={(v) => formatDateTime(points[v]?.recorded_at)} aria-label="再生位置" />
+            <Slider style={{ flex: 1 }} min={0} max={points.length - 1} value={cursor} onChange={(v) => { setPlaying(false); setCursor(v); }} label={(v) => formatDateTime(points[v]?.recorded_at)} thumbLabel="再生位置" />
             <Text size="sm" w={200} ta="right" data-testid="route-cursor">
               {at ? `${formatDateTime(at.recorded_at)}・${Math.round(at.speed ?? 0)} km/h` : ''}
             </Text>

@@ -126,7 +126,7 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
         </Alert>
       ) : (
         <ScrollArea type="auto">
-          <Table striped highlightOnHover stickyHeader verticalSpacing="xs" miw={800} aria-busy={list.isFetching}>
+          <Table striped highlightOnHover stickyHeader verticalSpacing="xs" miw={Math.max(800, columns.length * 115)} aria-busy={list.isFetching} style={{ whiteSpace: 'nowrap' }}>
             <Table.Thead>
               <Table.Tr>
                 {columns.map((c) => (

@@ -88,7 +88,9 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
     <Stack gap="md">
       <Group gap="sm">
         <Text size="sm">現在位置の判定:</Text>
-        {status.data?.position ? (
+        {status.data && (kind === 'available' ? status.data.availableCount : status.data.disableCount) === 0 ? (
+          <Badge color="gray" variant="light" data-testid="area-judgement">エリア未設定</Badge>
+        ) : status.data?.position ? (
           <Badge color={judgement ? 'red' : 'teal'} size="lg" variant="light" data-testid="area-judgement">
             {kind === 'available' ? (judgement ? '利用可能エリア外' : '利用可能エリア内') : judgement ? '禁止エリア内' : '禁止エリア外'}
           </Badge>

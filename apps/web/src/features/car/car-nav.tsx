@@ -15,7 +15,9 @@ export function CarNav({ carId, carDataId }: { carId: string; carDataId: string 
     { value: paths.car.warningArea(carId, carDataId), label: '利用可能エリア', icon: <IconMapPin size={16} /> },
     { value: paths.car.forbiddenArea(carId, carDataId), label: '禁止エリア', icon: <IconShieldOff size={16} /> },
   ];
-  const active = tabs.find((t) => pathname.startsWith(t.value.replace(/\/+$/, '')))?.value ?? tabs[0]!.value;
+  // Screens are told apart by their route segment (/car/<segment>/...), whatever ids follow it.
+  const segment = (p: string) => p.split('/')[2];
+  const active = tabs.find((t) => segment(t.value) === segment(pathname))?.value ?? tabs[0]!.value;
   return (
     <Tabs value={active} onChange={(v) => v && navigate(v)} mb="md" keepMounted={false}>
       <Tabs.List>

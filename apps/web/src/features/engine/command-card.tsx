@@ -40,7 +40,7 @@ export function CommandCard({ car }: { car: CarDetail }) {
         <Title order={2} size="h5">エンジン始動制御</Title>
         {command && <Badge color={statusColor[command.status]} size="lg" variant="light" data-testid="command-status">{commandStatusLabels[command.status]}</Badge>}
       </Group>
-      <Stepper active={active ? state - 1 : state === 3 ? 3 : 0} size="sm" mb="lg" allowNextStepsSelect={false}>
+      <Stepper active={active ? state - 1 : state === 3 ? 3 : -1} size="sm" mb="lg" allowNextStepsSelect={false}>
         <Stepper.Step label="実行待ち" description="端末の受信待ち" />
         <Stepper.Step label="結果待ち" description="端末が受信" />
         <Stepper.Step label="実行完了" description="結果を受信" />

@@ -51,10 +51,10 @@ export function RequestsCard({ carId }: { carId: string }) {
           create.mutate({ car_id: carId, cmd: Number(cmd), execute_at: at }, { onSuccess: () => setAt('') });
         }}
       >
-        <Group align="flex-start" mb="md">
+        <Group align="flex-end" mb="md">
           <Select label="コマンド" data={[{ value: '0', label: 'エンジン始動許可' }, { value: '1', label: 'エンジン始動禁止' }]} value={cmd} onChange={(v) => setCmd(v ?? cmd)} allowDeselect={false} w={180} />
           <TextInput type="datetime-local" label="実行日時" value={at} onChange={(e) => setAt(e.currentTarget.value)} error={fieldError} required />
-          <Button type="submit" mt={25} leftSection={<IconCalendarPlus size={16} />} loading={create.isPending} disabled={!at}>
+          <Button type="submit" leftSection={<IconCalendarPlus size={16} />} loading={create.isPending} disabled={!at}>
             予約する
           </Button>
         </Group>

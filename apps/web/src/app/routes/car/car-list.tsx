@@ -13,13 +13,17 @@ import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 
 /** The latest state of a row, updated live while the list is open. */
-function Live({ row, part }: { row: CarRow; part: 'running' | 'line' | 'connection' | 'device' | 'seen' }) {
+function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
   const s = useLatestState(row.car_data_id, row.latest);
-  if (part === 'running') return <RunningBadge state={s} />;
-  if (part === 'line') return <EngineLineBadge state={s} />;
-  if (part === 'connection') return <ConnectionBadge state={s} />;
-  if (part === 'device') return <DeviceStateBadge state={s} />;
-  return <Text size="xs" c="dimmed">{formatDateTime(s?.last_seen_at) || '—'}</Text>;
+  if (part === 'seen') return <Text size="xs" c="dimmed">{formatDateTime(s?.last_seen_at) || '—'}</Text>;
+  return (
+    <Group gap={4} wrap="nowrap">
+      <RunningBadge state={s} />
+      <EngineLineBadge state={s} />
+      <ConnectionBadge state={s} />
+      <DeviceStateBadge state={s} />
+    </Group>
+  );
 }
 
 /** `/car/car_list`: the home screen after login. Its search query is kept across navigation and reloads. */
@@ -36,10 +40,7 @@ export function Component() {
     { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant ?? '' },
     { sortKey: 'payment_log', label: L.payment_log, render: (r) => <StatusBadge value={paymentDelays[r.payment_log ?? -1]} fallback="—" /> },
     { label: '契約状態', render: (r) => <StatusBadge value={customerStates[r.user_state ?? -1]} fallback="—" /> },
-    { label: '走行状態', render: (r) => <Live row={r} part="running" /> },
-    { label: 'エンジン始動', render: (r) => <Live row={r} part="line" /> },
-    { label: '通信', render: (r) => <Live row={r} part="connection" /> },
-    { label: L.device_state, render: (r) => <Live row={r} part="device" /> },
+    { label: '走行・エンジン始動・通信・端末', render: (r) => <Live row={r} part="state" /> },
     { label: '最終受信', render: (r) => <Live row={r} part="seen" /> },
     ...(caps.allCompanies ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarRow) => r.company_name ?? '—' }] : []),
     { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : null) },

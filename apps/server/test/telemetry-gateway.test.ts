@@ -1,5 +1,6 @@
 import { hashDeviceSecret } from '../src/auth/device-secret.js';
 import { reserveCommand } from '../src/gateway/command.repository.js';
+import { ingestBatch } from '../src/gateway/ingest.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, createTestApp, seedFixtures, type TestApp } from './helper.js';
 import { at, basic, count, latest, reply, sendBatch, terminalA, terminalB } from './telemetry-support.js';
@@ -266,6 +267,31 @@ describe('reserved commands', () => {
     const r = reply(await sendBatch(t.app, terminalB, { seq: 11, records: [] }));
     expect(r.commands.map((c) => c.id)).not.toContain(gone);
     expect((await commandRow(gone)).state).toBe(1);
+  });
+});
+
+describe('ingestBatch without a notification check', () => {
+  it('stores a batch in one statement, and a repetition not at all', async () => {
+    const device = { car_device_id: terminalB.id, car_data_id: terminalB.imei };
+    const batch = {
+      seq: 500,
+      records: [
+        { type: 'gps', time: at(50), lat: 35.3, lng: 139.3, satellites: null },
+        { type: 'sensor', time: at(50), readings: { note: 'a"b' } },
+        { type: 'error', time: at(50), error_type: 'gps', status_code: 0 },
+        { type: 'gps', time: at(50), lat: 'north', lng: 139.3 },
+      ],
+    };
+    const before = await count(t.db, 'gps_logs', terminalB.imei);
+    const first = await ingestBatch(t.db, device, batch);
+    const again = await ingestBatch(t.db, device, batch);
+    expect(first.response).toMatchObject({ accepted: 3, rejected: [{ index: 3 }], duplicate: false });
+    expect(first.state).toMatchObject({ car_data_id: terminalB.imei, lat: 35.3, device_state: 0 });
+    expect(again.response).toMatchObject({ accepted: 3, rejected: [{ index: 3 }], duplicate: true });
+    expect(again.state).toBeNull();
+    expect(await count(t.db, 'gps_logs', terminalB.imei)).toBe(before + 1);
+    const sensor = await t.db.selectFrom('sensor_logs').select(['readings', 'vibration']).where('car_data_id', '=', terminalB.imei).executeTakeFirstOrThrow();
+    expect(sensor).toEqual({ readings: { note: 'a"b' }, vibration: null });
   });
 });
 

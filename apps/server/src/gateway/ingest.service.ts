@@ -14,7 +14,7 @@ import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from './command-results.js';
 import { takePendingCommands } from './command.repository.js';
 import type { AuthedDevice } from './device-auth.js';
-import { claimBatch, findBatch, insertLogs, setBatchOutcome } from './ingest.repository.js';
+import { findBatch, insertEngineRows, setBatchOutcome, storeBatch } from './ingest.repository.js';
 import { foldLatest } from './latest-patch.js';
 
 export interface IngestOutcome {
@@ -38,9 +38,11 @@ export function sortRecords(records: readonly unknown[], now: Date) {
 }
 
 /**
- * One batch, one transaction: the (IMEI, seq) claim, every valid record, the
- * command results, the latest state and the commands to hand out. A batch seen
- * before stores nothing and gets its first answer again (plus current commands).
+ * Stores one batch atomically: its records, its (IMEI, seq) receipt and the
+ * latest state, then hands out the terminal's commands. A batch seen before
+ * stores nothing and gets its first answer again (plus current commands).
+ * Command results need the commands' rows, so such a batch runs in a
+ * transaction that also settles them.
  */
 export async function ingestBatch(
   db: Db,
@@ -51,6 +53,8 @@ export async function ingestBatch(
 ): Promise<IngestOutcome> {
   const imei = device.car_data_id;
   const { valid, rejected } = sortRecords(batch.records, now);
+  const results = valid.filter((v): v is IndexedResult => v.record.type === 'command_result');
+  const records = valid.map((v) => v.record).filter((r) => r.type !== 'command_result');
   const reply = (accepted: number, rej: RejectedRecord[], duplicate: boolean, commands: DeviceBatchResponse['commands']) => ({
     seq: batch.seq,
     accepted,
@@ -59,24 +63,34 @@ export async function ingestBatch(
     commands,
     server_time: now.toISOString(),
   });
+  const store = (d: Db) => storeBatch(d, { imei, seq: batch.seq, accepted: valid.length, rejected, records, patch: foldLatest(records) });
+  const repeated = async (d: Db): Promise<IngestOutcome> => {
+    const first = await findBatch(d, imei, batch.seq);
+    return { response: reply(first.accepted, first.rejected, true, await takePendingCommands(d, imei)), state: null };
+  };
 
-  return db.transaction().execute(async (trx) => {
-    if (!(await claimBatch(trx, imei, batch.seq, valid.length, rejected))) {
-      const first = await findBatch(trx, imei, batch.seq);
-      return { response: reply(first.accepted, first.rejected, true, await takePendingCommands(trx, imei)), state: null };
+  const run = async (d: Db): Promise<IngestOutcome> => {
+    const stored = await store(d);
+    if (!stored.claimed) return repeated(d);
+    let state = stored.state;
+    let accepted = valid.length;
+    let allRejected = rejected;
+    if (results.length) {
+      const applied = await applyCommandResults(d, imei, results);
+      if (applied.engineRows.length) {
+        await insertEngineRows(d, applied.engineRows);
+        state = await mergeLatestState(d, imei, foldLatest([], applied.lineChanges));
+      }
+      if (applied.refused.length) {
+        accepted -= applied.refused.length;
+        allRejected = [...rejected, ...applied.refused].sort((a, b) => a.index - b.index);
+        await setBatchOutcome(d, imei, batch.seq, accepted, allRejected);
+      }
     }
-    const results = valid.filter((v): v is IndexedResult => v.record.type === 'command_result');
-    const applied = await applyCommandResults(trx, imei, results);
-    const refusedAt = new Set(applied.refused.map((r) => r.index));
-    const records = valid.filter((v) => !refusedAt.has(v.index)).map((v) => v.record);
-
-    await insertLogs(trx, imei, records, applied.engineRows);
-    const state = await mergeLatestState(trx, imei, foldLatest(records, applied.lineChanges));
     // Notifications in the same transaction: a stored batch is judged exactly once (docs/notifications.md).
-    if (notify) await evaluateBatch(trx, imei, records, { publicUrl: notify.publicUrl, clock: () => now });
-    const allRejected = [...rejected, ...applied.refused].sort((a, b) => a.index - b.index);
-    const accepted = valid.length - applied.refused.length;
-    if (applied.refused.length) await setBatchOutcome(trx, imei, batch.seq, accepted, allRejected);
-    return { response: reply(accepted, allRejected, false, await takePendingCommands(trx, imei)), state };
-  });
+    if (notify) await evaluateBatch(d, imei, records, { publicUrl: notify.publicUrl, clock: () => now });
+    return { response: reply(accepted, allRejected, false, await takePendingCommands(d, imei)), state };
+  };
+  // A plain batch without notifications is one atomic statement; anything more needs a transaction.
+  return results.length === 0 && !notify ? run(db) : db.transaction().execute(run);
 }

@@ -27,65 +27,59 @@ export const toTelemetryState = (r: Row): TelemetryState => ({
 /** The incoming group time is set and not older than the stored one. */
 const newer = (at: string) =>
   sql`(excluded.${sql.ref(at)} IS NOT NULL AND (device_latest_state.${sql.ref(at)} IS NULL OR excluded.${sql.ref(at)} >= device_latest_state.${sql.ref(at)}))`;
-const pick = (at: string, column: string, keepWhenNull = false): RawBuilder<never> => {
+const pick = (at: string, column: string, keepWhenNull = false) => {
   const incoming = keepWhenNull ? sql`COALESCE(excluded.${sql.ref(column)}, device_latest_state.${sql.ref(column)})` : sql`excluded.${sql.ref(column)}`;
-  return sql<never>`CASE WHEN ${newer(at)} THEN ${incoming} ELSE device_latest_state.${sql.ref(column)} END`;
+  return sql`${sql.ref(column)} = CASE WHEN ${newer(at)} THEN ${incoming} ELSE device_latest_state.${sql.ref(column)} END`;
 };
-const latest = (column: string) => sql<never>`GREATEST(device_latest_state.${sql.ref(column)}, excluded.${sql.ref(column)})`;
+const latest = (column: string) => sql`${sql.ref(column)} = GREATEST(device_latest_state.${sql.ref(column)}, excluded.${sql.ref(column)})`;
+
+/** Each group's columns and the column holding the time of the record they came from. */
+const mergeRules = [
+  pick('position_at', 'lat'),
+  pick('position_at', 'lng'),
+  pick('position_at', 'speed'),
+  pick('position_at', 'heading'),
+  latest('position_at'),
+  pick('engine_running_at', 'engine_running'),
+  latest('engine_running_at'),
+  pick('engine_line_at', 'engine_line'),
+  latest('engine_line_at'),
+  pick('connection_at', 'connection'),
+  latest('connection_at'),
+  pick('device_state_at', 'device_state'),
+  latest('device_state_at'),
+  pick('battery_at', 'battery_voltage', true),
+  pick('battery_at', 'battery_percentage', true),
+  latest('battery_at'),
+  latest('recorded_at'),
+  sql`last_seen_at = excluded.last_seen_at`,
+];
 
 /**
- * Merges one batch into the terminal's latest state, group by group, in one
- * statement; each group only moves forward in time. Returns the merged row.
+ * The upsert merging one batch into a terminal's latest state, group by group;
+ * each group only moves forward in time. Plain SQL (INSERT ... SELECT) so the
+ * gateway can run it as part of its one-statement batch, behind `guard`.
  */
+export function latestStateUpsert(carDataId: string, p: LatestPatch, guard: RawBuilder<unknown> = sql``): RawBuilder<unknown> {
+  const t = (v: string | null | undefined) => sql`${v ?? null}::timestamptz`;
+  const f = (v: number | null | undefined) => sql`${v ?? null}::float8`;
+  const s = (v: string | null | undefined) => sql`${v ?? null}::text`;
+  return sql`INSERT INTO device_latest_state (car_data_id, recorded_at, lat, lng, speed, heading, position_at,
+      engine_running, engine_running_at, engine_line, engine_line_at, connection, connection_at,
+      device_state, device_state_at, battery_voltage, battery_percentage, battery_at, last_seen_at)
+    SELECT ${carDataId}::text, ${t(p.recorded_at)},
+      ${f(p.position?.value.lat)}, ${f(p.position?.value.lng)}, ${f(p.position?.value.speed)}, ${f(p.position?.value.heading)}, ${t(p.position?.at)},
+      ${s(p.engine_running?.value)}, ${t(p.engine_running?.at)}, ${s(p.engine_line?.value)}, ${t(p.engine_line?.at)},
+      ${s(p.connection?.value)}, ${t(p.connection?.at)}, ${p.device_state?.value ?? null}::int, ${t(p.device_state?.at)},
+      ${f(p.battery?.value.voltage)}, ${f(p.battery?.value.percentage)}, ${t(p.battery?.at)}, now()
+    ${guard}
+    ON CONFLICT (car_data_id) DO UPDATE SET ${sql.join(mergeRules)}`;
+}
+
+/** Merges one batch's patch on its own and returns the merged state. */
 export async function mergeLatestState(db: Db, carDataId: string, p: LatestPatch): Promise<TelemetryState> {
-  const row = await db
-    .insertInto('device_latest_state')
-    .values({
-      car_data_id: carDataId,
-      recorded_at: p.recorded_at,
-      lat: p.position?.value.lat ?? null,
-      lng: p.position?.value.lng ?? null,
-      speed: p.position?.value.speed ?? null,
-      heading: p.position?.value.heading ?? null,
-      position_at: p.position?.at ?? null,
-      engine_running: p.engine_running?.value ?? null,
-      engine_running_at: p.engine_running?.at ?? null,
-      engine_line: p.engine_line?.value ?? null,
-      engine_line_at: p.engine_line?.at ?? null,
-      connection: p.connection?.value ?? null,
-      connection_at: p.connection?.at ?? null,
-      device_state: p.device_state?.value ?? null,
-      device_state_at: p.device_state?.at ?? null,
-      battery_voltage: p.battery?.value.voltage ?? null,
-      battery_percentage: p.battery?.value.percentage ?? null,
-      battery_at: p.battery?.at ?? null,
-      last_seen_at: sql<Date>`now()`,
-    })
-    .onConflict((oc) =>
-      oc.column('car_data_id').doUpdateSet({
-        lat: pick('position_at', 'lat'),
-        lng: pick('position_at', 'lng'),
-        speed: pick('position_at', 'speed'),
-        heading: pick('position_at', 'heading'),
-        position_at: latest('position_at'),
-        engine_running: pick('engine_running_at', 'engine_running'),
-        engine_running_at: latest('engine_running_at'),
-        engine_line: pick('engine_line_at', 'engine_line'),
-        engine_line_at: latest('engine_line_at'),
-        connection: pick('connection_at', 'connection'),
-        connection_at: latest('connection_at'),
-        device_state: pick('device_state_at', 'device_state'),
-        device_state_at: latest('device_state_at'),
-        battery_voltage: pick('battery_at', 'battery_voltage', true),
-        battery_percentage: pick('battery_at', 'battery_percentage', true),
-        battery_at: latest('battery_at'),
-        recorded_at: latest('recorded_at'),
-        last_seen_at: sql<never>`excluded.last_seen_at`,
-      }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toTelemetryState(row);
+  const { rows } = await sql<Row>`${latestStateUpsert(carDataId, p)} RETURNING *`.execute(db);
+  return toTelemetryState(rows[0]!);
 }
 
 export async function findLatestState(db: Db, carDataId: string): Promise<TelemetryState | null> {

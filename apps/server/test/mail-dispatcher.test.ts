@@ -49,7 +49,11 @@ describe('mail dispatcher', () => {
   });
 
   it('delivers a Japanese mail over SMTP and marks it sent', async () => {
-    const id = await queue('staff-a@example.jp', '【車両通知】センサーエラー：品川 300 あ 12-34', '本文です。\n地図：https://www.google.com/maps?q=35.681236,139.767125');
+    const id = await queue(
+      'staff-a@example.jp',
+      '【車両通知】センサーエラー：品川 300 あ 12-34',
+      '本文です。\n地図：https://www.google.com/maps?q=35.681236,139.767125',
+    );
     expect(await make().runOnce()).toEqual({ sent: 1, failed: 0 });
 
     expect(smtp.mails).toHaveLength(1);

@@ -53,7 +53,11 @@ describe('device gateway → notifications', () => {
   it('keeps the motion state the sweep reads', async () => {
     const time = new Date(Date.now() - 30_000).toISOString();
     await sendBatch(2, [{ type: 'engine', time, running: 'on' }]);
-    const motion = await t.db.selectFrom('vehicle_motion').selectAll().where('car_data_id', '=', fleet.A.car_data_id).executeTakeFirstOrThrow();
+    const motion = await t.db
+      .selectFrom('vehicle_motion')
+      .selectAll()
+      .where('car_data_id', '=', fleet.A.car_data_id)
+      .executeTakeFirstOrThrow();
     expect(motion.engine_running).toBe('on');
     expect(motion.idle_since).not.toBeNull();
   });

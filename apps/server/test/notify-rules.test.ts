@@ -3,7 +3,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { evaluateBatch } from '../src/notify/evaluate-batch.js';
 import { runSweep } from '../src/notify/sweep.js';
 import { accounts, createTestApp, fleet, seedFixtures, type TestApp } from './helper.js';
-import { DAY, dispatcherFor, iso, MINUTE, PUBLIC_URL, rec, resetNotifyState, setLatestState, subscribe, testClock } from './notify-support.js';
+import {
+  DAY,
+  dispatcherFor,
+  iso,
+  MINUTE,
+  PUBLIC_URL,
+  rec,
+  resetNotifyState,
+  setLatestState,
+  subscribe,
+  testClock,
+} from './notify-support.js';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.js';
 
 let t: TestApp;
@@ -46,7 +57,8 @@ const staff = accounts.staffA;
 /** The item label of a notification subject: 【車両通知】<label>：... */
 const itemOf = (subject: string) => subject.slice(6).split('：')[0];
 const now = (plusMs = 0) => iso(clock.now(), plusMs);
-const sensorError = (status: number, at = now()) => rec({ type: 'error', time: at, error_type: 'sensor', status_code: status, detail: '加速度センサー応答なし' });
+const sensorError = (status: number, at = now()) =>
+  rec({ type: 'error', time: at, error_type: 'sensor', status_code: status, detail: '加速度センサー応答なし' });
 
 describe('telemetry items', () => {
   it('sensor_error: a sensor error with a non-zero status, not status 0 nor another error type', async () => {
@@ -62,7 +74,7 @@ describe('telemetry items', () => {
     const [mail] = await delivered();
     expect(mail!.to).toEqual([staff.email]);
     expect(mail!.subject).toBe('【車両通知】センサーエラー：品川 300 あ 12-34（車両ID: car-a）');
-    expect(mail!.text).toContain('内容　　：センサーエラーを受信しました（状態コード 1001: 起動エラー、加速度センサー応答なし）');
+    expect(mail!.text).toContain('内容：センサーエラーを受信しました（状態コード 1001: 起動エラー、加速度センサー応答なし）');
   });
 
   it('obd2_error: an OBD2 error with a non-zero status, not status 0 nor a sensor error', async () => {
@@ -77,7 +89,11 @@ describe('telemetry items', () => {
 
   it('vibration: a value over the account’s threshold, not one at or under it', async () => {
     await subscribe(t.db, staff.account_id, { vibration: 2 });
-    await evaluate([rec({ type: 'sensor', time: now(), vibration: 1.5 }), rec({ type: 'sensor', time: now(1000), vibration: 2 }), rec({ type: 'sensor', time: now(2000) })]);
+    await evaluate([
+      rec({ type: 'sensor', time: now(), vibration: 1.5 }),
+      rec({ type: 'sensor', time: now(1000), vibration: 2 }),
+      rec({ type: 'sensor', time: now(2000) }),
+    ]);
     expect(await delivered()).toEqual([]);
     await evaluate([rec({ type: 'sensor', time: now(), vibration: 2.6 })]);
     const mails = await delivered();
@@ -94,7 +110,11 @@ describe('telemetry items', () => {
 
   it('warn_area: leaving the available area or entering a forbidden one, not moving inside the available area', async () => {
     await subscribe(t.db, staff.account_id, { warn_area: null });
-    await t.db.updateTable('cars').set({ lat_min: 35.6, lat_max: 35.7, lng_min: 139.7, lng_max: 139.8 }).where('car_id', '=', fleet.A.car_id).execute();
+    await t.db
+      .updateTable('cars')
+      .set({ lat_min: 35.6, lat_max: 35.7, lng_min: 139.7, lng_max: 139.8 })
+      .where('car_id', '=', fleet.A.car_id)
+      .execute();
     await t.db
       .insertInto('areas')
       .values({ car_id: fleet.A.car_id, kind: 'disable', lat_min: 35.66, lat_max: 35.67, lng_min: 139.76, lng_max: 139.77 })
@@ -143,7 +163,11 @@ describe('telemetry items', () => {
 
   it('stays silent about items the account has not switched on', async () => {
     await subscribe(t.db, staff.account_id, { obd2_error: null });
-    await evaluate([sensorError(1001), rec({ type: 'connection', time: now(), state: 'disconnected' }), rec({ type: 'sensor', time: now(), vibration: 99 })]);
+    await evaluate([
+      sensorError(1001),
+      rec({ type: 'connection', time: now(), state: 'disconnected' }),
+      rec({ type: 'sensor', time: now(), vibration: 99 }),
+    ]);
     expect(await delivered()).toEqual([]);
   });
 });
@@ -213,7 +237,10 @@ describe('time-based items (the sweep)', () => {
   it('stop_time_over: standing with the engine on for param minutes, not while driving or with the engine off', async () => {
     await subscribe(t.db, staff.account_id, { stop_time_over: 30 });
     const start = clock.now();
-    await evaluate([rec({ type: 'engine', time: now(), running: 'on' }), rec({ type: 'gps', time: now(MINUTE), lat: 35.68, lng: 139.76, speed: 0 })]);
+    await evaluate([
+      rec({ type: 'engine', time: now(), running: 'on' }),
+      rec({ type: 'gps', time: now(MINUTE), lat: 35.68, lng: 139.76, speed: 0 }),
+    ]);
     clock.advance(29 * MINUTE);
     await setLatestState(t.db, A, { last_seen_at: clock.now(), lat: 35.68, lng: 139.76 });
     expect(await sweep()).toBe(0);
@@ -225,7 +252,10 @@ describe('time-based items (the sweep)', () => {
     expect(mail!.text).toContain(`エンジンがかかったまま31分停車しています（停車開始 2026/12/01 12:00、設定 30分）`);
 
     // Drives off, then parks with the engine off: no new mail however long it stands.
-    await evaluate([rec({ type: 'gps', time: now(), lat: 35.7, lng: 139.8, speed: 45 }), rec({ type: 'engine', time: now(MINUTE), running: 'off' })]);
+    await evaluate([
+      rec({ type: 'gps', time: now(), lat: 35.7, lng: 139.8, speed: 45 }),
+      rec({ type: 'engine', time: now(MINUTE), running: 'off' }),
+    ]);
     clock.set(new Date(start.getTime() + 5 * 60 * MINUTE));
     await setLatestState(t.db, A, { last_seen_at: clock.now() });
     expect(await sweep()).toBe(0);
@@ -245,7 +275,8 @@ describe('time-based items (the sweep)', () => {
 
 describe('who hears about what', () => {
   it('tells only accounts that may see the vehicle: its company and the super admin', async () => {
-    for (const who of [accounts.staffA, accounts.adminB, accounts.superAdmin]) await subscribe(t.db, who.account_id, { sensor_error: null });
+    for (const who of [accounts.staffA, accounts.adminB, accounts.superAdmin])
+      await subscribe(t.db, who.account_id, { sensor_error: null });
     await evaluate([sensorError(1001)], A);
     expect((await delivered()).map((m) => m.to[0]).sort()).toEqual([accounts.staffA.email, accounts.superAdmin.email].sort());
     await evaluate([sensorError(1001)], B);
@@ -299,11 +330,11 @@ describe('who hears about what', () => {
         '車両で「センサーエラー」を検知しました。',
         '',
         '車両番号：品川 300 あ 12-34',
-        '車両ID　：car-a',
-        '内容　　：センサーエラーを受信しました（状態コード 1002: データ取得失敗）',
-        '日時　　：2026/12/01 12:04（日本時間）',
-        '位置　　：緯度 35.681236、経度 139.767125',
-        '地図　　：https://www.google.com/maps?q=35.681236,139.767125',
+        '車両ID：car-a',
+        '内容：センサーエラーを受信しました（状態コード 1002: データ取得失敗）',
+        '日時：2026/12/01 12:04（日本時間）',
+        '位置：緯度 35.681236、経度 139.767125',
+        '地図：https://www.google.com/maps?q=35.681236,139.767125',
         '',
         `車両の詳細：${PUBLIC_URL}/car/car_detail/car-a`,
         `通知設定の変更：${PUBLIC_URL}/notify`,
@@ -318,7 +349,7 @@ describe('who hears about what', () => {
   it('says the position is unknown when the terminal never sent one', async () => {
     await subscribe(t.db, staff.account_id, { sensor_error: null });
     await evaluate([sensorError(1001)]);
-    expect((await delivered())[0]!.text).toContain('位置　　：不明（位置情報を受信していません）');
+    expect((await delivered())[0]!.text).toContain('位置：不明（位置情報を受信していません）');
   });
 });
 

@@ -1,6 +1,7 @@
 import { defaultNotifySettings, errorMessages, notifyMessages, validationMessages as m } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMail } from '../src/mail/outbox.repository.js';
+import { MAIL_MAX_ATTEMPTS } from '../src/mail/retry-policy.js';
 import { accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 
 let t: TestApp;
@@ -91,7 +92,11 @@ describe('/api/account_notify_update', () => {
     expect((await post(t.app, '/api/account_notify_update', { account_id: me, info: fullForm() })).statusCode).toBe(401);
     const res = await post(t.app, '/api/account_notify_update', { account_id: accounts.adminA.account_id, info: fullForm() }, staff);
     expect(res.statusCode).toBe(403);
-    const row = await t.db.selectFrom('notification_settings').select('account_id').where('account_id', '=', accounts.adminA.account_id).executeTakeFirst();
+    const row = await t.db
+      .selectFrom('notification_settings')
+      .select('account_id')
+      .where('account_id', '=', accounts.adminA.account_id)
+      .executeTakeFirst();
     expect(row).toBeUndefined();
   });
 });
@@ -100,9 +105,14 @@ describe('/api/mail_outbox_list', () => {
   beforeAll(async () => {
     await t.db.deleteFrom('mail_outbox').execute();
     const now = new Date('2026-12-01T00:00:00Z');
-    for (let i = 1; i <= 3; i++) await enqueueMail(t.db, { to: `u${i}@example.jp`, subject: `件名${i}`, body: '秘密の本文', kind: 'notification' }, now);
+    for (let i = 1; i <= 3; i++)
+      await enqueueMail(t.db, { to: `u${i}@example.jp`, subject: `件名${i}`, body: '秘密の本文', kind: 'notification' }, now);
     await t.db.updateTable('mail_outbox').set({ sent_at: now }).where('to_addr', '=', 'u1@example.jp').execute();
-    await t.db.updateTable('mail_outbox').set({ attempts: 10, last_error: 'timeout' }).where('to_addr', '=', 'u2@example.jp').execute();
+    await t.db
+      .updateTable('mail_outbox')
+      .set({ attempts: MAIL_MAX_ATTEMPTS, last_error: 'timeout' })
+      .where('to_addr', '=', 'u2@example.jp')
+      .execute();
   });
 
   it('lists the outbox for a super admin, newest first, paged, without bodies', async () => {
@@ -115,10 +125,18 @@ describe('/api/mail_outbox_list', () => {
       ['u3@example.jp', 'pending'],
       ['u2@example.jp', 'failed'],
     ]);
-    expect(body.list[1]).toMatchObject({ subject: '件名2', attempts: 10, last_error: 'timeout', sent_at: null, kind: 'notification' });
+    expect(body.list[1]).toMatchObject({
+      subject: '件名2',
+      attempts: MAIL_MAX_ATTEMPTS,
+      last_error: 'timeout',
+      sent_at: null,
+      kind: 'notification',
+    });
     expect(res.body).not.toContain('秘密の本文');
 
-    const page2 = (await post(t.app, '/api/mail_outbox_list', { offset: 2, limit: 2 }, token)).json<{ list: { to_addr: string; sent_at: string }[] }>();
+    const page2 = (await post(t.app, '/api/mail_outbox_list', { offset: 2, limit: 2 }, token)).json<{
+      list: { to_addr: string; sent_at: string }[];
+    }>();
     expect(page2.list.map((r) => r.to_addr)).toEqual(['u1@example.jp']);
     expect(page2.list[0]!.sent_at).toBe('2026-12-01T00:00:00.000Z');
   });

@@ -153,7 +153,8 @@ describe('password reset by mail', () => {
     expect(await deliver()).toHaveLength(RESET_LIMITS.mailsPerEmailPerHour);
 
     const ip = '192.0.2.77';
-    for (let i = 0; i < RESET_LIMITS.requestsPerIpPerHour; i++) expect((await requestReset(`someone${i}@example.jp`, ip)).statusCode).toBe(200);
+    for (let i = 0; i < RESET_LIMITS.requestsPerIpPerHour; i++)
+      expect((await requestReset(`someone${i}@example.jp`, ip)).statusCode).toBe(200);
     const limited = await requestReset('someone-else@example.jp', ip);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: msg.tooMany });

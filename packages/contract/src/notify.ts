@@ -163,7 +163,16 @@ const paramField = (p: NotifyParamMeta) =>
   z.preprocess(
     blankToNull,
     z
-      .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, m.number)], { error: m.number })
+      .union(
+        [
+          z.number(),
+          z
+            .string()
+            .trim()
+            .regex(/^-?\d+(\.\d+)?$/, m.number),
+        ],
+        { error: m.number },
+      )
       .transform(Number)
       .pipe(
         z
@@ -198,7 +207,9 @@ const optionalEmail = z
   .refine((v) => v === '' || z.email().safeParse(v).success, m.email);
 
 /** A missing item counts as switched off. */
-const itemsShape = Object.fromEntries(notifyItemKeys.map((k) => [k, itemField(notifyItems[k]).prefault({ enable: false, param: null })])) as {
+const itemsShape = Object.fromEntries(
+  notifyItemKeys.map((k) => [k, itemField(notifyItems[k]).prefault({ enable: false, param: null })]),
+) as {
   [K in NotifyItemKey]: z.ZodPrefault<ReturnType<typeof itemField>>;
 };
 

@@ -31,7 +31,11 @@ export const resetPasswordEmail = defineCall('/api/resetpassword_email', ResetPa
 
 export const PasswordResetByTokenRequest = z
   .object({
-    token: z.string({ error: passwordResetMessages.tokenInvalid }).trim().min(1, passwordResetMessages.tokenInvalid).max(256, passwordResetMessages.tokenInvalid),
+    token: z
+      .string({ error: passwordResetMessages.tokenInvalid })
+      .trim()
+      .min(1, passwordResetMessages.tokenInvalid)
+      .max(256, passwordResetMessages.tokenInvalid),
     password: password(),
     password_confirm: z.string({ error: m.required }).min(1, m.required),
   })

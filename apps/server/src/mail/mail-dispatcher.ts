@@ -84,7 +84,11 @@ export class MailDispatcher {
       for (const [i, mail] of mails.entries()) {
         // Past half the lease another instance could soon take these: hand them back instead.
         if (this.clock().getTime() - claimedAt.getTime() > MAIL_CLAIM_LEASE_MS / 2) {
-          await releaseClaims(this.opts.db, mails.slice(i).map((m) => m.id), this.clock());
+          await releaseClaims(
+            this.opts.db,
+            mails.slice(i).map((m) => m.id),
+            this.clock(),
+          );
           return result;
         }
         if (await this.send(mail)) result.sent++;
@@ -115,7 +119,10 @@ export class MailDispatcher {
     for (;;) {
       const rows = await pendingAfter(this.opts.db, this.lastLoggedId, 100);
       for (const r of rows) {
-        this.opts.log.info({ mailId: r.id, to: r.to_addr, subject: r.subject, kind: r.kind }, 'mail kept in the outbox: SMTP_URL is not set');
+        this.opts.log.info(
+          { mailId: r.id, to: r.to_addr, subject: r.subject, kind: r.kind },
+          'mail kept in the outbox: SMTP_URL is not set',
+        );
         this.opts.log.debug({ mailId: r.id, body: r.body }, 'mail body');
         this.lastLoggedId = r.id;
       }

@@ -59,7 +59,11 @@ export async function claimDueMails(trx: Db, now: Date, limit: number): Promise<
   await trx
     .updateTable('mail_outbox')
     .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + MAIL_CLAIM_LEASE_MS) })
-    .where('id', 'in', rows.map((r) => r.id))
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
 }
@@ -123,7 +127,11 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
 export async function listOutbox(db: Db, q: { status: MailOutboxStatus; offset: number; limit: number }) {
   const where = statusFilter(q.status);
   const [count, rows] = await Promise.all([
-    db.selectFrom('mail_outbox').select(sql<number>`count(*)::int`.as('n')).where(where).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('mail_outbox')
       .select(['id', 'to_addr', 'subject', 'kind', 'attempts', 'next_attempt_at', 'last_error', 'sent_at', 'created_at'])

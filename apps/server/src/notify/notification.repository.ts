@@ -138,7 +138,12 @@ export async function listSweepVehicles(db: Db) {
       lng_max: r.lng_max,
     } satisfies NotifyCar,
     last_seen_at: d(r.last_seen_at),
-    position: r.lat != null && r.lng != null ? { lat: r.lat, lng: r.lng } : r.anchor_lat != null && r.anchor_lng != null ? { lat: r.anchor_lat, lng: r.anchor_lng } : null,
+    position:
+      r.lat != null && r.lng != null
+        ? { lat: r.lat, lng: r.lng }
+        : r.anchor_lat != null && r.anchor_lng != null
+          ? { lat: r.anchor_lat, lng: r.anchor_lng }
+          : null,
     moved_at: d(r.moved_at),
     engine_running: r.engine_running ?? null,
     idle_since: d(r.idle_since),

@@ -1,4 +1,11 @@
-import { defaultNotifySettings, notifyItemKeys, notifyItems, type NotifyItemKey, type NotifyItemSetting, type NotifySettings } from '@fleet/contract';
+import {
+  defaultNotifySettings,
+  notifyItemKeys,
+  notifyItems,
+  type NotifyItemKey,
+  type NotifyItemSetting,
+  type NotifySettings,
+} from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
@@ -31,9 +38,7 @@ export async function saveNotifySettings(db: Db, accountId: string, s: NotifySet
   await db
     .insertInto('notification_settings')
     .values({ account_id: accountId, email: s.email, message_id: s.messageId, items, updated_at: sql`now()` })
-    .onConflict((oc) =>
-      oc.column('account_id').doUpdateSet({ email: s.email, message_id: s.messageId, items, updated_at: sql`now()` }),
-    )
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ email: s.email, message_id: s.messageId, items, updated_at: sql`now()` }))
     .execute();
 }
 

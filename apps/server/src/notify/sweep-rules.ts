@@ -26,7 +26,8 @@ type Settings = Record<NotifyItemKey, NotifyItemSetting>;
 export function findSweepEvents(v: SweepVehicle, items: Settings, now: Date): Finding[] {
   const out: Finding[] = [];
   const t = now.getTime();
-  const on = (k: 'device_lost' | 'car_negrected' | 'stop_time_over') => (items[k].enable && items[k].param !== null ? items[k].param : null);
+  const on = (k: 'device_lost' | 'car_negrected' | 'stop_time_over') =>
+    items[k].enable && items[k].param !== null ? items[k].param : null;
 
   const lostAfter = on('device_lost');
   if (lostAfter !== null && v.last_seen_at && t - v.last_seen_at.getTime() >= lostAfter * MINUTE) {

@@ -65,10 +65,15 @@ export function findBatchEvents(
         const item = errorItems[r.error_type];
         if (item && r.status_code !== 0) {
           const detail = r.detail ? `、${r.detail}` : '';
-          add(item, at, `${notifyItems[item].label}を受信しました（状態コード ${r.status_code}: ${errorStatusLabel(r.status_code)}${detail}）`, {
-            status_code: r.status_code,
-            error_detail: r.detail,
-          });
+          add(
+            item,
+            at,
+            `${notifyItems[item].label}を受信しました（状態コード ${r.status_code}: ${errorStatusLabel(r.status_code)}${detail}）`,
+            {
+              status_code: r.status_code,
+              error_detail: r.detail,
+            },
+          );
         }
         break;
       }

@@ -81,7 +81,11 @@ export async function retireAccountTokens(db: Db, accountId: string): Promise<vo
 }
 
 export async function setAccountPassword(db: Db, accountId: string, passwordHash: string): Promise<void> {
-  await db.updateTable('accounts').set({ password_hash: passwordHash, updated_at: sql`now()` }).where('account_id', '=', accountId).execute();
+  await db
+    .updateTable('accounts')
+    .set({ password_hash: passwordHash, updated_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .execute();
 }
 
 export async function accountName(db: Db, accountId: string) {
@@ -89,6 +93,12 @@ export async function accountName(db: Db, accountId: string) {
 }
 
 export async function prunePasswordReset(db: Db): Promise<void> {
-  await db.deleteFrom('password_reset_requests').where('at', '<', sql<Date>`now() - interval '1 day'`).execute();
-  await db.deleteFrom('password_reset_tokens').where('expires_at', '<', sql<Date>`now() - interval '1 day'`).execute();
+  await db
+    .deleteFrom('password_reset_requests')
+    .where('at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+  await db
+    .deleteFrom('password_reset_tokens')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
 }

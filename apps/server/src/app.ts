@@ -7,15 +7,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './account/account.routes.js';
 import { registerAreaRoutes } from './areas/areas.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
-import { registerDeviceRoutes } from './device/device.routes.js';
+import { registerCarRoutes } from './car/car.routes.js';
 import { registerCarUserRoutes } from './car-user/car-user.routes.js';
 import { registerCompanyRoutes } from './company/company.routes.js';
+import { registerDeviceRoutes } from './device/device.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerEngineRoutes } from './engine/engine.routes.js';
 import type { AppContext } from './http/context.js';
 import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerNotificationRoutes } from './notify/notify.routes.js';
 import { registerTelemetry } from './telemetry/telemetry.module.js';
 
@@ -66,6 +68,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAuthRoutes(app, ctx);
   registerDeviceRoutes(app, ctx);
   registerCarUserRoutes(app, ctx);
+  registerCarRoutes(app, ctx);
+  registerRegistrationRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);

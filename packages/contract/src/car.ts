@@ -57,7 +57,6 @@ export const carMessages = {
   deviceInUse: 'この端末は既に別の車両に登録されています。',
   deviceMissing: '端末が見つからないか、削除されています。',
   userMissing: '顧客が見つからないか、削除されています。',
-  companyMismatch: '顧客と車両の所属会社が一致しません。',
   deviceChangeForbidden: '端末の変更はスーパー管理者のみ行えます。',
   restoreBlocked: '顧客または端末が削除されているか、端末が別の車両で使われているため復元できません。',
   wizardFailed: '登録に失敗しました。入力内容を確認してください（何も登録されていません）。',

@@ -1,0 +1,206 @@
+import { carSearchColumns, carSortColumns, paymentDelays, type Actor, type CarDetail } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import {
+  applyListFilter,
+  applyListPage,
+  countRows,
+  iso,
+  type ListConfig,
+  type ListFilterInput,
+  type PagingInput,
+} from '../http/list-query.js';
+import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
+
+type Column = (typeof carSortColumns)[number];
+const userName = sql<string | null>`case when u.user_id is null then null else concat(u.first_name, ' ', u.name) end`;
+
+export const carListConfig: ListConfig<Column> = {
+  columns: {
+    car_id: { expr: sql.ref('c.car_id') },
+    car_number: { expr: sql.ref('c.car_number') },
+    car_type: { expr: sql.ref('c.car_type') },
+    user_name: { expr: userName },
+    merchant: { expr: sql.ref('u.merchant') },
+    payment_log: {
+      expr: sql.ref('u.payment_log'),
+      labels: Object.fromEntries(Object.entries(paymentDelays).map(([k, v]) => [k, v.label])),
+    },
+    company_name: { expr: sql.ref('co.company_name') },
+    car_status: { expr: sql.ref('c.car_status') },
+  },
+  search: carSearchColumns,
+  sortable: carSortColumns,
+  primaryKey: 'car_id',
+  deleted: sql.ref('c.is_delete'),
+  company: sql.ref('c.company_id'),
+};
+
+const base = (db: Db) =>
+  db
+    .selectFrom('cars as c')
+    .leftJoin('car_users as u', 'u.user_id', 'c.user_id')
+    .leftJoin('companies as co', 'co.company_id', 'c.company_id');
+
+export interface CarListFilter extends ListFilterInput {
+  isNormal: boolean;
+}
+
+const filtered = (db: Db, actor: Actor, filter: CarListFilter) => {
+  let q = base(db);
+  // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
+  if (filter.isNormal)
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('device_latest_state as s')
+          .select('s.car_data_id')
+          .whereRef('s.car_data_id', '=', 'c.car_data_id')
+          .where('s.device_state', '=', 0),
+      ),
+    );
+  return applyListFilter(q, carListConfig, filter, actor);
+};
+
+export const countCars = (db: Db, actor: Actor, filter: CarListFilter) => countRows(filtered(db, actor, filter));
+
+export async function listCars(db: Db, actor: Actor, query: CarListFilter & PagingInput) {
+  const q = filtered(db, actor, query).select([
+    'c.car_id',
+    'c.car_number',
+    'c.car_type',
+    'c.user_id',
+    userName.as('user_name'),
+    'u.merchant',
+    'u.payment_log',
+    'u.state as user_state',
+    'c.company_id',
+    'co.company_name',
+    'c.car_device_id',
+    'c.car_data_id',
+    'c.car_status',
+    'c.is_delete',
+  ]);
+  const rows = await applyListPage(q, carListConfig, query).execute();
+  const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
+  const states = new Map((await listLatestStates(db, dataIds)).map((s) => [s.car_data_id, s]));
+  return rows.map(({ is_delete, ...r }) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null, isDelete: is_delete }));
+}
+
+/** A vehicle within the company scope (null: all), deleted ones included. */
+export async function findCar(db: Db, carId: string, scope: string | null): Promise<CarDetail | undefined> {
+  let q = base(db).selectAll('c').select('co.company_name').where('c.car_id', '=', carId);
+  if (scope !== null) q = q.where('c.company_id', '=', scope);
+  const car = await q.executeTakeFirst();
+  if (!car) return undefined;
+  const user = car.user_id
+    ? await db
+        .selectFrom('car_users')
+        .select(['user_id', 'first_name', 'name', 'merchant', 'work_phone', 'payment_log', 'state', 'is_delete'])
+        .where('user_id', '=', car.user_id)
+        .executeTakeFirst()
+    : undefined;
+  const device = car.car_device_id
+    ? await db
+        .selectFrom('devices')
+        .select(['car_device_id', 'car_data_id', 'ipaddr', 'macaddr', 'car_type', 'is_delete'])
+        .where('car_device_id', '=', car.car_device_id)
+        .executeTakeFirst()
+    : undefined;
+  const { lat_min, lat_max, lng_min, lng_max, is_delete, created_at, updated_at, ...rest } = car;
+  const hasArea = lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null;
+  return {
+    ...rest,
+    available_data: hasArea ? { lat_min, lat_max, lng_min, lng_max } : null,
+    user: user ? { ...user, isDelete: user.is_delete } : null,
+    device: device ? { ...device, isDelete: device.is_delete } : null,
+    latest: car.car_data_id ? await findLatestState(db, car.car_data_id) : null,
+    isDelete: is_delete,
+    created_at: iso(created_at),
+    updated_at: iso(updated_at),
+  };
+}
+
+/** The next free id of the form C000001 (SPEC.md §7 car_get_newid). */
+export async function nextCarId(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('cars')
+    .select(sql<number>`coalesce(max(substring(car_id from 2)::int), 0)::int`.as('n'))
+    .where(sql<boolean>`car_id ~ '^C[0-9]{6,9}$'`)
+    .executeTakeFirstOrThrow();
+  return `C${String(Number(row.n) + 1).padStart(6, '0')}`;
+}
+
+export async function carExists(db: Db, carId: string) {
+  return !!(await db.selectFrom('cars').select('car_id').where('car_id', '=', carId).executeTakeFirst());
+}
+
+/** The live customer, within a company scope (null: any). */
+export const findLiveUser = (db: Db, userId: string, scope: string | null) => {
+  let q = db.selectFrom('car_users').select(['user_id', 'company_id']).where('user_id', '=', userId).where('is_delete', '=', false);
+  if (scope !== null) q = q.where('company_id', '=', scope);
+  return q.executeTakeFirst();
+};
+
+export const findLiveDevice = (db: Db, carDeviceId: string) =>
+  db
+    .selectFrom('devices')
+    .select(['car_device_id', 'car_data_id'])
+    .where('car_device_id', '=', carDeviceId)
+    .where('is_delete', '=', false)
+    .executeTakeFirst();
+
+/** Whether a live vehicle other than `exceptCarId` carries the terminal. */
+export async function deviceOnOtherCar(db: Db, carDeviceId: string, exceptCarId: string) {
+  const row = await db
+    .selectFrom('cars')
+    .select('car_id')
+    .where('car_device_id', '=', carDeviceId)
+    .where('is_delete', '=', false)
+    .where('car_id', '<>', exceptCarId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export interface CarValues {
+  car_id: string;
+  car_number: string;
+  car_type: string;
+  car_vin: string;
+  user_id: string;
+  company_id: string | null;
+  car_device_id: string | null;
+  car_data_id: string | null;
+  lat_min: number | null;
+  lat_max: number | null;
+  lng_min: number | null;
+  lng_max: number | null;
+}
+
+export async function insertCar(db: Db, values: CarValues) {
+  await db.insertInto('cars').values(values).execute();
+}
+
+export async function updateCar(db: Db, values: CarValues) {
+  const { car_id, ...rest } = values;
+  await db
+    .updateTable('cars')
+    .set({ ...rest, updated_at: sql`now()` })
+    .where('car_id', '=', car_id)
+    .execute();
+}
+
+export async function setCarStatus(db: Db, carId: string, carStatus: number) {
+  await db
+    .updateTable('cars')
+    .set({ car_status: carStatus, updated_at: sql`now()` })
+    .where('car_id', '=', carId)
+    .execute();
+}
+
+export async function setCarDeleted(db: Db, carId: string, isDelete: boolean) {
+  await db
+    .updateTable('cars')
+    .set({ is_delete: isDelete, updated_at: sql`now()` })
+    .where('car_id', '=', carId)
+    .execute();
+}

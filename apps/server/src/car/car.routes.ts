@@ -1,0 +1,77 @@
+import {
+  carAdd,
+  carDelete,
+  carGetDetail,
+  carGetNewid,
+  carList,
+  carListCount,
+  carStatusUpdate,
+  carUpdate,
+  type Capabilities,
+} from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/context.js';
+import { notFound } from '../http/errors.js';
+import { registerCall } from '../http/route.js';
+import { companyScope } from '../scope/visibility.js';
+import { countCars, findCar, listCars, nextCarId, setCarStatus } from './car.repository.js';
+import { addCar, deleteCar, editCar } from './car.service.js';
+
+const canRegister = (c: Capabilities) => c.registerCarsAndCustomers;
+const canEdit = (c: Capabilities) => c.editCarsAndCustomers;
+
+/** Vehicles (SPEC.md §7 car_*): everyone reads their company's; managers edit; the super admin registers. */
+export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+
+  registerCall(app, ctx, carListCount, { auth: 'user', handler: async ({ body, actor }) => ({ count: await countCars(db, actor, body) }) });
+  registerCall(app, ctx, carList, { auth: 'user', handler: async ({ body, actor }) => ({ list: await listCars(db, actor, body) }) });
+
+  registerCall(app, ctx, carGetDetail, {
+    auth: 'user',
+    handler: async ({ body, actor }) => {
+      const car = await findCar(db, body.car_id, companyScope(actor));
+      if (!car) throw notFound();
+      return car;
+    },
+  });
+
+  registerCall(app, ctx, carGetNewid, { auth: 'user', allow: canRegister, handler: async () => ({ newid: await nextCarId(db) }) });
+
+  registerCall(app, ctx, carAdd, {
+    auth: 'user',
+    allow: canRegister,
+    handler: async ({ body, actor }) => {
+      await addCar(db, actor, body.info);
+      return { ok: true, car_id: body.info.car_id };
+    },
+  });
+
+  registerCall(app, ctx, carUpdate, {
+    auth: 'user',
+    allow: canEdit,
+    handler: async ({ body, actor }) => {
+      await editCar(db, actor, body.info);
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, carStatusUpdate, {
+    auth: 'user',
+    allow: canEdit,
+    handler: async ({ body, actor }) => {
+      if (!(await findCar(db, body.car_id, companyScope(actor)))) throw notFound();
+      await setCarStatus(db, body.car_id, body.car_status);
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, carDelete, {
+    auth: 'user',
+    allow: canEdit,
+    handler: async ({ body, actor }) => {
+      await deleteCar(db, actor, body.car_id, body.isDelete);
+      return { ok: true };
+    },
+  });
+}

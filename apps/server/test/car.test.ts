@@ -1,0 +1,176 @@
+import { fieldMessages } from '@fleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyA, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+
+/** car_list_count, car_list, car_get_detail, car_get_newid. */
+let t: TestApp;
+const tokens = {} as Record<FixtureAccount, string>;
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedFixtures(t.db);
+  for (const who of ['superAdmin', 'adminA', 'staffA'] as const) tokens[who] = await login(t.app, who);
+  const n = [1, 2, 3, 4, 5];
+  await t.db
+    .insertInto('car_users')
+    .values(
+      n.map((i) => ({
+        user_id: `cu-${i}`,
+        company_id: companyA,
+        first_name: '鈴木',
+        name: `一郎${i}`,
+        merchant: i % 2 ? '丸の内モータース' : '湾岸オート',
+        payment_log: i % 4,
+        birthday: null,
+        gender: 0,
+      })),
+    )
+    .execute();
+  await t.db
+    .insertInto('devices')
+    .values(n.map((i) => ({ car_device_id: `dv-${i}`, car_data_id: `35100000000000${i}`, password_hash: 'hmac256$x$y' })))
+    .execute();
+  await t.db
+    .insertInto('cars')
+    .values(
+      n.map((i) => ({
+        car_id: `C00000${i}`,
+        company_id: companyA,
+        user_id: `cu-${i}`,
+        car_number: `品川 30${i} あ`,
+        car_device_id: i === 5 ? null : `dv-${i}`,
+        car_data_id: i === 5 ? null : `35100000000000${i}`,
+        car_status: i,
+        is_delete: i === 5,
+        ...(i === 1 ? { lat_min: 35.5, lat_max: 35.8, lng_min: 139.5, lng_max: 139.9 } : {}),
+      })),
+    )
+    .execute();
+  const now = new Date().toISOString();
+  await t.db
+    .insertInto('device_latest_state')
+    .values([
+      { car_data_id: fleet.A.car_data_id, device_state: 0, recorded_at: now },
+      { car_data_id: '351000000000001', device_state: 0, recorded_at: now, lat: 35.6, lng: 139.7, engine_running: 'on' },
+      { car_data_id: '351000000000002', device_state: 1002, recorded_at: now },
+    ])
+    .execute();
+});
+afterAll(() => t?.close());
+
+const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who]);
+const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
+  const res = await call('car_list', { limit: 100, ...body }, who);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().list as { car_id: string }[]).map((c) => c.car_id);
+};
+const count = async (body: object, who: FixtureAccount = 'superAdmin') => (await call('car_list_count', body, who)).json().count as number;
+
+describe('car_list and car_list_count', () => {
+  it('list vehicles sorted by car_id with customer, company and latest state', async () => {
+    expect(await ids({})).toEqual(['C000001', 'C000002', 'C000003', 'C000004', fleet.A.car_id, fleet.B.car_id]);
+    const [first] = (await call('car_list', {}, 'superAdmin')).json().list;
+    expect(first).toMatchObject({
+      car_id: 'C000001',
+      user_name: '鈴木 一郎1',
+      merchant: '丸の内モータース',
+      payment_log: 1,
+      company_name: '株式会社テストA',
+    });
+    expect(first.latest).toMatchObject({ device_state: 0, lat: 35.6, engine_running: 'on' });
+  });
+
+  it('keep company users to their company, ignoring companyId', async () => {
+    expect(await ids({ companyId: companyB }, 'staffA')).toEqual(['C000001', 'C000002', 'C000003', 'C000004', fleet.A.car_id]);
+    expect(await count({ companyId: companyB }, 'staffA')).toBe(5);
+    expect(await ids({ companyId: companyB })).toEqual([fleet.B.car_id]);
+  });
+
+  it('search customer name, merchant, number and payment delay (number or label)', async () => {
+    expect(await ids({ search_item: '1', search_text: '一郎3' })).toEqual(['C000003']);
+    expect(await ids({ search_item: '2', search_text: '湾岸' })).toEqual(['C000002', 'C000004']);
+    expect(await ids({ search_item: '3', search_text: '品川 302' })).toEqual(['C000002']);
+    expect(await ids({ search_item: '4', search_text: '2' })).toEqual(['C000002']);
+    expect(await ids({ search_item: '4', search_text: '3ヶ月' })).toEqual(['C000003']);
+    expect(await count({ search_item: '4', search_text: '遅延なし' })).toBe(3);
+  });
+
+  it('keep only vehicles whose terminal last reported 正常 with isNormal', async () => {
+    expect(await ids({ isNormal: true })).toEqual(['C000001', fleet.A.car_id]);
+    expect(await count({ isNormal: true })).toBe(2);
+  });
+
+  it('sort both ways and page through exactly the counted rows', async () => {
+    expect(await ids({ sorts: 'car_status desc', companyId: companyA })).toEqual([
+      'C000004',
+      'C000003',
+      'C000002',
+      'C000001',
+      fleet.A.car_id,
+    ]);
+    expect(await ids({ sorts: 'payment_log asc', companyId: companyA })).toEqual([
+      'C000004',
+      fleet.A.car_id,
+      'C000001',
+      'C000002',
+      'C000003',
+    ]);
+    const pages = [...(await ids({ limit: 4 })), ...(await ids({ offset: 4, limit: 4 }))];
+    expect(pages).toEqual(await ids({}));
+    const bad = await call('car_list', { sorts: 'car_vin asc' }, 'superAdmin');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual({ sorts: fieldMessages.sort });
+  });
+
+  it('include deleted vehicles on request', async () => {
+    expect(await count({ isDelete: true })).toBe(7);
+    expect(await ids({ isDelete: true, search_item: '0', search_text: 'C000005' })).toEqual(['C000005']);
+  });
+
+  it('answer 401 without a token', async () => {
+    expect((await call('car_list', {})).statusCode).toBe(401);
+    expect((await call('car_list_count', {})).statusCode).toBe(401);
+  });
+});
+
+describe('car_get_detail', () => {
+  it('answers vehicle, customer, terminal (no secret), company, area and latest state', async () => {
+    const res = await call('car_get_detail', { car_id: 'C000001' }, 'staffA');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      car_id: 'C000001',
+      company_name: '株式会社テストA',
+      car_data_id: '351000000000001',
+      car_status: 1,
+      available_data: { lat_min: 35.5, lat_max: 35.8, lng_min: 139.5, lng_max: 139.9 },
+      user: { user_id: 'cu-1', first_name: '鈴木', isDelete: false },
+      device: { car_device_id: 'dv-1', car_data_id: '351000000000001', isDelete: false },
+      latest: { device_state: 0 },
+      isDelete: false,
+    });
+    expect(res.body).not.toContain('hmac256');
+    expect((await call('car_get_detail', { car_id: 'C000005' }, 'staffA')).json()).toMatchObject({
+      device: null,
+      latest: null,
+      available_data: null,
+      isDelete: true,
+    });
+  });
+
+  it('answers 404 across companies and 401 without a token', async () => {
+    expect((await call('car_get_detail', { car_id: fleet.B.car_id }, 'adminA')).statusCode).toBe(404);
+    expect((await call('car_get_detail', { car_id: 'C000001' })).statusCode).toBe(401);
+  });
+});
+
+describe('car_get_newid', () => {
+  it('answers the next free C-number, deleted vehicles counted', async () => {
+    const res = await call('car_get_newid', {}, 'superAdmin');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ newid: 'C000006' });
+  });
+
+  it("is the super admin's only", async () => {
+    expect((await call('car_get_newid', {}, 'adminA')).statusCode).toBe(403);
+    expect((await call('car_get_newid', {})).statusCode).toBe(401);
+  });
+});

@@ -73,11 +73,18 @@ describe('GET /api/car_log_export', () => {
     const bad = await get({ kind: 'passwords', car_data_id: terminalA.imei }, tokenA);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toHaveProperty('kind');
-    expect((await get({ kind: 'gps', car_data_id: terminalA.imei, from: '2026-01-01' }, tokenA)).json().errors).toEqual({ to: '開始日時と終了日時の両方を入力してください' });
+    expect((await get({ kind: 'gps', car_data_id: terminalA.imei, from: '2026-01-01' }, tokenA)).json().errors).toEqual({
+      to: '開始日時と終了日時の両方を入力してください',
+    });
   });
 
   it('also answers POST with the query as JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/car_log_export', payload: { kind: 'gps', car_data_id: terminalA.imei }, headers: { authorization: `Bearer ${tokenA}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/car_log_export',
+      payload: { kind: 'gps', car_data_id: terminalA.imei },
+      headers: { authorization: `Bearer ${tokenA}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body.startsWith('\uFEFFrecorded_at,lat,lng')).toBe(true);
   });

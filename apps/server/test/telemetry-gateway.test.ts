@@ -134,7 +134,17 @@ describe('POST /device/v1/batch: storing', () => {
   });
 
   it('refuses a logically deleted terminal with 403 and stores nothing', async () => {
-    await t.db.insertInto('devices').values({ car_device_id: 'device-gone', car_data_id: '358409100000099', password_hash: (await t.db.selectFrom('devices').select('password_hash').where('car_device_id', '=', terminalA.id).executeTakeFirstOrThrow()).password_hash, is_delete: true }).execute();
+    await t.db
+      .insertInto('devices')
+      .values({
+        car_device_id: 'device-gone',
+        car_data_id: '358409100000099',
+        password_hash: (
+          await t.db.selectFrom('devices').select('password_hash').where('car_device_id', '=', terminalA.id).executeTakeFirstOrThrow()
+        ).password_hash,
+        is_delete: true,
+      })
+      .execute();
     const res = await sendBatch(t.app, { id: 'device-gone' }, { seq: 1, records: [{ type: 'gps', time: at(4), lat: 35.7, lng: 139.7 }] });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('この端末は利用停止されています。');
@@ -163,7 +173,15 @@ describe('latest state', () => {
       ],
     });
     const s = await latest(t.db, terminalB.imei);
-    expect(s).toMatchObject({ lat: 35.5, lng: 139.5, speed: 20, engine_running: 'on', connection: 'disconnected', battery_percentage: 69, battery_voltage: 13.9 });
+    expect(s).toMatchObject({
+      lat: 35.5,
+      lng: 139.5,
+      speed: 20,
+      engine_running: 'on',
+      connection: 'disconnected',
+      battery_percentage: 69,
+      battery_voltage: 13.9,
+    });
     expect(new Date(s!.recorded_at!).toISOString()).toBe(at(31));
     // Logs keep everything, late or not.
     expect(await count(t.db, 'gps_logs', terminalB.imei)).toBe(2);
@@ -182,14 +200,23 @@ describe('latest state', () => {
 describe('reserved commands', () => {
   const commandRow = (id: number) => t.db.selectFrom('reserved_commands').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const events = async (id: number) =>
-    (await t.db.selectFrom('reserved_command_events').select(['state', 'event']).where('command_id', '=', id).orderBy('id').execute()).map((e) => `${e.state}:${e.event}`);
+    (await t.db.selectFrom('reserved_command_events').select(['state', 'event']).where('command_id', '=', id).orderBy('id').execute()).map(
+      (e) => `${e.state}:${e.event}`,
+    );
 
   it('hands a waiting command out (1 → 2) until its result comes (2 → 3), which changes the engine line and logs who ordered it', async () => {
-    const id = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 }, created_by: accounts.managerA.account_id });
+    const id = await reserveCommand(t.db, {
+      car_data_id: terminalA.imei,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: 1 },
+      created_by: accounts.managerA.account_id,
+    });
     expect((await commandRow(id)).state).toBe(1);
 
     const poll = reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] }));
-    expect(poll.commands).toEqual([expect.objectContaining({ id, cmd_idx: 0, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 } })]);
+    expect(poll.commands).toEqual([
+      expect.objectContaining({ id, cmd_idx: 0, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 } }),
+    ]);
     const fetched = await commandRow(id);
     expect(fetched.state).toBe(2);
     expect(fetched.fetched_at).not.toBeNull();
@@ -197,7 +224,12 @@ describe('reserved commands', () => {
     // Not reported yet: the next reply repeats it.
     expect(reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] })).commands.map((c) => c.id)).toEqual([id]);
 
-    const res = reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [{ type: 'command_result', time: at(40), command_id: id, success: true }] }));
+    const res = reply(
+      await sendBatch(t.app, terminalA, {
+        seq: nextSeq(),
+        records: [{ type: 'command_result', time: at(40), command_id: id, success: true }],
+      }),
+    );
     expect(res).toMatchObject({ accepted: 1, rejected: [], commands: [] });
     const done = await commandRow(id);
     expect(done.state).toBe(3);
@@ -208,17 +240,35 @@ describe('reserved commands', () => {
     expect(log).toMatchObject({ engine_line: 'disconnected', command: 1, account_id: 'manager-a', running: null });
 
     // Permit again: back to connected.
-    const permit = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 0 }, created_by: accounts.adminA.account_id });
+    const permit = await reserveCommand(t.db, {
+      car_data_id: terminalA.imei,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: 0 },
+      created_by: accounts.adminA.account_id,
+    });
     await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] });
-    await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [{ type: 'command_result', time: at(41), command_id: permit, success: true }] });
+    await sendBatch(t.app, terminalA, {
+      seq: nextSeq(),
+      records: [{ type: 'command_result', time: at(41), command_id: permit, success: true }],
+    });
     expect((await latest(t.db, terminalA.imei))?.engine_line).toBe('connected');
   });
 
   it('records a failed command as finished without changing the engine line', async () => {
     const line = (await latest(t.db, terminalA.imei))?.engine_line;
-    const id = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 }, created_by: 'admin-a' });
+    const id = await reserveCommand(t.db, {
+      car_data_id: terminalA.imei,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: 1 },
+      created_by: 'admin-a',
+    });
     await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] });
-    const res = reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [{ type: 'command_result', time: at(42), command_id: id, success: false, detail: 'リレー応答なし' }] }));
+    const res = reply(
+      await sendBatch(t.app, terminalA, {
+        seq: nextSeq(),
+        records: [{ type: 'command_result', time: at(42), command_id: id, success: false, detail: 'リレー応答なし' }],
+      }),
+    );
     expect(res.accepted).toBe(1);
     expect((await commandRow(id)).state).toBe(3);
     expect(await events(id)).toEqual(['1:reserved', '2:fetched', '3:failed']);
@@ -226,7 +276,12 @@ describe('reserved commands', () => {
   });
 
   it("refuses a result for another terminal's command and leaves the command alone", async () => {
-    const id = await reserveCommand(t.db, { car_data_id: terminalB.imei, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 }, created_by: 'admin-b' });
+    const id = await reserveCommand(t.db, {
+      car_data_id: terminalB.imei,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: 1 },
+      created_by: 'admin-b',
+    });
     await sendBatch(t.app, terminalB, { seq: 10, records: [] });
     const res = await sendBatch(t.app, terminalA, {
       seq: nextSeq(),
@@ -235,7 +290,10 @@ describe('reserved commands', () => {
         { type: 'gps', time: at(43), lat: 35.6, lng: 139.6 },
       ],
     });
-    expect(reply(res)).toMatchObject({ accepted: 1, rejected: [{ index: 0, reason: 'command_id: 指定されたコマンドはこの端末のものではありません' }] });
+    expect(reply(res)).toMatchObject({
+      accepted: 1,
+      rejected: [{ index: 0, reason: 'command_id: 指定されたコマンドはこの端末のものではありません' }],
+    });
     expect((await commandRow(id)).state).toBe(2);
     expect((await latest(t.db, terminalB.imei))?.engine_line).not.toBe('disconnected');
     expect(await t.db.selectFrom('engine_logs').select('id').where('command_id', '=', id).execute()).toEqual([]);
@@ -256,14 +314,30 @@ describe('reserved commands', () => {
     );
     expect(res.accepted).toBe(1);
     expect(res.rejected.map((r) => r.index)).toEqual([1, 2]);
-    const later = reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [{ type: 'command_result', time: at(45), command_id: id, success: true }] }));
+    const later = reply(
+      await sendBatch(t.app, terminalA, {
+        seq: nextSeq(),
+        records: [{ type: 'command_result', time: at(45), command_id: id, success: true }],
+      }),
+    );
     expect(later.rejected).toEqual([{ index: 0, reason: 'command_id: このコマンドは結果待ちではありません' }]);
-    const batch = await t.db.selectFrom('device_batches').select(['accepted', 'rejected']).where('car_data_id', '=', terminalA.imei).where('seq', '=', seq).executeTakeFirstOrThrow();
+    const batch = await t.db
+      .selectFrom('device_batches')
+      .select(['accepted', 'rejected'])
+      .where('car_data_id', '=', terminalA.imei)
+      .where('seq', '=', seq)
+      .executeTakeFirstOrThrow();
     expect(batch.accepted).toBe(0);
   });
 
   it('does not hand out a deleted or expired command', async () => {
-    const gone = await reserveCommand(t.db, { car_data_id: terminalB.imei, cmd_type: 'req_car_setting_update', cmd_info: {}, created_by: null, expires_at: new Date(Date.now() - 1000) });
+    const gone = await reserveCommand(t.db, {
+      car_data_id: terminalB.imei,
+      cmd_type: 'req_car_setting_update',
+      cmd_info: {},
+      created_by: null,
+      expires_at: new Date(Date.now() - 1000),
+    });
     const r = reply(await sendBatch(t.app, terminalB, { seq: 11, records: [] }));
     expect(r.commands.map((c) => c.id)).not.toContain(gone);
     expect((await commandRow(gone)).state).toBe(1);
@@ -290,15 +364,27 @@ describe('ingestBatch without a notification check', () => {
     expect(again.response).toMatchObject({ accepted: 3, rejected: [{ index: 3 }], duplicate: true });
     expect(again.state).toBeNull();
     expect(await count(t.db, 'gps_logs', terminalB.imei)).toBe(before + 1);
-    const sensor = await t.db.selectFrom('sensor_logs').select(['readings', 'vibration']).where('car_data_id', '=', terminalB.imei).executeTakeFirstOrThrow();
+    const sensor = await t.db
+      .selectFrom('sensor_logs')
+      .select(['readings', 'vibration'])
+      .where('car_data_id', '=', terminalB.imei)
+      .executeTakeFirstOrThrow();
     expect(sensor).toEqual({ readings: { note: 'a"b' }, vibration: null });
   });
 });
 
 describe('basic auth parsing', () => {
   it('splits id and password at the first colon, so a password may contain colons', async () => {
-    await t.db.insertInto('devices').values({ car_device_id: 'device-colon', car_data_id: '358409100000077', password_hash: hashDeviceSecret('pass:word:1') }).execute();
-    const res = await t.app.inject({ method: 'POST', url: '/device/v1/batch', payload: { seq: 1, records: [] }, headers: { authorization: basic('device-colon', 'pass:word:1') } });
+    await t.db
+      .insertInto('devices')
+      .values({ car_device_id: 'device-colon', car_data_id: '358409100000077', password_hash: hashDeviceSecret('pass:word:1') })
+      .execute();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/device/v1/batch',
+      payload: { seq: 1, records: [] },
+      headers: { authorization: basic('device-colon', 'pass:word:1') },
+    });
     expect(res.statusCode).toBe(200);
   });
 });

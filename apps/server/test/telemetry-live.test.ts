@@ -49,7 +49,8 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
   return { res, next, close: () => controller.abort() };
 }
 
-const ticketFor = async (token: string) => (await post(t.app, '/api/live_ticket', {}, token)).json<{ ticket: string; expires_in: number }>();
+const ticketFor = async (token: string) =>
+  (await post(t.app, '/api/live_ticket', {}, token)).json<{ ticket: string; expires_in: number }>();
 
 describe('GET /api/live', () => {
   it('with a ticket: a snapshot of the visible vehicles, then their changes only', async () => {
@@ -61,14 +62,28 @@ describe('GET /api/live', () => {
       expect(stream.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
       const snapshot = await stream.next();
       expect(snapshot.event).toBe('snapshot');
-      expect((snapshot.data as LiveSnapshot).states).toEqual([expect.objectContaining({ car_data_id: terminalA.imei, car_id: 'car-a', lat: 35.6 })]);
+      expect((snapshot.data as LiveSnapshot).states).toEqual([
+        expect.objectContaining({ car_data_id: terminalA.imei, car_id: 'car-a', lat: 35.6 }),
+      ]);
 
       // Company B's terminal first: it must not reach a company A stream.
       await sendBatch(t.app, terminalB, { seq: 1, records: [{ type: 'gps', time: at(1), lat: 35.1, lng: 139.1 }] });
-      await sendBatch(t.app, terminalA, { seq: 2, records: [{ type: 'engine', time: at(1), running: 'on' }, { type: 'gps', time: at(1), lat: 35.61, lng: 139.71, speed: 40 }] });
+      await sendBatch(t.app, terminalA, {
+        seq: 2,
+        records: [
+          { type: 'engine', time: at(1), running: 'on' },
+          { type: 'gps', time: at(1), lat: 35.61, lng: 139.71, speed: 40 },
+        ],
+      });
       const change = await stream.next();
       expect(change.event).toBe('state');
-      expect(change.data as LiveState).toMatchObject({ car_data_id: terminalA.imei, car_id: 'car-a', lat: 35.61, speed: 40, engine_running: 'on' });
+      expect(change.data as LiveState).toMatchObject({
+        car_data_id: terminalA.imei,
+        car_id: 'car-a',
+        lat: 35.61,
+        speed: 40,
+        engine_running: 'on',
+      });
     } finally {
       stream.close();
     }

@@ -53,7 +53,9 @@ describe.each(logCalls)('%s', (path, field) => {
     const first = (await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4 }, tokenA)).json();
     expect(first.list.map((r: { recorded_at: string }) => r.recorded_at)).toEqual([at(7), at(6), at(5), at(4)]);
     expect(first.next_before_id).toBe(first.list[3].id);
-    const second = (await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4, before_id: first.next_before_id }, tokenA)).json();
+    const second = (
+      await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4, before_id: first.next_before_id }, tokenA)
+    ).json();
     expect(second.list.map((r: { recorded_at: string }) => r.recorded_at)).toEqual([at(3), at(2)]);
     expect(second.next_before_id).toBeNull();
   });
@@ -93,9 +95,18 @@ describe('log contents', () => {
   it('names who gave an engine command in the engine log', async () => {
     await t.db
       .insertInto('engine_logs')
-      .values({ car_data_id: terminalA.imei, recorded_at: at(20), running: null, engine_line: 'disconnected', command: 1, command_id: 1, account_id: accounts.managerA.account_id })
+      .values({
+        car_data_id: terminalA.imei,
+        recorded_at: at(20),
+        running: null,
+        engine_line: 'disconnected',
+        command: 1,
+        command_id: 1,
+        account_id: accounts.managerA.account_id,
+      })
       .execute();
-    const list = (await post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei, from: '', to: '', limit: 1 }, tokenA)).json().list;
+    const list = (await post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei, from: '', to: '', limit: 1 }, tokenA)).json()
+      .list;
     expect(list[0]).toEqual({
       id: expect.any(Number),
       recorded_at: at(20),
@@ -110,7 +121,9 @@ describe('log contents', () => {
 
   it('reads the console date format as Japan time', async () => {
     // at(0) is 2026-01-15 03:00Z = 12:00 in Japan.
-    const res = (await post(t.app, '/api/car_get_error_log', { car_data_id: terminalA.imei, from: '2026/01/15 12:03', to: '2026/01/15 12:03' }, tokenA)).json();
+    const res = (
+      await post(t.app, '/api/car_get_error_log', { car_data_id: terminalA.imei, from: '2026/01/15 12:03', to: '2026/01/15 12:03' }, tokenA)
+    ).json();
     expect(res.list).toEqual([expect.objectContaining({ recorded_at: at(3), status_code: 1002, error_type: 'obd2', detail: '応答なし' })]);
   });
 });
@@ -127,7 +140,9 @@ describe('/api/car_get_gps_log', () => {
 
   it('validates, needs a token, and hides other companies', async () => {
     expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, to: at(1) }, tokenA)).statusCode).toBe(400);
-    expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, max_points: 1 }, tokenA)).json().errors).toHaveProperty('max_points');
+    expect(
+      (await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, max_points: 1 }, tokenA)).json().errors,
+    ).toHaveProperty('max_points');
     expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei })).statusCode).toBe(401);
     expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalB.imei }, tokenA)).statusCode).toBe(404);
   });
@@ -135,13 +150,21 @@ describe('/api/car_get_gps_log', () => {
   it('brings a day of one-second points back small, keeping the shape', async () => {
     const imei = '358409100000555';
     await t.db.insertInto('devices').values({ car_device_id: 'device-day', car_data_id: imei, password_hash: 'x' }).execute();
-    await t.db.insertInto('cars').values({ car_id: 'car-day', company_id: 'company-a', car_data_id: imei, car_device_id: 'device-day', user_id: null }).execute();
+    await t.db
+      .insertInto('cars')
+      .values({ car_id: 'car-day', company_id: 'company-a', car_data_id: imei, car_device_id: 'device-day', user_id: null })
+      .execute();
     // A loop around the Imperial Palace, one point a second for 24 hours.
     await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
       SELECT ${imei}, timestamptz '2026-01-10T00:00:00Z' + make_interval(secs => i),
              35.685 + 0.01 * sin(i / 3600.0), 139.753 + 0.012 * cos(i / 3600.0), 30, 0
       FROM generate_series(0, 86399) AS i`.execute(t.db);
-    const res = await post(t.app, '/api/car_get_gps_log', { car_data_id: imei, from: '2026-01-10T00:00:00Z', to: '2026-01-10T23:59:59Z', max_points: 1500 }, tokenA);
+    const res = await post(
+      t.app,
+      '/api/car_get_gps_log',
+      { car_data_id: imei, from: '2026-01-10T00:00:00Z', to: '2026-01-10T23:59:59Z', max_points: 1500 },
+      tokenA,
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.total).toBe(86_400);
@@ -161,17 +184,41 @@ describe('/api/car_get_gps_log', () => {
 describe('/api/car_get_latest_state and /api/car_data_sync', () => {
   it('answers the latest state of a visible terminal only', async () => {
     const res = await post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, tokenA);
-    expect(res.json().state).toMatchObject({ car_data_id: terminalA.imei, lat: 35.689, engine_running: 'on', connection: 'connected', device_state: 0 });
+    expect(res.json().state).toMatchObject({
+      car_data_id: terminalA.imei,
+      lat: 35.689,
+      engine_running: 'on',
+      connection: 'connected',
+      device_state: 0,
+    });
     expect((await post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, tokenB)).statusCode).toBe(404);
   });
 
   it('rebuilds the latest state from the stored logs', async () => {
     // Logs written behind the gateway's back (an import): the state does not know them yet.
-    await t.db.insertInto('gps_logs').values({ car_data_id: terminalA.imei, recorded_at: at(15), lat: 35.7, lng: 139.8, speed: 0, heading: 180, satellites: null, accuracy: null }).execute();
-    await t.db.insertInto('connection_logs').values({ car_data_id: terminalA.imei, recorded_at: at(15), state: 'disconnected' }).execute();
+    await t.db
+      .insertInto('gps_logs')
+      .values({
+        car_data_id: terminalA.imei,
+        recorded_at: at(15),
+        lat: 35.7,
+        lng: 139.8,
+        speed: 0,
+        heading: 180,
+        satellites: null,
+        accuracy: null,
+      })
+      .execute();
+    await t.db
+      .insertInto('connection_logs')
+      .values({ car_data_id: terminalA.imei, recorded_at: at(15), state: 'disconnected' })
+      .execute();
     const res = await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei }, tokenA);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ ok: true, state: { lat: 35.7, lng: 139.8, heading: 180, connection: 'disconnected', engine_line: 'disconnected', battery_percentage: 81 } });
+    expect(res.json()).toMatchObject({
+      ok: true,
+      state: { lat: 35.7, lng: 139.8, heading: 180, connection: 'disconnected', engine_line: 'disconnected', battery_percentage: 81 },
+    });
     expect(res.json().state.recorded_at).toBe(at(20));
   });
 

@@ -68,7 +68,11 @@ describe('the fleet simulator against the app', () => {
 
   it('stores engine, battery, sensor and OBD2 data and a latest state', async () => {
     for (const table of ['engine_logs', 'battery_logs', 'sensor_logs', 'obd2_logs', 'connection_logs'] as const) {
-      const n = await t.db.selectFrom(table).select(sql<number>`count(*)::int`.as('n')).where('car_data_id', '=', terminalA.imei).executeTakeFirstOrThrow();
+      const n = await t.db
+        .selectFrom(table)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('car_data_id', '=', terminalA.imei)
+        .executeTakeFirstOrThrow();
       expect(n.n, table).toBeGreaterThan(0);
     }
     const battery = await t.db.selectFrom('battery_logs').select(['voltage', 'percentage']).execute();
@@ -98,7 +102,12 @@ describe('the fleet simulator against the app', () => {
   });
 
   it('executes an engine command it receives and reports the result', async () => {
-    const id = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 }, created_by: accounts.adminA.account_id });
+    const id = await reserveCommand(t.db, {
+      car_data_id: terminalA.imei,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: 1 },
+      created_by: accounts.adminA.account_id,
+    });
     await fleet.run(30);
     const cmd = await t.db.selectFrom('reserved_commands').select(['state', 'result']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(cmd.state).toBe(3);

@@ -24,9 +24,18 @@ export const reply = (res: LightMyRequestResponse) => res.json<DeviceBatchRespon
 const BASE = Date.parse('2026-01-15T03:00:00Z');
 export const at = (minutes: number, seconds = 0) => new Date(BASE + minutes * 60_000 + seconds * 1000).toISOString();
 
-export async function count(db: Db, table: 'gps_logs' | 'engine_logs' | 'connection_logs' | 'battery_logs' | 'sensor_logs' | 'obd2_logs' | 'error_logs' | 'device_batches', imei: string) {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('car_data_id', '=', imei).executeTakeFirstOrThrow();
+export async function count(
+  db: Db,
+  table: 'gps_logs' | 'engine_logs' | 'connection_logs' | 'battery_logs' | 'sensor_logs' | 'obd2_logs' | 'error_logs' | 'device_batches',
+  imei: string,
+) {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('car_data_id', '=', imei)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export const latest = (db: Db, imei: string) => db.selectFrom('device_latest_state').selectAll().where('car_data_id', '=', imei).executeTakeFirst();
+export const latest = (db: Db, imei: string) =>
+  db.selectFrom('device_latest_state').selectAll().where('car_data_id', '=', imei).executeTakeFirst();

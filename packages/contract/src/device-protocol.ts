@@ -25,7 +25,10 @@ export const deviceProtocolMessages = {
 } as const;
 
 const num = (label: string, min: number, max: number) =>
-  z.number({ error: `${label}は数値で指定してください` }).min(min, `${label}は${min}以上で指定してください`).max(max, `${label}は${max}以下で指定してください`);
+  z
+    .number({ error: `${label}は数値で指定してください` })
+    .min(min, `${label}は${min}以上で指定してください`)
+    .max(max, `${label}は${max}以下で指定してください`);
 const optionalNum = (label: string, min: number, max: number) => num(label, min, max).nullish();
 const jsonObject = (label: string) =>
   z
@@ -62,7 +65,10 @@ export const EngineRecord = z
     running: z.enum(runningStates, { error: 'running は on または off で指定してください' }).nullish(),
     engine_line: z.enum(engineLines, { error: 'engine_line は connected または disconnected で指定してください' }).nullish(),
   })
-  .refine((r) => r.running != null || r.engine_line != null, { message: 'running または engine_line のどちらかが必要です', path: ['running'] });
+  .refine((r) => r.running != null || r.engine_line != null, {
+    message: 'running または engine_line のどちらかが必要です',
+    path: ['running'],
+  });
 
 export const ConnectionRecord = z.object({
   type: z.literal('connection'),
@@ -79,7 +85,10 @@ export const BatteryRecord = z
     /** 0 to 100 */
     percentage: optionalNum('残量', 0, 100),
   })
-  .refine((r) => r.voltage != null || r.percentage != null, { message: 'voltage または percentage のどちらかが必要です', path: ['voltage'] });
+  .refine((r) => r.voltage != null || r.percentage != null, {
+    message: 'voltage または percentage のどちらかが必要です',
+    path: ['voltage'],
+  });
 
 export const SensorRecord = z.object({
   type: z.literal('sensor'),
@@ -109,7 +118,10 @@ export const ErrorRecord = z.object({
 export const CommandResultRecord = z.object({
   type: z.literal('command_result'),
   ...base,
-  command_id: z.number({ error: 'command_id は整数で指定してください' }).int('command_id は整数で指定してください').positive('command_id は正の整数で指定してください'),
+  command_id: z
+    .number({ error: 'command_id は整数で指定してください' })
+    .int('command_id は整数で指定してください')
+    .positive('command_id は正の整数で指定してください'),
   success: z.boolean({ error: 'success は true または false で指定してください' }),
   detail: z.string({ error: 'detail は文字列で指定してください' }).max(255, 'detail は255文字までです').default(''),
 });
@@ -129,7 +141,11 @@ export type RecordOf<T extends RecordType> = Extract<DeviceRecord, { type: T }>;
 /** The envelope; records are checked one by one with parseDeviceRecord. */
 export const DeviceBatch = z.object({
   /** The terminal's own counter: a new number per new batch, the same number when retrying. */
-  seq: z.number({ error: 'seq は0以上の整数で指定してください' }).int('seq は0以上の整数で指定してください').min(0, 'seq は0以上の整数で指定してください').max(Number.MAX_SAFE_INTEGER),
+  seq: z
+    .number({ error: 'seq は0以上の整数で指定してください' })
+    .int('seq は0以上の整数で指定してください')
+    .min(0, 'seq は0以上の整数で指定してください')
+    .max(Number.MAX_SAFE_INTEGER),
   records: z
     .array(z.unknown(), { error: 'records は配列で指定してください' })
     .max(MAX_RECORDS_PER_BATCH, `records は${MAX_RECORDS_PER_BATCH}件までです`),

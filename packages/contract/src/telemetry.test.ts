@@ -25,10 +25,18 @@ describe('parseDateBound', () => {
 
 describe('LogRequest', () => {
   it('defaults the limit and resolves an empty range to null bounds', () => {
-    expect(LogRequest.parse({ car_data_id: '358409100000001' })).toEqual({ car_data_id: '358409100000001', from: null, to: null, limit: 1000 });
+    expect(LogRequest.parse({ car_data_id: '358409100000001' })).toEqual({
+      car_data_id: '358409100000001',
+      from: null,
+      to: null,
+      limit: 1000,
+    });
   });
   it('accepts numeric strings from the old console', () => {
-    expect(LogRequest.parse({ car_data_id: 'x1', from: '', to: '', limit: '50', before_id: '9' })).toMatchObject({ limit: 50, before_id: 9 });
+    expect(LogRequest.parse({ car_data_id: 'x1', from: '', to: '', limit: '50', before_id: '9' })).toMatchObject({
+      limit: 50,
+      before_id: 9,
+    });
   });
   it('needs both bounds or none (SPEC.md §5)', () => {
     const r = LogRequest.safeParse({ car_data_id: 'x1', from: '2026-11-23' });

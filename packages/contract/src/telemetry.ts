@@ -161,7 +161,12 @@ export const GpsLogRequest = z
     ...dateRange,
     max_points: z.preprocess(
       emptyToUndefined,
-      z.coerce.number({ error: m.number }).int(m.number).min(2, m.invalid).max(GPS_MAX_POINTS_MAX, m.invalid).default(GPS_MAX_POINTS_DEFAULT),
+      z.coerce
+        .number({ error: m.number })
+        .int(m.number)
+        .min(2, m.invalid)
+        .max(GPS_MAX_POINTS_MAX, m.invalid)
+        .default(GPS_MAX_POINTS_DEFAULT),
     ),
   })
   .superRefine(checkDateRange)

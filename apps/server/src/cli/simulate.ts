@@ -37,7 +37,11 @@ if (values.help) {
   process.exit(0);
 }
 
-const seconds = z.coerce.number().int().min(0).max(10 ** 7);
+const seconds = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(10 ** 7);
 const Args = z.object({
   url: z.url(),
   terminals: z.coerce.number().int().min(1).optional(),
@@ -55,7 +59,12 @@ if (!parsed.success) {
 const args = parsed.data;
 
 const DeviceList = z.array(
-  z.object({ car_device_id: z.string().min(1), password: z.string().min(1), car_data_id: z.string().min(1), region: z.enum(['tokyo', 'kanagawa']).optional() }),
+  z.object({
+    car_device_id: z.string().min(1),
+    password: z.string().min(1),
+    car_data_id: z.string().min(1),
+    region: z.enum(['tokyo', 'kanagawa']).optional(),
+  }),
 );
 let terminals: FleetTerminal[] = values.devices ? DeviceList.parse(JSON.parse(await readFile(values.devices, 'utf8'))) : demoTerminals();
 if (args.terminals) terminals = terminals.slice(0, args.terminals);

@@ -48,12 +48,14 @@ export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<num
     .insertInto('reserved_command_events')
     .columns(['command_id', 'state', 'event', 'account_id'])
     .expression((eb) =>
-      eb.selectFrom('cmd').select([
-        'cmd.id',
-        sql<number>`${reservationStates.execWait}::smallint`.as('state'),
-        sql<string>`'reserved'`.as('event'),
-        'cmd.created_by',
-      ]),
+      eb
+        .selectFrom('cmd')
+        .select([
+          'cmd.id',
+          sql<number>`${reservationStates.execWait}::smallint`.as('state'),
+          sql<string>`'reserved'`.as('event'),
+          'cmd.created_by',
+        ]),
     )
     .returning('command_id')
     .executeTakeFirstOrThrow();
@@ -138,6 +140,13 @@ export async function completeCommands(db: Db, results: readonly CommandResult[]
   if (results.length === 0) return;
   await db
     .insertInto('reserved_command_events')
-    .values(results.map((r) => ({ command_id: r.id, state: reservationStates.resultEnd, event: r.success ? 'succeeded' : 'failed', account_id: null })))
+    .values(
+      results.map((r) => ({
+        command_id: r.id,
+        state: reservationStates.resultEnd,
+        event: r.success ? 'succeeded' : 'failed',
+        account_id: null,
+      })),
+    )
     .execute();
 }

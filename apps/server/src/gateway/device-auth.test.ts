@@ -8,7 +8,10 @@ describe('parseBasic', () => {
     expect(parseBasic(`Basic ${b64('D-demo-01:terminal-secret-01')}`)).toEqual({ id: 'D-demo-01', password: 'terminal-secret-01' });
     expect(parseBasic(`basic ${b64('dev:a:b')}`)).toEqual({ id: 'dev', password: 'a:b' });
   });
-  it.each([undefined, '', 'Bearer abc', `Basic ${b64('no-colon')}`, `Basic ${b64(':pw')}`, `Basic ${b64('id:')}`, 'Basic !!!'])('refuses %j', (h) => {
-    expect(parseBasic(h)).toBeNull();
-  });
+  it.each([undefined, '', 'Bearer abc', `Basic ${b64('no-colon')}`, `Basic ${b64(':pw')}`, `Basic ${b64('id:')}`, 'Basic !!!'])(
+    'refuses %j',
+    (h) => {
+      expect(parseBasic(h)).toBeNull();
+    },
+  );
 });

@@ -19,7 +19,8 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
     try {
       device = await authenticateDevice(ctx.db, request.headers.authorization);
     } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 401) reply.header('www-authenticate', 'Basic realm="fleet-device", charset="UTF-8"');
+      if ((err as { statusCode?: number }).statusCode === 401)
+        reply.header('www-authenticate', 'Basic realm="fleet-device", charset="UTF-8"');
       throw err;
     }
     const parsed = DeviceBatch.safeParse(request.body);

@@ -22,7 +22,9 @@ function logInserts(imei: string, records: readonly DeviceRecord[]): RawBuilder<
   const out: RawBuilder<unknown>[] = [];
   const times = (rows: readonly DeviceRecord[]) => sql`${col(rows, (r) => r.time)}::timestamptz[]`;
   const add = (table: string, columns: string, from: RawBuilder<unknown>) =>
-    out.push(sql`INSERT INTO ${sql.table(table)} (car_data_id, recorded_at, ${sql.raw(columns)}) SELECT ${imei}::text, u.* FROM ${from} AS u`);
+    out.push(
+      sql`INSERT INTO ${sql.table(table)} (car_data_id, recorded_at, ${sql.raw(columns)}) SELECT ${imei}::text, u.* FROM ${from} AS u`,
+    );
 
   const gps = of(records, 'gps');
   if (gps.length)
@@ -34,15 +36,27 @@ function logInserts(imei: string, records: readonly DeviceRecord[]): RawBuilder<
     );
   const engine = of(records, 'engine');
   if (engine.length)
-    add('engine_logs', 'running, engine_line', sql`unnest(${times(engine)}, ${col(engine, (r) => r.running)}::text[], ${col(engine, (r) => r.engine_line)}::text[])`);
+    add(
+      'engine_logs',
+      'running, engine_line',
+      sql`unnest(${times(engine)}, ${col(engine, (r) => r.running)}::text[], ${col(engine, (r) => r.engine_line)}::text[])`,
+    );
   const connection = of(records, 'connection');
   if (connection.length) add('connection_logs', 'state', sql`unnest(${times(connection)}, ${col(connection, (r) => r.state)}::text[])`);
   const battery = of(records, 'battery');
   if (battery.length)
-    add('battery_logs', 'voltage, percentage', sql`unnest(${times(battery)}, ${col(battery, (r) => r.voltage)}::float8[], ${col(battery, (r) => r.percentage)}::float8[])`);
+    add(
+      'battery_logs',
+      'voltage, percentage',
+      sql`unnest(${times(battery)}, ${col(battery, (r) => r.voltage)}::float8[], ${col(battery, (r) => r.percentage)}::float8[])`,
+    );
   const sensor = of(records, 'sensor');
   if (sensor.length)
-    add('sensor_logs', 'vibration, readings', sql`unnest(${times(sensor)}, ${col(sensor, (r) => r.vibration)}::float8[], ${col(sensor, (r) => json(r.readings))}::jsonb[])`);
+    add(
+      'sensor_logs',
+      'vibration, readings',
+      sql`unnest(${times(sensor)}, ${col(sensor, (r) => r.vibration)}::float8[], ${col(sensor, (r) => json(r.readings))}::jsonb[])`,
+    );
   const obd2 = of(records, 'obd2');
   if (obd2.length) add('obd2_logs', 'pids', sql`unnest(${times(obd2)}, ${col(obd2, (r) => json(r.pids))}::jsonb[])`);
   const error = of(records, 'error');
@@ -90,7 +104,10 @@ export async function findBatch(db: Db, carDataId: string, seq: number) {
     .where('car_data_id', '=', carDataId)
     .where('seq', '=', seq)
     .executeTakeFirstOrThrow();
-  return { accepted: row.accepted, rejected: (typeof row.rejected === 'string' ? JSON.parse(row.rejected) : row.rejected) as RejectedRecord[] };
+  return {
+    accepted: row.accepted,
+    rejected: (typeof row.rejected === 'string' ? JSON.parse(row.rejected) : row.rejected) as RejectedRecord[],
+  };
 }
 
 export async function setBatchOutcome(db: Db, carDataId: string, seq: number, accepted: number, rejected: RejectedRecord[]) {

@@ -7,10 +7,17 @@ import type { Db } from '../db/database.js';
 /** A single-use ticket for one live stream, bound to the session that asked for it. */
 export async function createTicket(db: Db, tokenHash: string): Promise<string> {
   const ticket = newToken();
-  await db.deleteFrom('live_tickets').where('expires_at', '<', sql<Date>`now()`).execute();
+  await db
+    .deleteFrom('live_tickets')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
   await db
     .insertInto('live_tickets')
-    .values({ ticket_hash: hashToken(ticket), token_hash: tokenHash, expires_at: sql<Date>`now() + make_interval(secs => ${LIVE_TICKET_SECONDS})` })
+    .values({
+      ticket_hash: hashToken(ticket),
+      token_hash: tokenHash,
+      expires_at: sql<Date>`now() + make_interval(secs => ${LIVE_TICKET_SECONDS})`,
+    })
     .execute();
   return ticket;
 }

@@ -1,4 +1,12 @@
-import { LIVE_PATH, LIVE_TICKET_SECONDS, liveEvents, liveTicket, sessionMessages, type LiveState, type TelemetryState } from '@fleet/contract';
+import {
+  LIVE_PATH,
+  LIVE_TICKET_SECONDS,
+  liveEvents,
+  liveTicket,
+  sessionMessages,
+  type LiveState,
+  type TelemetryState,
+} from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { unauthorized } from '../http/errors.js';

@@ -11,7 +11,10 @@ const recorder = () => {
   const sent: [string, BatchBody][] = [];
   const transport: Transport = async (c, batch) => {
     sent.push([c.car_device_id, structuredClone(batch)]);
-    return { status: 200, body: { seq: batch.seq, accepted: batch.records.length, rejected: [], duplicate: false, commands: [], server_time: '' } };
+    return {
+      status: 200,
+      body: { seq: batch.seq, accepted: batch.records.length, rejected: [], duplicate: false, commands: [], server_time: '' },
+    };
   };
   return { sent, transport };
 };
@@ -32,7 +35,10 @@ describe('createFleet', () => {
     await fleet.run(60);
     expect(fleet.now).toBe(T0 + 60_000);
     expect(r.sent.filter(([id]) => id === 'D1')).toHaveLength(6);
-    const kanagawa = r.sent.filter(([id]) => id === 'D2').flatMap(([, b]) => b.records).filter((x) => x.type === 'gps');
+    const kanagawa = r.sent
+      .filter(([id]) => id === 'D2')
+      .flatMap(([, b]) => b.records)
+      .filter((x) => x.type === 'gps');
     for (const p of kanagawa) if (p.type === 'gps') expect(p.lat).toBeLessThan(35.6);
     expect(fleet.stats()).toMatchObject({ terminals: 2, refused: 0, queued: 0 });
   });

@@ -56,7 +56,10 @@ export function cityPath(a: LatLng, b: LatLng, jitter: () => number): LatLng[] {
   let cur = a;
   for (let i = 1; i < legs; i++) {
     const f = i / legs;
-    const target = { lat: a.lat + (b.lat - a.lat) * f + (jitter() - 0.5) * 0.004, lng: a.lng + (b.lng - a.lng) * f + (jitter() - 0.5) * 0.004 };
+    const target = {
+      lat: a.lat + (b.lat - a.lat) * f + (jitter() - 0.5) * 0.004,
+      lng: a.lng + (b.lng - a.lng) * f + (jitter() - 0.5) * 0.004,
+    };
     const corner = i % 2 ? { lat: cur.lat, lng: target.lng } : { lat: target.lat, lng: cur.lng };
     points.push(corner, target);
     cur = target;

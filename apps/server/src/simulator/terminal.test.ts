@@ -67,7 +67,10 @@ describe('SimTerminal', () => {
     for (let s = 2; s <= 11; s++) t.step(T0 + s * 1000);
     expect(t.online).toBe(true);
     await t.flush(transport, T0 + 11_000);
-    const states = sent.flatMap((b) => b.records).filter((r) => r.type === 'connection').map((r) => (r.type === 'connection' ? r.state : ''));
+    const states = sent
+      .flatMap((b) => b.records)
+      .filter((r) => r.type === 'connection')
+      .map((r) => (r.type === 'connection' ? r.state : ''));
     expect(states).toEqual(['connected', 'disconnected', 'connected']);
   });
 

@@ -187,7 +187,11 @@ export class SimVehicle {
     }
     const bump = this.mode === 'parked' && this.random.chance(1 / 5000);
     if ((s.sensor >= this.opts.sensorInterval || bump) && !this.faults.has('sensor')) {
-      const vibration = bump ? this.random.between(2.5, 4) : this.mode === 'driving' ? 0.1 + (this.speed / 100) * this.random.between(0.5, 1.5) : this.random.between(0, 0.03);
+      const vibration = bump
+        ? this.random.between(2.5, 4)
+        : this.mode === 'driving'
+          ? 0.1 + (this.speed / 100) * this.random.between(0.5, 1.5)
+          : this.random.between(0, 0.03);
       out.push({
         type: 'sensor',
         time,

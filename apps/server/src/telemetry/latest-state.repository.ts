@@ -28,7 +28,9 @@ export const toTelemetryState = (r: Row): TelemetryState => ({
 const newer = (at: string) =>
   sql`(excluded.${sql.ref(at)} IS NOT NULL AND (device_latest_state.${sql.ref(at)} IS NULL OR excluded.${sql.ref(at)} >= device_latest_state.${sql.ref(at)}))`;
 const pick = (at: string, column: string, keepWhenNull = false) => {
-  const incoming = keepWhenNull ? sql`COALESCE(excluded.${sql.ref(column)}, device_latest_state.${sql.ref(column)})` : sql`excluded.${sql.ref(column)}`;
+  const incoming = keepWhenNull
+    ? sql`COALESCE(excluded.${sql.ref(column)}, device_latest_state.${sql.ref(column)})`
+    : sql`excluded.${sql.ref(column)}`;
   return sql`${sql.ref(column)} = CASE WHEN ${newer(at)} THEN ${incoming} ELSE device_latest_state.${sql.ref(column)} END`;
 };
 const latest = (column: string) => sql`${sql.ref(column)} = GREATEST(device_latest_state.${sql.ref(column)}, excluded.${sql.ref(column)})`;
@@ -103,12 +105,40 @@ export async function rebuildLatestState(db: Db, carDataId: string): Promise<Tel
   const newestEngine = () =>
     db.selectFrom('engine_logs').where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1);
   // One after another: inside a transaction they share one connection anyway.
-  const gps = await db.selectFrom('gps_logs').select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const gps = await db
+    .selectFrom('gps_logs')
+    .select(['recorded_at', 'lat', 'lng', 'speed', 'heading'])
+    .where('car_data_id', '=', carDataId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const running = await newestEngine().select(['recorded_at', 'running']).where('running', 'is not', null).executeTakeFirst();
   const line = await newestEngine().select(['recorded_at', 'engine_line']).where('engine_line', 'is not', null).executeTakeFirst();
-  const conn = await db.selectFrom('connection_logs').select(['recorded_at', 'state']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  const err = await db.selectFrom('error_logs').select(['recorded_at', 'status_code']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  const battery = await db.selectFrom('battery_logs').select(['recorded_at', 'voltage', 'percentage']).where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const conn = await db
+    .selectFrom('connection_logs')
+    .select(['recorded_at', 'state'])
+    .where('car_data_id', '=', carDataId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const err = await db
+    .selectFrom('error_logs')
+    .select(['recorded_at', 'status_code'])
+    .where('car_data_id', '=', carDataId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const battery = await db
+    .selectFrom('battery_logs')
+    .select(['recorded_at', 'voltage', 'percentage'])
+    .where('car_data_id', '=', carDataId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const times = [gps, running, line, conn, err, battery].flatMap((r) => (r ? [new Date(r.recorded_at).getTime()] : []));
   const existing = await findLatestState(db, carDataId);
   if (times.length === 0 && !existing) return null;

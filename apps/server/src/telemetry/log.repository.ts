@@ -43,7 +43,11 @@ export async function findLogPage<K extends LogKind>(db: Db, kind: K, p: LogPage
       sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${p.before_id} AND c.car_data_id = ${p.car_data_id})`,
     );
   }
-  const rows = (await q.orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(p.limit + 1).execute()) as LogRow<K>[];
+  const rows = (await q
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit + 1)
+    .execute()) as LogRow<K>[];
   const more = rows.length > p.limit;
   if (more) rows.pop();
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
@@ -56,12 +60,19 @@ export async function findLogPage<K extends LogKind>(db: Db, kind: K, p: LogPage
  * row of the previous batch: what the CSV export streams without ever
  * holding the whole log.
  */
-export async function findLogBatch<K extends LogKind>(db: Db, kind: K, f: LogFilter, afterId: number | null, size: number): Promise<LogRow<K>[]> {
+export async function findLogBatch<K extends LogKind>(
+  db: Db,
+  kind: K,
+  f: LogFilter,
+  afterId: number | null,
+  size: number,
+): Promise<LogRow<K>[]> {
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
   // The cursor row's own recorded_at: microseconds a JS Date would round away.
-  if (afterId !== null) q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${afterId})`);
+  if (afterId !== null)
+    q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${afterId})`);
   const rows = (await q.orderBy('recorded_at', 'asc').orderBy('id', 'asc').limit(size).execute()) as LogRow<K>[];
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
   if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
@@ -71,12 +82,19 @@ export async function findLogBatch<K extends LogKind>(db: Db, kind: K, f: LogFil
 /** Names of the accounts that gave engine commands, for the engine log. */
 export async function accountNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('accounts').select(['account_id', 'name']).where('account_id', 'in', [...new Set(ids)]).execute();
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['account_id', 'name'])
+    .where('account_id', 'in', [...new Set(ids)])
+    .execute();
   return new Map(rows.map((r) => [r.account_id, r.name]));
 }
 
 export async function countGps(db: Db, f: LogFilter): Promise<number> {
-  let q = db.selectFrom('gps_logs').select(sql<number>`count(*)::int`.as('n')).where('car_data_id', '=', f.car_data_id);
+  let q = db
+    .selectFrom('gps_logs')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
@@ -97,7 +115,9 @@ export async function findRoute(db: Db, f: LogFilter, total: number, cap: number
   let q = db.selectFrom('gps_logs').where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
   if (total <= cap) {
-    return q.select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).orderBy('recorded_at').orderBy('id').execute() as Promise<RoutePoint[]>;
+    return q.select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).orderBy('recorded_at').orderBy('id').execute() as Promise<
+      RoutePoint[]
+    >;
   }
   const span = await q.select([sql<Date>`min(recorded_at)`.as('first'), sql<Date>`max(recorded_at)`.as('last')]).executeTakeFirstOrThrow();
   const seconds = Math.max(1, (new Date(span.last).getTime() - new Date(span.first).getTime()) / 1000);

@@ -42,7 +42,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetConnectionLog, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, actor }) => page(actor, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), state: r.state })),
+    handler: ({ body, actor }) =>
+      page(actor, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), state: r.state })),
   });
 
   registerCall(app, ctx, carGetEngineLog, {
@@ -50,7 +51,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, actor }) => {
       const result = await page(actor, 'engine', body, (r) => r);
-      const names = await accountNames(db, result.list.flatMap((r) => (r.account_id ? [r.account_id] : [])));
+      const names = await accountNames(
+        db,
+        result.list.flatMap((r) => (r.account_id ? [r.account_id] : [])),
+      );
       return {
         ...result,
         list: result.list.map((r) => ({
@@ -71,21 +75,37 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     auth: 'user',
     allow: canSee,
     handler: ({ body, actor }) =>
-      page(actor, 'error', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), error_type: r.error_type, status_code: r.status_code, detail: r.detail })),
+      page(actor, 'error', body, (r) => ({
+        id: Number(r.id),
+        recorded_at: iso(r.recorded_at),
+        error_type: r.error_type,
+        status_code: r.status_code,
+        detail: r.detail,
+      })),
   });
 
   registerCall(app, ctx, carGetBatteryLog, {
     auth: 'user',
     allow: canSee,
     handler: ({ body, actor }) =>
-      page(actor, 'battery', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), voltage: r.voltage, percentage: r.percentage })),
+      page(actor, 'battery', body, (r) => ({
+        id: Number(r.id),
+        recorded_at: iso(r.recorded_at),
+        voltage: r.voltage,
+        percentage: r.percentage,
+      })),
   });
 
   registerCall(app, ctx, carGetSensorLog, {
     auth: 'user',
     allow: canSee,
     handler: ({ body, actor }) =>
-      page(actor, 'sensor', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), vibration: r.vibration, readings: r.readings })),
+      page(actor, 'sensor', body, (r) => ({
+        id: Number(r.id),
+        recorded_at: iso(r.recorded_at),
+        vibration: r.vibration,
+        readings: r.readings,
+      })),
   });
 
   registerCall(app, ctx, carGetObd2Log, {

@@ -1,5 +1,6 @@
 import { hashDeviceSecret } from '../src/auth/device-secret.js';
 import { reserveCommand } from '../src/gateway/command.repository.js';
+import { pruneBatchReceipts } from '../src/gateway/ingest.repository.js';
 import { ingestBatch } from '../src/gateway/ingest.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, createTestApp, seedFixtures, type TestApp } from './helper.js';
@@ -370,6 +371,21 @@ describe('ingestBatch without a notification check', () => {
       .where('car_data_id', '=', terminalB.imei)
       .executeTakeFirstOrThrow();
     expect(sensor).toEqual({ readings: { note: 'a"b' }, vibration: null });
+  });
+});
+
+describe('batch receipts', () => {
+  it('are forgotten after the retention period, recent ones kept', async () => {
+    await t.db
+      .insertInto('device_batches')
+      .values([
+        { car_data_id: 'imei-old', seq: 1, accepted: 1, rejected: '[]', received_at: new Date(Date.now() - 8 * 86_400_000) },
+        { car_data_id: 'imei-old', seq: 2, accepted: 1, rejected: '[]', received_at: new Date(Date.now() - 6 * 86_400_000) },
+      ])
+      .execute();
+    expect(await pruneBatchReceipts(t.db, 7, 1)).toBeGreaterThanOrEqual(1);
+    const left = await t.db.selectFrom('device_batches').select('seq').where('car_data_id', '=', 'imei-old').execute();
+    expect(left.map((r) => Number(r.seq))).toEqual([2]);
   });
 });
 

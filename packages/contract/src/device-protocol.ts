@@ -11,6 +11,8 @@ export const DEVICE_BATCH_PATH = '/device/v1/batch';
 export const MAX_RECORDS_PER_BATCH = 2000;
 /** How far ahead of the server's clock a record's time may be before it is refused. */
 export const MAX_CLOCK_SKEW_MS = 10 * 60_000;
+/** How long the server remembers a batch's (IMEI, seq): a resend within this time is recognised. */
+export const BATCH_RECEIPT_DAYS = 7;
 /** Upper bound of a JSON object value (sensor readings, OBD2 pids) once serialised. */
 export const MAX_OBJECT_BYTES = 4096;
 

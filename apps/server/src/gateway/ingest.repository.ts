@@ -123,3 +123,16 @@ export async function setBatchOutcome(db: Db, carDataId: string, seq: number, ac
 export async function insertEngineRows(db: Db, rows: Insertable<EngineLogsTable>[]) {
   if (rows.length) await db.insertInto('engine_logs').values(rows).execute();
 }
+
+/** Drops batch receipts older than `days`, a slice at a time so no lock is held long. Returns how many went. */
+export async function pruneBatchReceipts(db: Db, days: number, slice = 10_000): Promise<number> {
+  let total = 0;
+  for (let round = 0; round < 100; round++) {
+    const result = await sql`DELETE FROM device_batches WHERE ctid IN (
+      SELECT ctid FROM device_batches WHERE received_at < now() - make_interval(days => ${days}) LIMIT ${slice})`.execute(db);
+    const n = Number(result.numAffectedRows ?? 0);
+    total += n;
+    if (n < slice) break;
+  }
+  return total;
+}

@@ -1,5 +1,7 @@
+import { BATCH_RECEIPT_DAYS } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerGatewayRoutes } from '../gateway/gateway.routes.js';
+import { pruneBatchReceipts } from '../gateway/ingest.repository.js';
 import type { AppContext } from '../http/context.js';
 import { createMemoryHub, createPostgresHub } from '../live/live-hub.js';
 import { registerLiveRoutes } from '../live/live.routes.js';
@@ -18,4 +20,11 @@ export function registerTelemetry(app: FastifyInstance, ctx: AppContext) {
   registerTelemetryRoutes(app, ctx, live);
   registerExportRoutes(app, ctx);
   registerLiveRoutes(app, ctx, live);
+
+  // Batch receipts only serve retries: forget them after BATCH_RECEIPT_DAYS, checked hourly.
+  const prune = setInterval(() => {
+    pruneBatchReceipts(ctx.db, BATCH_RECEIPT_DAYS).catch((err: unknown) => app.log.warn({ err }, 'pruning batch receipts failed'));
+  }, 3600_000);
+  prune.unref();
+  app.addHook('onClose', async () => clearInterval(prune));
 }

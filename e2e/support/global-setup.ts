@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startSmtpReceiver } from '../../apps/server/test/smtp-receiver';
 import { repoRoot, startE2eServer } from './server';
 
 export const stateFile = path.join(repoRoot, '.tmp/e2e-server.json');
+/** Every mail the server sent during the run, for tests that follow a link in a mail. */
+export const mailboxFile = path.join(repoRoot, '.tmp/e2e-mailbox.json');
 
 /** Builds the console, starts the real server, and hands its URL to the tests. */
 export default async function globalSetup() {
@@ -13,7 +16,17 @@ export default async function globalSetup() {
   }
   execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
   mkdirSync(path.dirname(stateFile), { recursive: true });
-  const server = await startE2eServer();
+  // A real SMTP receiver on loopback; the server sends its mail there.
+  const smtp = await startSmtpReceiver();
+  writeFileSync(mailboxFile, '[]');
+  let seen = 0;
+  const flush = setInterval(() => {
+    if (smtp.mails.length === seen) return;
+    seen = smtp.mails.length;
+    writeFileSync(mailboxFile, JSON.stringify(smtp.mails.map(({ to, subject, text }) => ({ to, subject, text }))));
+  }, 200);
+  flush.unref();
+  const server = await startE2eServer({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://e2e.invalid' });
   process.env.E2E_BASE_URL = server.url;
   writeFileSync(stateFile, JSON.stringify({ pid: server.child.pid, dataDir: server.dataDir, url: server.url }));
   server.child.unref();

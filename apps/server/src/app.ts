@@ -92,7 +92,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url.startsWith('/device/');
-    if (hasWeb && request.method === 'GET' && !isApi) {
+    // A missing build asset is a 404, never the console's HTML (a stale tab reloads on the failed chunk).
+    if (hasWeb && request.method === 'GET' && !isApi && !request.url.startsWith('/assets/')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const body: ApiError = { code: 'NOT_FOUND', message: errorMessages.notFound };

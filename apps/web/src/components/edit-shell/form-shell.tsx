@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { FormProvider, useForm, type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
@@ -23,11 +23,15 @@ interface FormShellProps<T extends FieldValues> {
 export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
   const form = useForm<T, unknown, T>({ resolver: zodResolver(props.schema as never) as unknown as Resolver<T, unknown, T>, defaultValues: props.defaultValues, mode: 'onTouched' });
   const rootError = form.formState.errors.root?.message;
+  // Reset only when the loaded record changes (not on mount: that would wipe what was typed meanwhile).
+  const loaded = JSON.stringify(props.defaultValues);
+  const lastLoaded = useRef(loaded);
   useEffect(() => {
+    if (lastLoaded.current === loaded) return;
+    lastLoaded.current = loaded;
     form.reset(props.defaultValues);
-    // Reset only when the loaded record changes identity.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [JSON.stringify(props.defaultValues)]);
+  }, [loaded]);
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -40,8 +44,9 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
           if (field !== '_') form.setError(field as Path<T>, { message }, { shouldFocus: true });
         }
       }
+      // A refusal the server explains (duplicate IMEI, invalid input…) shows its own words; otherwise the §8 message.
       const specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
-      form.setError('root', { message: specific && Object.keys((e as ApiClientError).errors).length === 0 ? specific : props.failureMessage });
+      form.setError('root', { message: specific || props.failureMessage });
     }
   });
 

@@ -1,5 +1,5 @@
 import { commandEventLabel, commandStatusLabels, COMMAND_EXPIRY_DEFAULT_MINUTES, engineCommandLabel, engineMessages, ENGINE_CMD_IDX, type CarDetail } from '@fleet/contract';
-import { Alert, Badge, Button, Card, Group, Select, Skeleton, Stack, Stepper, Text, TextInput, Timeline, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, Select, Skeleton, Stack, Stepper, Text, TextInput, Timeline, Title } from '@mantine/core';
 import { IconLock, IconLockOpen, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -1,9 +1,9 @@
 import { capabilities, errorMessages, roleLabel } from '@fleet/contract';
 import { Badge, Button, Group } from '@mantine/core';
-import { IconEdit, IconKey, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconKey } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ConfirmButton } from '../../../components/edit-shell/confirm-button';
+import { DeleteRestoreButton } from '../../../components/edit-shell/delete-restore-button';
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { accountDetailQuery, useDeleteAccount } from '../../../features/account/api';
@@ -32,18 +32,7 @@ export function Component() {
               {self && <Button component={Link} to={paths.account.passwordReset} variant="default" leftSection={<IconKey size={16} />}>パスワード変更</Button>}
               {(canManage || self) && !a.isDelete && <Button component={Link} to={paths.account.edit(a.account_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
               {canManage && (
-                <ConfirmButton
-                  color={a.isDelete ? 'blue' : 'red'}
-                  variant="light"
-                  leftSection={a.isDelete ? <IconRestore size={16} /> : <IconTrash size={16} />}
-                  title={a.isDelete ? 'アカウントの復元' : 'アカウントの削除'}
-                  message={a.isDelete ? `${a.name} さんのアカウントを復元します。よろしいですか？` : `${a.name} さんのアカウントを削除します。ログイン中のセッションも無効になります。よろしいですか？`}
-                  confirmLabel={a.isDelete ? '復元する' : '削除する'}
-                  failureMessage={a.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
-                  onConfirm={() => del.mutateAsync({ account_id: a.account_id, isDelete: !a.isDelete })}
-                >
-                  {a.isDelete ? '復元' : '削除'}
-                </ConfirmButton>
+                <DeleteRestoreButton isDelete={a.isDelete} noun="アカウント" subject={`${a.name} さんのアカウント`} note={'ログイン中のセッションも無効になります。'} onToggle={() => del.mutateAsync({ account_id: a.account_id, isDelete: !a.isDelete })} />
               )}
             </Group>
           )

@@ -1,10 +1,10 @@
 import { capabilities, carDataSync, customerStates, errorMessages, paymentDelays, type CarDetail } from '@fleet/contract';
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconEdit, IconRefresh, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ConfirmButton } from '../../../components/edit-shell/confirm-button';
+import { DeleteRestoreButton } from '../../../components/edit-shell/delete-restore-button';
 import { MapHost } from '../../../components/map/map-host';
 import { PositionMarker } from '../../../components/map/position-marker';
 import { StatusBadge } from '../../../components/status-badge';
@@ -142,18 +142,7 @@ export function Component() {
           <Group gap="xs">
             {car.isDelete && <Badge color="dark" size="lg">削除済み</Badge>}
             {!car.isDelete && <Button component={Link} to={paths.car.edit(car.car_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
-            <ConfirmButton
-              color={car.isDelete ? 'blue' : 'red'}
-              variant="light"
-              leftSection={car.isDelete ? <IconRestore size={16} /> : <IconTrash size={16} />}
-              title={car.isDelete ? '車両の復元' : '車両の削除'}
-              message={`${car.car_number}（${car.car_id}）を${car.isDelete ? '復元' : '削除'}します。よろしいですか？`}
-              confirmLabel={car.isDelete ? '復元する' : '削除する'}
-              failureMessage={car.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
-              onConfirm={() => del.mutateAsync({ car_id: car.car_id, isDelete: !car.isDelete })}
-            >
-              {car.isDelete ? '復元' : '削除'}
-            </ConfirmButton>
+            <DeleteRestoreButton isDelete={car.isDelete} noun="車両" subject={`${car.car_number}（${car.car_id}）`} onToggle={() => del.mutateAsync({ car_id: car.car_id, isDelete: !car.isDelete })} />
           </Group>
         )
       }

@@ -1,9 +1,9 @@
 import { capabilities, carUserLabels as L, customerStates, errorMessages, genderLabel, paymentDelays } from '@fleet/contract';
 import { Badge, Button, Group } from '@mantine/core';
-import { IconEdit, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ConfirmButton } from '../../../components/edit-shell/confirm-button';
+import { DeleteRestoreButton } from '../../../components/edit-shell/delete-restore-button';
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { StatusBadge } from '../../../components/status-badge';
@@ -34,18 +34,7 @@ export function Component() {
           caps.editCarsAndCustomers && (
             <Group gap="xs">
               {!u.isDelete && <Button component={Link} to={paths.car.userEdit(u.user_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
-              <ConfirmButton
-                color={u.isDelete ? 'blue' : 'red'}
-                variant="light"
-                leftSection={u.isDelete ? <IconRestore size={16} /> : <IconTrash size={16} />}
-                title={u.isDelete ? '顧客の復元' : '顧客の削除'}
-                message={`${u.first_name} ${u.name} さんを${u.isDelete ? '復元' : '削除'}します。よろしいですか？`}
-                confirmLabel={u.isDelete ? '復元する' : '削除する'}
-                failureMessage={u.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
-                onConfirm={() => del.mutateAsync({ user_id: u.user_id, isDelete: !u.isDelete })}
-              >
-                {u.isDelete ? '復元' : '削除'}
-              </ConfirmButton>
+              <DeleteRestoreButton isDelete={u.isDelete} noun="顧客" subject={`${u.first_name} ${u.name} さん`} onToggle={() => del.mutateAsync({ user_id: u.user_id, isDelete: !u.isDelete })} />
             </Group>
           )
         }

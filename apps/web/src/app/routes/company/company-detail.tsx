@@ -1,9 +1,9 @@
 import { errorMessages } from '@fleet/contract';
 import { Badge, Button, Group } from '@mantine/core';
-import { IconEdit, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { ConfirmButton } from '../../../components/edit-shell/confirm-button';
+import { DeleteRestoreButton } from '../../../components/edit-shell/delete-restore-button';
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { companyDetailQuery, useDeleteCompany } from '../../../features/company/api';
@@ -25,18 +25,7 @@ export function Component() {
           c && (
             <Group gap="xs">
               {!c.isDelete && <Button component={Link} to={paths.company.edit(c.company_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
-              <ConfirmButton
-                color={c.isDelete ? 'blue' : 'red'}
-                variant="light"
-                leftSection={c.isDelete ? <IconRestore size={16} /> : <IconTrash size={16} />}
-                title={c.isDelete ? '加盟店の復元' : '加盟店の削除'}
-                message={`${c.company_name} を${c.isDelete ? '復元' : '削除'}します。よろしいですか？`}
-                confirmLabel={c.isDelete ? '復元する' : '削除する'}
-                failureMessage={c.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
-                onConfirm={() => del.mutateAsync({ company_id: c.company_id, isDelete: !c.isDelete })}
-              >
-                {c.isDelete ? '復元' : '削除'}
-              </ConfirmButton>
+              <DeleteRestoreButton isDelete={c.isDelete} noun="加盟店" subject={c.company_name + ' '} onToggle={() => del.mutateAsync({ company_id: c.company_id, isDelete: !c.isDelete })} />
             </Group>
           )
         }

@@ -1,10 +1,10 @@
 import { connectionLabel, deviceLabels as L, deviceStateLabel, errorMessages } from '@fleet/contract';
 import { Anchor, Badge, Button, Group } from '@mantine/core';
-import { IconEdit, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { CapabilityGate } from '../../../components/capability-gate';
-import { ConfirmButton } from '../../../components/edit-shell/confirm-button';
+import { DeleteRestoreButton } from '../../../components/edit-shell/delete-restore-button';
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { deviceDetailQuery, useDeleteDevice } from '../../../features/device/api';
@@ -28,18 +28,7 @@ export function Component() {
           d && (
             <Group gap="xs">
               {!d.isDelete && <Button component={Link} to={paths.device.edit(d.car_device_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
-              <ConfirmButton
-                color={d.isDelete ? 'blue' : 'red'}
-                variant="light"
-                leftSection={d.isDelete ? <IconRestore size={16} /> : <IconTrash size={16} />}
-                title={d.isDelete ? 'GPS端末の復元' : 'GPS端末の削除'}
-                message={`端末 ${d.car_device_id} を${d.isDelete ? '復元' : '削除'}します。よろしいですか？`}
-                confirmLabel={d.isDelete ? '復元する' : '削除する'}
-                failureMessage={d.isDelete ? errorMessages.updateFailed : errorMessages.deleteFailed}
-                onConfirm={() => del.mutateAsync({ car_device_id: d.car_device_id, car_data_id: d.car_data_id, isDelete: !d.isDelete })}
-              >
-                {d.isDelete ? '復元' : '削除'}
-              </ConfirmButton>
+              <DeleteRestoreButton isDelete={d.isDelete} noun="GPS端末" subject={`端末 ${d.car_device_id} `} onToggle={() => del.mutateAsync({ car_device_id: d.car_device_id, car_data_id: d.car_data_id, isDelete: !d.isDelete })} />
             </Group>
           )
         }

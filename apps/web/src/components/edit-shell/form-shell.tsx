@@ -1,3 +1,4 @@
+import { errorMessages } from '@fleet/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
@@ -45,7 +46,9 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
         }
       }
       // A refusal the server explains (duplicate IMEI, invalid input…) shows its own words; otherwise the §8 message.
-      const specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
+      let specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
+      // Already shown under its field: the banner only says the input needs fixing.
+      if (e instanceof ApiClientError && Object.values(e.errors).includes(specific)) specific = errorMessages.badRequest;
       form.setError('root', { message: specific || props.failureMessage });
     }
   });

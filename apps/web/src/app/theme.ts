@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Badge, createTheme, type MantineColorsTuple } from '@mantine/core';
 
 const brand: MantineColorsTuple = ['#e8f1ff', '#d0e0ff', '#a0bffb', '#6d9cf8', '#4380f5', '#286df4', '#1c64d9', '#0f53c2', '#034aae', '#003f9a'];
 
@@ -12,4 +12,8 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   defaultRadius: 'md',
   breakpoints: { xs: '36em', sm: '48em', md: '63.9375em', lg: '76em', xl: '88em' },
+  components: {
+    // Status badges sit in table cells: they keep their whole label instead of shrinking to "…".
+    Badge: Badge.extend({ styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } } }),
+  },
 });

@@ -1,0 +1,56 @@
+/**
+ * Simulated terminals in a process of their own: each sends its batches one
+ * after another (a new seq each) over its own keep-alive connection, all
+ * terminals at once. Prints records accepted, wall time and the latency of
+ * each batch (sent to answered = received to committed, since the gateway
+ * answers after the commit).
+ */
+import http from 'node:http';
+import { batchRecords, type IngestPlan } from '../ingest-records.js';
+
+const opts = JSON.parse(process.argv[2]!) as IngestPlan & { url: string; ids: string[]; secret: string; seqBase: number };
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const url = new URL(`${opts.url}/device/v1/batch`);
+
+function post(auth: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const latencies: number[] = [];
+let accepted = 0;
+let errors = 0;
+const started = performance.now();
+await Promise.all(
+  opts.ids.map(async (id, t) => {
+    const auth = `Basic ${Buffer.from(`${id}:${opts.secret}`).toString('base64')}`;
+    for (let b = 0; b < opts.batchesPerTerminal; b++) {
+      const body = JSON.stringify({ seq: opts.seqBase + b, records: batchRecords(opts, t, b) });
+      const t0 = performance.now();
+      try {
+        const res = await post(auth, body);
+        latencies.push(performance.now() - t0);
+        if (res.status !== 200) errors++;
+        else accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
+      } catch {
+        errors++;
+      }
+    }
+  }),
+);
+const seconds = (performance.now() - started) / 1000;
+latencies.sort((a, b) => a - b);
+const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
+agent.destroy();
+console.log(JSON.stringify({ accepted, errors, seconds, batches: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) }));

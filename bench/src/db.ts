@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { migrate, openDatabase, type Database, type Db } from '../../apps/server/src/db/database.js';
+import { PostgresQueryCompiler, type CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import pg from 'pg';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/**
+ * The database of one bench run: a database of its own on the PostgreSQL
+ * server (dropped afterwards), or PGlite in a temporary folder (removed
+ * afterwards). `raw` runs SQL beside the app: through its own `pg` pool on
+ * PostgreSQL, straight on the PGlite instance otherwise.
+ */
+export interface BenchDb {
+  kind: DbKind;
+  database: Database;
+  db: Db;
+  raw<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  version: string;
+  /** PostgreSQL: the URL of the bench database. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const urlFor = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+async function admin(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `reuse`: PostgreSQL only, a database of that name kept between runs (created when missing). */
+export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: string): Promise<BenchDb> {
+  if (kind === 'postgres') {
+    const name = reuse ?? `fleet_bench_${process.pid}`;
+    if (!reuse) await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin(serverUrl, `CREATE DATABASE ${name}`).catch((err: { code?: string }) => {
+      if (!reuse || err.code !== '42P04') throw err;
+    });
+    const url = urlFor(serverUrl, name);
+    const database = await openDatabase({ url });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => undefined);
+    await migrate(database.db);
+    const version = (await pool.query<{ v: string }>('select version() as v')).rows[0]!.v;
+    return {
+      kind,
+      database,
+      db: database.db,
+      url,
+      version,
+      raw: async <R,>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
+      close: async () => {
+        await pool.end();
+        await database.close();
+        if (!reuse) await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'fleet-bench-'));
+  const database = await openDatabase({ dataDir: dir });
+  await migrate(database.db);
+  const lite = database.pglite!;
+  const version = (await lite.query<{ v: string }>('select version() as v')).rows[0]!.v;
+  return {
+    kind,
+    database,
+    db: database.db,
+    version: `PGlite (${version.split(' on ')[0]})`,
+    raw: async <R,>(text: string, params: readonly unknown[] = []) => (await lite.query<R>(text, params as unknown[])).rows,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Records the SQL the app issues (compiled exactly as Kysely sends it), so the
+ * bench can time the list helper's own query through a raw driver.
+ */
+export class SqlCapture implements KyselyPlugin {
+  private compiler = new PostgresQueryCompiler();
+  private log: CompiledQuery[] | null = null;
+
+  start() {
+    this.log = [];
+  }
+  stop(): CompiledQuery[] {
+    const out = this.log ?? [];
+    this.log = null;
+    return out;
+  }
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (this.log) this.log.push(this.compiler.compileQuery(args.node, args.queryId));
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}

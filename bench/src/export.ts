@@ -1,0 +1,46 @@
+import { LOG_EXPORT_PATH } from '@fleet/contract';
+import { runClient } from './child.js';
+import type { Fleet } from './generate.js';
+import type { Report } from './report.js';
+import type { BenchServer } from './server.js';
+import { int, mb, ms } from './stats.js';
+
+/**
+ * §5 CSV export of the busy vehicle's battery log: downloaded by a client
+ * process while this process (the server, and PGlite when it is the
+ * database) samples its own RSS every 20 ms.
+ */
+export async function benchExport(server: BenchServer, fleet: Fleet, report: Report) {
+  await new Promise((r) => setTimeout(r, 500));
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const params = new URLSearchParams({ kind: 'battery', car_data_id: fleet.busy.car_data_id });
+  let r: { status: number; bytes: number; lines: number; firstByteMs: number; seconds: number };
+  try {
+    r = await runClient('download.ts', { url: `${server.url}${LOG_EXPORT_PATH}?${params}`, token: server.token });
+  } finally {
+    clearInterval(timer);
+  }
+  await new Promise((res) => setTimeout(res, 500));
+  const after = process.memoryUsage().rss;
+  const rows = r.lines - 1;
+  const rate = rows / r.seconds;
+  report.add({
+    section: '5 export',
+    name: `CSV export of ${int(rows)} battery rows (${mb(r.bytes)}, first byte after ${ms(r.firstByteMs)} ms, HTTP ${r.status})`,
+    value: `${int(rate)} rows/s`,
+    target: '≥ 100,000 rows/s',
+    met: rate >= 100_000 && r.status === 200,
+  });
+  report.add({
+    section: '5 export',
+    name: 'server memory during the export (RSS)',
+    value: `growth ${mb(peak - before)}`,
+    anchor: `before ${mb(before)}, peak ${mb(peak)}, after ${mb(after)}`,
+    target: 'growth ≤ 100 MB',
+    met: peak - before <= 100 * 1024 * 1024,
+  });
+}

@@ -1,0 +1,83 @@
+import { runClient } from './child.js';
+import type { BenchDb } from './db.js';
+import { deviceId, imei, TERMINAL_SECRET } from './generate.js';
+import { batchRecords, type BenchRecord, type IngestPlan } from './ingest-records.js';
+import type { Report } from './report.js';
+import type { BenchServer } from './server.js';
+import { int, ms } from './stats.js';
+
+/**
+ * §2 Ingest through the gateway from many terminals at once (a client
+ * process of its own), beside the same records written by multi-row INSERTs
+ * straight to the database, 10 at a time (the app's pool size).
+ */
+const gpsColumns = ['car_data_id', 'recorded_at', 'lat', 'lng', 'speed', 'heading', 'satellites', 'accuracy'] as const;
+const batteryColumns = ['car_data_id', 'recorded_at', 'voltage', 'percentage'] as const;
+
+function valuesInsert(table: string, columns: readonly string[], rows: unknown[][]) {
+  const params: unknown[] = [];
+  const tuples = rows.map((r) => `(${r.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`);
+  return { text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, params };
+}
+
+async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
+  const jobs: (() => Promise<void>)[] = [];
+  for (let t = 0; t < plan.terminals; t++) {
+    for (let b = 0; b < plan.batchesPerTerminal; b++) {
+      jobs.push(async () => {
+        const records = batchRecords(plan, t, b);
+        const id = imei(t + 1);
+        const gps = records.filter((r): r is Extract<BenchRecord, { type: 'gps' }> => r.type === 'gps');
+        const battery = records.filter((r): r is Extract<BenchRecord, { type: 'battery' }> => r.type === 'battery');
+        const g = valuesInsert('gps_logs', gpsColumns, gps.map((r) => [id, r.time, r.lat, r.lng, r.speed, r.heading, r.satellites, r.accuracy]));
+        await bdb.raw(g.text, g.params);
+        if (battery.length) {
+          const v = valuesInsert('battery_logs', batteryColumns, battery.map((r) => [id, r.time, r.voltage, r.percentage]));
+          await bdb.raw(v.text, v.params);
+        }
+      });
+    }
+  }
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < jobs.length) await jobs[next++]!();
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Report, opts: { terminals: number; batchesPerTerminal: number; recordsPerBatch: number }) {
+  const records = opts.terminals * opts.batchesPerTerminal * opts.recordsPerBatch;
+  const plan: IngestPlan = { ...opts, start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000 };
+  const ids = Array.from({ length: opts.terminals }, (_, t) => deviceId(t + 1));
+  const g = await runClient<{ accepted: number; errors: number; seconds: number; p50: number; p99: number; max: number }>('ingest.ts', {
+    ...plan,
+    url: server.url,
+    ids,
+    secret: TERMINAL_SECRET,
+    seqBase: 1_000_000,
+  });
+  const rawSeconds = await rawInsert(bdb, plan, bdb.kind === 'postgres' ? 10 : 1);
+  const gatewayRate = g.accepted / g.seconds;
+  const rawRate = records / rawSeconds;
+  const onPg = bdb.kind === 'postgres';
+  const shape = `${opts.terminals} terminals × ${opts.batchesPerTerminal} batches × ${opts.recordsPerBatch} records`;
+  report.add({
+    section: '2 ingest',
+    name: `gateway records/s committed (${shape})`,
+    value: `${int(gatewayRate)} records/s (${int(g.accepted)} of ${int(records)} accepted, ${g.errors} errors)`,
+    anchor: `raw multi-row INSERT ${int(rawRate)} records/s`,
+    ratio: `${(gatewayRate / rawRate).toFixed(2)}×`,
+    target: onPg ? '≥ 20,000 records/s and ≥ 0.5× raw' : '(PostgreSQL only)',
+    met: onPg ? gatewayRate >= 20_000 && gatewayRate / rawRate >= 0.5 && g.errors === 0 : undefined,
+  });
+  report.add({
+    section: '2 ingest',
+    name: 'receive-to-commit per batch',
+    value: `p50 ${ms(g.p50)} / p99 ${ms(g.p99)} / max ${ms(g.max)} ms`,
+    target: onPg ? 'p99 ≤ 1 s' : '(PostgreSQL only)',
+    met: onPg ? g.p99 <= 1000 : undefined,
+  });
+}

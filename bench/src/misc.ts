@@ -1,0 +1,48 @@
+import { HASH_PARAMS, hashPassword } from '../../apps/server/src/auth/password.js';
+import { purgeTelemetryBefore } from '../../apps/server/src/telemetry/purge.repository.js';
+import type { BenchDb } from './db.js';
+import type { Fleet } from './generate.js';
+import type { Report } from './report.js';
+import { login, type BenchServer } from './server.js';
+import { int, mb, ms, sample } from './stats.js';
+
+/** §7 Login: one password hash at the server's scrypt parameters, and /api/login through HTTP. */
+export async function benchLogin(server: BenchServer, report: Report) {
+  const hash = await sample(() => hashPassword('a-password-of-twenty'), { runs: 5, warmup: 1, budgetMs: 10_000 });
+  const { log2N, r, p } = HASH_PARAMS;
+  report.add({ section: '7 login', name: `scrypt hash at N=2^${log2N}, r=${r}, p=${p}`, value: `p50 ${ms(hash.p50)} ms per hash` });
+  const api = await sample(() => login(server.url), { runs: 3, warmup: 1, budgetMs: 10_000 });
+  report.add({ section: '7 login', name: '/api/login through HTTP (verify + session)', value: `p50 ${ms(api.p50)} ms` });
+}
+
+/** Storage per GPS row: the table with its indexes and TOAST, over its rows. */
+export async function benchStorage(bdb: BenchDb, report: Report) {
+  const [s] = await bdb.raw<{ total: number; heap: number; indexes: number; n: number }>(
+    `SELECT pg_total_relation_size('gps_logs')::float8 AS total, pg_relation_size('gps_logs')::float8 AS heap,
+            pg_indexes_size('gps_logs')::float8 AS indexes, (SELECT count(*) FROM gps_logs)::float8 AS n`,
+  );
+  const { total, heap, indexes, n } = s!;
+  report.add({
+    section: 'storage',
+    name: `GPS rows: ${int(n)} in ${mb(total)}`,
+    value: `${(total / n).toFixed(0)} bytes per row`,
+    anchor: `heap ${(heap / n).toFixed(0)} B + indexes ${(indexes / n).toFixed(0)} B per row`,
+  });
+}
+
+/** Purge by time: the oldest day of telemetry (half of it in --quick), in 10,000-row statements. */
+export async function benchPurge(bdb: BenchDb, fleet: Fleet, report: Report) {
+  const keepDays = fleet.size.days > 1 ? fleet.size.days - 1 : 0.5;
+  const before = new Date(fleet.now.getTime() - keepDays * 86_400_000);
+  const started = performance.now();
+  const result = await purgeTelemetryBefore(bdb.db, before, 10_000);
+  const seconds = (performance.now() - started) / 1000;
+  const rows = Object.values(result.deleted).reduce((a, b) => a + b, 0);
+  report.add({
+    section: 'purge',
+    name: `purgeTelemetryBefore(now − ${keepDays} days): ${int(rows)} rows in ${seconds.toFixed(1)} s, ${result.statements} statements`,
+    value: `${int(rows / seconds)} rows/s, longest statement ${ms(result.longestStatementMs)} ms`,
+    target: 'no statement (lock) over 1 s',
+    met: result.longestStatementMs <= 1000,
+  });
+}

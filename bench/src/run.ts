@@ -1,0 +1,163 @@
+/**
+ * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,...]
+ *
+ * Builds a fleet in a database of its own, starts the real server on it and
+ * measures every figure of bench/README.md beside its anchor; prints a table
+ * and writes bench/results/<date>-<db>[-quick].md. PostgreSQL when
+ * DATABASE_URL is set or --db=pg (the server DATABASE_URL names; a database
+ * fleet_bench_<pid> is created there and dropped), PGlite otherwise.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from '@playwright/test';
+import { launch } from './browser.js';
+import { DEFAULT_PG_URL, openBenchDb, type BenchDb, type DbKind } from './db.js';
+import { benchExport } from './export.js';
+import { benchFrontend } from './frontend.js';
+import { FULL, generateFleet, QUICK, type Fleet, type FleetSize } from './generate.js';
+import { benchIngest } from './ingest.js';
+import { benchLists } from './lists.js';
+import { benchChart, benchLogTable } from './logs.js';
+import { machine } from './machine.js';
+import { benchLogin, benchPurge, benchStorage } from './misc.js';
+import { Report } from './report.js';
+import { benchRoute } from './route.js';
+import { startServer } from './server.js';
+import { int } from './stats.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
+const args = process.argv.slice(2);
+const flag = (name: string) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ?? (args.includes(`--${name}`) ? '' : undefined);
+
+const quick = flag('quick') !== undefined;
+const dbArg = flag('db') ?? (process.env.DATABASE_URL ? 'pg' : 'pglite');
+const kinds: DbKind[] = dbArg === 'both' ? ['pglite', 'postgres'] : dbArg === 'pg' || dbArg === 'postgres' ? ['postgres'] : ['pglite'];
+const only = flag('only')?.split(',').filter(Boolean);
+const serverUrl = process.env.DATABASE_URL || DEFAULT_PG_URL;
+const size = quick ? QUICK : FULL;
+/** --reuse: keep the generated PostgreSQL database (fleet_bench_keep_<size>) for the next run; drop it by hand. */
+const reuse = flag('reuse') !== undefined ? `fleet_bench_keep_${quick ? 'quick' : 'full'}` : undefined;
+const wanted = (section: string) => !only || only.includes(section);
+const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
+
+/** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
+function buildWeb(): string {
+  const out = mkdtempSync(path.join(tmpdir(), 'fleet-bench-web-'));
+  log('building the console (vite build)');
+  execFileSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: path.join(repoRoot, 'apps/web'), stdio: 'inherit' });
+  return out;
+}
+
+async function section(report: Report, name: string, fn: () => Promise<unknown>) {
+  if (!wanted(name)) return;
+  log(`— ${name}`);
+  const started = performance.now();
+  try {
+    await fn();
+  } catch (err) {
+    report.add({ section: name, name: 'FAILED', value: String((err as Error).stack ?? err).split('\n').slice(0, 3).join(' '), met: false });
+  }
+  log(`  ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The fleet of a kept database, generated on the first run and remembered in a table of the bench's own. */
+async function keptFleet(bdb: BenchDb, s: FleetSize): Promise<Fleet> {
+  await bdb.raw('CREATE TABLE IF NOT EXISTS bench_fleet (info jsonb NOT NULL)');
+  const [row] = await bdb.raw<{ info: Fleet }>('SELECT info FROM bench_fleet');
+  if (row) {
+    log('reusing the kept database and its fleet');
+    return { ...row.info, now: new Date(row.info.now) };
+  }
+  const fleet = await generateFleet(bdb, s, log);
+  await bdb.raw('INSERT INTO bench_fleet (info) VALUES ($1)', [JSON.stringify(fleet)]);
+  return fleet;
+}
+
+async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browser | null) {
+  const report = new Report();
+  const started = Date.now();
+  log(`${kind}${quick ? ' (quick)' : ''}: opening a database of its own`);
+  const bdb = await openBenchDb(kind, serverUrl, kind === 'postgres' ? reuse : undefined);
+  const version = bdb.version;
+  try {
+    const fleet = reuse && kind === 'postgres' ? await keptFleet(bdb, size) : await generateFleet(bdb, size, log);
+    const total = Object.values(fleet.rows).reduce((a, b) => a + b, 0);
+    report.add({
+      section: 'data',
+      name: `generated: ${int(size.vehicles)} vehicles/customers/terminals/accounts, ${size.companies} companies, ${size.days} day(s) of telemetry for ${int(size.telemetryVehicles)} vehicles + the busy one`,
+      value: `${fleet.seconds.toFixed(0)} s`,
+      anchor: Object.entries(fleet.rows).map(([t, n]) => `${t} ${int(n)}`).join(', ') + ` (${int(total / fleet.seconds)} telemetry rows/s incl. master data time)`,
+    });
+    const server = await startServer(bdb, webRoot);
+    log(`server at ${server.url}`);
+    try {
+      await section(report, 'lists', () => benchLists(bdb, server, fleet, report, { quick, duration: quick ? 2 : 5 }));
+      await section(report, 'route', () => benchRoute(bdb, server, browser, fleet, report));
+      await section(report, 'logs', async () => {
+        if (browser) await benchChart(browser, report);
+        await benchLogTable(bdb, server, fleet, report);
+      });
+      await section(report, 'export', () => benchExport(server, fleet, report));
+      if (browser && webRoot) await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
+      await section(report, 'login', () => benchLogin(server, report));
+      await section(report, 'ingest', () =>
+        benchIngest(bdb, server, report, { terminals: Math.min(1000, size.vehicles), batchesPerTerminal: quick ? 2 : 10, recordsPerBatch: 50 }),
+      );
+      await section(report, 'storage', () => benchStorage(bdb, report));
+      await section(report, 'purge', () => benchPurge(bdb, fleet, report));
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await bdb.close();
+  }
+  const date = new Date().toISOString().slice(0, 10);
+  const title = `Fleet bench ${date}, ${kind}${quick ? ' (--quick: checks it works; figures are not the targets\' scale)' : ''}`;
+  const md = report.markdown(title, machine(), {
+    database: `${kind}: ${version}`,
+    size: quick ? 'quick' : 'full',
+    'run time': `${((Date.now() - started) / 60_000).toFixed(1)} min`,
+    command: `npm run bench -- ${args.join(' ')}`.trim(),
+  });
+  const file = report.write(path.join(repoRoot, 'bench/results'), `${date}-${kind}${quick ? '-quick' : ''}${only ? '-partial' : ''}.md`, md);
+  console.log(`\n${report.table()}\n`);
+  log(`written ${path.relative(repoRoot, file)}`);
+  return report;
+}
+
+async function main() {
+  log(`machine: ${JSON.stringify(machine())}`);
+  const needsBrowser = ['route', 'logs', 'frontend'].some(wanted);
+  const webRoot = wanted('route') || wanted('frontend') ? buildWeb() : undefined;
+  let browser: Browser | null = null;
+  if (needsBrowser) {
+    try {
+      browser = await launch();
+    } catch (err) {
+      log(`no browser (${(err as Error).message.split('\n')[0]}): browser figures are skipped`);
+    }
+  }
+  let missed = 0;
+  try {
+    for (const kind of kinds) {
+      const report = await runOne(kind, webRoot, browser);
+      missed += report.figures.filter((f) => f.met === false).length;
+    }
+  } finally {
+    await browser?.close();
+    if (webRoot) rmSync(webRoot, { recursive: true, force: true });
+  }
+  log(`done: ${missed} figure(s) missed their target`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

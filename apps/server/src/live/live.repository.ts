@@ -69,6 +69,10 @@ export async function visibleTerminals(db: Db, company: string | null): Promise<
     .select(['car_data_id', 'car_id'])
     .where('company_id', '=', company)
     .where('car_data_id', 'is not', null)
+    // A deleted vehicle's terminal that now sits on another company's live vehicle is theirs, not ours.
+    .where(
+      sql<boolean>`(not cars.is_delete or not exists (select 1 from cars o where o.car_data_id = cars.car_data_id and not o.is_delete and o.company_id is distinct from cars.company_id))`,
+    )
     .orderBy('is_delete', 'desc')
     .execute();
   // A live vehicle wins over a deleted one with the same terminal (ordered last).

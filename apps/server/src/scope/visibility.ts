@@ -1,10 +1,24 @@
 import { capabilities, type Actor } from '@fleet/contract';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SelectionKey } from '../auth/session.repository.js';
 
-/** The company an actor is limited to, or null for a super admin who sees all. */
+/**
+ * The company an actor is limited to, or null for a super admin who sees all.
+ * A role 1-2 account without a company sees nothing: '' is never a company id
+ * (a NUL sentinel made PostgreSQL refuse every query of such an account).
+ */
 export const companyScope = (actor: Actor): string | null =>
-  capabilities(actor).allCompanies ? null : (actor.company_id ?? '\u0000no-company');
+  capabilities(actor).allCompanies ? null : (actor.company_id ?? '');
+
+/** No live vehicle of another company carries this terminal (by IMEI or terminal id). */
+export const notOnOtherCompanysLiveCar = (db: Db, column: 'car_data_id' | 'car_device_id', id: string, company: string) =>
+  sql<SqlBool>`not exists (${db
+    .selectFrom('cars as o')
+    .select('o.car_id')
+    .where(`o.${column}`, '=', id)
+    .where('o.is_delete', '=', false)
+    .where(sql<SqlBool>`o.company_id is distinct from ${company}`)})`;
 
 /**
  * Whether a record exists and lies in the actor's scope. Used for every
@@ -37,6 +51,8 @@ export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: st
       }
       let q = db.selectFrom('cars').select('car_id').where(column, '=', id);
       if (company !== null) q = q.where('company_id', '=', company);
+      // A terminal moved from a company's deleted vehicle to another company's live one is no longer theirs.
+      if (company !== null && column !== 'car_id') q = q.where(notOnOtherCompanysLiveCar(db, column, id, company));
       return !!(await q.executeTakeFirst());
     }
     case 'user_id': {

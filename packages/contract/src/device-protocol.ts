@@ -11,6 +11,8 @@ export const DEVICE_BATCH_PATH = '/device/v1/batch';
 export const MAX_RECORDS_PER_BATCH = 2000;
 /** How far ahead of the server's clock a record's time may be before it is refused. */
 export const MAX_CLOCK_SKEW_MS = 10 * 60_000;
+/** Records older than this (a terminal whose clock was reset) are refused, as are times PostgreSQL cannot store. */
+export const EARLIEST_RECORD_TIME = Date.parse('1970-01-01T00:00:00Z');
 /** How long the server remembers a batch's (IMEI, seq): a resend within this time is recognised. */
 export const BATCH_RECEIPT_DAYS = 7;
 /** Upper bound of a JSON object value (sensor readings, OBD2 pids) once serialised. */
@@ -21,6 +23,8 @@ export const deviceProtocolMessages = {
   deviceDeleted: 'この端末は利用停止されています。',
   badBatch: 'バッチの形式が不正です。',
   futureTime: '時刻がサーバー時刻より10分以上先です',
+  pastTime: '時刻が1970-01-01より前です',
+  unstorable: '保存できない文字（U+0000や不正なサロゲート）または深すぎる入れ子が含まれています',
   unknownCommand: '指定されたコマンドはこの端末のものではありません',
   commandNotWaiting: 'このコマンドは結果待ちではありません',
   duplicateResult: '同じバッチ内で同じコマンドの結果が重複しています',

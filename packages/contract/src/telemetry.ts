@@ -26,6 +26,9 @@ const DATE = /^(\d{4})[-/](\d{2})[-/](\d{2})$/;
 const LOCAL = /^(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?$/;
 const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** Date.parse rolls 2026-02-30 over to March; refuse such days instead. */
 const realDay = (iso: string) => {
   const [y, mo, d] = iso.slice(0, 10).split('-').map(Number) as [number, number, number];
@@ -52,7 +55,8 @@ export function parseDateBound(v: string | null | undefined, side: 'from' | 'to'
     slack = d[6] === undefined ? 59_999 : 0;
   } else if (ZONED.test(s)) iso = s;
   const t = iso && realDay(iso) ? Date.parse(iso) : NaN;
-  if (Number.isNaN(t)) return undefined;
+  // Outside years 1-9999 (UTC) PostgreSQL cannot read the bound: unreadable, not a server error.
+  if (Number.isNaN(t) || t < FIRST_INSTANT || t > LAST_INSTANT) return undefined;
   return new Date(side === 'to' ? t + slack : t).toISOString();
 }
 

@@ -1,4 +1,5 @@
 import {
+  EARLIEST_RECORD_TIME,
   MAX_CLOCK_SKEW_MS,
   deviceProtocolMessages as msg,
   parseDeviceRecord,
@@ -9,6 +10,7 @@ import {
   type TelemetryState,
 } from '@fleet/contract';
 import type { Db } from '../db/database.js';
+import { findUnstorableInput } from '../http/input-guard.js';
 import { evaluateBatch, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from './command-results.js';
@@ -29,10 +31,15 @@ export function sortRecords(records: readonly unknown[], now: Date) {
   const rejected: RejectedRecord[] = [];
   const latestAllowed = now.getTime() + MAX_CLOCK_SKEW_MS;
   records.forEach((input, index) => {
+    const unstorable = findUnstorableInput(input);
+    if (unstorable !== undefined) return void rejected.push({ index, reason: `${unstorable}: ${msg.unstorable}` });
     const parsed = parseDeviceRecord(input);
-    if (!parsed.ok) rejected.push({ index, reason: parsed.reason });
-    else if (Date.parse(parsed.record.time) > latestAllowed) rejected.push({ index, reason: `time: ${msg.futureTime}` });
-    else valid.push({ index, record: parsed.record });
+    if (!parsed.ok) return void rejected.push({ index, reason: parsed.reason });
+    const time = Date.parse(parsed.record.time);
+    if (time > latestAllowed) rejected.push({ index, reason: `time: ${msg.futureTime}` });
+    else if (time < EARLIEST_RECORD_TIME) rejected.push({ index, reason: `time: ${msg.pastTime}` });
+    // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows.
+    else valid.push({ index, record: { ...parsed.record, time: new Date(time).toISOString() } });
   });
   return { valid, rejected };
 }

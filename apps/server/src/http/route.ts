@@ -1,9 +1,10 @@
-import { capabilities, fieldErrors, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
+import { capabilities, fieldErrors, validationMessages, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { findSession, touchSession } from '../auth/session.repository.js';
 import type { AppContext, AuthedActor } from './context.js';
 import { badRequest, forbidden, unauthorized } from './errors.js';
+import { findUnstorableInput } from './input-guard.js';
 
 interface HandlerArgs<B> {
   body: B;
@@ -44,6 +45,8 @@ export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppConte
   app.post(call.path, async (request) => {
     const actor = opts.auth === 'user' ? await authenticate(ctx, request) : undefined;
     if (actor && opts.auth === 'user' && opts.allow && !opts.allow(capabilities(actor))) throw forbidden();
+    const unstorable = findUnstorableInput(request.body);
+    if (unstorable !== undefined) throw badRequest(undefined, { [unstorable]: validationMessages.invalid });
     const parsed = call.request.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const body = parsed.data as z.output<C['request']>;

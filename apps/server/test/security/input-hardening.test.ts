@@ -1,0 +1,81 @@
+import { deviceProtocolMessages } from '@fleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleet } from '../helper.js';
+import { at, basic, count, reply } from '../telemetry-support.js';
+import { checksum, createWorld, expectErrorShape, type World } from './world.js';
+
+/**
+ * Regressions the property tests found: input PostgreSQL cannot store (U+0000,
+ * lone surrogates in jsonb, years it cannot read, zone offsets past ±15:59)
+ * and nesting too deep for JSON.stringify each made a 500. A console call now
+ * answers 400; a terminal's batch keeps its good records and names the bad ones.
+ */
+let w: World;
+beforeAll(async () => {
+  w = await createWorld();
+});
+afterAll(() => w?.t.close());
+
+/** JSON nested `levels` objects deep, as text: the test client could not stringify it as an object. */
+const deep = (levels: number) => `${'{"a":'.repeat(levels)}"bottom"${'}'.repeat(levels)}`;
+const raw = (json: string) => ({ __raw: json });
+/** The payload as JSON text, with raw(...) parts spliced in unquoted. */
+const payload = (v: unknown) => JSON.stringify(v).replace(/\{"__raw":"((?:[^"\\]|\\.)*)"\}/g, (_m, s: string) => JSON.parse(`"${s}"`) as string);
+
+describe('console calls', () => {
+  it.each([
+    ['U+0000 in a text field', '/api/company_add', { info: { company_id: 'nul-co', company_name: '会社\u0000名' } }, 'info.company_name'],
+    ['U+0000 in a search', '/api/car_list', { search_text: 'a\u0000' }, 'search_text'],
+    ['U+0000 in a key', '/api/car_list', { ['x\u0000']: 1 }, 'x\ufffd'],
+    ['a lone surrogate bound for jsonb', '/api/car_reserve_cmd', { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: { a: '\ud800' } } }, 'cmd_info.settings.a'],
+    ['nesting 100 000 levels deep', '/api/car_reserve_cmd', { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: raw(deep(100_000)) } }, undefined],
+    ['a date bound in year 0', '/api/car_get_gps_log', { car_data_id: fleet.A.car_data_id, from: '0000-01-01', to: '2026-01-01' }, 'from'],
+    ['a date bound before year 1 in UTC', '/api/car_get_engine_log', { car_data_id: fleet.A.car_data_id, from: '0001-01-01 00:00', to: '2026-01-01' }, 'from'],
+  ])('%s is a 400 with the error shape, and nothing is stored', async (_label, url, body, field) => {
+    const before = await checksum(w.db);
+    const res = await w.app.inject({
+      method: 'POST',
+      url,
+      payload: payload(body),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${w.tokens.superAdmin}` },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expectErrorShape(res);
+    if (field) expect(Object.keys(res.json().errors ?? {})).toContain(field);
+    expect(await checksum(w.db)).toEqual(before);
+  });
+});
+
+describe('the device gateway', () => {
+  let seq = 1000;
+  const send = (records: unknown[]) =>
+    w.app.inject({
+      method: 'POST',
+      url: '/device/v1/batch',
+      payload: payload({ seq: ++seq, records }),
+      headers: { 'content-type': 'application/json', authorization: basic(fleet.A.car_device_id) },
+    });
+
+  it.each([
+    ['U+0000 in a text', { type: 'error', time: at(1), error_type: 'gps', status_code: 0, detail: 'x\u0000' }, deviceProtocolMessages.unstorable],
+    ['U+0000 in an object', { type: 'sensor', time: at(1), readings: { a: 'x\u0000' } }, deviceProtocolMessages.unstorable],
+    ['a lone surrogate', { type: 'obd2', time: at(1), pids: { ['\udc00']: 1 } }, deviceProtocolMessages.unstorable],
+    ['deep nesting', { type: 'obd2', time: at(1), pids: raw(deep(50_000)) }, deviceProtocolMessages.unstorable],
+    ['year 0', { type: 'gps', time: '0000-01-01T00:00:00Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],
+    ['a time before 1970', { type: 'gps', time: '1969-12-31T23:59:59Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],
+  ])('refuses the record with %s and stores the rest of the batch', async (_label, bad, reason) => {
+    const before = await count(w.db, 'gps_logs', fleet.A.car_data_id);
+    const res = await send([bad, { type: 'gps', time: at(2), lat: 35.5, lng: 139.5 }]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(reply(res)).toMatchObject({ accepted: 1, rejected: [{ index: 0 }] });
+    expect(reply(res).rejected[0]!.reason).toContain(reason);
+    expect(await count(w.db, 'gps_logs', fleet.A.car_data_id)).toBe(before + 1);
+  });
+
+  it('stores a time with a zone offset PostgreSQL would refuse (+23:59) as the same instant in UTC', async () => {
+    const res = await send([{ type: 'gps', time: '2026-01-15T23:59:00+23:59', lat: 35.25, lng: 139.25 }]);
+    expect(reply(res)).toMatchObject({ accepted: 1, rejected: [] });
+    const row = await w.db.selectFrom('gps_logs').select('recorded_at').where('lat', '=', 35.25).executeTakeFirstOrThrow();
+    expect(new Date(row.recorded_at).toISOString()).toBe('2026-01-15T00:00:00.000Z');
+  });
+});

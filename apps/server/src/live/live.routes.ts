@@ -49,7 +49,8 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     return (await authenticate(ctx, request)).session.token_hash;
   };
 
-  app.get(LIVE_PATH, async (request, reply) => {
+  // No automatic HEAD: a HEAD of a stream got no answer at all (Node sends no headers before a body write).
+  app.get(LIVE_PATH, { exposeHeadRoute: false }, async (request, reply) => {
     const tokenHash = await sessionOf(request);
     const session = await findLiveSession(db, tokenHash, life);
     if (!session) throw unauthorized();

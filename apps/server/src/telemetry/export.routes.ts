@@ -35,7 +35,7 @@ async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Re
 export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = await authenticate(ctx, request);
-    const parsed = LogExportQuery.safeParse(request.method === 'GET' ? request.query : (request.body ?? {}));
+    const parsed = LogExportQuery.safeParse(request.method === 'POST' ? (request.body ?? {}) : request.query);
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const { kind, ...filter } = parsed.data;
     if (!(await isVisible(ctx.db, actor, 'car_data_id', filter.car_data_id))) throw notFound();

@@ -24,7 +24,7 @@ export const deviceProtocolMessages = {
   badBatch: 'バッチの形式が不正です。',
   futureTime: '時刻がサーバー時刻より10分以上先です',
   pastTime: '時刻が1970-01-01より前です',
-  unstorable: '保存できない文字（U+0000や不正なサロゲート）または深すぎる入れ子が含まれています',
+  unstorable: '保存できない値（U+0000、不正なサロゲート、極端に小さい数値）または深すぎる入れ子が含まれています',
   unknownCommand: '指定されたコマンドはこの端末のものではありません',
   commandNotWaiting: 'このコマンドは結果待ちではありません',
   duplicateResult: '同じバッチ内で同じコマンドの結果が重複しています',

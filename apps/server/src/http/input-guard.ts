@@ -1,17 +1,20 @@
 /**
  * Input PostgreSQL cannot store or our validation cannot walk: U+0000 (text
- * and jsonb refuse it), lone UTF-16 surrogates (jsonb refuses them) and
+ * and jsonb refuse it), lone UTF-16 surrogates (jsonb refuses them), non-zero
+ * numbers too small for a `real` column (it refuses the underflow) and
  * nesting deeper than MAX_INPUT_DEPTH (JSON.stringify runs out of stack).
  * Checked before validation, so such input is a 400, never a 500.
  */
 export const MAX_INPUT_DEPTH = 32;
+/** Below this a number underflows PostgreSQL's `real` (4-byte float, smallest normal ≈ 1.18e-38). */
+const SMALLEST_STORABLE = 1e-37;
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const storable = (s: string) => s.search(UNSTORABLE) === -1;
 /** A key for the path: the path itself may end up stored (a batch's rejection reasons). */
 const printable = (key: string) => key.replace(UNSTORABLE, '\uFFFD');
 
-/** The path ('a.b.0') of the first unstorable string, key or too-deep value; '_' for the root; undefined when all is well. */
+/** The path ('a.b.0') of the first unstorable string, key, number or too-deep value; '_' for the root; undefined when all is well. */
 export function findUnstorableInput(value: unknown): string | undefined {
   // An explicit stack: the input may be nested a million levels deep.
   const stack: [unknown, string, number][] = [[value, '', 0]];
@@ -19,6 +22,10 @@ export function findUnstorableInput(value: unknown): string | undefined {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {
       if (!storable(v)) return path || '_';
+      continue;
+    }
+    if (typeof v === 'number') {
+      if (v !== 0 && Math.abs(v) < SMALLEST_STORABLE) return path || '_';
       continue;
     }
     if (v === null || typeof v !== 'object') continue;

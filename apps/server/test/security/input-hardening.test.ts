@@ -6,7 +6,8 @@ import { checksum, createWorld, expectErrorShape, type World } from './world.js'
 
 /**
  * Regressions the property tests found: input PostgreSQL cannot store (U+0000,
- * lone surrogates in jsonb, years it cannot read, zone offsets past ±15:59)
+ * lone surrogates in jsonb, numbers that underflow a real column, years it
+ * cannot read, zone offsets past ±15:59)
  * and nesting too deep for JSON.stringify each made a 500. A console call now
  * answers 400; a terminal's batch keeps its good records and names the bad ones.
  */
@@ -60,6 +61,7 @@ describe('the device gateway', () => {
     ['U+0000 in a text', { type: 'error', time: at(1), error_type: 'gps', status_code: 0, detail: 'x\u0000' }, deviceProtocolMessages.unstorable],
     ['U+0000 in an object', { type: 'sensor', time: at(1), readings: { a: 'x\u0000' } }, deviceProtocolMessages.unstorable],
     ['a lone surrogate', { type: 'obd2', time: at(1), pids: { ['\udc00']: 1 } }, deviceProtocolMessages.unstorable],
+    ['a number a real column cannot hold (1e-300)', { type: 'battery', time: at(1), percentage: 1e-300 }, deviceProtocolMessages.unstorable],
     ['deep nesting', { type: 'obd2', time: at(1), pids: raw(deep(50_000)) }, deviceProtocolMessages.unstorable],
     ['year 0', { type: 'gps', time: '0000-01-01T00:00:00Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],
     ['a time before 1970', { type: 'gps', time: '1969-12-31T23:59:59Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],

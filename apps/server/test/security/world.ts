@@ -216,3 +216,19 @@ export function registeredRoutes(app: FastifyInstance): string[] {
   }
   return out.sort();
 }
+
+/**
+ * Counts every row written to a table that matters (a row trigger per table,
+ * test databases only). The count is transactional, so a write rolled back is
+ * no write: an unchanged count after a refused call means nothing was stored.
+ * Much cheaper than checksum() for thousands of generated calls.
+ */
+export async function installChangeCounter(db: Db): Promise<() => Promise<number>> {
+  await checksum(db);
+  await sql`CREATE TABLE security_writes (n bigint NOT NULL)`.execute(db);
+  await sql`INSERT INTO security_writes VALUES (0)`.execute(db);
+  await sql`CREATE FUNCTION security_count_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE security_writes SET n = n + 1; RETURN NULL; END $$`.execute(db);
+  for (const table of tableNames!)
+    await sql`CREATE TRIGGER security_count_write AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION security_count_write()`.execute(db);
+  return async () => Number((await sql<{ n: number }>`SELECT n::int AS n FROM security_writes`.execute(db)).rows[0]!.n);
+}

@@ -1,0 +1,4 @@
+import { fuzzConsoleRoutes } from './fuzz.js';
+
+// Console routes split over three files so they run side by side; see fuzz.ts.
+fuzzConsoleRoutes(2, 3);

@@ -4,6 +4,7 @@ import * as telemetryStateTimes from './2026_11_24_120000_telemetry_state_times.
 import * as notificationsAndPasswordReset from './2026_11_24_130000_notifications_and_password_reset.js';
 import * as engineControlOutcomes from './2026_11_25_090000_engine_control_outcomes.js';
 import * as deviceBatchRetention from './2026_11_25_120000_device_batch_retention.js';
+import * as listSortIndexes from './2026_11_26_100000_list_sort_indexes.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_130000_notifications_and_password_reset': notificationsAndPasswordReset,
   '2026_11_25_090000_engine_control_outcomes': engineControlOutcomes,
   '2026_11_25_120000_device_batch_retention': deviceBatchRetention,
+  '2026_11_26_100000_list_sort_indexes': listSortIndexes,
 };

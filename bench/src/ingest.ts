@@ -48,17 +48,28 @@ async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
   return (performance.now() - started) / 1000;
 }
 
-export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Report, opts: { terminals: number; batchesPerTerminal: number; recordsPerBatch: number }) {
+type IngestResult = { accepted: number; errors: number; seconds: number; p50: number; p99: number; max: number };
+
+export interface IngestOptions {
+  terminals: number;
+  batchesPerTerminal: number;
+  recordsPerBatch: number;
+  /** Batches per terminal of the paced run, at the target rate. */
+  pacedBatches: number;
+}
+
+/** Offered load of the paced run: the target, 20,000 records/s. */
+const TARGET_RATE = 20_000;
+
+export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Report, opts: IngestOptions) {
   const records = opts.terminals * opts.batchesPerTerminal * opts.recordsPerBatch;
   const plan: IngestPlan = { ...opts, start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000 };
   const ids = Array.from({ length: opts.terminals }, (_, t) => deviceId(t + 1));
-  const g = await runClient<{ accepted: number; errors: number; seconds: number; p50: number; p99: number; max: number }>('ingest.ts', {
-    ...plan,
-    url: server.url,
-    ids,
-    secret: TERMINAL_SECRET,
-    seqBase: 1_000_000,
-  });
+  const g = await runClient<IngestResult>('ingest.ts', { ...plan, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 1_000_000 });
+  // Terminals on a timer, together offering the target rate: the latency a terminal sees in service.
+  const intervalMs = (opts.terminals * opts.recordsPerBatch * 1000) / TARGET_RATE;
+  const pacedPlan: IngestPlan = { ...opts, batchesPerTerminal: opts.pacedBatches, start: Date.now() - (opts.pacedBatches * opts.recordsPerBatch + 60) * 1000 };
+  const paced = await runClient<IngestResult>('ingest.ts', { ...pacedPlan, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 2_000_000, intervalMs });
   const rawSeconds = await rawInsert(bdb, plan, bdb.kind === 'postgres' ? 10 : 1);
   const gatewayRate = g.accepted / g.seconds;
   const rawRate = records / rawSeconds;
@@ -75,9 +86,16 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
   });
   report.add({
     section: '2 ingest',
-    name: 'receive-to-commit per batch',
+    name: `receive-to-commit per batch, terminals sending back to back (${opts.terminals} in flight: queueing)`,
     value: `p50 ${ms(g.p50)} / p99 ${ms(g.p99)} / max ${ms(g.max)} ms`,
+  });
+  const pacedRate = paced.accepted / paced.seconds;
+  report.add({
+    section: '2 ingest',
+    name: `receive-to-commit per batch, ${opts.terminals} terminals each sending ${opts.recordsPerBatch} records every ${(intervalMs / 1000).toFixed(1)} s (${int(TARGET_RATE)} records/s offered)`,
+    value: `p50 ${ms(paced.p50)} / p99 ${ms(paced.p99)} / max ${ms(paced.max)} ms`,
+    anchor: `${int(pacedRate)} records/s committed, ${paced.errors} errors`,
     target: onPg ? 'p99 ≤ 1 s' : '(PostgreSQL only)',
-    met: onPg ? g.p99 <= 1000 : undefined,
+    met: onPg ? paced.p99 <= 1000 && paced.errors === 0 : undefined,
   });
 }

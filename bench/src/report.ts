@@ -12,6 +12,8 @@ export interface Figure {
   target?: string | undefined;
   /** undefined: reported, no target. */
   met?: boolean | undefined;
+  /** Says which part of a two-part target missed, e.g. "p95 met, ratio missed". */
+  verdict?: string | undefined;
 }
 
 export class Report {
@@ -20,7 +22,7 @@ export class Report {
 
   add(f: Figure) {
     this.figures.push(f);
-    const mark = f.met === undefined ? '' : f.met ? '  met' : '  MISSED';
+    const mark = f.met === undefined ? '' : `  ${f.met ? 'met' : 'MISSED'}${f.verdict ? ` (${f.verdict})` : ''}`;
     const parts = [f.value, f.anchor && `(${f.anchor})`, f.ratio && `ratio ${f.ratio}`, f.target && `target ${f.target}`].filter(Boolean);
     console.log(`  [${f.section}] ${f.name}: ${parts.join('  ')}${mark}`);
   }
@@ -75,4 +77,4 @@ export class Report {
   }
 }
 
-const result = (f: Figure) => (f.met === undefined ? '' : f.met ? 'met' : 'missed');
+const result = (f: Figure) => (f.met === undefined ? '' : `${f.met ? 'met' : 'missed'}${f.verdict ? ` (${f.verdict})` : ''}`);

@@ -105,7 +105,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       if (browser && webRoot) await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'ingest', () =>
-        benchIngest(bdb, server, report, { terminals: Math.min(1000, size.vehicles), batchesPerTerminal: quick ? 2 : 10, recordsPerBatch: 50 }),
+        benchIngest(bdb, server, report, { terminals: Math.min(1000, size.vehicles), batchesPerTerminal: quick ? 2 : 10, recordsPerBatch: 50, pacedBatches: quick ? 3 : 8 }),
       );
       await section(report, 'storage', () => benchStorage(bdb, report));
       await section(report, 'purge', () => benchPurge(bdb, fleet, report));

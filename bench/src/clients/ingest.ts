@@ -1,14 +1,16 @@
 /**
- * Simulated terminals in a process of their own: each sends its batches one
- * after another (a new seq each) over its own keep-alive connection, all
- * terminals at once. Prints records accepted, wall time and the latency of
- * each batch (sent to answered = received to committed, since the gateway
- * answers after the commit).
+ * Simulated terminals in a process of their own, each over its own keep-alive
+ * connection, a new seq per batch. Without intervalMs each terminal sends its
+ * batches back to back (the gateway's ceiling); with it, terminal t sends
+ * batch b at t/terminals × interval + b × interval (evenly spread, as real
+ * terminals report on a timer). Prints records accepted, wall time and the
+ * latency of each batch (sent to answered = received to committed, since the
+ * gateway answers after the commit).
  */
 import http from 'node:http';
 import { batchRecords, type IngestPlan } from '../ingest-records.js';
 
-const opts = JSON.parse(process.argv[2]!) as IngestPlan & { url: string; ids: string[]; secret: string; seqBase: number };
+const opts = JSON.parse(process.argv[2]!) as IngestPlan & { url: string; ids: string[]; secret: string; seqBase: number; intervalMs?: number };
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const url = new URL(`${opts.url}/device/v1/batch`);
 
@@ -36,6 +38,11 @@ await Promise.all(
   opts.ids.map(async (id, t) => {
     const auth = `Basic ${Buffer.from(`${id}:${opts.secret}`).toString('base64')}`;
     for (let b = 0; b < opts.batchesPerTerminal; b++) {
+      if (opts.intervalMs) {
+        const due = started + ((t / opts.ids.length) + b) * opts.intervalMs;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
       const body = JSON.stringify({ seq: opts.seqBase + b, records: batchRecords(opts, t, b) });
       const t0 = performance.now();
       try {

@@ -6,6 +6,7 @@ import { errorMessages, type ApiError } from '@fleet/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './account/account.routes.js';
 import { registerAreaRoutes } from './areas/areas.routes.js';
+import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerCarRoutes } from './car/car.routes.js';
 import { registerCarUserRoutes } from './car-user/car-user.routes.js';
@@ -77,6 +78,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerEngineRoutes(app, ctx);
   registerAreaRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

@@ -29,3 +29,4 @@ export * from './notify.js';
 export * from './password-reset.js';
 export * from './engine.js';
 export * from './areas.js';
+export * from './audit.js';

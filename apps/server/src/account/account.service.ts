@@ -8,6 +8,7 @@ import {
   type PasswordResetForm,
 } from '@fleet/contract';
 import type { z } from 'zod';
+import { writeAudit } from '../audit/audit.repository.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeAccountSessions } from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
@@ -53,6 +54,7 @@ export async function addAccount(db: Db, actor: AuthedActor, info: z.output<type
   const hash = await hashPassword(info.password);
   const { account_id, name, email, role } = info;
   await insertAccount(db, { account_id, name, email, role, company_id }, hash).catch(mapUniqueViolation);
+  await writeAudit(db, actor, 'account.add', 'account', account_id, { role, company_id });
 }
 
 export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountEditForm>) {
@@ -77,6 +79,7 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
     if (self && password_hash) await revokeOtherSessions(trx, target.account_id, actor.session.token_hash);
     else if (password_hash || info.role !== target.role || company_id !== target.company_id)
       await revokeAccountSessions(trx, target.account_id);
+    await writeAudit(trx, actor, 'account.update', 'account', target.account_id, { role: info.role, company_id, password_changed: !!password_hash });
   });
 }
 
@@ -87,6 +90,7 @@ export async function deleteAccount(db: Db, actor: AuthedActor, accountId: strin
   await db.transaction().execute(async (trx) => {
     await setAccountDeleted(trx, accountId, isDelete);
     if (isDelete) await revokeAccountSessions(trx, accountId);
+    await writeAudit(trx, actor, isDelete ? 'account.delete' : 'account.restore', 'account', accountId);
   });
 }
 
@@ -102,6 +106,7 @@ export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<t
     await db.transaction().execute(async (trx) => {
       await updateAccount(trx, actor.account_id, { password_hash });
       await revokeOtherSessions(trx, actor.account_id, actor.session.token_hash);
+      await writeAudit(trx, actor, 'account.password', 'account', actor.account_id);
     });
     return;
   }
@@ -112,5 +117,6 @@ export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<t
   await db.transaction().execute(async (trx) => {
     await updateAccount(trx, targetId, { password_hash });
     await revokeAccountSessions(trx, targetId);
+    await writeAudit(trx, actor, 'account.password', 'account', targetId);
   });
 }

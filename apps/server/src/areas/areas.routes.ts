@@ -13,6 +13,7 @@ import {
   type Capabilities,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { conflict } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
@@ -39,6 +40,7 @@ export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
       const car = await visibleCar(db, actor, body.car_id);
       if (car.is_delete) throw conflict(areaMessages.carDeleted);
       await setAvailableData(db, body.car_id, body.available_data, new Date());
+      await writeAudit(db, actor, 'area.available_data', 'area', body.car_id, { available_data: body.available_data });
       return { ok: true };
     },
   });
@@ -50,6 +52,7 @@ export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
   const writeList = async (actor: AuthedActor, carId: string, kind: AreaKind, areas: NamedArea[]) => {
     await visibleCar(db, actor, carId);
     await replaceCarAreas(db, carId, kind, areas);
+    await writeAudit(db, actor, `area.${kind}`, 'area', carId, { count: areas.length });
     return { ok: true, count: areas.length };
   };
   registerCall(app, ctx, carGetAvailableAreas, {

@@ -9,6 +9,7 @@ import {
   type Capabilities,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -44,11 +45,13 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
       if (template_id) {
         await editableTemplate(db, actor, template_id);
         await updateTemplate(db, template_id, content, new Date());
+        await writeAudit(db, actor, 'area_template.save', 'area_template', template_id, { name: content.name, type: content.type });
         return { ok: true, template_id };
       }
       const id = randomBytes(12).toString('base64url');
       // The super admin's templates belong to no company: shared with every company.
       await insertTemplate(db, { ...content, template_id: id, company_id: actor.company_id, created_by: actor.account_id });
+      await writeAudit(db, actor, 'area_template.save', 'area_template', id, { name: content.name, type: content.type });
       return { ok: true, template_id: id };
     },
   });
@@ -59,6 +62,7 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
     handler: async ({ body, actor }) => {
       await editableTemplate(db, actor, body.template_id);
       await deleteTemplate(db, body.template_id);
+      await writeAudit(db, actor, 'area_template.delete', 'area_template', body.template_id);
       return { ok: true };
     },
   });
@@ -71,6 +75,7 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
       const template = await findTemplate(db, actor, body.template_id);
       if (!template) throw notFound(areaMessages.templateNotFound);
       await replaceCarAreas(db, body.car_id, template.type, template.areas);
+      await writeAudit(db, actor, 'area.template_apply', 'area', body.car_id, { template_id: body.template_id, type: template.type });
       return { ok: true, type: template.type, count: template.areas.length };
     },
   });

@@ -10,6 +10,7 @@ import {
   type Capabilities,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
@@ -62,6 +63,7 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
     handler: async ({ body, actor }) => {
       if (!(await findCar(db, body.car_id, companyScope(actor)))) throw notFound();
       await setCarStatus(db, body.car_id, body.car_status);
+      await writeAudit(db, actor, 'car.status', 'car', body.car_id, { car_status: body.car_status });
       return { ok: true };
     },
   });

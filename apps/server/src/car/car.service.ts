@@ -1,5 +1,6 @@
 import { capabilities, carMessages, type CarForm } from '@fleet/contract';
 import type { z } from 'zod';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { AuthedActor } from '../http/context.js';
@@ -49,6 +50,7 @@ async function toValues(db: Db, actor: AuthedActor, info: CarInfo): Promise<CarV
 export async function addCar(db: Db, actor: AuthedActor, info: CarInfo) {
   if (await carExists(db, info.car_id)) throw carIdInUse();
   await insertCar(db, await toValues(db, actor, info)).catch(mapUniqueViolation);
+  await writeAudit(db, actor, 'car.add', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
 }
 
 export async function editCar(db: Db, actor: AuthedActor, info: CarInfo) {
@@ -58,6 +60,7 @@ export async function editCar(db: Db, actor: AuthedActor, info: CarInfo) {
   if (!capabilities(actor).devicesAndCompanies && info.car_device_id !== current.car_device_id)
     throw new AppError(403, 'FORBIDDEN', carMessages.deviceChangeForbidden, { car_device_id: carMessages.deviceChangeForbidden });
   await updateCar(db, await toValues(db, actor, info)).catch(mapUniqueViolation);
+  await writeAudit(db, actor, 'car.update', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
 }
 
 /** Logical delete or restore; a restore needs its customer and terminal still live and free. */
@@ -72,4 +75,5 @@ export async function deleteCar(db: Db, actor: AuthedActor, carId: string, isDel
   await setCarDeleted(db, carId, isDelete).catch((e: unknown) => {
     throw isUniqueViolation(e) ? conflict(carMessages.restoreBlocked) : e;
   });
+  await writeAudit(db, actor, isDelete ? 'car.delete' : 'car.restore', 'car', carId);
 }

@@ -1,4 +1,5 @@
 import { cmdIdxOf, engineMessages, reservationStates, type Actor, type ReservedCommand, type ReservedCommandType } from '@fleet/contract';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { reserveCommand } from '../gateway/command.repository.js';
@@ -39,13 +40,15 @@ export async function reserve(db: Db, actor: Actor, input: ReserveInput, now: Da
     if (isUniqueViolation(err, 'reserved_commands_active_key')) throw conflict(engineMessages.slotBusy);
     throw err;
   }
+  await writeAudit(db, actor, 'engine_command.reserve', 'engine_command', String(id), { car_data_id: input.car_data_id, cmd_type: input.cmd_type, cmd_info: input.cmd_info });
   return (await findCommand(db, id))!;
 }
 
 /** Deletes the slot's command; only in execWait, else 409 saying why. */
 export async function deleteReserved(db: Db, actor: Actor, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
   await expireCommands(db, now, carDataId);
-  if ((await deleteWaitingCommand(db, carDataId, cmdIdx, actor.account_id, now)) !== null) return;
+  const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, actor.account_id, now);
+  if (deleted !== null) return writeAudit(db, actor, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
   const latest = await findLatestInSlot(db, carDataId, cmdIdx);
   if (latest?.status === 'resultWait') throw conflict(engineMessages.deleteFetched);
   if (latest && latest.state === reservationStates.resultEnd) throw conflict(engineMessages.deleteFinished);

@@ -13,6 +13,7 @@ import {
   type Capabilities,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
@@ -93,6 +94,7 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
       if ((await countPending(db, car_id)) >= REQUEST_PENDING_MAX) throw conflict(engineMessages.tooManyPending);
       const request_id = randomBytes(12).toString('base64url');
       await insertRequest(db, { request_id, car_id, cmd, execute_at, created_by: actor.account_id });
+      await writeAudit(db, actor, 'reservation_request.add', 'reservation_request', request_id, { car_id, cmd, execute_at });
       return { ok: true, request_id };
     },
   });
@@ -104,6 +106,7 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
       const request = await findRequestCar(db, body.request_id);
       if (!request || !(await isVisible(db, actor, 'car_id', request.car_id))) throw notFound();
       if (!(await cancelRequest(db, body.request_id, actor.account_id, clock()))) throw conflict(engineMessages.requestNotPending);
+      await writeAudit(db, actor, 'reservation_request.cancel', 'reservation_request', body.request_id, { car_id: request.car_id });
       return { ok: true };
     },
   });

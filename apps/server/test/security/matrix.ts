@@ -225,6 +225,7 @@ export const matrix: MatrixRow[] = [
 
   // Mail and audit -------------------------------------------------------------------------------
   post('/api/mail_outbox_list', SUPER_ADMIN, none),
+  post('/api/audit_log_list', SUPER_ADMIN, none),
 
   // Device gateway ----------------------------------------------------------------------------------
   post(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),

@@ -1,0 +1,58 @@
+import type { AuditLogRow, AuditTargetType } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/**
+ * The audit log: one row per change made through the console, written by the
+ * service that made it (in its transaction when it has one). Never holds a
+ * password or token, only ids and the changed fields that matter.
+ */
+export async function writeAudit(
+  db: Db,
+  actor: { account_id: string } | null,
+  action: string,
+  target_type: AuditTargetType,
+  target_id: string,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({ account_id: actor?.account_id ?? null, action, target_type, target_id, detail: JSON.stringify(detail) })
+    .execute();
+}
+
+export interface AuditFilter {
+  target_type?: string | undefined;
+  target_id?: string | undefined;
+  account_id?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+const filtered = (db: Db, f: AuditFilter) => {
+  let q = db.selectFrom('audit_log as l');
+  if (f.target_type) q = q.where('l.target_type', '=', f.target_type);
+  if (f.target_id) q = q.where('l.target_id', '=', f.target_id);
+  if (f.account_id) q = q.where('l.account_id', '=', f.account_id);
+  return q;
+};
+
+export async function listAudit(db: Db, f: AuditFilter): Promise<{ count: number; list: AuditLogRow[] }> {
+  const { count } = await filtered(db, f).select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+  const rows = await filtered(db, f)
+    .leftJoin('accounts as a', 'a.account_id', 'l.account_id')
+    .select(['l.id', 'l.at', 'l.account_id', 'a.name as account_name', 'l.action', 'l.target_type', 'l.target_id', 'l.detail'])
+    .orderBy('l.id', 'desc')
+    .offset(f.offset)
+    .limit(f.limit)
+    .execute();
+  return {
+    count: Number(count),
+    list: rows.map((r) => ({
+      ...r,
+      id: Number(r.id),
+      at: new Date(r.at).toISOString(),
+      detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
+    })),
+  };
+}

@@ -33,9 +33,14 @@ export interface Database {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    // A database that accepts connections but never answers must not hold a request forever: after
+    // 3 s without a connection (new, or a free one from the pool) the call fails and answers 503.
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 3000 });
     // An idle client losing its connection (database restart) must not crash the process.
     pool.on('error', () => undefined);
+    // Nor a checked-out one between two statements (inside a transaction): the pool listens only while
+    // a client is idle, and an 'error' event nobody listens to kills the process. Its next query fails instead.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

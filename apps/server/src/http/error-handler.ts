@@ -8,7 +8,7 @@ const isDatabaseDown = (e: unknown) => {
   const err = e as { code?: string; message?: string };
   return (
     (err.code !== undefined && UNAVAILABLE_CODES.has(err.code)) ||
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(err.message ?? '')
+    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(err.message ?? '')
   );
 };
 

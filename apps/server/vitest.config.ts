@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: unit tests beside the source, and the API tests under test/
- * on PGlite, plus the same API tests on PostgreSQL when DATABASE_URL is set.
+ * Projects: unit tests beside the source, the API tests under test/ on PGlite,
+ * the same API tests on PostgreSQL when DATABASE_URL is set, and the fault
+ * tests, which start a private PostgreSQL cluster of their own.
  * The database a project uses reaches its globalSetup and tests via `provide`.
  */
 const databaseUrl = process.env.DATABASE_URL ?? '';
@@ -12,6 +13,8 @@ const apiProject = (name: string, url: string) => ({
   test: {
     name,
     include: ['test/**/*.test.ts'],
+    // The fault tests start a PostgreSQL of their own: once per run, in the faults project.
+    exclude: ['test/security/faults/**'],
     globalSetup: ['test/global-setup.ts'],
     // '' counts as unset for loadConfig, so nothing in a PGlite run reaches PostgreSQL.
     env: { DATABASE_URL: url },
@@ -26,6 +29,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       apiProject('pglite', ''),
+      { extends: true, test: { name: 'faults', include: ['test/security/faults/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
       ...(databaseUrl ? [apiProject('postgres', databaseUrl)] : []),
     ],
   },

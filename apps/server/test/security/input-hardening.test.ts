@@ -81,3 +81,20 @@ describe('the device gateway', () => {
     expect(new Date(row.recorded_at).toISOString()).toBe('2026-01-15T00:00:00.000Z');
   });
 });
+
+describe('what is not JSON, or too much of it', () => {
+  it.each([
+    ['a body over 1 MiB', '/api/car_list', 'application/json', `{"search_text":"${'x'.repeat(1024 * 1024)}"}`, 413],
+    ['a batch over 4 MiB', '/device/v1/batch', 'application/json', `{"seq":1,"records":["${'x'.repeat(4 * 1024 * 1024)}"]}`, 413],
+    ['plain text (read as a string, not an object)', '/api/car_list', 'text/plain', '{}', 400],
+    ['XML', '/api/car_list', 'application/xml', '<a/>', 415],
+    ['a form', '/api/login', 'application/x-www-form-urlencoded', 'username=a&password=b', 415],
+    ['broken JSON', '/api/car_list', 'application/json', '{"search_text":', 400],
+    ['a prototype-polluting body', '/api/car_list', 'application/json', '{"__proto__":{"isAdmin":true}}', 400],
+  ])('%s is refused with the error shape', async (_label, url, contentType, payload, status) => {
+    const authorization = url.startsWith('/device') ? basic(fleet.A.car_device_id) : `Bearer ${w.tokens.superAdmin}`;
+    const res = await w.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType, authorization } });
+    expect(res.statusCode, res.body).toBe(status);
+    expectErrorShape(res);
+  });
+});

@@ -29,7 +29,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       apiProject('pglite', ''),
-      { extends: true, test: { name: 'faults', include: ['test/security/faults/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: 'faults', include: ['test/security/faults/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 },
+      },
       ...(databaseUrl ? [apiProject('postgres', databaseUrl)] : []),
     ],
   },

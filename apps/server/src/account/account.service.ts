@@ -79,7 +79,11 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
     if (self && password_hash) await revokeOtherSessions(trx, target.account_id, actor.session.token_hash);
     else if (password_hash || info.role !== target.role || company_id !== target.company_id)
       await revokeAccountSessions(trx, target.account_id);
-    await writeAudit(trx, actor, 'account.update', 'account', target.account_id, { role: info.role, company_id, password_changed: !!password_hash });
+    await writeAudit(trx, actor, 'account.update', 'account', target.account_id, {
+      role: info.role,
+      company_id,
+      password_changed: !!password_hash,
+    });
   });
 }
 

@@ -38,7 +38,9 @@ const filtered = (db: Db, f: AuditFilter) => {
 };
 
 export async function listAudit(db: Db, f: AuditFilter): Promise<{ count: number; list: AuditLogRow[] }> {
-  const { count } = await filtered(db, f).select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+  const { count } = await filtered(db, f)
+    .select(sql<number>`count(*)::int`.as('count'))
+    .executeTakeFirstOrThrow();
   const rows = await filtered(db, f)
     .leftJoin('accounts as a', 'a.account_id', 'l.account_id')
     .select(['l.id', 'l.at', 'l.account_id', 'a.name as account_name', 'l.action', 'l.target_type', 'l.target_id', 'l.detail'])

@@ -40,7 +40,11 @@ export async function reserve(db: Db, actor: Actor, input: ReserveInput, now: Da
     if (isUniqueViolation(err, 'reserved_commands_active_key')) throw conflict(engineMessages.slotBusy);
     throw err;
   }
-  await writeAudit(db, actor, 'engine_command.reserve', 'engine_command', String(id), { car_data_id: input.car_data_id, cmd_type: input.cmd_type, cmd_info: input.cmd_info });
+  await writeAudit(db, actor, 'engine_command.reserve', 'engine_command', String(id), {
+    car_data_id: input.car_data_id,
+    cmd_type: input.cmd_type,
+    cmd_info: input.cmd_info,
+  });
   return (await findCommand(db, id))!;
 }
 
@@ -48,7 +52,8 @@ export async function reserve(db: Db, actor: Actor, input: ReserveInput, now: Da
 export async function deleteReserved(db: Db, actor: Actor, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
   await expireCommands(db, now, carDataId);
   const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, actor.account_id, now);
-  if (deleted !== null) return writeAudit(db, actor, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
+  if (deleted !== null)
+    return writeAudit(db, actor, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
   const latest = await findLatestInSlot(db, carDataId, cmdIdx);
   if (latest?.status === 'resultWait') throw conflict(engineMessages.deleteFetched);
   if (latest && latest.state === reservationStates.resultEnd) throw conflict(engineMessages.deleteFinished);

@@ -9,6 +9,7 @@ export const MAX_INPUT_DEPTH = 32;
 /** Below this a number underflows PostgreSQL's `real` (4-byte float, smallest normal ≈ 1.18e-38). */
 const SMALLEST_STORABLE = 1e-37;
 
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const storable = (s: string) => s.search(UNSTORABLE) === -1;
 /** A key for the path: the path itself may end up stored (a batch's rejection reasons). */

@@ -12,7 +12,23 @@ type Def = Record<string, any>;
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** Ids that exist in the security world, so valid-looking requests often reach real records. */
-export const KNOWN_IDS = ['car-a', 'car-b', 'user-a', 'user-b', 'device-a', 'device-b', 'company-a', 'company-b', 'admin-a', 'staff-a', 'super-admin', 'tpl-a', 'tpl-b', '358409100000001', '358409100000002'];
+export const KNOWN_IDS = [
+  'car-a',
+  'car-b',
+  'user-a',
+  'user-b',
+  'device-a',
+  'device-b',
+  'company-a',
+  'company-b',
+  'admin-a',
+  'staff-a',
+  'super-admin',
+  'tpl-a',
+  'tpl-b',
+  '358409100000001',
+  '358409100000002',
+];
 
 /** Strings that have broken servers before. */
 export const NASTY_STRINGS = [
@@ -48,9 +64,26 @@ export const NASTY_STRINGS = [
   'x'.repeat(1_100_000),
 ];
 
-export const NASTY_NUMBERS = [-1, -0, 0.5, -0.5, 1e308, -1e308, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 5e-324, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+export const NASTY_NUMBERS = [
+  -1,
+  -0,
+  0.5,
+  -0.5,
+  1e308,
+  -1e308,
+  2 ** 31,
+  2 ** 53 + 2,
+  -(2 ** 63),
+  5e-324,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+];
 
-const nastyString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }));
+const nastyString = fc.oneof(
+  fc.constantFrom(...NASTY_STRINGS),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+);
 const nastyNumber = fc.oneof(fc.constantFrom(...NASTY_NUMBERS), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
 
 /** Any JSON value, exotic ones favoured. */
@@ -66,7 +99,11 @@ export const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(nastyString, nastyString, { maxKeys: 3 }),
 );
 
-const datesAround = fc.date({ min: new Date(Date.now() - 400 * 86_400_000), max: new Date(Date.now() + 40 * 86_400_000), noInvalidDate: true });
+const datesAround = fc.date({
+  min: new Date(Date.now() - 400 * 86_400_000),
+  max: new Date(Date.now() + 40 * 86_400_000),
+  noInvalidDate: true,
+});
 /** 'YYYY/MM/DD HH:mm' in Japan time (SPEC.md §9). */
 const jstMinute = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ').replace(/-/g, '/');
 
@@ -85,12 +122,22 @@ function stringArb(def: Def): fc.Arbitrary<string> {
   if (def.format === 'email') return fc.emailAddress();
   if (def.format === 'ipv4') return fc.ipV4();
   if (def.format === 'ipv6') return fc.ipV6();
-  if (def.format === 'datetime') return fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.stringMatching(patterns[0] ?? /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/));
+  if (def.format === 'datetime')
+    return fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.stringMatching(patterns[0] ?? /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    );
   const ids = patterns.some((p) => p.source.includes('A-Za-z0-9_-')) ? [fc.constantFrom(...KNOWN_IDS)] : [];
-  const base = patterns.length ? fc.stringMatching(patterns[0]!) : fc.string({ unit: 'grapheme-composite', minLength: min, maxLength: Math.max(min, max) });
+  const base = patterns.length
+    ? fc.stringMatching(patterns[0]!)
+    : fc.string({ unit: 'grapheme-composite', minLength: min, maxLength: Math.max(min, max) });
   // Free text is often a date or time in these forms (filters, execute_at): give those a chance.
   const dates = patterns.length ? [] : [datesAround.map((d) => d.toISOString()), datesAround.map(jstMinute)];
-  return fc.oneof(base.filter((s) => s.length >= min && s.length <= Math.max(max, min)), ...ids, ...dates);
+  return fc.oneof(
+    base.filter((s) => s.length >= min && s.length <= Math.max(max, min)),
+    ...ids,
+    ...dates,
+  );
 }
 
 function numberArb(def: Def): fc.Arbitrary<number> {
@@ -134,7 +181,8 @@ export function fromSchema(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> 
     }
     case 'array': {
       let max = 4;
-      for (const c of (def.checks ?? []) as { _zod: { def: Def } }[]) if (c._zod.def.check === 'max_length') max = Math.min(max, c._zod.def.maximum);
+      for (const c of (def.checks ?? []) as { _zod: { def: Def } }[])
+        if (c._zod.def.check === 'max_length') max = Math.min(max, c._zod.def.maximum);
       return fc.array(inner(def.element), { maxLength: max });
     }
     case 'tuple':
@@ -173,14 +221,16 @@ export function fromSchema(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> 
 /** Every path of a JSON value, root first. */
 function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []) {
   out.push(at);
-  if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) paths(v, [...at, Array.isArray(value) ? Number(k) : k], out);
+  if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) paths(v, [...at, Array.isArray(value) ? Number(k) : k], out);
   return out;
 }
 
 function mutate(value: unknown, pick: number, how: 'drop' | 'replace' | 'add', replacement: unknown): unknown {
   const all = paths(value);
   const path = all[pick % all.length]!;
-  if (path.length === 0) return how === 'add' && value && typeof value === 'object' ? { ...(value as object), extra: replacement } : replacement;
+  if (path.length === 0)
+    return how === 'add' && value && typeof value === 'object' ? { ...(value as object), extra: replacement } : replacement;
   const copy = structuredClone(value) as Record<string | number, unknown>;
   let parent = copy;
   for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
@@ -211,18 +261,60 @@ export function bodyFor(schema: z.ZodType): fc.Arbitrary<unknown> {
 /** Bodies no JSON parser or content-type check should let through, or should refuse politely. */
 export const rawRequest = fc.oneof(
   fc.record({ contentType: fc.constant('application/json'), payload: fc.string({ maxLength: 60 }) }),
-  fc.record({ contentType: fc.constant('application/json'), payload: fc.constantFrom('', '{', '{"a":', '[1,2', 'null', 'true', '"text"', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}', '\uFEFF{}', '{"a":1}garbage', '{"a":1,"a":2}', 'NaN', '1e999') }),
   fc.record({
-    contentType: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=utf-16', 'application/jsonx', '', '*/*'),
+    contentType: fc.constant('application/json'),
+    payload: fc.constantFrom(
+      '',
+      '{',
+      '{"a":',
+      '[1,2',
+      'null',
+      'true',
+      '"text"',
+      '{"__proto__":{"admin":true}}',
+      '{"constructor":{"prototype":{"admin":true}}}',
+      '\uFEFF{}',
+      '{"a":1}garbage',
+      '{"a":1,"a":2}',
+      'NaN',
+      '1e999',
+    ),
+  }),
+  fc.record({
+    contentType: fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/json; charset=utf-16',
+      'application/jsonx',
+      '',
+      '*/*',
+    ),
     payload: fc.constantFrom('{}', 'a=1&b=2', '<a/>', '--x\r\n\r\n--x--'),
   }),
   fc.record({ contentType: fc.constant('application/json'), payload: fc.constant(`{"a":"${'x'.repeat(1024 * 1024 + 10)}"}`) }),
-  fc.record({ contentType: fc.constant('application/json'), payload: fc.integer({ min: 33, max: 5000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`) }),
+  fc.record({
+    contentType: fc.constant('application/json'),
+    payload: fc.integer({ min: 33, max: 5000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
+  }),
 );
 
 /** Authorization headers that must all be refused. */
 export const badAuthorization = fc.oneof(
-  fc.constantFrom('', 'Bearer', 'Bearer ', 'Bearer null', 'Bearer undefined', 'bearer x', `Bearer ${'a'.repeat(300)}`, 'Basic Og==', 'Basic ::', 'Digest x', 'Bearer \u00e9'),
+  fc.constantFrom(
+    '',
+    'Bearer',
+    'Bearer ',
+    'Bearer null',
+    'Bearer undefined',
+    'bearer x',
+    `Bearer ${'a'.repeat(300)}`,
+    'Basic Og==',
+    'Basic ::',
+    'Digest x',
+    'Bearer \u00e9',
+  ),
   fc.stringMatching(/^[\x21-\x7e]{0,80}$/).map((s) => `Bearer ${s}`),
   fc.base64String({ maxLength: 80 }).map((s) => `Basic ${s}`),
 );

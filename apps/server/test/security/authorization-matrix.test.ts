@@ -2,7 +2,17 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matrix, type CellRequest, type MatrixRow } from './matrix.js';
-import { COMPANY_B_MARKERS, createWorld, expectErrorShape, registeredRoutes, roles, targets, type Role, type Target, type World } from './world.js';
+import {
+  COMPANY_B_MARKERS,
+  createWorld,
+  expectErrorShape,
+  registeredRoutes,
+  roles,
+  targets,
+  type Role,
+  type Target,
+  type World,
+} from './world.js';
 
 /**
  * Walks every cell of matrix.ts against the real app: each route, as each
@@ -47,19 +57,22 @@ async function inject(row: MatrixRow, req: CellRequest, token: string | undefine
 function stream(row: MatrixRow, token: string | undefined): Promise<Answer> {
   const [method, path] = row.route.split(' ') as ['GET', string];
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      let body = '';
-      const done = () => {
-        req.destroy();
-        resolve({ statusCode: res.statusCode ?? 0, body, headers: res.headers });
-      };
-      if (res.statusCode !== 200) return void res.on('data', (c: Buffer) => (body += String(c))).on('end', done);
-      res.on('data', (chunk: Buffer) => {
-        body += String(chunk);
-        if (/event: snapshot\ndata: .*\n\n/.test(body)) done();
-      });
-      res.on('end', done);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        let body = '';
+        const done = () => {
+          req.destroy();
+          resolve({ statusCode: res.statusCode ?? 0, body, headers: res.headers });
+        };
+        if (res.statusCode !== 200) return void res.on('data', (c: Buffer) => (body += String(c))).on('end', done);
+        res.on('data', (chunk: Buffer) => {
+          body += String(chunk);
+          if (/event: snapshot\ndata: .*\n\n/.test(body)) done();
+        });
+        res.on('end', done);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`${row.route}: no event within 10 s`)));
     req.on('error', reject);
     req.end();
@@ -77,8 +90,14 @@ describe('the authorization matrix', () => {
     const registered = registeredRoutes(w.app);
     const rows = matrix.map((r) => r.route);
     expect(registered.length).toBeGreaterThan(80);
-    expect(registered.filter((r) => !rows.includes(r)), 'registered routes without a row in matrix.ts').toEqual([]);
-    expect(rows.filter((r) => !registered.includes(r)), 'rows of matrix.ts for routes that do not exist').toEqual([]);
+    expect(
+      registered.filter((r) => !rows.includes(r)),
+      'registered routes without a row in matrix.ts',
+    ).toEqual([]);
+    expect(
+      rows.filter((r) => !registered.includes(r)),
+      'rows of matrix.ts for routes that do not exist',
+    ).toEqual([]);
     expect(new Set(rows).size, 'one row per route').toBe(rows.length);
   });
 
@@ -94,7 +113,8 @@ describe('the authorization matrix', () => {
       const label = `${row.route} ${c.role}/${c.target}`;
       if (row.route.startsWith('HEAD ')) expect(res.body, `${label}: HEAD has no body`).toBe('');
       else if (res.statusCode >= 400) expectErrorShape(res, label);
-      else if (!row.public && c.role !== 'superAdmin' && c.role !== 'anonymous') expect(res.body, `${label} leaks company B`).not.toMatch(COMPANY_B_MARKERS);
+      else if (!row.public && c.role !== 'superAdmin' && c.role !== 'anonymous')
+        expect(res.body, `${label} leaks company B`).not.toMatch(COMPANY_B_MARKERS);
     });
   });
 });

@@ -29,8 +29,10 @@ export function parseCsv(text: string): string[][] {
         i++;
         for (;;) {
           if (i >= text.length) throw new Error('unterminated quoted field');
-          if (text[i] === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-          else if (text[i] === '"') break;
+          if (text[i] === '"' && text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+          } else if (text[i] === '"') break;
           else field += text[i++];
         }
         i++;
@@ -69,10 +71,20 @@ async function roundTrip(details: string[]) {
     { type: 'error', time: time(i), error_type: 'sensor', status_code: 1002, detail },
     { type: 'sensor', time: time(i), readings: { note: detail } },
   ]);
-  const res = await w.app.inject({ method: 'POST', url: '/device/v1/batch', payload: { seq: ++seq, records }, headers: { authorization: basic(terminal.car_device_id) } });
+  const res = await w.app.inject({
+    method: 'POST',
+    url: '/device/v1/batch',
+    payload: { seq: ++seq, records },
+    headers: { authorization: basic(terminal.car_device_id) },
+  });
   expect(res.json().accepted, res.body).toBe(records.length);
   const exported = async (kind: 'error' | 'sensor') => {
-    const csv = await w.app.inject({ method: 'GET', url: LOG_EXPORT_PATH, query: { kind, car_data_id: terminal.car_data_id }, headers: { authorization: `Bearer ${w.tokens.staffA}` } });
+    const csv = await w.app.inject({
+      method: 'GET',
+      url: LOG_EXPORT_PATH,
+      query: { kind, car_data_id: terminal.car_data_id },
+      headers: { authorization: `Bearer ${w.tokens.staffA}` },
+    });
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.body.startsWith(CSV_BOM)).toBe(true);
@@ -82,8 +94,30 @@ async function roundTrip(details: string[]) {
 }
 
 describe('CSV export', () => {
-  const dangerous = ['=1+1', '+1', '-1', '@SUM(A1:A2)', '\t=1', '\r=1', '\n=1', '=HYPERLINK("http://evil.example/","x")', '=cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0'];
-  const awkward = ['a,b', 'say "hi"', 'line1\r\nline2', 'line1\nline2', '"', ',', 'plain', '日本語の詳細', ' =not at the start', "'=already quoted"];
+  const dangerous = [
+    '=1+1',
+    '+1',
+    '-1',
+    '@SUM(A1:A2)',
+    '\t=1',
+    '\r=1',
+    '\n=1',
+    '=HYPERLINK("http://evil.example/","x")',
+    "=cmd|' /C calc'!A0",
+    "-2+3+cmd|' /C calc'!A0",
+  ];
+  const awkward = [
+    'a,b',
+    'say "hi"',
+    'line1\r\nline2',
+    'line1\nline2',
+    '"',
+    ',',
+    'plain',
+    '日本語の詳細',
+    ' =not at the start',
+    "'=already quoted",
+  ];
 
   it('neutralises every field starting with = + - @ tab CR or LF and quotes per RFC 4180', async () => {
     const { errors, sensors } = await roundTrip([...dangerous, ...awkward]);

@@ -40,7 +40,15 @@ describe('a company user cannot move a record to another company', () => {
   });
 
   it.each(['adminA', 'managerA'] as const)('accounts (%s): registering or moving one into company B is 403', async (who) => {
-    const info = { account_id: `mv-${who}`, name: '移動', email: `mv-${who}@example.jp`, role: 2, company_id: companyB, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD };
+    const info = {
+      account_id: `mv-${who}`,
+      name: '移動',
+      email: `mv-${who}@example.jp`,
+      role: 2,
+      company_id: companyB,
+      password: NEW_PASSWORD,
+      password_confirm: NEW_PASSWORD,
+    };
     await refused(who, '/api/account_add', { info }, 403);
     const { account_id, email } = await w.fresh.account('own');
     await refused(who, '/api/account_update', { info: { account_id, name: '移動', email, role: 2, company_id: companyB } }, 403);
@@ -48,7 +56,12 @@ describe('a company user cannot move a record to another company', () => {
 
   it('vehicles: the company comes from the customer, and another company’s customer is not found', async () => {
     const car = await w.fresh.car('own', false);
-    const res = await refused('managerA', '/api/car_update', { info: { car_id: car.car_id, car_number: '移動', user_id: fleet.B.user_id, car_device_id: null } }, 400);
+    const res = await refused(
+      'managerA',
+      '/api/car_update',
+      { info: { car_id: car.car_id, car_number: '移動', user_id: fleet.B.user_id, car_device_id: null } },
+      400,
+    );
     expect(res.json().errors).toHaveProperty('user_id');
     const row = await w.db.selectFrom('cars').select(['company_id', 'user_id']).where('car_id', '=', car.car_id).executeTakeFirstOrThrow();
     expect(row).toEqual({ company_id: companyA, user_id: car.user_id });
@@ -57,21 +70,49 @@ describe('a company user cannot move a record to another company', () => {
   it('vehicles: a terminal cannot be taken off or put on by a company user', async () => {
     const car = await w.fresh.car('own');
     const free = await w.fresh.device('other');
-    await refused('adminA', '/api/car_update', { info: { car_id: car.car_id, car_number: '移動', user_id: car.user_id, car_device_id: free.car_device_id } }, 403);
-    await refused('adminA', '/api/car_update', { info: { car_id: car.car_id, car_number: '移動', user_id: car.user_id, car_device_id: null } }, 403);
+    await refused(
+      'adminA',
+      '/api/car_update',
+      { info: { car_id: car.car_id, car_number: '移動', user_id: car.user_id, car_device_id: free.car_device_id } },
+      403,
+    );
+    await refused(
+      'adminA',
+      '/api/car_update',
+      { info: { car_id: car.car_id, car_number: '移動', user_id: car.user_id, car_device_id: null } },
+      403,
+    );
   });
 
   it('area templates: a company field in the request is ignored, the template is the caller’s company’s', async () => {
-    const res = await as('staffA', '/api/area_template_update', { template: { type: 'disable', name: '持ち込み', areas: [AREA], company_id: companyB } });
+    const res = await as('staffA', '/api/area_template_update', {
+      template: { type: 'disable', name: '持ち込み', areas: [AREA], company_id: companyB },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const row = await w.db.selectFrom('area_templates').select('company_id').where('template_id', '=', res.json().template_id).executeTakeFirstOrThrow();
+    const row = await w.db
+      .selectFrom('area_templates')
+      .select('company_id')
+      .where('template_id', '=', res.json().template_id)
+      .executeTakeFirstOrThrow();
     expect(row.company_id).toBe(companyA);
   });
 
   it('a company admin cannot make a super admin: an account without a company is put in their own', async () => {
-    const info = { account_id: 'no-company-0', name: '昇格', email: 'no-company-0@example.jp', role: 0, company_id: null, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD };
+    const info = {
+      account_id: 'no-company-0',
+      name: '昇格',
+      email: 'no-company-0@example.jp',
+      role: 0,
+      company_id: null,
+      password: NEW_PASSWORD,
+      password_confirm: NEW_PASSWORD,
+    };
     expect((await as('adminA', '/api/account_add', { info })).statusCode).toBe(200);
-    const row = await w.db.selectFrom('accounts').select(['role', 'company_id']).where('account_id', '=', 'no-company-0').executeTakeFirstOrThrow();
+    const row = await w.db
+      .selectFrom('accounts')
+      .select(['role', 'company_id'])
+      .where('account_id', '=', 'no-company-0')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ role: 0, company_id: companyA });
   });
 });
@@ -94,14 +135,27 @@ describe('nobody raises their own role or changes their own company', () => {
   });
   it('a common user cannot edit any account, their own included', async () => {
     const a = accounts.staffA;
-    await refused('staffA', '/api/account_update', { info: { account_id: a.account_id, name: a.name, email: a.email, role: 0, company_id: companyA } }, 403);
+    await refused(
+      'staffA',
+      '/api/account_update',
+      { info: { account_id: a.account_id, name: a.name, email: a.email, role: 0, company_id: companyA } },
+      403,
+    );
   });
 });
 
 describe('a manager (role 1) never creates or touches role-0 accounts', () => {
   const adminA = accounts.adminA;
   it('cannot register one', async () => {
-    const info = { account_id: 'mgr-made-0', name: '昇格', email: 'mgr-made-0@example.jp', role: 0, company_id: companyA, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD };
+    const info = {
+      account_id: 'mgr-made-0',
+      name: '昇格',
+      email: 'mgr-made-0@example.jp',
+      role: 0,
+      company_id: companyA,
+      password: NEW_PASSWORD,
+      password_confirm: NEW_PASSWORD,
+    };
     const res = await refused('managerA', '/api/account_add', { info }, 403);
     expect(res.json().errors).toHaveProperty('role');
   });
@@ -113,7 +167,12 @@ describe('a manager (role 1) never creates or touches role-0 accounts', () => {
     await refused('managerA', '/api/account_get_detail', { account_id: adminA.account_id }, 404);
     await refused('managerA', '/api/account_update', { info: { ...adminA, name: '乗っ取り' } }, 404);
     await refused('managerA', '/api/account_delete', { account_id: adminA.account_id, isDelete: true }, 404);
-    await refused('managerA', '/api/password_reset', { info: { account_id: adminA.account_id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } }, 404);
+    await refused(
+      'managerA',
+      '/api/password_reset',
+      { info: { account_id: adminA.account_id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+      404,
+    );
     const list = await as('managerA', '/api/account_list', {});
     expect(list.json().list.map((a: { role: number }) => a.role)).not.toContain(0);
   });
@@ -126,16 +185,30 @@ describe('a terminal that moved to another company', () => {
   beforeAll(async () => {
     const device = await w.fresh.device('other');
     ({ car_data_id: imei, car_device_id: deviceId } = device);
-    await w.db.insertInto('cars').values({ car_id: 'moved-a', company_id: companyA, user_id: fleet.A.user_id, ...device, is_delete: true }).execute();
-    await w.db.insertInto('cars').values({ car_id: 'moved-b', company_id: companyB, user_id: fleet.B.user_id, ...device }).execute();
+    await w.db
+      .insertInto('cars')
+      .values({ car_id: 'moved-a', company_id: companyA, user_id: fleet.A.user_id, ...device, is_delete: true })
+      .execute();
+    await w.db
+      .insertInto('cars')
+      .values({ car_id: 'moved-b', company_id: companyB, user_id: fleet.B.user_id, ...device })
+      .execute();
     const batch = { seq: 1, records: [{ type: 'gps', time: '2026-01-15T03:00:00Z', lat: 35.1, lng: 139.1 }] };
-    const res = await w.app.inject({ method: 'POST', url: '/device/v1/batch', payload: batch, headers: { authorization: basic(deviceId) } });
+    const res = await w.app.inject({
+      method: 'POST',
+      url: '/device/v1/batch',
+      payload: batch,
+      headers: { authorization: basic(deviceId) },
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 
-  it.each(['car_get_gps_log', 'car_get_latest_state', 'car_get_reserve_cmd', 'session_data_id'])('is not found by company A (%s)', async (call) => {
-    await refused('adminA', `/api/${call}`, { car_data_id: imei }, 404);
-  });
+  it.each(['car_get_gps_log', 'car_get_latest_state', 'car_get_reserve_cmd', 'session_data_id'])(
+    'is not found by company A (%s)',
+    async (call) => {
+      await refused('adminA', `/api/${call}`, { car_data_id: imei }, 404);
+    },
+  );
   it('is not exported to company A, nor can they command it', async () => {
     await refused('staffA', '/api/car_log_export', { kind: 'gps', car_data_id: imei }, 404);
     await refused('staffA', '/api/car_engine_state_reserve', { car_data_id: imei, cmd_info: { cmd: 1 } }, 404);
@@ -150,17 +223,20 @@ describe('a terminal that moved to another company', () => {
     await w.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (w.app.server.address() as AddressInfo).port;
     const snapshot = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/live', headers: { authorization: `Bearer ${w.tokens.adminA}` } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => {
-          body += String(c);
-          const m = /event: snapshot\ndata: (.*)\n\n/.exec(body);
-          if (m) {
-            req.destroy();
-            resolve(m[1]!);
-          }
-        });
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/api/live', headers: { authorization: `Bearer ${w.tokens.adminA}` } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => {
+            body += String(c);
+            const m = /event: snapshot\ndata: (.*)\n\n/.exec(body);
+            if (m) {
+              req.destroy();
+              resolve(m[1]!);
+            }
+          });
+        },
+      );
       req.setTimeout(10_000, () => req.destroy(new Error('no snapshot')));
       req.on('error', reject);
       req.end();
@@ -193,14 +269,26 @@ describe('an account of role 1-2 without a company', () => {
 
 describe('a terminal reports for itself only', () => {
   it('stores a batch under its own IMEI whatever IMEI the records name', async () => {
-    const records = [{ type: 'gps', time: '2026-01-15T03:01:00Z', lat: 35.2, lng: 139.2, car_data_id: fleet.B.car_data_id, imei: fleet.B.car_data_id }];
-    const res = await w.app.inject({ method: 'POST', url: '/device/v1/batch', payload: { seq: 42, car_data_id: fleet.B.car_data_id, records }, headers: { authorization: basic(fleet.A.car_device_id) } });
+    const records = [
+      { type: 'gps', time: '2026-01-15T03:01:00Z', lat: 35.2, lng: 139.2, car_data_id: fleet.B.car_data_id, imei: fleet.B.car_data_id },
+    ];
+    const res = await w.app.inject({
+      method: 'POST',
+      url: '/device/v1/batch',
+      payload: { seq: 42, car_data_id: fleet.B.car_data_id, records },
+      headers: { authorization: basic(fleet.A.car_device_id) },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const rows = await w.db.selectFrom('gps_logs').select('car_data_id').where('lat', '=', 35.2).execute();
     expect(rows).toEqual([{ car_data_id: fleet.A.car_data_id }]);
   });
   it('cannot sign in as another terminal without its secret', async () => {
-    const res = await w.app.inject({ method: 'POST', url: '/device/v1/batch', payload: { seq: 1, records: [] }, headers: { authorization: basic(fleet.B.car_device_id, 'wrong-secret') } });
+    const res = await w.app.inject({
+      method: 'POST',
+      url: '/device/v1/batch',
+      payload: { seq: 1, records: [] },
+      headers: { authorization: basic(fleet.B.car_device_id, 'wrong-secret') },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic /);
     expectErrorShape(res);

@@ -29,9 +29,9 @@ const record = fc.oneof(
   { weight: 1, arbitrary: junk },
 );
 const recent = fc.date({ min: new Date(Date.now() - 86_400_000), max: new Date(Date.now() + 60_000), noInvalidDate: true });
-const recordNow = fc.tuple(record, recent, fc.boolean()).map(([r, t, keep]) =>
-  keep && r && typeof r === 'object' && !Array.isArray(r) && 'time' in r ? { ...r, time: t.toISOString() } : r,
-);
+const recordNow = fc
+  .tuple(record, recent, fc.boolean())
+  .map(([r, t, keep]) => (keep && r && typeof r === 'object' && !Array.isArray(r) && 'time' in r ? { ...r, time: t.toISOString() } : r));
 const batch = fc.oneof(
   { weight: 6, arbitrary: fc.record({ seq: fc.nat({ max: 1_000_000 }), records: fc.array(recordNow, { maxLength: 12 }) }) },
   { weight: 1, arbitrary: fc.record({ seq: junk, records: fc.oneof(junk, fc.array(junk, { maxLength: 3 })) }) },
@@ -40,7 +40,10 @@ const batch = fc.oneof(
 );
 const auth = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(basic(fleet.A.car_device_id), basic(fleet.B.car_device_id)) },
-  { weight: 1, arbitrary: fc.constantFrom(basic(fleet.A.car_device_id, 'wrong-secret'), basic('no-such-terminal'), `Bearer ${'x'.repeat(43)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(basic(fleet.A.car_device_id, 'wrong-secret'), basic('no-such-terminal'), `Bearer ${'x'.repeat(43)}`),
+  },
   { weight: 1, arbitrary: badAuthorization },
 );
 const request = fc.oneof(
@@ -55,7 +58,12 @@ describe(`POST ${DEVICE_BATCH_PATH} under generated input`, () => {
         const before = await writes();
         const payload = r.kind === 'json' ? (JSON.stringify(r.body) ?? 'null') : r.payload;
         const contentType = r.kind === 'json' ? 'application/json' : r.contentType;
-        const res = await w.app.inject({ method: 'POST', url: DEVICE_BATCH_PATH, payload, headers: { authorization, ...(contentType ? { 'content-type': contentType } : {}) } });
+        const res = await w.app.inject({
+          method: 'POST',
+          url: DEVICE_BATCH_PATH,
+          payload,
+          headers: { authorization, ...(contentType ? { 'content-type': contentType } : {}) },
+        });
         const label = `${authorization} ${payload.slice(0, 300)}`;
         checkRefusal(res, label);
         if (res.statusCode >= 400) return void expect(await writes(), `${label}: refused but wrote`).toBe(before);

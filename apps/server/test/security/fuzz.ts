@@ -49,11 +49,16 @@ export function checkRefusal(res: LightMyRequestResponse, label: string) {
 /** The fixture accounts as they were, with fresh sessions: a route's cases may have deleted or re-roled them. */
 async function restoreAccounts(w: World) {
   for (const a of Object.values(accounts))
-    await w.db.updateTable('accounts').set({ role: a.role, company_id: a.company_id, is_delete: false }).where('account_id', '=', a.account_id).execute();
+    await w.db
+      .updateTable('accounts')
+      .set({ role: a.role, company_id: a.company_id, is_delete: false })
+      .where('account_id', '=', a.account_id)
+      .execute();
   for (const who of Object.keys(w.tokens) as SignedInRole[]) w.tokens[who] = await w.freshToken(who);
 }
 
-const describeInput = (r: FuzzRequest) => (r.kind === 'json' ? JSON.stringify(r.body)?.slice(0, 300) : `${r.contentType}: ${r.payload.slice(0, 200)}`);
+const describeInput = (r: FuzzRequest) =>
+  r.kind === 'json' ? JSON.stringify(r.body)?.slice(0, 300) : `${r.contentType}: ${r.payload.slice(0, 200)}`;
 
 /** Registers the property tests of every `part`-th console route (of `parts`), so files can run side by side. */
 export function fuzzConsoleRoutes(part: number, parts: number) {
@@ -69,49 +74,80 @@ export function fuzzConsoleRoutes(part: number, parts: number) {
     const [method, url] = route.split(' ') as ['GET' | 'HEAD' | 'POST', string];
     const headers: Record<string, string> = who === 'anonymous' ? {} : { authorization: `Bearer ${w.tokens[who]}` };
     if (method !== 'POST') {
-      const query = r.kind === 'json' && r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? r.body : { junk: r.kind === 'raw' ? r.payload : (JSON.stringify(r.body) ?? '') };
-      const flat = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? '']));
+      const query =
+        r.kind === 'json' && r.body && typeof r.body === 'object' && !Array.isArray(r.body)
+          ? r.body
+          : { junk: r.kind === 'raw' ? r.payload : (JSON.stringify(r.body) ?? '') };
+      const flat = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]));
       return w.app.inject({ method, url, query: flat, headers });
     }
-    if (r.kind === 'raw') return w.app.inject({ method, url, payload: r.payload, headers: { ...headers, ...(r.contentType ? { 'content-type': r.contentType } : {}) } });
-    return w.app.inject({ method, url, payload: JSON.stringify(r.body) ?? 'null', headers: { ...headers, 'content-type': 'application/json' } });
+    if (r.kind === 'raw')
+      return w.app.inject({
+        method,
+        url,
+        payload: r.payload,
+        headers: { ...headers, ...(r.contentType ? { 'content-type': r.contentType } : {}) },
+      });
+    return w.app.inject({
+      method,
+      url,
+      payload: JSON.stringify(r.body) ?? 'null',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
   };
 
   const routes = matrix.map((r) => r.route).filter((route, i) => i % parts === part && !route.endsWith(DEVICE_BATCH_PATH));
   describe(`bad input, part ${part + 1} of ${parts}`, () => {
-    it.each(routes)(`%s: ${FUZZ_RUNS} generated requests, never a 5xx, refusals change nothing`, async (route) => {
-      const url = route.split(' ')[1]!;
-      if (url === LIVE_PATH) {
-        // A valid session opens a never-ending stream; what can be fuzzed is how the stream is opened.
-        const arb = fc.record({ ticket: fc.option(fc.oneof(fc.string({ maxLength: 300 }), junk.map((j) => JSON.stringify(j) ?? ''))), authorization: fc.option(badAuthorization) });
+    it.each(routes)(
+      `%s: ${FUZZ_RUNS} generated requests, never a 5xx, refusals change nothing`,
+      async (route) => {
+        const url = route.split(' ')[1]!;
+        if (url === LIVE_PATH) {
+          // A valid session opens a never-ending stream; what can be fuzzed is how the stream is opened.
+          const arb = fc.record({
+            ticket: fc.option(
+              fc.oneof(
+                fc.string({ maxLength: 300 }),
+                junk.map((j) => JSON.stringify(j) ?? ''),
+              ),
+            ),
+            authorization: fc.option(badAuthorization),
+          });
+          await fc.assert(
+            fc.asyncProperty(arb, async ({ ticket, authorization }) => {
+              const res = await w.app.inject({
+                method: 'GET',
+                url,
+                query: ticket === null ? {} : { ticket },
+                headers: authorization === null ? {} : { authorization },
+              });
+              expect(res.statusCode).toBe(401);
+              checkRefusal(res, route);
+            }),
+            { numRuns: FUZZ_RUNS, ...seed },
+          );
+          return;
+        }
+        const statuses: Record<number, number> = {};
+        const schema = url === LOG_EXPORT_PATH ? LogExportQuery : calls.get(url)?.request;
+        expect(schema, `${route}: no contract call`).toBeDefined();
         await fc.assert(
-          fc.asyncProperty(arb, async ({ ticket, authorization }) => {
-            const res = await w.app.inject({ method: 'GET', url, query: ticket === null ? {} : { ticket }, headers: authorization === null ? {} : { authorization } });
-            expect(res.statusCode).toBe(401);
-            checkRefusal(res, route);
+          fc.asyncProperty(whoArb, requestArb(schema!), async (who, r) => {
+            const before = await writes();
+            const res = await send(route, who, r);
+            const label = `${route} as ${who} with ${describeInput(r)}`;
+            statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+            checkRefusal(res, label);
+            if (res.statusCode >= 400) expect(await writes(), `${label}: refused (${res.statusCode}) but wrote`).toBe(before);
+            // A call that ended or changed the session (logout, own password) must not starve the next cases.
+            if (res.statusCode === 401 && who !== 'anonymous') w.tokens[who] = await w.freshToken(who);
           }),
           { numRuns: FUZZ_RUNS, ...seed },
         );
-        return;
-      }
-      const statuses: Record<number, number> = {};
-      const schema = url === LOG_EXPORT_PATH ? LogExportQuery : calls.get(url)?.request;
-      expect(schema, `${route}: no contract call`).toBeDefined();
-      await fc.assert(
-        fc.asyncProperty(whoArb, requestArb(schema!), async (who, r) => {
-          const before = await writes();
-          const res = await send(route, who, r);
-          const label = `${route} as ${who} with ${describeInput(r)}`;
-          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-          checkRefusal(res, label);
-          if (res.statusCode >= 400) expect(await writes(), `${label}: refused (${res.statusCode}) but wrote`).toBe(before);
-          // A call that ended or changed the session (logout, own password) must not starve the next cases.
-          if (res.statusCode === 401 && who !== 'anonymous') w.tokens[who] = await w.freshToken(who);
-        }),
-        { numRuns: FUZZ_RUNS, ...seed },
-      );
-      if (process.env.FUZZ_STATS) console.log(route, JSON.stringify(statuses));
-      await restoreAccounts(w);
-    }, 300_000);
+        if (process.env.FUZZ_STATS) console.log(route, JSON.stringify(statuses));
+        await restoreAccounts(w);
+      },
+      300_000,
+    );
   });
 }

@@ -21,17 +21,33 @@ afterAll(() => w?.t.close());
 const deep = (levels: number) => `${'{"a":'.repeat(levels)}"bottom"${'}'.repeat(levels)}`;
 const raw = (json: string) => ({ __raw: json });
 /** The payload as JSON text, with raw(...) parts spliced in unquoted. */
-const payload = (v: unknown) => JSON.stringify(v).replace(/\{"__raw":"((?:[^"\\]|\\.)*)"\}/g, (_m, s: string) => JSON.parse(`"${s}"`) as string);
+const payload = (v: unknown) =>
+  JSON.stringify(v).replace(/\{"__raw":"((?:[^"\\]|\\.)*)"\}/g, (_m, s: string) => JSON.parse(`"${s}"`) as string);
 
 describe('console calls', () => {
   it.each([
     ['U+0000 in a text field', '/api/company_add', { info: { company_id: 'nul-co', company_name: '会社\u0000名' } }, 'info.company_name'],
     ['U+0000 in a search', '/api/car_list', { search_text: 'a\u0000' }, 'search_text'],
     ['U+0000 in a key', '/api/car_list', { ['x\u0000']: 1 }, 'x\ufffd'],
-    ['a lone surrogate bound for jsonb', '/api/car_reserve_cmd', { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: { a: '\ud800' } } }, 'cmd_info.settings.a'],
-    ['nesting 100 000 levels deep', '/api/car_reserve_cmd', { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: raw(deep(100_000)) } }, undefined],
+    [
+      'a lone surrogate bound for jsonb',
+      '/api/car_reserve_cmd',
+      { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: { a: '\ud800' } } },
+      'cmd_info.settings.a',
+    ],
+    [
+      'nesting 100 000 levels deep',
+      '/api/car_reserve_cmd',
+      { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: raw(deep(100_000)) } },
+      undefined,
+    ],
     ['a date bound in year 0', '/api/car_get_gps_log', { car_data_id: fleet.A.car_data_id, from: '0000-01-01', to: '2026-01-01' }, 'from'],
-    ['a date bound before year 1 in UTC', '/api/car_get_engine_log', { car_data_id: fleet.A.car_data_id, from: '0001-01-01 00:00', to: '2026-01-01' }, 'from'],
+    [
+      'a date bound before year 1 in UTC',
+      '/api/car_get_engine_log',
+      { car_data_id: fleet.A.car_data_id, from: '0001-01-01 00:00', to: '2026-01-01' },
+      'from',
+    ],
   ])('%s is a 400 with the error shape, and nothing is stored', async (_label, url, body, field) => {
     const before = await checksum(w.db);
     const res = await w.app.inject({
@@ -58,10 +74,18 @@ describe('the device gateway', () => {
     });
 
   it.each([
-    ['U+0000 in a text', { type: 'error', time: at(1), error_type: 'gps', status_code: 0, detail: 'x\u0000' }, deviceProtocolMessages.unstorable],
+    [
+      'U+0000 in a text',
+      { type: 'error', time: at(1), error_type: 'gps', status_code: 0, detail: 'x\u0000' },
+      deviceProtocolMessages.unstorable,
+    ],
     ['U+0000 in an object', { type: 'sensor', time: at(1), readings: { a: 'x\u0000' } }, deviceProtocolMessages.unstorable],
     ['a lone surrogate', { type: 'obd2', time: at(1), pids: { ['\udc00']: 1 } }, deviceProtocolMessages.unstorable],
-    ['a number a real column cannot hold (1e-300)', { type: 'battery', time: at(1), percentage: 1e-300 }, deviceProtocolMessages.unstorable],
+    [
+      'a number a real column cannot hold (1e-300)',
+      { type: 'battery', time: at(1), percentage: 1e-300 },
+      deviceProtocolMessages.unstorable,
+    ],
     ['deep nesting', { type: 'obd2', time: at(1), pids: raw(deep(50_000)) }, deviceProtocolMessages.unstorable],
     ['year 0', { type: 'gps', time: '0000-01-01T00:00:00Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],
     ['a time before 1970', { type: 'gps', time: '1969-12-31T23:59:59Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],

@@ -55,21 +55,57 @@ const PUBLIC: Expectation = { anonymous: same(200), superAdmin: same(200), admin
 /** Every signed-in user; nothing record-specific. */
 const SIGNED_IN: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(200), managerA: same(200), staffA: same(200) };
 /** Read and act on one's own company's records; another company's are "not found". */
-const OWN_COMPANY: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: [200, 404], managerA: [200, 404], staffA: [200, 404] };
+const OWN_COMPANY: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: [200, 404],
+  managerA: [200, 404],
+  staffA: [200, 404],
+};
 /** Edit and delete: managers (roles 0-1) in their own company; common users may not. */
 const EDITORS: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: [200, 404], managerA: [200, 404], staffA: same(403) };
 /** GPS terminals, companies, registration, the outbox and audit log: the super admin's alone. */
 const SUPER_ADMIN: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(403), managerA: same(403), staffA: same(403) };
 /** Account lists and checks: managers. */
-const ACCOUNT_MANAGERS: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(200), managerA: same(200), staffA: same(403) };
+const ACCOUNT_MANAGERS: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: same(200),
+  managerA: same(200),
+  staffA: same(403),
+};
 /** Another account of the company (a common user): its managers see it, a common user does not. */
-const ANOTHER_ACCOUNT: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: [200, 404], managerA: [200, 404], staffA: same(404) };
+const ANOTHER_ACCOUNT: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: [200, 404],
+  managerA: [200, 404],
+  staffA: same(404),
+};
 /** Registering an account: a company user may only name their own company (403 for another). */
-const ACCOUNT_ADD: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: [200, 403], managerA: [200, 403], staffA: same(403) };
+const ACCOUNT_ADD: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: [200, 403],
+  managerA: [200, 403],
+  staffA: same(403),
+};
 /** "own" is the caller's own account here; anybody else's is refused, the super admin's included. */
-const OWN_ACCOUNT_ONLY: Expectation = { anonymous: same(401), superAdmin: [200, 403], adminA: [200, 403], managerA: [200, 403], staffA: [200, 403] };
+const OWN_ACCOUNT_ONLY: Expectation = {
+  anonymous: same(401),
+  superAdmin: [200, 403],
+  adminA: [200, 403],
+  managerA: [200, 403],
+  staffA: [200, 403],
+};
 /** Console tokens do not open the device gateway: terminals sign in with their own secret. */
-const TERMINALS_ONLY: Expectation = { anonymous: same(401), superAdmin: same(401), adminA: same(401), managerA: same(401), staffA: same(401) };
+const TERMINALS_ONLY: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(401),
+  adminA: same(401),
+  managerA: same(401),
+  staffA: same(401),
+};
 
 const post = (path: string, expect: Expectation, request: MatrixRow['request'], extra: Partial<MatrixRow> = {}): MatrixRow => ({
   route: `POST ${path}`,
@@ -87,18 +123,48 @@ const logKinds = ['connection', 'engine', 'error', 'battery', 'sensor', 'obd2', 
 const exportQuery = (target: Target) => ({ kind: 'gps', car_data_id: fixtureOf(target).car_data_id });
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
-const newCarUser = (target: Target) => ({ user_id: freshId('us', target), first_name: '新規', name: '顧客', company_id: companyOf[target] });
-const newDevice = (target: Target) => ({ car_device_id: freshId('dv', target), car_data_id: freshImei(target), password: 'terminal-pass-1' });
+const newCarUser = (target: Target) => ({
+  user_id: freshId('us', target),
+  first_name: '新規',
+  name: '顧客',
+  company_id: companyOf[target],
+});
+const newDevice = (target: Target) => ({
+  car_device_id: freshId('dv', target),
+  car_data_id: freshImei(target),
+  password: 'terminal-pass-1',
+});
 const newAccount = (target: Target) => {
   const account_id = freshId('ac', target);
-  return { account_id, name: '新規 太郎', email: `${account_id.toLowerCase()}@example.jp`, role: 2, company_id: companyOf[target], password: NEW_PASSWORD, password_confirm: NEW_PASSWORD };
+  return {
+    account_id,
+    name: '新規 太郎',
+    email: `${account_id.toLowerCase()}@example.jp`,
+    role: 2,
+    company_id: companyOf[target],
+    password: NEW_PASSWORD,
+    password_confirm: NEW_PASSWORD,
+  };
 };
 
 export const matrix: MatrixRow[] = [
   // Sessions ------------------------------------------------------------------
-  post('/api/login', PUBLIC, (_w, target) => ({ body: { username: target === 'own' ? 'admin-a' : 'admin-b', password: FIXTURE_PASSWORD } }), { public: true }),
-  post('/api/logout', SIGNED_IN, async (w, _t, role) => ({ body: {}, ...(role === 'anonymous' ? {} : { token: await w.freshToken(role) }) })),
-  post('/api/checkToken', PUBLIC, (_w, target) => ({ body: { account_id: target === 'own' ? 'admin-a' : 'admin-b', token: 'not-a-live-token' } }), { public: true }),
+  post(
+    '/api/login',
+    PUBLIC,
+    (_w, target) => ({ body: { username: target === 'own' ? 'admin-a' : 'admin-b', password: FIXTURE_PASSWORD } }),
+    { public: true },
+  ),
+  post('/api/logout', SIGNED_IN, async (w, _t, role) => ({
+    body: {},
+    ...(role === 'anonymous' ? {} : { token: await w.freshToken(role) }),
+  })),
+  post(
+    '/api/checkToken',
+    PUBLIC,
+    (_w, target) => ({ body: { account_id: target === 'own' ? 'admin-a' : 'admin-b', token: 'not-a-live-token' } }),
+    { public: true },
+  ),
   post('/api/me', SIGNED_IN, none),
   post('/api/client_config', PUBLIC, none, { public: true }),
   post('/api/session_account_id', ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
@@ -109,7 +175,12 @@ export const matrix: MatrixRow[] = [
   post('/api/session_device_id', OWN_COMPANY, (_w, target) => ({ body: { car_device_id: fixtureOf(target).car_device_id } })),
 
   // Password reset by mail (public by nature) ------------------------------------
-  post('/api/resetpassword_email', PUBLIC, (_w, target) => ({ body: { email: target === 'own' ? 'admin-a@example.jp' : 'admin-b@example.jp' } }), { public: true }),
+  post(
+    '/api/resetpassword_email',
+    PUBLIC,
+    (_w, target) => ({ body: { email: target === 'own' ? 'admin-a@example.jp' : 'admin-b@example.jp' } }),
+    { public: true },
+  ),
   post(
     '/api/password_reset_by_token',
     PUBLIC,
@@ -121,13 +192,17 @@ export const matrix: MatrixRow[] = [
   post('/api/account_list_count', ACCOUNT_MANAGERS, listOf),
   post('/api/account_list', ACCOUNT_MANAGERS, listOf),
   post('/api/account_get_detail', ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
-  post('/api/account_exist_check', ACCOUNT_MANAGERS, (_w, target) => ({ body: { check_item: 'account_id', check_value: otherAccountOf(target) } })),
+  post('/api/account_exist_check', ACCOUNT_MANAGERS, (_w, target) => ({
+    body: { check_item: 'account_id', check_value: otherAccountOf(target) },
+  })),
   post('/api/account_add', ACCOUNT_ADD, (_w, target) => ({ body: { info: newAccount(target) } })),
   post('/api/account_update', EDITORS, async (w, target) => {
     const { account_id, email } = await w.fresh.account(target);
     return { body: { info: { account_id, name: '更新 次郎', email, role: 2, company_id: companyOf[target] } } };
   }),
-  post('/api/account_delete', EDITORS, async (w, target) => ({ body: { account_id: (await w.fresh.account(target)).account_id, isDelete: true } })),
+  post('/api/account_delete', EDITORS, async (w, target) => ({
+    body: { account_id: (await w.fresh.account(target)).account_id, isDelete: true },
+  })),
   post('/api/password_reset', EDITORS, async (w, target) => ({
     body: { info: { account_id: (await w.fresh.account(target)).account_id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
   })),
@@ -138,17 +213,25 @@ export const matrix: MatrixRow[] = [
   post('/api/company_list_count', SUPER_ADMIN, none),
   post('/api/company_list', SUPER_ADMIN, none),
   post('/api/company_get_detail', SUPER_ADMIN, (_w, target) => ({ body: { company_id: companyOf[target] } })),
-  post('/api/company_add', SUPER_ADMIN, (_w, target) => ({ body: { info: { company_id: freshId('co', target), company_name: '新規加盟店' } } })),
-  post('/api/company_update', SUPER_ADMIN, async (w, target) => ({ body: { info: { company_id: await w.fresh.company(target), company_name: '更新加盟店' } } })),
+  post('/api/company_add', SUPER_ADMIN, (_w, target) => ({
+    body: { info: { company_id: freshId('co', target), company_name: '新規加盟店' } },
+  })),
+  post('/api/company_update', SUPER_ADMIN, async (w, target) => ({
+    body: { info: { company_id: await w.fresh.company(target), company_name: '更新加盟店' } },
+  })),
   post('/api/company_delete', SUPER_ADMIN, async (w, target) => ({ body: { company_id: await w.fresh.company(target), isDelete: true } })),
 
   // GPS terminals ---------------------------------------------------------------------
   post('/api/device_list_count', SUPER_ADMIN, none),
   post('/api/device_list', SUPER_ADMIN, none),
   post('/api/device_get_detail', SUPER_ADMIN, (_w, target) => ({ body: { car_device_id: fixtureOf(target).car_device_id } })),
-  post('/api/device_exist_check', SUPER_ADMIN, (_w, target) => ({ body: { check_item: 'car_data_id', check_value: fixtureOf(target).car_data_id } })),
+  post('/api/device_exist_check', SUPER_ADMIN, (_w, target) => ({
+    body: { check_item: 'car_data_id', check_value: fixtureOf(target).car_data_id },
+  })),
   post('/api/device_add', SUPER_ADMIN, (_w, target) => ({ body: { info: newDevice(target) } })),
-  post('/api/device_update', SUPER_ADMIN, async (w, target) => ({ body: { info: { ...(await w.fresh.device(target)), car_type: '更新', password: '' } } })),
+  post('/api/device_update', SUPER_ADMIN, async (w, target) => ({
+    body: { info: { ...(await w.fresh.device(target)), car_type: '更新', password: '' } },
+  })),
   post('/api/device_delete', SUPER_ADMIN, async (w, target) => ({ body: { ...(await w.fresh.device(target)), isDelete: true } })),
 
   // Customers ---------------------------------------------------------------------------
@@ -168,7 +251,9 @@ export const matrix: MatrixRow[] = [
   post('/api/car_get_detail', OWN_COMPANY, carOf),
   post('/api/car_get_newid', SUPER_ADMIN, none),
   post('/api/car_add', SUPER_ADMIN, async (w, target) => ({
-    body: { info: { car_id: freshId('car', target), car_number: '品川 300 あ 56-78', user_id: await w.fresh.user(target), car_device_id: null } },
+    body: {
+      info: { car_id: freshId('car', target), car_number: '品川 300 あ 56-78', user_id: await w.fresh.user(target), car_device_id: null },
+    },
   })),
   post('/api/car_update', EDITORS, async (w, target) => {
     const car = await w.fresh.car(target, false);
@@ -183,7 +268,9 @@ export const matrix: MatrixRow[] = [
   // Telemetry ------------------------------------------------------------------------------
   ...logKinds.map((kind) => post(`/api/car_get_${kind}_log`, OWN_COMPANY, imeiOf)),
   post('/api/car_get_latest_state', OWN_COMPANY, imeiOf),
-  post('/api/car_data_sync', OWN_COMPANY, (_w, target) => ({ body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id } })),
+  post('/api/car_data_sync', OWN_COMPANY, (_w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id },
+  })),
   { route: `GET ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }) },
   { route: `HEAD ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }) },
   post(LOG_EXPORT_PATH, OWN_COMPANY, (_w, target) => ({ body: exportQuery(target) })),
@@ -199,12 +286,16 @@ export const matrix: MatrixRow[] = [
   post('/api/car_reserve_cmd', OWN_COMPANY, async (w, target) => ({
     body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_type: 'req_client_update', cmd_info: {} },
   })),
-  post('/api/car_delete_reserve_engine_cmd', OWN_COMPANY, async (w, target) => ({ body: { car_data_id: (await w.fresh.reservedCommand(target)).car_data_id } })),
+  post('/api/car_delete_reserve_engine_cmd', OWN_COMPANY, async (w, target) => ({
+    body: { car_data_id: (await w.fresh.reservedCommand(target)).car_data_id },
+  })),
   post('/api/get_reserve_requests', OWN_COMPANY, carOf),
   post('/api/car_engine_state_reserve_request', OWN_COMPANY, async (w, target) => ({
     body: { request: { car_id: (await w.fresh.car(target)).car_id, cmd: 1, execute_at: inAnHour() } },
   })),
-  post('/api/car_delete_reserve_engine_cmd_request', OWN_COMPANY, async (w, target) => ({ body: { request_id: await w.fresh.reservationRequest(target) } })),
+  post('/api/car_delete_reserve_engine_cmd_request', OWN_COMPANY, async (w, target) => ({
+    body: { request_id: await w.fresh.reservationRequest(target) },
+  })),
 
   // Areas and templates ----------------------------------------------------------------------
   post('/api/car_get_available_data', OWN_COMPANY, carOf),
@@ -212,16 +303,22 @@ export const matrix: MatrixRow[] = [
     body: { car_id: fixtureOf(target).car_id, available_data: { lat_min: 35, lat_max: 36, lng_min: 139, lng_max: 140 } },
   })),
   post('/api/car_get_available_areas', OWN_COMPANY, carOf),
-  post('/api/car_available_areas_update', OWN_COMPANY, (_w, target) => ({ body: { car_id: fixtureOf(target).car_id, available_areas: [AREA] } })),
+  post('/api/car_available_areas_update', OWN_COMPANY, (_w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, available_areas: [AREA] },
+  })),
   post('/api/car_get_disable_areas', OWN_COMPANY, carOf),
-  post('/api/car_disable_areas_update', OWN_COMPANY, (_w, target) => ({ body: { car_id: fixtureOf(target).car_id, disable_areas: [AREA] } })),
+  post('/api/car_disable_areas_update', OWN_COMPANY, (_w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, disable_areas: [AREA] },
+  })),
   post('/api/car_get_area_status', OWN_COMPANY, carOf),
   post('/api/get_area_templates', SIGNED_IN, () => ({ body: { type: 'available' } })),
   post('/api/area_template_update', OWN_COMPANY, async (w, target) => ({
     body: { template: { template_id: await w.fresh.template(target), type: 'available', name: '更新テンプレート', areas: [AREA] } },
   })),
   post('/api/area_template_delete', OWN_COMPANY, async (w, target) => ({ body: { template_id: await w.fresh.template(target) } })),
-  post('/api/car_apply_area_template', OWN_COMPANY, (_w, target) => ({ body: { car_id: fixtureOf(target).car_id, template_id: templateOf(target) } })),
+  post('/api/car_apply_area_template', OWN_COMPANY, (_w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, template_id: templateOf(target) },
+  })),
 
   // Mail and audit -------------------------------------------------------------------------------
   post('/api/mail_outbox_list', SUPER_ADMIN, none),

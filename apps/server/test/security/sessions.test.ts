@@ -63,11 +63,19 @@ describe('session tokens', () => {
   });
 
   it(`end ${defaults.SESSION_MAX_HOURS} hours after sign-in whatever the activity (absolute expiry)`, async () => {
-    const row = await w.db.selectFrom('sessions').select(['created_at', 'expires_at']).where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const row = await w.db
+      .selectFrom('sessions')
+      .select(['created_at', 'expires_at'])
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
     const hours = (new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()) / 3600_000;
     expect(hours).toBeCloseTo(defaults.SESSION_MAX_HOURS, 1);
     const t = await tokenOf(accounts.staffA.account_id);
-    await w.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'`, last_seen_at: sql`now()` }).where('token_hash', '=', sha256(t)).execute();
+    await w.db
+      .updateTable('sessions')
+      .set({ expires_at: sql`now() - interval '1 second'`, last_seen_at: sql`now()` })
+      .where('token_hash', '=', sha256(t))
+      .execute();
     await expectSignedOut(t);
   });
 
@@ -76,11 +84,19 @@ describe('session tokens', () => {
     const alive = await tokenOf(accounts.staffA.account_id);
     const dead = await tokenOf(accounts.staffA.account_id);
     const set = (t: string, minutes: number) =>
-      w.db.updateTable('sessions').set({ last_seen_at: sql`now() - make_interval(mins => ${minutes})` }).where('token_hash', '=', sha256(t)).execute();
+      w.db
+        .updateTable('sessions')
+        .set({ last_seen_at: sql`now() - make_interval(mins => ${minutes})` })
+        .where('token_hash', '=', sha256(t))
+        .execute();
     await set(alive, idle - 1);
     await set(dead, idle + 1);
     expect((await me(alive)).statusCode).toBe(200);
-    const touched = await w.db.selectFrom('sessions').select(sql<number>`extract(epoch from now() - last_seen_at)::int`.as('ago')).where('token_hash', '=', sha256(alive)).executeTakeFirstOrThrow();
+    const touched = await w.db
+      .selectFrom('sessions')
+      .select(sql<number>`extract(epoch from now() - last_seen_at)::int`.as('ago'))
+      .where('token_hash', '=', sha256(alive))
+      .executeTakeFirstOrThrow();
     expect(touched.ago).toBeLessThan(60);
     await expectSignedOut(dead);
     expect((await post(w.app, '/api/checkToken', { account_id: accounts.staffA.account_id, token: dead })).json()).toEqual({ ok: false });
@@ -105,7 +121,9 @@ describe('sessions end', () => {
     const a = await w.fresh.account('own', 2);
     const b = await w.fresh.account('own', 2);
     const [ta, tb] = [await tokenOf(a.account_id), await tokenOf(b.account_id)];
-    const edit = (x: { account_id: string; email: string }, change: object) => ({ info: { account_id: x.account_id, name: '変更', email: x.email, role: 2, company_id: companyA, ...change } });
+    const edit = (x: { account_id: string; email: string }, change: object) => ({
+      info: { account_id: x.account_id, name: '変更', email: x.email, role: 2, company_id: companyA, ...change },
+    });
     expect((await post(w.app, '/api/account_update', edit(a, { role: 1 }), w.tokens.managerA)).statusCode).toBe(200);
     expect((await post(w.app, '/api/account_update', edit(b, { company_id: 'company-b' }), w.tokens.superAdmin)).statusCode).toBe(200);
     await expectSignedOut(ta);
@@ -130,10 +148,21 @@ describe('passwords', () => {
     post(
       w.app,
       '/api/account_add',
-      { info: { account_id, name: '同じ 太郎', email: `${account_id}@example.jp`, role: 2, company_id: companyA, password: 'same-password', password_confirm: 'same-password' } },
+      {
+        info: {
+          account_id,
+          name: '同じ 太郎',
+          email: `${account_id}@example.jp`,
+          role: 2,
+          company_id: companyA,
+          password: 'same-password',
+          password_confirm: 'same-password',
+        },
+      },
       w.tokens.adminA,
     );
-  const hashOf = async (id: string) => (await w.db.selectFrom('accounts').select('password_hash').where('account_id', '=', id).executeTakeFirstOrThrow()).password_hash;
+  const hashOf = async (id: string) =>
+    (await w.db.selectFrom('accounts').select('password_hash').where('account_id', '=', id).executeTakeFirstOrThrow()).password_hash;
 
   it('are hashed with scrypt N=2^17, r=8, p=1 and a 16-byte salt of their own', async () => {
     expect(HASH_PARAMS).toMatchObject({ log2N: 17, r: 8, p: 1 });
@@ -154,7 +183,14 @@ describe('passwords', () => {
   it('hashed with older parameters are re-hashed at today’s on the next successful sign-in', async () => {
     const { account_id } = await w.fresh.account('own');
     const salt = randomBytes(16);
-    const old = ['scrypt', 14, 8, 1, salt.toString('base64'), scryptSync(FIXTURE_PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 }).toString('base64')].join('$');
+    const old = [
+      'scrypt',
+      14,
+      8,
+      1,
+      salt.toString('base64'),
+      scryptSync(FIXTURE_PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 }).toString('base64'),
+    ].join('$');
     await w.db.updateTable('accounts').set({ password_hash: old }).where('account_id', '=', account_id).execute();
     expect((await signIn(w.app, account_id)).statusCode).toBe(200);
     const now = await hashOf(account_id);
@@ -167,7 +203,14 @@ describe('failed sign-ins are limited', () => {
   const fail = (ipAddr: string, username: string, n: number, minutesAgo = 0) =>
     w.db
       .insertInto('login_attempts')
-      .values(Array.from({ length: n }, () => ({ ip: ipAddr, username, succeeded: false, at: sql<Date>`now() - make_interval(mins => ${minutesAgo})` })))
+      .values(
+        Array.from({ length: n }, () => ({
+          ip: ipAddr,
+          username,
+          succeeded: false,
+          at: sql<Date>`now() - make_interval(mins => ${minutesAgo})`,
+        })),
+      )
       .execute();
 
   it(`per IP: after ${LOGIN_LIMITS.perIpPerMinute} failures in a minute, even the right password gets 429 in Japanese; other IPs are unaffected`, async () => {
@@ -187,7 +230,11 @@ describe('failed sign-ins are limited', () => {
     const res = await signIn(w.app, account_id);
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toBe(sessionMessages.tooManyAttempts);
-    await w.db.updateTable('login_attempts').set({ at: sql`now() - interval '61 minutes'` }).where('username', '=', account_id.toLowerCase()).execute();
+    await w.db
+      .updateTable('login_attempts')
+      .set({ at: sql`now() - interval '61 minutes'` })
+      .where('username', '=', account_id.toLowerCase())
+      .execute();
     expect((await signIn(w.app, account_id)).statusCode).toBe(200);
   });
 
@@ -204,8 +251,26 @@ describe('security headers', () => {
     ['an API answer', () => post(w.app, '/api/me', {}, w.tokens.staffA)],
     ['an API refusal', () => post(w.app, '/api/me')],
     ['an unknown path', () => w.app.inject({ method: 'GET', url: '/nowhere' })],
-    ['a CSV export', () => w.app.inject({ method: 'GET', url: '/api/car_log_export', query: { kind: 'gps', car_data_id: fleet.A.car_data_id }, headers: { authorization: `Bearer ${w.tokens.staffA}` } })],
-    ['the device gateway', () => w.app.inject({ method: 'POST', url: '/device/v1/batch', payload: { seq: 1, records: [] }, headers: { authorization: basic(fleet.A.car_device_id) } })],
+    [
+      'a CSV export',
+      () =>
+        w.app.inject({
+          method: 'GET',
+          url: '/api/car_log_export',
+          query: { kind: 'gps', car_data_id: fleet.A.car_data_id },
+          headers: { authorization: `Bearer ${w.tokens.staffA}` },
+        }),
+    ],
+    [
+      'the device gateway',
+      () =>
+        w.app.inject({
+          method: 'POST',
+          url: '/device/v1/batch',
+          payload: { seq: 1, records: [] },
+          headers: { authorization: basic(fleet.A.car_device_id) },
+        }),
+    ],
   ])('are on %s: CSP with frame-ancestors none, nosniff, no framing, no referrer', async (_label, send) => {
     const res = await send();
     const csp = String(res.headers['content-security-policy']);
@@ -229,11 +294,22 @@ describe('security headers', () => {
 describe('no default credentials outside demo mode', () => {
   it('a production start on an empty database creates no account at all', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'fleet-prod-'));
-    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SIMULATE: '0', LOG_LEVEL: 'silent', INIT_CWD: dir });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: dir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SIMULATE: '0',
+      LOG_LEVEL: 'silent',
+      INIT_CWD: dir,
+    });
     const server = await startServer(config, { webRoot: path.join(dir, 'no-web') });
     try {
       expect(server.seeded).toBe(false);
-      const n = await server.database.db.selectFrom('accounts').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+      const n = await server.database.db
+        .selectFrom('accounts')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow();
       expect(n.n).toBe(0);
     } finally {
       await server.stop();

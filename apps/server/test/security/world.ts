@@ -35,19 +35,20 @@ export const templateOf = (target: Target) => (target === 'own' ? 'tpl-a' : 'tpl
 
 /**
  * Whatever identifies company B: its fixture records, and every fresh record
- * made for it (ids with 'xB', IMEIs starting 3584093). A company-A user's
+ * made for it (ids with 'OTHERCO', IMEIs starting 3584093). A company-A user's
  * successful answer containing any of these is a leak.
  */
 export const COMPANY_B_MARKERS =
-  /company-b|car-b|user-b|device-b|admin-b|staff-b|tpl-b|358409100000002|株式会社テストB|B社テンプレート|xB\d|3584093\d{8}/;
+  /company-b|car-b|user-b|device-b|admin-b|staff-b|tpl-b|358409100000002|株式会社テストB|B社テンプレート|OTHERCO|3584093\d{8}/;
 
 const LIFETIMES = { idleMinutes: 120, maxHours: 12 };
 export const AREA = { name: '本社周辺', lat_min: 35.6, lat_max: 35.7, lng_min: 139.7, lng_max: 139.8 };
 export const NEW_PASSWORD = 'new-pass-2026';
 
 let counter = 0;
-/** A unique id; records of company B carry 'xB' so the leak check recognises them. */
-export const freshId = (prefix: string, target: Target = 'own') => `${prefix}x${target === 'own' ? 'A' : 'B'}${++counter}${randomBytes(2).toString('hex')}`;
+/** A unique id; records of company B carry 'OTHERCO' so the leak check recognises them (no random token will). */
+export const freshId = (prefix: string, target: Target = 'own') =>
+  `${prefix}${target === 'own' ? 'OwnCo' : 'OTHERCO'}${++counter}${randomBytes(2).toString('hex')}`;
 /** A unique 15-digit IMEI: 3584092… for company A, 3584093… for company B. */
 export const freshImei = (target: Target = 'own') => `358409${target === 'own' ? 2 : 3}${String(++counter).padStart(8, '0')}`;
 
@@ -67,18 +68,27 @@ function factories(db: Db) {
   const f = {
     company: async (target: Target = 'own') => {
       const company_id = freshId('co', target);
-      await db.insertInto('companies').values({ company_id, company_name: `会社${company_id}` }).execute();
+      await db
+        .insertInto('companies')
+        .values({ company_id, company_name: `会社${company_id}` })
+        .execute();
       return company_id;
     },
     user: async (target: Target) => {
       const user_id = freshId('us', target);
-      await db.insertInto('car_users').values({ user_id, company_id: companyOf[target], first_name: '顧客', name: user_id, birthday: null, gender: null }).execute();
+      await db
+        .insertInto('car_users')
+        .values({ user_id, company_id: companyOf[target], first_name: '顧客', name: user_id, birthday: null, gender: null })
+        .execute();
       return user_id;
     },
     device: async (target: Target = 'own') => {
       const car_device_id = freshId('dv', target);
       const car_data_id = freshImei(target);
-      await db.insertInto('devices').values({ car_device_id, car_data_id, password_hash: hashDeviceSecret('terminal-secret') }).execute();
+      await db
+        .insertInto('devices')
+        .values({ car_device_id, car_data_id, password_hash: hashDeviceSecret('terminal-secret') })
+        .execute();
       return { car_device_id, car_data_id };
     },
     /** A live vehicle of the company with its own customer, and a terminal unless told otherwise. */
@@ -86,7 +96,10 @@ function factories(db: Db) {
       const user_id = await f.user(target);
       const device = withDevice ? await f.device(target) : { car_device_id: null, car_data_id: null };
       const car_id = freshId('car', target);
-      await db.insertInto('cars').values({ car_id, company_id: companyOf[target], user_id, car_number: '品川 300 あ 12-34', ...device }).execute();
+      await db
+        .insertInto('cars')
+        .values({ car_id, company_id: companyOf[target], user_id, car_number: '品川 300 あ 12-34', ...device })
+        .execute();
       return { car_id, user_id, car_device_id: device.car_device_id, car_data_id: device.car_data_id };
     },
     account: async (target: Target, role = 2) => {
@@ -109,7 +122,12 @@ function factories(db: Db) {
     /** A vehicle whose terminal has a command waiting in the engine slot. */
     reservedCommand: async (target: Target) => {
       const car = await f.car(target);
-      await reserveCommand(db, { car_data_id: car.car_data_id!, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 }, created_by: null });
+      await reserveCommand(db, {
+        car_data_id: car.car_data_id!,
+        cmd_type: 'set_engine_boot_permission',
+        cmd_info: { cmd: 1 },
+        created_by: null,
+      });
       return car;
     },
     reservationRequest: async (target: Target) => {
@@ -154,15 +172,43 @@ export async function createWorld(): Promise<World> {
   await db
     .insertInto('area_templates')
     .values([
-      { template_id: 'tpl-a', type: 'available', name: 'A社テンプレート', company_id: companyA, areas: JSON.stringify([AREA]), created_by: null },
-      { template_id: 'tpl-b', type: 'available', name: 'B社テンプレート', company_id: companyB, areas: JSON.stringify([AREA]), created_by: null },
-      { template_id: 'tpl-shared', type: 'available', name: '共有テンプレート', company_id: null, areas: JSON.stringify([AREA]), created_by: null },
+      {
+        template_id: 'tpl-a',
+        type: 'available',
+        name: 'A社テンプレート',
+        company_id: companyA,
+        areas: JSON.stringify([AREA]),
+        created_by: null,
+      },
+      {
+        template_id: 'tpl-b',
+        type: 'available',
+        name: 'B社テンプレート',
+        company_id: companyB,
+        areas: JSON.stringify([AREA]),
+        created_by: null,
+      },
+      {
+        template_id: 'tpl-shared',
+        type: 'available',
+        name: '共有テンプレート',
+        company_id: null,
+        areas: JSON.stringify([AREA]),
+        created_by: null,
+      },
     ])
     .execute();
   // One stored position per fixture terminal, so exports have something to send.
   await db
     .insertInto('gps_logs')
-    .values([fleet.A, fleet.B].map((f) => ({ car_data_id: f.car_data_id, recorded_at: new Date('2026-01-15T03:00:00Z'), lat: 35.68, lng: 139.76 })))
+    .values(
+      [fleet.A, fleet.B].map((f) => ({
+        car_data_id: f.car_data_id,
+        recorded_at: new Date('2026-01-15T03:00:00Z'),
+        lat: 35.68,
+        lng: 139.76,
+      })),
+    )
     .execute();
   const freshToken = (role: SignedInRole) => createSession(db, accountIdOf(role), LIFETIMES);
   const tokens = Object.fromEntries(
@@ -175,7 +221,10 @@ export async function createWorld(): Promise<World> {
 export const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/;
 
 /** A 4xx/5xx answer is exactly the API error shape, with a Japanese message. */
-export function expectErrorShape(res: LightMyRequestResponse | { statusCode: number; body: string; headers: Record<string, unknown> }, label = '') {
+export function expectErrorShape(
+  res: LightMyRequestResponse | { statusCode: number; body: string; headers: Record<string, unknown> },
+  label = '',
+) {
   expect(String(res.headers['content-type']), `${label} content-type`).toMatch(/^application\/json/);
   const body = JSON.parse(res.body) as unknown;
   const parsed = ApiError.strict().safeParse(body);
@@ -184,18 +233,30 @@ export function expectErrorShape(res: LightMyRequestResponse | { statusCode: num
 }
 
 /** Tables whose rows change on reads or on refused calls by design (sessions slide, failed logins are counted). */
-const VOLATILE = new Set(['sessions', 'login_attempts', 'live_tickets', 'password_reset_requests', 'kysely_migration', 'kysely_migration_lock']);
+const VOLATILE = new Set([
+  'sessions',
+  'login_attempts',
+  'live_tickets',
+  'password_reset_requests',
+  'kysely_migration',
+  'kysely_migration_lock',
+]);
 
 let tableNames: string[] | undefined;
 /** Row count and an order-independent hash of every row, per table: equal checksums mean nothing was stored. */
 export async function checksum(db: Db): Promise<Record<string, string>> {
   tableNames ??= (
-    await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db)
+    await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(
+      db,
+    )
   ).rows
     .map((r) => r.name)
     .filter((n) => !VOLATILE.has(n));
   const parts = tableNames.map(
-    (n) => sql`select ${n}::text as name, (count(*)::text || ':' || coalesce(sum(hashtext(t::text)::bigint), 0)::text) as sum from ${sql.table(n)} as t`,
+    (n) =>
+      sql`select ${n}::text as name, (count(*)::text || ':' || coalesce(sum(hashtext(t::text)::bigint), 0)::text) as sum from ${sql.table(n)} as t`,
   );
   const { rows } = await sql<{ name: string; sum: string }>`${sql.join(parts, sql` union all `)}`.execute(db);
   return Object.fromEntries(rows.map((r) => [r.name, r.sum]));
@@ -227,8 +288,12 @@ export async function installChangeCounter(db: Db): Promise<() => Promise<number
   await checksum(db);
   await sql`CREATE TABLE security_writes (n bigint NOT NULL)`.execute(db);
   await sql`INSERT INTO security_writes VALUES (0)`.execute(db);
-  await sql`CREATE FUNCTION security_count_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE security_writes SET n = n + 1; RETURN NULL; END $$`.execute(db);
+  await sql`CREATE FUNCTION security_count_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE security_writes SET n = n + 1; RETURN NULL; END $$`.execute(
+    db,
+  );
   for (const table of tableNames!)
-    await sql`CREATE TRIGGER security_count_write AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION security_count_write()`.execute(db);
+    await sql`CREATE TRIGGER security_count_write AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION security_count_write()`.execute(
+      db,
+    );
   return async () => Number((await sql<{ n: number }>`SELECT n::int AS n FROM security_writes`.execute(db)).rows[0]!.n);
 }

@@ -58,7 +58,9 @@ export async function createCluster(): Promise<Cluster> {
     await chown(dir, Number(stdout), Number(gid));
   }
   const tool = (name: string, args: string[], timeout = 60_000) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, name), ...args], { timeout }) : run(path.join(bin, name), args, { timeout });
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', path.join(bin, name), ...args], { timeout })
+      : run(path.join(bin, name), args, { timeout });
 
   await tool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=50`;
@@ -130,7 +132,15 @@ export async function startServerProcess(databaseUrl: string, timeoutMs = 60_000
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', SIMULATE: '0', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SIMULATE: '0',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -12,7 +12,8 @@ import { blackHole, canRunPostgres, createCluster, query, startServerProcess, ty
  * Skipped, with a notice, only where no PostgreSQL server binaries exist.
  */
 const available = canRunPostgres();
-if (!available) console.warn('\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n');
+if (!available)
+  console.warn('\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n');
 
 const DEVICE = { car_device_id: 'fault-terminal', car_data_id: '358409199999999', secret: 'fault-secret-1' };
 const AUTH = `Basic ${Buffer.from(`${DEVICE.car_device_id}:${DEVICE.secret}`).toString('base64')}`;
@@ -21,7 +22,13 @@ const BASE = Date.now() - 2 * 86_400_000;
 const SLOT_MS = 100_000;
 const batch = (seq: number, size: number) => ({
   seq,
-  records: Array.from({ length: size }, (_, i) => ({ type: 'gps', time: new Date(BASE + seq * SLOT_MS + i * 10).toISOString(), lat: 35 + i / 1e4, lng: 139, speed: 10 })),
+  records: Array.from({ length: size }, (_, i) => ({
+    type: 'gps',
+    time: new Date(BASE + seq * SLOT_MS + i * 10).toISOString(),
+    lat: 35 + i / 1e4,
+    lng: 139,
+    speed: 10,
+  })),
 });
 
 let cluster: Cluster;
@@ -54,7 +61,8 @@ async function deliver(seq: number, size: number, deadline: number): Promise<num
     const status = await send(seq, size);
     seen.push(status);
     if (status >= 200 && status < 300) return seen;
-    if (Date.now() > deadline) throw new Error(`batch ${seq} not acknowledged in time: ${seen.slice(-5).join(',')}\n${server.output().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`batch ${seq} not acknowledged in time: ${seen.slice(-5).join(',')}\n${server.output().slice(-3000)}`);
     await sleep(150);
   }
 }
@@ -67,7 +75,11 @@ async function stored() {
        FROM gps_logs WHERE car_data_id = $1 GROUP BY 1 ORDER BY 1`,
     [DEVICE.car_data_id, BASE, SLOT_MS],
   );
-  const receipts = await query<{ seq: number; accepted: number }>(databaseUrl, 'SELECT seq::int AS seq, accepted FROM device_batches WHERE car_data_id = $1 ORDER BY seq', [DEVICE.car_data_id]);
+  const receipts = await query<{ seq: number; accepted: number }>(
+    databaseUrl,
+    'SELECT seq::int AS seq, accepted FROM device_batches WHERE car_data_id = $1 ORDER BY seq',
+    [DEVICE.car_data_id],
+  );
   return { perBatch: new Map(rows.map((r) => [r.seq, r.n])), receipts: new Map(receipts.map((r) => [r.seq, r.accepted])) };
 }
 
@@ -101,9 +113,19 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
       await database.db.insertInto('companies').values({ company_id: 'fault-co', company_name: '障害試験' }).execute();
       await database.db
         .insertInto('accounts')
-        .values({ account_id: 'fault-admin', name: '障害 試験', email: 'fault@example.jp', role: 0, company_id: null, password_hash: 'unused' })
+        .values({
+          account_id: 'fault-admin',
+          name: '障害 試験',
+          email: 'fault@example.jp',
+          role: 0,
+          company_id: null,
+          password_hash: 'unused',
+        })
         .execute();
-      await database.db.insertInto('devices').values({ car_device_id: DEVICE.car_device_id, car_data_id: DEVICE.car_data_id, password_hash: hashDeviceSecret(DEVICE.secret) }).execute();
+      await database.db
+        .insertInto('devices')
+        .values({ car_device_id: DEVICE.car_device_id, car_data_id: DEVICE.car_data_id, password_hash: hashDeviceSecret(DEVICE.secret) })
+        .execute();
       token = await createSession(database.db, 'fault-admin', { idleMinutes: 600, maxHours: 12 });
     } finally {
       await database.close();
@@ -137,7 +159,10 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
     // The restart was seen: some batches were refused while the database was away.
     const refused = statuses.filter((s) => s < 200 || s >= 300);
     expect(refused.length, 'no batch met the restart: the test proved nothing').toBeGreaterThan(0);
-    expect(refused.every((s) => s === 503), `only 503 while the database was away, got ${refused.join(',')}`).toBe(true);
+    expect(
+      refused.every((s) => s === 503),
+      `only 503 while the database was away, got ${refused.join(',')}`,
+    ).toBe(true);
     const receipts = await expectWholeBatches(size);
     expect([...receipts.keys()]).toEqual(seqs);
     // Sending everything again stores nothing more: each batch is stored once.
@@ -150,7 +175,10 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
   it('database unreachable: calls answer 503 in Japanese within 5 s, the server stays up, and service resumes by itself', async () => {
     expect((await callConsole('/api/car_list')).status).toBe(200);
     const expect503 = async (label: string) => {
-      for (const [path, body] of [['/api/car_list', {}], ['/api/login', { username: 'fault-admin', password: 'whatever-pass' }]] as const) {
+      for (const [path, body] of [
+        ['/api/car_list', {}],
+        ['/api/login', { username: 'fault-admin', password: 'whatever-pass' }],
+      ] as const) {
         const started = Date.now();
         const res = await callConsole(path, body);
         const elapsed = Date.now() - started;
@@ -211,7 +239,10 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
     kill();
     expect(await server.exited).toBe('SIGKILL');
     const acknowledged = seqs.filter((seq) => first.get(seq) === 200);
-    expect(seqs.some((seq) => first.get(seq) === 0), 'no batch was in flight when the server died').toBe(true);
+    expect(
+      seqs.some((seq) => first.get(seq) === 0),
+      'no batch was in flight when the server died',
+    ).toBe(true);
 
     // Atomic: each batch is all there with its receipt, or not there at all; every acknowledged one is there.
     const receipts = await expectWholeBatches(size);

@@ -48,11 +48,10 @@ const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.ca
 export const countDevices = (db: Db, actor: Actor, filter: DeviceListFilter) => countRows(filtered(db, actor, filter));
 
 export async function listDevices(db: Db, actor: Actor, query: DeviceListFilter & PagingInput) {
-  const rows = await applyListPage(
-    filtered(db, actor, query).select([...columns, liveCarId.as('car_id')]),
-    deviceListConfig,
-    query,
-  ).execute();
+  // The vehicle subquery runs on the page only, not on every row an OFFSET skips;
+  // the outer SELECT only adds a column, so the page keeps its order.
+  const page = applyListPage(filtered(db, actor, query).select(columns), deviceListConfig, query).as('d');
+  const rows = await db.selectFrom(page).selectAll('d').select(liveCarId.as('car_id')).execute();
   return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
 }
 

@@ -51,6 +51,7 @@ export const routes: RouteObject[] = [
           { path: 'account/password_reset', lazy: () => import('./routes/account/password-reset') },
           { path: 'notify', lazy: () => import('./routes/notify') },
           { path: 'notify/mail_outbox', lazy: () => import('./routes/mail-outbox') },
+          { path: 'audit_log', lazy: () => import('./routes/audit-log') },
           { path: 'company/company_list', lazy: () => import('./routes/company/company-list') },
           { path: 'company/company_add', lazy: () => import('./routes/company/company-add') },
           { path: 'company/company_detail/:company_id?', lazy: () => import('./routes/company/company-detail') },

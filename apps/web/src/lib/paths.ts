@@ -6,6 +6,8 @@ export const paths = {
   warning: '/warning',
   /** Ours (not in SPEC.md §2): the super admin's view of outgoing mail. */
   mailOutbox: '/notify/mail_outbox',
+  /** Ours: the super admin's audit log. */
+  auditLog: '/audit_log',
   account: {
     add: '/account/account_add',
     list: '/account/account_list',

@@ -1,6 +1,6 @@
 import { AppShell, Burger, Group, LoadingOverlay, Menu, UnstyledButton, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconKey, IconUser } from '@tabler/icons-react';
+import { IconChevronDown, IconHistory, IconKey, IconUser } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { Copyright } from '../../components/copyright';
 import { Logo } from '../../components/logo';
@@ -8,6 +8,7 @@ import { useLogout } from '../../features/auth/use-logout';
 import { useLoadingOverlay } from '../../lib/loading-overlay';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
+import { capabilities } from '@fleet/contract';
 import { shellTexts } from '../../lib/texts';
 import { SideMenu } from './side-menu';
 
@@ -52,6 +53,11 @@ export function Component() {
               <Menu.Item component={Link} to={paths.account.passwordReset} leftSection={<IconKey size={16} />}>
                 {shellTexts.header.changePassword}
               </Menu.Item>
+              {capabilities(actor).superAdmin && (
+                <Menu.Item component={Link} to={paths.auditLog} leftSection={<IconHistory size={16} />}>
+                  操作履歴
+                </Menu.Item>
+              )}
             </Menu.Dropdown>
           </Menu>
         </Group>

@@ -14,6 +14,8 @@ const dummyHash = hashDeviceSecret('no-such-terminal');
 
 export const deviceUnauthorized = () => new AppError(401, 'UNAUTHORIZED', msg.unauthorized);
 
+const TERMINAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** `Authorization: Basic base64(car_device_id:password)` → id and password, or null. */
 export function parseBasic(header: string | undefined): { id: string; password: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=]{1,512})\s*$/i.exec(header ?? '');
@@ -23,7 +25,8 @@ export function parseBasic(header: string | undefined): { id: string; password: 
   if (colon <= 0) return null;
   const id = text.slice(0, colon);
   const password = text.slice(colon + 1);
-  return id.length <= 64 && password.length >= 1 && password.length <= 128 ? { id, password } : null;
+  // Terminal ids are the contract's ids; anything else (a NUL made PostgreSQL fail the lookup) is no terminal.
+  return TERMINAL_ID.test(id) && password.length >= 1 && password.length <= 128 ? { id, password } : null;
 }
 
 /** Wrong id or password → 401; a logically deleted terminal with the right password → 403. */

@@ -37,7 +37,7 @@ export function sortRecords(records: readonly unknown[], now: Date) {
     if (!parsed.ok) return void rejected.push({ index, reason: parsed.reason });
     const time = Date.parse(parsed.record.time);
     if (time > latestAllowed) rejected.push({ index, reason: `time: ${msg.futureTime}` });
-    else if (time < EARLIEST_RECORD_TIME) rejected.push({ index, reason: `time: ${msg.pastTime}` });
+    else if (!(time >= EARLIEST_RECORD_TIME)) rejected.push({ index, reason: `time: ${msg.pastTime}` });
     // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows.
     else valid.push({ index, record: { ...parsed.record, time: new Date(time).toISOString() } });
   });

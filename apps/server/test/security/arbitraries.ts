@@ -317,4 +317,8 @@ export const badAuthorization = fc.oneof(
   ),
   fc.stringMatching(/^[\x21-\x7e]{0,80}$/).map((s) => `Bearer ${s}`),
   fc.base64String({ maxLength: 80 }).map((s) => `Basic ${s}`),
+  // Credentials that decode to anything: NUL, control characters, lone surrogates, no colon.
+  fc
+    .tuple(fc.string({ unit: 'binary', maxLength: 70 }), fc.string({ unit: 'binary', maxLength: 20 }))
+    .map(([id, pw]) => `Basic ${Buffer.from(`${id}:${pw}`).toString('base64')}`),
 );

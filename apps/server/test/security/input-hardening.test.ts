@@ -98,6 +98,21 @@ describe('the device gateway', () => {
     expect(await count(w.db, 'gps_logs', fleet.A.car_data_id)).toBe(before + 1);
   });
 
+  it.each(['device\u0000a', 'device-a\u0000', '\ud800', 'id with spaces', 'x'.repeat(65)])(
+    'answers 401 to a terminal id %j, never a 500',
+    async (id) => {
+      const authorization = `Basic ${Buffer.from(`${id}:terminal-secret`).toString('base64')}`;
+      const res = await w.app.inject({
+        method: 'POST',
+        url: '/device/v1/batch',
+        payload: { seq: 1, records: [] },
+        headers: { authorization },
+      });
+      expect(res.statusCode).toBe(401);
+      expectErrorShape(res);
+    },
+  );
+
   it('stores a time with a zone offset PostgreSQL would refuse (+23:59) as the same instant in UTC', async () => {
     const res = await send([{ type: 'gps', time: '2026-01-15T23:59:00+23:59', lat: 35.25, lng: 139.25 }]);
     expect(reply(res)).toMatchObject({ accepted: 1, rejected: [] });

@@ -11,6 +11,9 @@ import { int, mb, ms } from './stats.js';
  * database) samples its own RSS every 20 ms.
  */
 export async function benchExport(server: BenchServer, fleet: Fleet, report: Report) {
+  // npm run bench runs node with --expose-gc: start from a collected heap, so the growth is the export's own.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
   await new Promise((r) => setTimeout(r, 500));
   const start = process.memoryUsage();
   const before = start.rss;
@@ -30,8 +33,7 @@ export async function benchExport(server: BenchServer, fleet: Fleet, report: Rep
   }
   await new Promise((res) => setTimeout(res, 500));
   const after = process.memoryUsage().rss;
-  // With node --expose-gc: what the export left behind once garbage is collected (retained, not just not yet freed).
-  const gc = (globalThis as { gc?: () => void }).gc;
+  // What the export left behind once its garbage is collected (retained, not just not yet freed).
   gc?.();
   const retained = gc ? `; heap after a full GC ${mb(process.memoryUsage().heapUsed)}` : '';
   const rows = r.lines - 1;

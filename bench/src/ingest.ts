@@ -48,7 +48,7 @@ async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
   return (performance.now() - started) / 1000;
 }
 
-type IngestResult = { accepted: number; errors: number; seconds: number; p50: number; p99: number; max: number };
+type IngestResult = { accepted: number; errors: number; failures: string[]; seconds: number; p50: number; p99: number; max: number };
 
 export interface IngestOptions {
   terminals: number;
@@ -89,6 +89,7 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     name: `receive-to-commit per batch, terminals sending back to back (${opts.terminals} in flight: queueing)`,
     value: `p50 ${ms(g.p50)} / p99 ${ms(g.p99)} / max ${ms(g.max)} ms`,
   });
+  for (const f of [...g.failures, ...paced.failures]) report.note(`ingest failure: ${f}`);
   const pacedRate = paced.accepted / paced.seconds;
   report.add({
     section: '2 ingest',

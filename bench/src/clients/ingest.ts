@@ -33,6 +33,12 @@ function post(auth: string, body: string): Promise<{ status: number; text: strin
 const latencies: number[] = [];
 let accepted = 0;
 let errors = 0;
+/** The first few failures, to say what they were. */
+const failures: string[] = [];
+const fail = (what: string) => {
+  errors++;
+  if (failures.length < 5) failures.push(what.slice(0, 200));
+};
 const started = performance.now();
 await Promise.all(
   opts.ids.map(async (id, t) => {
@@ -48,10 +54,10 @@ await Promise.all(
       try {
         const res = await post(auth, body);
         latencies.push(performance.now() - t0);
-        if (res.status !== 200) errors++;
+        if (res.status !== 200) fail(`${res.status} ${res.text}`);
         else accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
-      } catch {
-        errors++;
+      } catch (err) {
+        fail(String(err));
       }
     }
   }),
@@ -60,4 +66,4 @@ const seconds = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
 agent.destroy();
-console.log(JSON.stringify({ accepted, errors, seconds, batches: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) }));
+console.log(JSON.stringify({ accepted, errors, failures, seconds, batches: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) }));

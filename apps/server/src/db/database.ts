@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -45,6 +46,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const pglite = await PGlite.create({
+    // Trigram indexes serve the lists' substring search (migration list_search_trigram).
+    extensions: { pg_trgm },
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });

@@ -5,6 +5,7 @@ import * as notificationsAndPasswordReset from './2026_11_24_130000_notification
 import * as engineControlOutcomes from './2026_11_25_090000_engine_control_outcomes.js';
 import * as deviceBatchRetention from './2026_11_25_120000_device_batch_retention.js';
 import * as listSortIndexes from './2026_11_26_100000_list_sort_indexes.js';
+import * as listSearchTrigram from './2026_11_26_110000_list_search_trigram.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_090000_engine_control_outcomes': engineControlOutcomes,
   '2026_11_25_120000_device_batch_retention': deviceBatchRetention,
   '2026_11_26_100000_list_sort_indexes': listSortIndexes,
+  '2026_11_26_110000_list_search_trigram': listSearchTrigram,
 };

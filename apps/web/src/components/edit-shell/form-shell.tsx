@@ -24,6 +24,7 @@ interface FormShellProps<T extends FieldValues> {
 export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
   const form = useForm<T, unknown, T>({ resolver: zodResolver(props.schema as never) as unknown as Resolver<T, unknown, T>, defaultValues: props.defaultValues, mode: 'onTouched' });
   const rootError = form.formState.errors.root?.message;
+  const formRef = useRef<HTMLFormElement>(null);
   // Reset only when the loaded record changes (not on mount: that would wipe what was typed meanwhile).
   const loaded = JSON.stringify(props.defaultValues);
   const lastLoaded = useRef(loaded);
@@ -47,15 +48,16 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
       }
       // A refusal the server explains (duplicate IMEI, invalid input…) shows its own words; otherwise the §8 message.
       let specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
-      // Already shown under its field: the banner only says the input needs fixing.
-      if (e instanceof ApiClientError && Object.values(e.errors).includes(specific)) specific = errorMessages.badRequest;
+      // Already shown under a field on screen: the banner only says the input needs fixing.
+      const onScreen = (key: string) => !!formRef.current?.querySelector(`[name="${CSS.escape(key.replace(/^info\./, ''))}"]`);
+      if (e instanceof ApiClientError && Object.entries(e.errors).some(([k, m]) => m === specific && onScreen(k))) specific = errorMessages.badRequest;
       form.setError('root', { message: specific || props.failureMessage });
     }
   });
 
   return (
     <FormProvider {...form}>
-      <Paper p="lg" radius="md" withBorder component="form" onSubmit={submit} noValidate maw={880}>
+      <Paper p="lg" radius="md" withBorder component="form" ref={formRef} onSubmit={submit} noValidate maw={880}>
         <Stack gap="md">
           {rootError && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">

@@ -13,7 +13,20 @@ export async function signIn(page: Page, url: string) {
   await page.goto(`${url}/warning`);
   await page.evaluate(
     ([key, l]) => {
-      const state = { authUser: l.id, account_id: l.id, name: l.username, role: l.role, token: l.token, company_id: l.company_id, isMenuActive: true, car_id: null, user_id: null, car_data_id: null, car_device_id: null, companies: [] };
+      const state = {
+        authUser: l.id,
+        account_id: l.id,
+        name: l.username,
+        role: l.role,
+        token: l.token,
+        company_id: l.company_id,
+        isMenuActive: true,
+        car_id: null,
+        user_id: null,
+        car_data_id: null,
+        car_device_id: null,
+        companies: [],
+      };
       localStorage.setItem(key, JSON.stringify({ state, version: 1 }));
     },
     [STORE_KEY, l] as const,
@@ -21,4 +34,5 @@ export async function signIn(page: Page, url: string) {
 }
 
 /** Resolves after two animation frames: what was rendered has been painted. */
-export const painted = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+export const painted = (page: Page) =>
+  page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));

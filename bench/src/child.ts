@@ -18,7 +18,11 @@ export function runClient<T>(script: string, args: unknown, onLine?: (line: stri
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      const last = out.trim().split('\n').filter((l) => !l.startsWith('#')).at(-1);
+      const last = out
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .at(-1);
       if (code !== 0 || !last) return reject(new Error(`${script} exited with ${code}: ${out.slice(-500)}`));
       try {
         resolve(JSON.parse(last) as T);

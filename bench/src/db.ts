@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, openDatabase, type Database, type Db } from '../../apps/server/src/db/database.js';
-import { PostgresQueryCompiler, type CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  PostgresQueryCompiler,
+  type CompiledQuery,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import pg from 'pg';
 
 export type DbKind = 'pglite' | 'postgres';
@@ -62,7 +71,7 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
       db: database.db,
       url,
       version,
-      raw: async <R,>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
+      raw: async <R>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
       close: async () => {
         await pool.end();
         await database.close();
@@ -80,7 +89,7 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
     database,
     db: database.db,
     version: `PGlite (${version.split(' on ')[0]})`,
-    raw: async <R,>(text: string, params: readonly unknown[] = []) => (await lite.query<R>(text, params as unknown[])).rows,
+    raw: async <R>(text: string, params: readonly unknown[] = []) => (await lite.query<R>(text, params as unknown[])).rows,
     close: async () => {
       await database.close();
       rmSync(dir, { recursive: true, force: true });

@@ -24,8 +24,22 @@ export interface FleetSize {
   busyRoutePoints: number;
 }
 
-export const FULL: FleetSize = { vehicles: 100_000, companies: 50, telemetryVehicles: 1000, days: 30, busyLogRows: 1_000_000, busyRoutePoints: 86_400 };
-export const QUICK: FleetSize = { vehicles: 5000, companies: 50, telemetryVehicles: 20, days: 1, busyLogRows: 100_000, busyRoutePoints: 86_400 };
+export const FULL: FleetSize = {
+  vehicles: 100_000,
+  companies: 50,
+  telemetryVehicles: 1000,
+  days: 30,
+  busyLogRows: 1_000_000,
+  busyRoutePoints: 86_400,
+};
+export const QUICK: FleetSize = {
+  vehicles: 5000,
+  companies: 50,
+  telemetryVehicles: 20,
+  days: 1,
+  busyLogRows: 100_000,
+  busyRoutePoints: 86_400,
+};
 
 export const BENCH_ADMIN = 'bench-admin';
 export const BENCH_PASSWORD = 'bench-password-2026';
@@ -61,13 +75,112 @@ export function rng(seed: number) {
   };
 }
 
-const surnames = ['佐藤', '鈴木', '高橋', '田中', '伊藤', '渡辺', '山本', '中村', '小林', '加藤', '吉田', '山田', '佐々木', '山口', '松本', '井上', '木村', '林', '斎藤', '清水', '山崎', '森', '池田', '橋本', '阿部', '石川', '山下', '中島', '石井', '小川', '前田', '岡田', '長谷川', '藤田', '後藤', '近藤', '村上', '遠藤', '青木', '坂本'];
-const givenNames = ['翔太', '蓮', '大翔', '陽菜', '結衣', '美咲', '健太', '拓海', '颯太', '葵', '花子', '太郎', '一郎', '直樹', '真由美', '裕子', '誠', '剛', '愛', '優子', '大輔', '修', '明美', '恵', '和也', '亮', '由美', '聡', '智子', '浩二'];
+const surnames = [
+  '佐藤',
+  '鈴木',
+  '高橋',
+  '田中',
+  '伊藤',
+  '渡辺',
+  '山本',
+  '中村',
+  '小林',
+  '加藤',
+  '吉田',
+  '山田',
+  '佐々木',
+  '山口',
+  '松本',
+  '井上',
+  '木村',
+  '林',
+  '斎藤',
+  '清水',
+  '山崎',
+  '森',
+  '池田',
+  '橋本',
+  '阿部',
+  '石川',
+  '山下',
+  '中島',
+  '石井',
+  '小川',
+  '前田',
+  '岡田',
+  '長谷川',
+  '藤田',
+  '後藤',
+  '近藤',
+  '村上',
+  '遠藤',
+  '青木',
+  '坂本',
+];
+const givenNames = [
+  '翔太',
+  '蓮',
+  '大翔',
+  '陽菜',
+  '結衣',
+  '美咲',
+  '健太',
+  '拓海',
+  '颯太',
+  '葵',
+  '花子',
+  '太郎',
+  '一郎',
+  '直樹',
+  '真由美',
+  '裕子',
+  '誠',
+  '剛',
+  '愛',
+  '優子',
+  '大輔',
+  '修',
+  '明美',
+  '恵',
+  '和也',
+  '亮',
+  '由美',
+  '聡',
+  '智子',
+  '浩二',
+];
 const regions = ['品川', '練馬', '足立', '多摩', '横浜', '川崎', '湘南', '相模', '大宮', '所沢', '千葉', '習志野'];
 const kana = ['あ', 'い', 'う', 'え', 'か', 'き', 'く', 'け', 'こ', 'さ', 'す', 'せ', 'そ', 'た', 'ち', 'つ', 'て', 'と', 'な', 'に'];
-const carTypes = ['プリウス', 'アクア', 'ヴォクシー', 'ノア', 'ハイエース', 'N-BOX', 'フィット', 'セレナ', 'ノート', 'デミオ', 'タント', 'ワゴンR', 'ジムニー', 'カローラ', 'フリード'];
+const carTypes = [
+  'プリウス',
+  'アクア',
+  'ヴォクシー',
+  'ノア',
+  'ハイエース',
+  'N-BOX',
+  'フィット',
+  'セレナ',
+  'ノート',
+  'デミオ',
+  'タント',
+  'ワゴンR',
+  'ジムニー',
+  'カローラ',
+  'フリード',
+];
 const deviceTypes = ['FT-100', 'FT-200', 'FT-200S', 'GX-5', 'GX-7'];
-const dealers = ['トヨタモビリティ東京', 'ネッツトヨタ横浜', 'ホンダカーズ千葉', '日産プリンス埼玉', 'マツダ東京', 'スズキ自販神奈川', 'ダイハツ東京販売', 'オートバックス', 'ガリバー', 'ネクステージ'];
+const dealers = [
+  'トヨタモビリティ東京',
+  'ネッツトヨタ横浜',
+  'ホンダカーズ千葉',
+  '日産プリンス埼玉',
+  'マツダ東京',
+  'スズキ自販神奈川',
+  'ダイハツ東京販売',
+  'オートバックス',
+  'ガリバー',
+  'ネクステージ',
+];
 const branches = ['新宿', '渋谷', '池袋', '品川', '上野', '立川', '町田', '八王子', '横浜', '川崎', '大宮', '船橋', '柏', '藤沢', '相模原'];
 
 type Rows = Record<string, unknown[]>;
@@ -76,7 +189,10 @@ type Rows = Record<string, unknown[]>;
 export async function insertColumns(bdb: BenchDb, table: string, types: Record<string, string>, rows: Rows) {
   const names = Object.keys(types);
   const args = names.map((n, i) => `$${i + 1}::${types[n]}[]`).join(', ');
-  await bdb.raw(`INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${args})`, names.map((n) => rows[n]));
+  await bdb.raw(
+    `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${args})`,
+    names.map((n) => rows[n]),
+  );
 }
 
 /** Collects rows column-wise and inserts them a chunk at a time. */
@@ -113,72 +229,172 @@ const iso = (t: number) => new Date(t).toISOString();
 
 async function masterData(bdb: BenchDb, size: FleetSize, log: (s: string) => void) {
   const r = rng(1);
-  const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
+  const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
   const companies = Array.from({ length: size.companies }, (_, i) => companyId(i, size.companies));
-  await insertColumns(bdb, 'companies', { company_id: 'text', company_name: 'text', name: 'text', phone: 'text' }, {
-    company_id: companies,
-    company_name: companies.map((_, i) => `株式会社${pick(regions)}モータース${i + 1}`),
-    name: companies.map(() => `${pick(surnames)} ${pick(givenNames)}`),
-    phone: companies.map((_, i) => `03-1234-${pad(i, 4)}`),
-  });
+  await insertColumns(
+    bdb,
+    'companies',
+    { company_id: 'text', company_name: 'text', name: 'text', phone: 'text' },
+    {
+      company_id: companies,
+      company_name: companies.map((_, i) => `株式会社${pick(regions)}モータース${i + 1}`),
+      name: companies.map(() => `${pick(surnames)} ${pick(givenNames)}`),
+      phone: companies.map((_, i) => `03-1234-${pad(i, 4)}`),
+    },
+  );
 
   const passwordHash = await hashPassword(BENCH_PASSWORD);
   const deviceHash = hashDeviceSecret(TERMINAL_SECRET);
   const users = new ColumnWriter(bdb, 'car_users', {
-    user_id: 'text', company_id: 'text', first_name: 'text', name: 'text', work_phone: 'text', merchant: 'text',
-    payment_log: 'smallint', state: 'smallint', is_delete: 'boolean',
+    user_id: 'text',
+    company_id: 'text',
+    first_name: 'text',
+    name: 'text',
+    work_phone: 'text',
+    merchant: 'text',
+    payment_log: 'smallint',
+    state: 'smallint',
+    is_delete: 'boolean',
   });
   const devices = new ColumnWriter(bdb, 'devices', {
-    car_device_id: 'text', password_hash: 'text', ipaddr: 'text', macaddr: 'text', car_type: 'text', car_data_id: 'text', is_delete: 'boolean',
+    car_device_id: 'text',
+    password_hash: 'text',
+    ipaddr: 'text',
+    macaddr: 'text',
+    car_type: 'text',
+    car_data_id: 'text',
+    is_delete: 'boolean',
   });
   const cars = new ColumnWriter(bdb, 'cars', {
-    car_id: 'text', company_id: 'text', car_number: 'text', car_type: 'text', car_vin: 'text', user_id: 'text', car_device_id: 'text',
-    car_data_id: 'text', car_status: 'smallint', is_delete: 'boolean',
+    car_id: 'text',
+    company_id: 'text',
+    car_number: 'text',
+    car_type: 'text',
+    car_vin: 'text',
+    user_id: 'text',
+    car_device_id: 'text',
+    car_data_id: 'text',
+    car_status: 'smallint',
+    is_delete: 'boolean',
   });
   const accounts = new ColumnWriter(bdb, 'accounts', {
-    account_id: 'text', name: 'text', email: 'text', role: 'smallint', company_id: 'text', password_hash: 'text', is_delete: 'boolean',
+    account_id: 'text',
+    name: 'text',
+    email: 'text',
+    role: 'smallint',
+    company_id: 'text',
+    password_hash: 'text',
+    is_delete: 'boolean',
   });
   const states = new ColumnWriter(bdb, 'device_latest_state', {
-    car_data_id: 'text', recorded_at: 'timestamptz', lat: 'float8', lng: 'float8', speed: 'real', heading: 'real', engine_running: 'text',
-    connection: 'text', device_state: 'int', battery_voltage: 'real', battery_percentage: 'real', last_seen_at: 'timestamptz',
-    position_at: 'timestamptz', engine_running_at: 'timestamptz', connection_at: 'timestamptz', device_state_at: 'timestamptz', battery_at: 'timestamptz',
+    car_data_id: 'text',
+    recorded_at: 'timestamptz',
+    lat: 'float8',
+    lng: 'float8',
+    speed: 'real',
+    heading: 'real',
+    engine_running: 'text',
+    connection: 'text',
+    device_state: 'int',
+    battery_voltage: 'real',
+    battery_percentage: 'real',
+    last_seen_at: 'timestamptz',
+    position_at: 'timestamptz',
+    engine_running_at: 'timestamptz',
+    connection_at: 'timestamptz',
+    device_state_at: 'timestamptz',
+    battery_at: 'timestamptz',
   });
-  await accounts.push({ account_id: BENCH_ADMIN, name: 'ベンチ 管理者', email: 'bench-admin@example.jp', role: 0, company_id: null, password_hash: passwordHash, is_delete: false });
+  await accounts.push({
+    account_id: BENCH_ADMIN,
+    name: 'ベンチ 管理者',
+    email: 'bench-admin@example.jp',
+    role: 0,
+    company_id: null,
+    password_hash: passwordHash,
+    is_delete: false,
+  });
   const now = Date.now();
   for (let i = 1; i <= size.vehicles; i++) {
     const company = companyId(i, size.companies);
     const deleted = r() < 0.01;
     const name = pick(surnames);
     await users.push({
-      user_id: userId(i), company_id: company, first_name: name, name: pick(givenNames), work_phone: `090-${pad(i % 10000, 4)}-${pad((i * 7) % 10000, 4)}`,
-      merchant: `${pick(dealers)} ${pick(branches)}店`, payment_log: r() < 0.8 ? 0 : Math.floor(r() * 4), state: Math.floor(r() * 4), is_delete: deleted,
+      user_id: userId(i),
+      company_id: company,
+      first_name: name,
+      name: pick(givenNames),
+      work_phone: `090-${pad(i % 10000, 4)}-${pad((i * 7) % 10000, 4)}`,
+      merchant: `${pick(dealers)} ${pick(branches)}店`,
+      payment_log: r() < 0.8 ? 0 : Math.floor(r() * 4),
+      state: Math.floor(r() * 4),
+      is_delete: deleted,
     });
     await devices.push({
-      car_device_id: deviceId(i), password_hash: deviceHash, ipaddr: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      car_device_id: deviceId(i),
+      password_hash: deviceHash,
+      ipaddr: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       macaddr: `02:00:${hex(i >> 16)}:${hex(i >> 8)}:${hex(i)}:01`,
-      car_type: pick(deviceTypes), car_data_id: imei(i), is_delete: false,
+      car_type: pick(deviceTypes),
+      car_data_id: imei(i),
+      is_delete: false,
     });
     await cars.push({
-      car_id: carId(i), company_id: company, car_number: `${pick(regions)} ${300 + Math.floor(r() * 300)} ${pick(kana)} ${pad(Math.floor(r() * 100), 2)}-${pad(Math.floor(r() * 100), 2)}`,
-      car_type: pick(carTypes), car_vin: `JT${pad(i, 15)}`, user_id: userId(i), car_device_id: deviceId(i), car_data_id: imei(i),
-      car_status: Math.floor(r() * 4), is_delete: deleted,
+      car_id: carId(i),
+      company_id: company,
+      car_number: `${pick(regions)} ${300 + Math.floor(r() * 300)} ${pick(kana)} ${pad(Math.floor(r() * 100), 2)}-${pad(Math.floor(r() * 100), 2)}`,
+      car_type: pick(carTypes),
+      car_vin: `JT${pad(i, 15)}`,
+      user_id: userId(i),
+      car_device_id: deviceId(i),
+      car_data_id: imei(i),
+      car_status: Math.floor(r() * 4),
+      is_delete: deleted,
     });
     await accounts.push({
-      account_id: `A${pad(i, 7)}`, name: `${pick(surnames)} ${pick(givenNames)}`, email: `user${i}@example.jp`, role: r() < 0.05 ? 0 : r() < 0.3 ? 1 : 2,
-      company_id: company, password_hash: passwordHash, is_delete: r() < 0.01,
+      account_id: `A${pad(i, 7)}`,
+      name: `${pick(surnames)} ${pick(givenNames)}`,
+      email: `user${i}@example.jp`,
+      role: r() < 0.05 ? 0 : r() < 0.3 ? 1 : 2,
+      company_id: company,
+      password_hash: passwordHash,
+      is_delete: r() < 0.01,
     });
     const seen = now - Math.floor(r() * 86_400_000);
     await states.push({
-      car_data_id: imei(i), recorded_at: iso(seen), lat: 35.5 + r() * 0.3, lng: 139.5 + r() * 0.4, speed: Math.floor(r() * 60), heading: Math.floor(r() * 360),
-      engine_running: r() < 0.3 ? 'on' : 'off', connection: 'connected', device_state: r() < 0.9 ? 0 : 1000, battery_voltage: 12 + r(), battery_percentage: 50 + r() * 50,
-      last_seen_at: iso(seen), position_at: iso(seen), engine_running_at: iso(seen), connection_at: iso(seen), device_state_at: iso(seen), battery_at: iso(seen),
+      car_data_id: imei(i),
+      recorded_at: iso(seen),
+      lat: 35.5 + r() * 0.3,
+      lng: 139.5 + r() * 0.4,
+      speed: Math.floor(r() * 60),
+      heading: Math.floor(r() * 360),
+      engine_running: r() < 0.3 ? 'on' : 'off',
+      connection: 'connected',
+      device_state: r() < 0.9 ? 0 : 1000,
+      battery_voltage: 12 + r(),
+      battery_percentage: 50 + r() * 50,
+      last_seen_at: iso(seen),
+      position_at: iso(seen),
+      engine_running_at: iso(seen),
+      connection_at: iso(seen),
+      device_state_at: iso(seen),
+      battery_at: iso(seen),
     });
     if (i % 20_000 === 0) log(`  master data: ${i.toLocaleString('en-US')} vehicles`);
   }
   for (const w of [users, devices, cars, accounts, states]) await w.flush();
 }
 
-const gpsTypes = { car_data_id: 'text', recorded_at: 'timestamptz', lat: 'float8', lng: 'float8', speed: 'real', heading: 'real', satellites: 'smallint', accuracy: 'real' };
+const gpsTypes = {
+  car_data_id: 'text',
+  recorded_at: 'timestamptz',
+  lat: 'float8',
+  lng: 'float8',
+  speed: 'real',
+  heading: 'real',
+  satellites: 'smallint',
+  accuracy: 'real',
+};
 
 /** A vehicle driving: heading drifts, speed varies, position advances by speed × step. */
 export function driver(seed: number, lat: number, lng: number) {
@@ -208,9 +424,19 @@ export function driver(seed: number, lat: number, lng: number) {
 
 async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: string) => void) {
   const gps = new ColumnWriter(bdb, 'gps_logs', gpsTypes);
-  const engine = new ColumnWriter(bdb, 'engine_logs', { car_data_id: 'text', recorded_at: 'timestamptz', running: 'text', engine_line: 'text' });
+  const engine = new ColumnWriter(bdb, 'engine_logs', {
+    car_data_id: 'text',
+    recorded_at: 'timestamptz',
+    running: 'text',
+    engine_line: 'text',
+  });
   const connection = new ColumnWriter(bdb, 'connection_logs', { car_data_id: 'text', recorded_at: 'timestamptz', state: 'text' });
-  const battery = new ColumnWriter(bdb, 'battery_logs', { car_data_id: 'text', recorded_at: 'timestamptz', voltage: 'real', percentage: 'real' });
+  const battery = new ColumnWriter(bdb, 'battery_logs', {
+    car_data_id: 'text',
+    recorded_at: 'timestamptz',
+    voltage: 'real',
+    percentage: 'real',
+  });
   const dayMs = 86_400_000;
   const start = now - size.days * dayMs;
   const cars = Array.from({ length: size.telemetryVehicles }, (_, v) => driver(v + 11, 35.5 + (v % 30) * 0.01, 139.5 + (v % 37) * 0.01));
@@ -220,7 +446,8 @@ async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: st
       const id = imei(v + 1);
       const r = rng(d * 100_003 + v);
       const car = cars[v]!;
-      for (let t = dayStart; t < dayStart + dayMs; t += 15 * 60_000) await battery.push({ car_data_id: id, recorded_at: iso(t), voltage: 12.2 + r() * 0.6, percentage: 60 + r() * 40 });
+      for (let t = dayStart; t < dayStart + dayMs; t += 15 * 60_000)
+        await battery.push({ car_data_id: id, recorded_at: iso(t), voltage: 12.2 + r() * 0.6, percentage: 60 + r() * 40 });
       const trips = 2 + Math.floor(r() * 3);
       for (let k = 0; k < trips; k++) {
         const from = dayStart + (7 + (k * 13) / trips + r() * 2) * 3600_000;
@@ -229,7 +456,13 @@ async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: st
         await connection.push({ car_data_id: id, recorded_at: iso(from), state: 'connected' });
         for (let s = 0; s < minutes * 6; s++) {
           const p = car.step(10);
-          await gps.push({ car_data_id: id, recorded_at: iso(from + s * 10_000), ...p, satellites: 8 + Math.floor(r() * 6), accuracy: 3 + r() * 10 });
+          await gps.push({
+            car_data_id: id,
+            recorded_at: iso(from + s * 10_000),
+            ...p,
+            satellites: 8 + Math.floor(r() * 6),
+            accuracy: 3 + r() * 10,
+          });
         }
         const end = from + minutes * 60_000;
         await engine.push({ car_data_id: id, recorded_at: iso(end), running: 'off', engine_line: 'connected' });
@@ -252,10 +485,20 @@ async function busyVehicle(bdb: BenchDb, size: FleetSize, id: string, now: numbe
     await gps.push({ car_data_id: id, recorded_at: iso(first + s * 1000), ...p, satellites: 10, accuracy: 5 });
   }
   await gps.flush();
-  const battery = new ColumnWriter(bdb, 'battery_logs', { car_data_id: 'text', recorded_at: 'timestamptz', voltage: 'real', percentage: 'real' }, 50_000);
+  const battery = new ColumnWriter(
+    bdb,
+    'battery_logs',
+    { car_data_id: 'text', recorded_at: 'timestamptz', voltage: 'real', percentage: 'real' },
+    50_000,
+  );
   const from = now - size.busyLogRows * 1000;
   for (let s = 0; s < size.busyLogRows; s++) {
-    await battery.push({ car_data_id: id, recorded_at: iso(from + s * 1000), voltage: 12 + Math.sin(s / 3600) * 0.8, percentage: 50 + 40 * Math.sin(s / 86_400) });
+    await battery.push({
+      car_data_id: id,
+      recorded_at: iso(from + s * 1000),
+      voltage: 12 + Math.sin(s / 3600) * 0.8,
+      percentage: 50 + 40 * Math.sin(s / 86_400),
+    });
   }
   await battery.flush();
   return { gps: gps.total, battery: battery.total };
@@ -270,7 +513,9 @@ export async function generateFleet(bdb: BenchDb, size: FleetSize, log: (s: stri
   const rows: Record<string, number> = await telemetry(bdb, size, now, log);
   const busyIndex = size.vehicles;
   const busy = { car_id: carId(busyIndex), car_data_id: imei(busyIndex), car_device_id: deviceId(busyIndex) };
-  log(`generating the busy vehicle ${busy.car_id}: ${size.busyRoutePoints} GPS points, ${size.busyLogRows.toLocaleString('en-US')} battery rows`);
+  log(
+    `generating the busy vehicle ${busy.car_id}: ${size.busyRoutePoints} GPS points, ${size.busyLogRows.toLocaleString('en-US')} battery rows`,
+  );
   await bdb.raw('UPDATE cars SET is_delete = false WHERE car_id = $1', [busy.car_id]);
   const b = await busyVehicle(bdb, size, busy.car_data_id, now);
   rows.gps_logs = (rows.gps_logs ?? 0) + b.gps;

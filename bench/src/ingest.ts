@@ -29,10 +29,18 @@ async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
         const id = imei(t + 1);
         const gps = records.filter((r): r is Extract<BenchRecord, { type: 'gps' }> => r.type === 'gps');
         const battery = records.filter((r): r is Extract<BenchRecord, { type: 'battery' }> => r.type === 'battery');
-        const g = valuesInsert('gps_logs', gpsColumns, gps.map((r) => [id, r.time, r.lat, r.lng, r.speed, r.heading, r.satellites, r.accuracy]));
+        const g = valuesInsert(
+          'gps_logs',
+          gpsColumns,
+          gps.map((r) => [id, r.time, r.lat, r.lng, r.speed, r.heading, r.satellites, r.accuracy]),
+        );
         await bdb.raw(g.text, g.params);
         if (battery.length) {
-          const v = valuesInsert('battery_logs', batteryColumns, battery.map((r) => [id, r.time, r.voltage, r.percentage]));
+          const v = valuesInsert(
+            'battery_logs',
+            batteryColumns,
+            battery.map((r) => [id, r.time, r.voltage, r.percentage]),
+          );
           await bdb.raw(v.text, v.params);
         }
       });
@@ -68,8 +76,19 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
   const g = await runClient<IngestResult>('ingest.ts', { ...plan, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 1_000_000 });
   // Terminals on a timer, together offering the target rate: the latency a terminal sees in service.
   const intervalMs = (opts.terminals * opts.recordsPerBatch * 1000) / TARGET_RATE;
-  const pacedPlan: IngestPlan = { ...opts, batchesPerTerminal: opts.pacedBatches, start: Date.now() - (opts.pacedBatches * opts.recordsPerBatch + 60) * 1000 };
-  const paced = await runClient<IngestResult>('ingest.ts', { ...pacedPlan, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 2_000_000, intervalMs });
+  const pacedPlan: IngestPlan = {
+    ...opts,
+    batchesPerTerminal: opts.pacedBatches,
+    start: Date.now() - (opts.pacedBatches * opts.recordsPerBatch + 60) * 1000,
+  };
+  const paced = await runClient<IngestResult>('ingest.ts', {
+    ...pacedPlan,
+    url: server.url,
+    ids,
+    secret: TERMINAL_SECRET,
+    seqBase: 2_000_000,
+    intervalMs,
+  });
   const rawSeconds = await rawInsert(bdb, plan, bdb.kind === 'postgres' ? 10 : 1);
   const gatewayRate = g.accepted / g.seconds;
   const rawRate = records / rawSeconds;

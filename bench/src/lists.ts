@@ -77,7 +77,9 @@ export interface ListOptions {
 
 /** The statement of the captured SQL that answers the call: the paged select, or the count. */
 function mainQuery(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQuery {
-  const found = queries.find((q) => (kind === 'count' ? /count\(\*\)/i.test(q.sql) : /\blimit\b/i.test(q.sql) && /\boffset\b/i.test(q.sql)));
+  const found = queries.find((q) =>
+    kind === 'count' ? /count\(\*\)/i.test(q.sql) : /\blimit\b/i.test(q.sql) && /\boffset\b/i.test(q.sql),
+  );
   if (!found) throw new Error(`no ${kind} query among: ${queries.map((q) => q.sql.slice(0, 80)).join(' | ')}`);
   return found;
 }
@@ -132,7 +134,9 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, fleet: Fleet
         { label: `search ${s.label}`, body: { search_item: s.item, search_text: s.text, offset: 0, limit: 20 }, kind: 'list' as const },
         { label: `count of search ${s.label}`, body: { search_item: s.item, search_text: s.text }, kind: 'count' as const },
       ]),
-      ...spec.sortable.flatMap((c) => [{ label: `sort ${c} desc`, body: { sorts: `${c} desc`, offset: 0, limit: 20 }, kind: 'list' as const }]),
+      ...spec.sortable.flatMap((c) => [
+        { label: `sort ${c} desc`, body: { sorts: `${c} desc`, offset: 0, limit: 20 }, kind: 'list' as const },
+      ]),
     ];
     for (const c of cases) {
       const { api, raw, sql } = await measureCase(bdb, server, c.kind === 'count' ? spec.count : spec.list, c.body, c.kind, runs);

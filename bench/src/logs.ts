@@ -26,7 +26,9 @@ export async function benchChart(browser: Browser, report: Report, points = 100_
     for (let run = 0; run < 5; run++) {
       times.push(
         await page.evaluate(async (n) => {
-          const x = new Array<number>(n), v = new Array<number>(n), p = new Array<number>(n);
+          const x = new Array<number>(n),
+            v = new Array<number>(n),
+            p = new Array<number>(n);
           const start = Date.now() / 1000 - n;
           for (let i = 0; i < n; i++) {
             x[i] = start + i;
@@ -45,8 +47,16 @@ export async function benchChart(browser: Browser, report: Report, points = 100_
               scales: { x: { time: true } },
               legend: { show: true },
               cursor: { drag: { x: true, y: false } },
-              axes: [{ stroke: '#666' }, { stroke: '#1c64d9', scale: 'V', side: 3 }, { stroke: '#f08c00', scale: '%', side: 1, grid: { show: false } }],
-              series: [{ label: '時刻' }, { label: '電圧', stroke: '#1c64d9', width: 1.5, scale: 'V', points: { show: false } }, { label: '残量', stroke: '#f08c00', width: 1.5, scale: '%', points: { show: false } }],
+              axes: [
+                { stroke: '#666' },
+                { stroke: '#1c64d9', scale: 'V', side: 3 },
+                { stroke: '#f08c00', scale: '%', side: 1, grid: { show: false } },
+              ],
+              series: [
+                { label: '時刻' },
+                { label: '電圧', stroke: '#1c64d9', width: 1.5, scale: 'V', points: { show: false } },
+                { label: '残量', stroke: '#f08c00', width: 1.5, scale: '%', points: { show: false } },
+              ],
               hooks: { draw: [() => resolve(performance.now() - t0)] },
             };
             new uPlot(opts, [x, v, p], el);
@@ -71,7 +81,12 @@ export async function benchLogTable(bdb: BenchDb, server: BenchServer, fleet: Fl
   const id = fleet.busy.car_data_id;
   const total = (await bdb.raw<{ n: number }>('SELECT count(*)::int AS n FROM battery_logs WHERE car_data_id = $1', [id]))[0]!.n;
   const depth = Math.floor(total * 0.9);
-  const cursor = (await bdb.raw<{ id: number }>('SELECT id FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1', [id, depth]))[0]!.id;
+  const cursor = (
+    await bdb.raw<{ id: number }>(
+      'SELECT id FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1',
+      [id, depth],
+    )
+  )[0]!.id;
   const figures: Record<string, { api: number; apiP95: number; raw: number }> = {};
   for (const [label, body] of [
     ['first page', { car_data_id: id, limit: 1000 }],

@@ -56,13 +56,17 @@ export class Report {
       '',
       `## Summary: ${met} targets met, ${missed.length} missed`,
       '',
-      ...(missed.length ? missed.map((f) => `- missed: [${f.section}] ${f.name} = ${f.value} (target ${f.target})`) : ['- every target met']),
+      ...(missed.length
+        ? missed.map((f) => `- missed${f.verdict ? ` (${f.verdict})` : ''}: [${f.section}] ${f.name} = ${f.value} (target ${f.target})`)
+        : ['- every target met']),
       '',
       '## Figures',
       '',
       '| section | figure | value | anchor | ratio | target | result |',
       '|---|---|---|---|---|---|---|',
-      ...this.figures.map((f) => `| ${[f.section, f.name, f.value, f.anchor ?? '', f.ratio ?? '', f.target ?? '', result(f)].map(esc).join(' | ')} |`),
+      ...this.figures.map(
+        (f) => `| ${[f.section, f.name, f.value, f.anchor ?? '', f.ratio ?? '', f.target ?? '', result(f)].map(esc).join(' | ')} |`,
+      ),
       '',
     ];
     if (this.notes.length) out.push('## Notes', '', ...this.notes.map((n) => `- ${n}`), '');

@@ -28,8 +28,14 @@ function deviations(raw: Pt[], kept: Pt[]): number[] {
     while (j < kept.length - 2 && kept[j + 1]!.t <= p.t) j++;
     const a = kept[j]!;
     const b = kept[j + 1] ?? a;
-    const ax = a.lng * k * m, ay = a.lat * m, bx = b.lng * k * m, by = b.lat * m, px = p.lng * k * m, py = p.lat * m;
-    const dx = bx - ax, dy = by - ay;
+    const ax = a.lng * k * m,
+      ay = a.lat * m,
+      bx = b.lng * k * m,
+      by = b.lat * m,
+      px = p.lng * k * m,
+      py = p.lat * m;
+    const dx = bx - ax,
+      dy = by - ay;
     const len2 = dx * dx + dy * dy;
     const t = len2 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
     out.push(Math.hypot(px - (ax + t * dx), py - (ay + t * dy)));
@@ -53,7 +59,12 @@ export async function benchRoute(bdb: BenchDb, server: BenchServer, browser: Bro
   const queries = server.capture.stop().filter((q) => /gps_logs/.test(q.sql));
   const res = JSON.parse(text) as { list: { lat: number; lng: number; recorded_at: string }[]; total: number; simplified: boolean };
   const api = await sample(() => call(server, carGetGpsLog.path, body), { runs: 10, warmup: 1, budgetMs: 10_000 });
-  const raw = await sample(async () => { for (const q of queries) await bdb.raw(q.sql, q.parameters); }, { runs: 10, warmup: 1, budgetMs: 10_000 });
+  const raw = await sample(
+    async () => {
+      for (const q of queries) await bdb.raw(q.sql, q.parameters);
+    },
+    { runs: 10, warmup: 1, budgetMs: 10_000 },
+  );
   report.add({
     section: '3 route',
     name: `car_get_gps_log, one day of 1 s points (${res.total.toLocaleString('en-US')} stored → ${res.list.length.toLocaleString('en-US')} sent)`,
@@ -65,13 +76,16 @@ export async function benchRoute(bdb: BenchDb, server: BenchServer, browser: Bro
     `SELECT lat, lng, extract(epoch from recorded_at)::float8 * 1000 AS t FROM gps_logs WHERE car_data_id = $1 AND recorded_at >= $2 AND recorded_at <= $3 ORDER BY recorded_at, id`,
     [id, from, to],
   );
-  const d = deviations(points.map((p) => ({ ...p, t: Number(p.t) })), res.list.map((p) => ({ lat: p.lat, lng: p.lng, t: Date.parse(p.recorded_at) })));
+  const d = deviations(
+    points.map((p) => ({ ...p, t: Number(p.t) })),
+    res.list.map((p) => ({ lat: p.lat, lng: p.lng, t: Date.parse(p.recorded_at) })),
+  );
   const max = d.at(-1) ?? 0;
   report.add({
     section: '3 route',
     name: 'shape kept: distance of raw points from the simplified line',
     value: `p99 ${d[Math.floor(d.length * 0.99)]?.toFixed(1)} m, max ${max.toFixed(1)} m`,
-    target: 'max ≤ 25 m (our bound: a street\'s width)',
+    target: "max ≤ 25 m (our bound: a street's width)",
     met: max <= 25,
   });
   if (!browser) return api.p50;
@@ -83,16 +97,22 @@ export async function benchRoute(bdb: BenchDb, server: BenchServer, browser: Bro
     await page.goto(`${server.url}/car/car_travelroute/${fleet.busy.car_id}/${id}`);
     // The map draws on a canvas (preferCanvas): once the point count is on the page, the
     // route layer is on the map, and Leaflet paints it in the next animation frame.
-    await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="route-地点数"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="route-地点数"]')?.textContent ?? ''), null, {
+      timeout: 30_000,
+    });
     await page.waitForSelector('.leaflet-overlay-pane canvas', { state: 'attached', timeout: 30_000 });
     await painted(page);
     const firstHour = Date.now() - loadStart;
     const t0 = Date.now();
     await page.getByText('直近24時間').click();
-    await page.waitForFunction(() => /\/\s*[\d,]{5,}/.test(document.querySelector('[data-testid="route-地点数"]')?.textContent ?? ''), null, {
-      timeout: 30_000,
-      polling: 'raf',
-    });
+    await page.waitForFunction(
+      () => /\/\s*[\d,]{5,}/.test(document.querySelector('[data-testid="route-地点数"]')?.textContent ?? ''),
+      null,
+      {
+        timeout: 30_000,
+        polling: 'raf',
+      },
+    );
     await painted(page);
     const e2e = Date.now() - t0;
     const label = await page.getByTestId('route-地点数').textContent();

@@ -31,14 +31,25 @@ import { int } from './stats.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 const args = process.argv.slice(2);
-const flag = (name: string) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ?? (args.includes(`--${name}`) ? '' : undefined);
+const flag = (name: string) =>
+  args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ?? (args.includes(`--${name}`) ? '' : undefined);
 
 const quick = flag('quick') !== undefined;
 const dbArg = flag('db') ?? (process.env.DATABASE_URL ? 'pg' : 'pglite');
 const kinds: DbKind[] = dbArg === 'both' ? ['pglite', 'postgres'] : dbArg === 'pg' || dbArg === 'postgres' ? ['postgres'] : ['pglite'];
 const only = flag('only')?.split(',').filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || DEFAULT_PG_URL;
-const size = quick ? QUICK : FULL;
+/** --vehicles=, --telemetry-vehicles=, --days=, --log-rows= override the size (e.g. a shorter history on PGlite). */
+const num = (name: string) => (flag(name) ? Number(flag(name)) : undefined);
+const base = quick ? QUICK : FULL;
+const size: FleetSize = {
+  ...base,
+  vehicles: num('vehicles') ?? base.vehicles,
+  telemetryVehicles: num('telemetry-vehicles') ?? base.telemetryVehicles,
+  days: num('days') ?? base.days,
+  busyLogRows: num('log-rows') ?? base.busyLogRows,
+};
+const sized = ['vehicles', 'telemetry-vehicles', 'days', 'log-rows'].some((n) => flag(n) !== undefined);
 /** --reuse: keep the generated PostgreSQL database (fleet_bench_keep_<size>) for the next run; drop it by hand. */
 const reuse = flag('reuse') !== undefined ? `fleet_bench_keep_${quick ? 'quick' : 'full'}` : undefined;
 const wanted = (section: string) => !only || only.includes(section);
@@ -48,7 +59,10 @@ const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(
 function buildWeb(): string {
   const out = mkdtempSync(path.join(tmpdir(), 'fleet-bench-web-'));
   log('building the console (vite build)');
-  execFileSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: path.join(repoRoot, 'apps/web'), stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: path.join(repoRoot, 'apps/web'),
+    stdio: 'inherit',
+  });
   return out;
 }
 
@@ -59,7 +73,15 @@ async function section(report: Report, name: string, fn: () => Promise<unknown>)
   try {
     await fn();
   } catch (err) {
-    report.add({ section: name, name: 'FAILED', value: String((err as Error).stack ?? err).split('\n').slice(0, 3).join(' '), met: false });
+    report.add({
+      section: name,
+      name: 'FAILED',
+      value: String((err as Error).stack ?? err)
+        .split('\n')
+        .slice(0, 3)
+        .join(' '),
+      met: false,
+    });
   }
   log(`  ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -90,7 +112,10 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       section: 'data',
       name: `generated: ${int(size.vehicles)} vehicles/customers/terminals/accounts, ${size.companies} companies, ${size.days} day(s) of telemetry for ${int(size.telemetryVehicles)} vehicles + the busy one`,
       value: `${fleet.seconds.toFixed(0)} s`,
-      anchor: Object.entries(fleet.rows).map(([t, n]) => `${t} ${int(n)}`).join(', ') + ` (${int(total / fleet.seconds)} telemetry rows/s incl. master data time)`,
+      anchor:
+        Object.entries(fleet.rows)
+          .map(([t, n]) => `${t} ${int(n)}`)
+          .join(', ') + ` (${int(total / fleet.seconds)} telemetry rows/s incl. master data time)`,
     });
     const server = await startServer(bdb, webRoot);
     log(`server at ${server.url}`);
@@ -105,7 +130,12 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       if (browser && webRoot) await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'ingest', () =>
-        benchIngest(bdb, server, report, { terminals: Math.min(1000, size.vehicles), batchesPerTerminal: quick ? 2 : 10, recordsPerBatch: 50, pacedBatches: quick ? 3 : 8 }),
+        benchIngest(bdb, server, report, {
+          terminals: Math.min(1000, size.vehicles),
+          batchesPerTerminal: quick ? 2 : 10,
+          recordsPerBatch: 50,
+          pacedBatches: quick ? 3 : 8,
+        }),
       );
       await section(report, 'storage', () => benchStorage(bdb, report));
       await section(report, 'purge', () => benchPurge(bdb, fleet, report));
@@ -116,14 +146,18 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
     await bdb.close();
   }
   const date = new Date().toISOString().slice(0, 10);
-  const title = `Fleet bench ${date}, ${kind}${quick ? ' (--quick: checks it works; figures are not the targets\' scale)' : ''}`;
+  const title = `Fleet bench ${date}, ${kind}${quick ? " (--quick: checks it works; figures are not the targets' scale)" : ''}`;
   const md = report.markdown(title, machine(), {
     database: `${kind}: ${version}`,
-    size: quick ? 'quick' : 'full',
+    size: `${quick ? 'quick' : 'full'}${sized ? ` (${size.vehicles} vehicles, ${size.days} days × ${size.telemetryVehicles}, ${size.busyLogRows} log rows)` : ''}`,
     'run time': `${((Date.now() - started) / 60_000).toFixed(1)} min`,
     command: `npm run bench -- ${args.join(' ')}`.trim(),
   });
-  const file = report.write(path.join(repoRoot, 'bench/results'), `${date}-${kind}${quick ? '-quick' : ''}${only ? '-partial' : ''}.md`, md);
+  const file = report.write(
+    path.join(repoRoot, 'bench/results'),
+    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? '-partial' : ''}.md`,
+    md,
+  );
   console.log(`\n${report.table()}\n`);
   log(`written ${path.relative(repoRoot, file)}`);
   return report;

@@ -27,7 +27,13 @@ export async function startServer(bdb: BenchDb, webRoot: string | undefined): Pr
     TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
     PUBLIC_URL: 'http://bench.invalid',
   });
-  const app = await buildApp({ db: bdb.db.withPlugin(capture), config, logger: false, ...(webRoot ? { webRoot } : {}) });
+  // BENCH_SERVER_LOG=1 shows the server's warnings and errors (e.g. what a 5xx was).
+  const app = await buildApp({
+    db: bdb.db.withPlugin(capture),
+    config,
+    logger: process.env.BENCH_SERVER_LOG === '1',
+    ...(webRoot ? { webRoot } : {}),
+  });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const token = (await login(url)).token;
   return { app, url, capture, token, close: () => app.close() };

@@ -10,14 +10,27 @@
 import http from 'node:http';
 import { batchRecords, type IngestPlan } from '../ingest-records.js';
 
-const opts = JSON.parse(process.argv[2]!) as IngestPlan & { url: string; ids: string[]; secret: string; seqBase: number; intervalMs?: number };
+const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
+  url: string;
+  ids: string[];
+  secret: string;
+  seqBase: number;
+  intervalMs?: number;
+};
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const url = new URL(`${opts.url}/device/v1/batch`);
 
 function post(auth: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -45,7 +58,7 @@ await Promise.all(
     const auth = `Basic ${Buffer.from(`${id}:${opts.secret}`).toString('base64')}`;
     for (let b = 0; b < opts.batchesPerTerminal; b++) {
       if (opts.intervalMs) {
-        const due = started + ((t / opts.ids.length) + b) * opts.intervalMs;
+        const due = started + (t / opts.ids.length + b) * opts.intervalMs;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
@@ -66,4 +79,6 @@ const seconds = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
 agent.destroy();
-console.log(JSON.stringify({ accepted, errors, failures, seconds, batches: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) }));
+console.log(
+  JSON.stringify({ accepted, errors, failures, seconds, batches: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) }),
+);

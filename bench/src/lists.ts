@@ -2,7 +2,6 @@ import { accountSortColumns, carSortColumns, carUserSortColumns, deviceSortColum
 import type { CompiledQuery } from 'kysely';
 import { runClient } from './child.js';
 import type { BenchDb } from './db.js';
-import type { Fleet } from './generate.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
 import { ms, sample, type Sample } from './stats.js';
@@ -112,7 +111,7 @@ function addCase(report: Report, name: string, api: Sample, raw: Sample) {
   });
 }
 
-export async function benchLists(bdb: BenchDb, server: BenchServer, fleet: Fleet, report: Report, opts: ListOptions) {
+export async function benchLists(bdb: BenchDb, server: BenchServer, report: Report, opts: ListOptions) {
   const runs = opts.quick ? 10 : 40;
   // The floor every call pays before its own query: HTTP, JSON, session lookup and touch (+ one tiny query).
   const floor = await sample(() => call(server, '/api/me', {}), { runs, budgetMs: 3000 });
@@ -161,5 +160,4 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, fleet: Fleet
     });
   }
   for (const s of slow) report.note(`slow raw SQL (${s.name}, p95 ${ms(s.raw)} ms): \`${s.sql.replace(/\s+/g, ' ').slice(0, 400)}\``);
-  void fleet;
 }

@@ -120,7 +120,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
     const server = await startServer(bdb, webRoot);
     log(`server at ${server.url}`);
     try {
-      await section(report, 'lists', () => benchLists(bdb, server, fleet, report, { quick, duration: quick ? 2 : 5 }));
+      await section(report, 'lists', () => benchLists(bdb, server, report, { quick, duration: quick ? 2 : 5 }));
       await section(report, 'route', () => benchRoute(bdb, server, browser, fleet, report));
       await section(report, 'logs', async () => {
         if (browser) await benchChart(browser, report);

@@ -33,7 +33,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   const life = { idleMinutes: ctx.config.SESSION_IDLE_MINUTES, maxHours: ctx.config.SESSION_MAX_HOURS };
   const session = await findSession(ctx.db, token, life);
   if (!session) throw unauthorized();
-  await touchSession(ctx.db, session.token_hash);
+  await touchSession(ctx.db, session);
   return { account_id: session.account_id, name: session.name, role: session.role, company_id: session.company_id, session };
 }
 
@@ -50,8 +50,7 @@ export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppConte
     const parsed = call.request.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const body = parsed.data as z.output<C['request']>;
-    const result =
-      opts.auth === 'user' ? await opts.handler({ body, request, actor: actor! }) : await opts.handler({ body, request });
+    const result = opts.auth === 'user' ? await opts.handler({ body, request, actor: actor! }) : await opts.handler({ body, request });
     return call.response.parse(result);
   });
 }

@@ -101,6 +101,30 @@ describe('session tokens', () => {
     await expectSignedOut(dead);
     expect((await post(w.app, '/api/checkToken', { account_id: accounts.staffA.account_id, token: dead })).json()).toEqual({ ok: false });
   });
+
+  it('are written at most once a minute: a call within a minute of the last touch leaves last_seen_at as it was', async () => {
+    const t = await tokenOf(accounts.staffA.account_id);
+    const at = (seconds: number) =>
+      w.db
+        .updateTable('sessions')
+        .set({ last_seen_at: sql`now() - make_interval(secs => ${seconds})` })
+        .where('token_hash', '=', sha256(t))
+        .execute();
+    const ago = async () =>
+      (
+        await w.db
+          .selectFrom('sessions')
+          .select(sql<number>`extract(epoch from now() - last_seen_at)::int`.as('ago'))
+          .where('token_hash', '=', sha256(t))
+          .executeTakeFirstOrThrow()
+      ).ago;
+    await at(30);
+    expect((await me(t)).statusCode).toBe(200);
+    expect(await ago()).toBeGreaterThanOrEqual(30);
+    await at(90);
+    expect((await me(t)).statusCode).toBe(200);
+    expect(await ago()).toBeLessThan(60);
+  });
 });
 
 describe('sessions end', () => {

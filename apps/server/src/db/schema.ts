@@ -108,6 +108,16 @@ export interface CarsTable {
   updated_at: Timestamp;
 }
 
+/** A stretch of time a live vehicle carried a terminal; written by a trigger on cars. */
+export interface TerminalPeriodsTable {
+  id: Generated<number>;
+  car_id: string;
+  car_data_id: string;
+  company_id: string | null;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
 export interface AreasTable {
   id: Generated<number>;
   car_id: string;
@@ -327,6 +337,7 @@ export interface DB {
   car_users: CarUsersTable;
   devices: DevicesTable;
   cars: CarsTable;
+  terminal_periods: TerminalPeriodsTable;
   areas: AreasTable;
   area_templates: AreaTemplatesTable;
   reserved_commands: ReservedCommandsTable;

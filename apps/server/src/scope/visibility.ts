@@ -61,3 +61,48 @@ export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: st
     }
   }
 }
+
+/** A stretch of time, open at either end where null. */
+export interface TimeWindow {
+  from: Date | null;
+  to: Date | null;
+}
+
+/**
+ * The stretches of time whose telemetry of a terminal the actor may read, or
+ * null for all of it (a super admin, or a terminal that has only ever been
+ * the company's). A company reads what the terminal sent while it was on one
+ * of the company's live vehicles (`terminal_periods`), never what it sent for
+ * a company it served before (docs/security.md). Call after the visibility check.
+ */
+export async function terminalWindows(db: Db, actor: Actor, carDataId: string): Promise<TimeWindow[] | null> {
+  const company = companyScope(actor);
+  if (company === null) return null;
+  const rows = await db
+    .selectFrom('terminal_periods')
+    .select([sql<Date | null>`nullif(started_at, '-infinity')`.as('from'), 'ended_at as to'])
+    .where('car_data_id', '=', carDataId)
+    .where('company_id', '=', company)
+    .orderBy('started_at')
+    .execute();
+  const merged: TimeWindow[] = [];
+  for (const r of rows) {
+    const w = { from: r.from === null ? null : new Date(r.from), to: r.to === null ? null : new Date(r.to) };
+    const last = merged.at(-1);
+    const touches = last && (last.to === null || (w.from !== null && w.from.getTime() <= last.to.getTime()));
+    if (!last || !touches) merged.push(w);
+    else if (last.to !== null && (w.to === null || w.to.getTime() > last.to.getTime())) last.to = w.to;
+  }
+  const all = merged.length === 1 && merged[0]!.from === null && merged[0]!.to === null;
+  return all ? null : merged;
+}
+
+/** `recorded_at` within one of the windows (none: nothing); null windows: no condition. */
+export function withinWindows(windows: readonly TimeWindow[]) {
+  if (windows.length === 0) return sql<SqlBool>`false`;
+  const one = (w: TimeWindow) =>
+    sql`(${w.from === null ? sql`true` : sql`recorded_at >= ${w.from.toISOString()}`} and ${
+      w.to === null ? sql`true` : sql`recorded_at < ${w.to.toISOString()}`
+    })`;
+  return sql<SqlBool>`(${sql.join(windows.map(one), sql` or `)})`;
+}

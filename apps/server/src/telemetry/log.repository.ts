@@ -2,6 +2,7 @@ import type { LogKind } from '@fleet/contract';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { withinWindows, type TimeWindow } from '../scope/visibility.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,
@@ -25,6 +26,8 @@ export interface LogFilter {
   /** ISO instants; both null means the whole log (SPEC.md §5). */
   from: string | null;
   to: string | null;
+  /** The stretches of time the reader may see (terminalWindows); absent or null: all. */
+  windows?: readonly TimeWindow[] | null | undefined;
 }
 export interface LogPage extends LogFilter {
   limit: number;
@@ -38,6 +41,7 @@ export async function findLogPage<K extends LogKind>(db: Db, kind: K, p: LogPage
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', p.car_data_id);
   if (p.from !== null && p.to !== null) q = q.where('recorded_at', '>=', p.from).where('recorded_at', '<=', p.to);
+  if (p.windows) q = q.where(withinWindows(p.windows));
   if (p.before_id !== undefined) {
     q = q.where(
       sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${p.before_id} AND c.car_data_id = ${p.car_data_id})`,
@@ -70,6 +74,7 @@ export async function findLogBatch<K extends LogKind>(
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  if (f.windows) q = q.where(withinWindows(f.windows));
   // The cursor row's own recorded_at: microseconds a JS Date would round away.
   if (afterId !== null)
     q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${afterId})`);
@@ -96,6 +101,7 @@ export async function countGps(db: Db, f: LogFilter): Promise<number> {
     .select(sql<number>`count(*)::int`.as('n'))
     .where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  if (f.windows) q = q.where(withinWindows(f.windows));
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
@@ -114,6 +120,7 @@ export interface RoutePoint {
 export async function findRoute(db: Db, f: LogFilter, total: number, cap: number): Promise<RoutePoint[]> {
   let q = db.selectFrom('gps_logs').where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  if (f.windows) q = q.where(withinWindows(f.windows));
   if (total <= cap) {
     return q.select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).orderBy('recorded_at').orderBy('id').execute() as Promise<
       RoutePoint[]

@@ -17,7 +17,7 @@ import type { AppContext, AuthedActor } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
 import type { LiveHub } from '../live/live-hub.js';
-import { isVisible } from '../scope/visibility.js';
+import { isVisible, terminalWindows } from '../scope/visibility.js';
 import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
 import { accountNames, countGps, findLogPage, findRoute, type LogPage, type LogRow } from './log.repository.js';
 import { simplifyRoute } from './simplify.js';
@@ -32,9 +32,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   const visibleOr404 = async (actor: AuthedActor, carDataId: string) => {
     if (!(await isVisible(db, actor, 'car_data_id', carDataId))) throw notFound();
   };
+  /** Visible, and only the stretches of time the terminal served the actor's company. */
+  const readableWindows = async (actor: AuthedActor, carDataId: string) => {
+    await visibleOr404(actor, carDataId);
+    return terminalWindows(db, actor, carDataId);
+  };
   const page = async <K extends LogKind, R>(actor: AuthedActor, kind: K, q: LogPage, map: (r: LogRow<K>) => R) => {
-    await visibleOr404(actor, q.car_data_id);
-    const { rows, more } = await findLogPage(db, kind, q);
+    const windows = await readableWindows(actor, q.car_data_id);
+    const { rows, more } = await findLogPage(db, kind, { ...q, windows });
     return { list: rows.map(map), next_before_id: more ? Number((rows.at(-1) as { id: number }).id) : null };
   };
   const canSee = (c: Capabilities) => c.seeCarsAndCustomers;
@@ -118,9 +123,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     auth: 'user',
     allow: canSee,
     handler: async ({ body, actor }) => {
-      await visibleOr404(actor, body.car_data_id);
-      const total = await countGps(db, body);
-      const route = total ? await findRoute(db, body, total, GPS_READ_CAP) : [];
+      const filter = { ...body, windows: await readableWindows(actor, body.car_data_id) };
+      const total = await countGps(db, filter);
+      const route = total ? await findRoute(db, filter, total, GPS_READ_CAP) : [];
       const kept = simplifyRoute(route, body.max_points);
       return {
         list: kept.map((p) => ({ recorded_at: iso(p.recorded_at), lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading })),
@@ -134,8 +139,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     auth: 'user',
     allow: canSee,
     handler: async ({ body, actor }) => {
-      await visibleOr404(actor, body.car_data_id);
-      return { state: await findLatestState(db, body.car_data_id) };
+      const windows = await readableWindows(actor, body.car_data_id);
+      const state = await findLatestState(db, body.car_data_id);
+      // A state last reported for the terminal's previous company is not this company's to see.
+      const ours =
+        !state ||
+        !windows ||
+        windows.some((w) => w.to === null && (w.from === null || new Date(state.recorded_at ?? state.last_seen_at) >= w.from));
+      return { state: ours ? state : null };
     },
   });
 

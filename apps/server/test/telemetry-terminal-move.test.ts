@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import { at, sendBatch, terminalA } from './telemetry-support.js';
+
+/**
+ * Telemetry is keyed by the terminal; a company reads only what the terminal
+ * sent while it was on one of its live vehicles (terminal_periods). Terminal A
+ * reports for company A, moves to company B's new vehicle, reports for B, and
+ * comes back to company A.
+ */
+let t: TestApp;
+const tokens = {} as Record<FixtureAccount, string>;
+let seq = 0;
+const report = async (time: string, lat: number) => {
+  const records = [
+    { type: 'gps', time, lat, lng: 139.7, speed: 20, heading: 0 },
+    { type: 'battery', time, voltage: 12.5, percentage: 80 },
+  ];
+  const res = await sendBatch(t.app, terminalA, { seq: ++seq, records });
+  expect(res.json().accepted).toBe(2);
+};
+const call = (path: string, body: object, who: FixtureAccount) => post(t.app, `/api/${path}`, body, tokens[who]);
+const gpsTimes = async (who: FixtureAccount) => {
+  const res = await call('car_get_gps_log', { car_data_id: terminalA.imei }, who);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().list.map((p: { recorded_at: string }) => p.recorded_at);
+};
+const batteryTimes = async (who: FixtureAccount) => {
+  const res = await call('car_get_battery_log', { car_data_id: terminalA.imei }, who);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().list.map((p: { recorded_at: string }) => p.recorded_at);
+};
+/** Just after now, so a record lies after the move that came before it. */
+const justAfter = async () => {
+  await new Promise((r) => setTimeout(r, 20));
+  return new Date().toISOString();
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedFixtures(t.db);
+  for (const who of ['superAdmin', 'adminA', 'adminB'] as const) tokens[who] = await login(t.app, who);
+  await t.db.insertInto('car_users').values({ user_id: 'move-b', company_id: companyB, birthday: null, gender: null }).execute();
+});
+afterAll(() => t?.close());
+
+describe('a terminal moved to another company', () => {
+  const carB = {
+    car_id: 'C-MOVE-B',
+    car_number: '横浜 300 か 12-34',
+    car_type: 'ホンダ フィット',
+    car_vin: 'GK3-7654321',
+    user_id: 'move-b',
+    car_device_id: fleet.A.car_device_id,
+  };
+  let forB: string;
+
+  it('before: company A reads its terminal whole history (from before it was fitted, too)', async () => {
+    await report(at(0), 35.1);
+    await report(at(1), 35.2);
+    expect(await gpsTimes('adminA')).toEqual([at(0), at(1)]);
+    expect(await batteryTimes('adminA')).toEqual([at(1), at(0)]);
+  });
+
+  it('after the move: company B reads only what the terminal sent since; A no longer reads it; the super admin reads all', async () => {
+    expect((await call('car_delete', { car_id: fleet.A.car_id, isDelete: true }, 'superAdmin')).statusCode).toBe(200);
+    const added = await call('car_add', { info: carB }, 'superAdmin');
+    expect(added.statusCode, added.body).toBe(200);
+    const stateForB = async () => (await call('car_get_latest_state', { car_data_id: terminalA.imei }, 'adminB')).json().state;
+    // The last position it reported for company A is not shown to B.
+    expect(await stateForB()).toBeNull();
+    // A record the terminal kept from company A's time and delivers late stays company A's.
+    await report(at(2), 35.3);
+    expect(await stateForB()).toBeNull();
+    forB = await justAfter();
+    await report(forB, 35.4);
+
+    expect(await gpsTimes('adminB')).toEqual([forB]);
+    expect(await batteryTimes('adminB')).toEqual([forB]);
+    expect((await stateForB()).lat).toBe(35.4);
+    expect((await call('car_get_gps_log', { car_data_id: terminalA.imei }, 'adminA')).statusCode).toBe(404);
+    expect(await gpsTimes('superAdmin')).toEqual([at(0), at(1), at(2), forB]);
+  });
+
+  it('the route and the logs of B filter by date inside its period too', async () => {
+    const res = await call('car_get_battery_log', { car_data_id: terminalA.imei, from: at(-10), to: at(10) }, 'adminB');
+    expect(res.json().list).toEqual([]);
+  });
+
+  it('back at company A: A reads its own times again, never B’s', async () => {
+    expect((await call('car_delete', { car_id: carB.car_id, isDelete: true }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call('car_delete', { car_id: fleet.A.car_id, isDelete: false }, 'superAdmin')).statusCode).toBe(200);
+    const again = await justAfter();
+    await report(again, 35.5);
+    expect(await gpsTimes('adminA')).toEqual([at(0), at(1), at(2), again]);
+    expect((await call('car_get_gps_log', { car_data_id: terminalA.imei }, 'adminB')).statusCode).toBe(404);
+  });
+});

@@ -127,8 +127,15 @@ export interface ServerProcess {
   exited: Promise<number | string | null>;
 }
 
-/** The real server (src/main.ts through tsx) in production mode on a free port; resolves once it listens. */
-export async function startServerProcess(databaseUrl: string, timeoutMs = 60_000): Promise<ServerProcess> {
+/**
+ * The real server (src/main.ts through tsx) in production mode on a free port; resolves once it listens.
+ * `env` adds to or overrides its environment (SMTP_URL, for one).
+ */
+export async function startServerProcess(
+  databaseUrl: string,
+  timeoutMs = 60_000,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
@@ -140,6 +147,7 @@ export async function startServerProcess(databaseUrl: string, timeoutMs = 60_000
       HOST: '127.0.0.1',
       SIMULATE: '0',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -72,6 +72,9 @@ describe('a terminal moved to another company', () => {
     // A record the terminal kept from company A's time and delivers late stays company A's.
     await report(at(2), 35.3);
     expect(await stateForB()).toBeNull();
+    const synced = await call('car_data_sync', { car_id: carB.car_id, car_data_id: terminalA.imei }, 'adminB');
+    expect(synced.statusCode, synced.body).toBe(200);
+    expect(synced.json().state).toBeNull();
     forB = await justAfter();
     await report(forB, 35.4);
 

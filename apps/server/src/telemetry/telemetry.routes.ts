@@ -11,13 +11,14 @@ import {
   carGetSensorLog,
   type Capabilities,
   type LogKind,
+  type TelemetryState,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
 import type { LiveHub } from '../live/live-hub.js';
-import { isVisible, terminalWindows } from '../scope/visibility.js';
+import { isVisible, terminalWindows, type TimeWindow } from '../scope/visibility.js';
 import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
 import { accountNames, countGps, findLogPage, findRoute, type LogPage, type LogRow } from './log.repository.js';
 import { simplifyRoute } from './simplify.js';
@@ -25,6 +26,14 @@ import { simplifyRoute } from './simplify.js';
 const iso = (d: Date | string) => new Date(d).toISOString();
 /** Read at most this many points before simplifying; beyond it the read itself thins by time. */
 const GPS_READ_CAP = 10 * GPS_MAX_POINTS_MAX;
+
+/** A state last reported for the terminal's previous company is not the new company's to see. */
+function ownState(state: TelemetryState | null | undefined, windows: TimeWindow[] | null): TelemetryState | null {
+  if (!state) return null;
+  if (!windows) return state;
+  const at = new Date(state.recorded_at ?? state.last_seen_at);
+  return windows.some((w) => w.to === null && (w.from === null || at >= w.from)) ? state : null;
+}
 
 export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, live: LiveHub) {
   const { db } = ctx;
@@ -140,13 +149,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, actor }) => {
       const windows = await readableWindows(actor, body.car_data_id);
-      const state = await findLatestState(db, body.car_data_id);
-      // A state last reported for the terminal's previous company is not this company's to see.
-      const ours =
-        !state ||
-        !windows ||
-        windows.some((w) => w.to === null && (w.from === null || new Date(state.recorded_at ?? state.last_seen_at) >= w.from));
-      return { state: ours ? state : null };
+      return { state: ownState(await findLatestState(db, body.car_data_id), windows) };
     },
   });
 
@@ -158,8 +161,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
       const car = await db.selectFrom('cars').select('car_data_id').where('car_id', '=', body.car_id).executeTakeFirst();
       if (car?.car_data_id !== body.car_data_id) throw notFound();
       const state = await db.transaction().execute((trx) => rebuildLatestState(trx, body.car_data_id));
-      if (state) await live.publish(state);
-      return { ok: true, state };
+      const own = ownState(state, await terminalWindows(db, actor, body.car_data_id));
+      // Pushed to everyone watching the vehicle: only a state of the company's own time.
+      if (own) await live.publish(own);
+      return { ok: true, state: own };
     },
   });
 }

@@ -20,7 +20,8 @@ export const accountListConfig: ListConfig<Column> = {
     name: { expr: sql.ref('a.name') },
     email: { expr: sql.ref('a.email') },
     role: { expr: sql.ref('a.role'), labels: roleLabels },
-    company_name: { expr: sql.ref('co.company_name') },
+    // The company's name stored on the account, kept by triggers (migration list_sort_keys).
+    company_name: { expr: sql.ref('a.company_name') },
   },
   search: accountSearchColumns,
   sortable: accountSortColumns,
@@ -34,7 +35,7 @@ export const accountListConfig: ListConfig<Column> = {
  * manager (role 1) never sees role 0 accounts (ARCHITECTURE.md).
  */
 const managed = (db: Db, actor: Actor) => {
-  let q = db.selectFrom('accounts as a').leftJoin('companies as co', 'co.company_id', 'a.company_id');
+  let q = db.selectFrom('accounts as a');
   const company = companyScope(actor);
   if (company !== null) q = q.where('a.company_id', '=', company);
   if (actor.role !== 0) q = q.where('a.role', 'in', [1, 2]);
@@ -47,7 +48,7 @@ const columns = [
   'a.email',
   'a.role',
   'a.company_id',
-  'co.company_name',
+  'a.company_name',
   'a.is_delete',
   'a.created_at',
   'a.updated_at',
@@ -92,12 +93,7 @@ export async function findManagedAccount(db: Db, actor: Actor, accountId: string
 
 /** Any account by id, no scope: for one's own account. */
 export async function findAccount(db: Db, accountId: string) {
-  const row = await db
-    .selectFrom('accounts as a')
-    .leftJoin('companies as co', 'co.company_id', 'a.company_id')
-    .select(columns)
-    .where('a.account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('accounts as a').select(columns).where('a.account_id', '=', accountId).executeTakeFirst();
   return row && toDetail(row);
 }
 

@@ -25,8 +25,9 @@ const labelsOf = (codes: Record<number, { label: string }>) => Object.fromEntrie
 export const carUserListConfig: ListConfig<Column> = {
   columns: {
     user_id: { expr: sql.ref('u.user_id') },
-    name: { expr: sql`concat(u.first_name, ' ', u.name)` },
-    company_name: { expr: sql.ref('co.company_name') },
+    // Stored on the customer (migration list_sort_keys): the generated full name, the company's name kept by triggers.
+    name: { expr: sql.ref('u.full_name') },
+    company_name: { expr: sql.ref('u.company_name') },
     merchant: { expr: sql.ref('u.merchant') },
     payment_log: { expr: sql.ref('u.payment_log'), labels: labelsOf(paymentDelays) },
     state: { expr: sql.ref('u.state'), labels: labelsOf(customerStates) },
@@ -40,7 +41,7 @@ export const carUserListConfig: ListConfig<Column> = {
 
 /** The customer's first live vehicle. */
 const liveCarId = sql<string | null>`(select min(c.car_id) from cars c where c.user_id = u.user_id and not c.is_delete)`;
-const base = (db: Db) => db.selectFrom('car_users as u').leftJoin('companies as co', 'co.company_id', 'u.company_id');
+const base = (db: Db) => db.selectFrom('car_users as u');
 
 export interface CarUserListFilter extends ListFilterInput {
   isRegistered?: boolean | null | undefined;
@@ -60,7 +61,7 @@ export async function listCarUsers(db: Db, actor: Actor, query: CarUserListFilte
     'u.first_name',
     'u.name',
     'u.company_id',
-    'co.company_name',
+    'u.company_name',
     'u.merchant',
     'u.payment_log',
     'u.state',
@@ -78,7 +79,7 @@ export async function listCarUsers(db: Db, actor: Actor, query: CarUserListFilte
 export async function findCarUser(db: Db, userId: string, scope: string | null): Promise<CarUserDetail | undefined> {
   let q = base(db)
     .selectAll('u')
-    .select(['co.company_name', sql<string | null>`to_char(u.birthday, 'YYYY-MM-DD')`.as('birthday_text'), liveCarId.as('car_id')])
+    .select([sql<string | null>`to_char(u.birthday, 'YYYY-MM-DD')`.as('birthday_text'), liveCarId.as('car_id')])
     .where('u.user_id', '=', userId);
   if (scope !== null) q = q.where('u.company_id', '=', scope);
   const row = await q.executeTakeFirst();
@@ -89,7 +90,7 @@ export async function findCarUser(db: Db, userId: string, scope: string | null):
     .where('user_id', '=', userId)
     .orderBy('car_id')
     .execute();
-  const { birthday_text, is_delete, created_at, updated_at, ...rest } = row;
+  const { birthday_text, is_delete, created_at, updated_at, full_name: _fullName, ...rest } = row;
   return {
     ...rest,
     birthday: birthday_text,

@@ -13,20 +13,24 @@ import {
 import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
 
 type Column = (typeof carSortColumns)[number];
-const userName = sql<string | null>`case when u.user_id is null then null else concat(u.first_name, ' ', u.name) end`;
 
+/**
+ * Every column lives on the vehicle row: the customer's full name, merchant and
+ * payment delay and the company's name are copies the database keeps
+ * (migration list_sort_keys), so sorts and searches use the vehicle's indexes.
+ */
 export const carListConfig: ListConfig<Column> = {
   columns: {
     car_id: { expr: sql.ref('c.car_id') },
     car_number: { expr: sql.ref('c.car_number') },
     car_type: { expr: sql.ref('c.car_type') },
-    user_name: { expr: userName },
-    merchant: { expr: sql.ref('u.merchant') },
+    user_name: { expr: sql.ref('c.user_name') },
+    merchant: { expr: sql.ref('c.user_merchant') },
     payment_log: {
-      expr: sql.ref('u.payment_log'),
+      expr: sql.ref('c.user_payment_log'),
       labels: Object.fromEntries(Object.entries(paymentDelays).map(([k, v]) => [k, v.label])),
     },
-    company_name: { expr: sql.ref('co.company_name') },
+    company_name: { expr: sql.ref('c.company_name') },
     car_status: { expr: sql.ref('c.car_status') },
   },
   search: carSearchColumns,
@@ -36,18 +40,12 @@ export const carListConfig: ListConfig<Column> = {
   company: sql.ref('c.company_id'),
 };
 
-const base = (db: Db) =>
-  db
-    .selectFrom('cars as c')
-    .leftJoin('car_users as u', 'u.user_id', 'c.user_id')
-    .leftJoin('companies as co', 'co.company_id', 'c.company_id');
-
 export interface CarListFilter extends ListFilterInput {
   isNormal: boolean;
 }
 
 const filtered = (db: Db, actor: Actor, filter: CarListFilter) => {
-  let q = base(db);
+  let q = db.selectFrom('cars as c').leftJoin('car_users as u', 'u.user_id', 'c.user_id');
   // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
   if (filter.isNormal)
     q = q.where(({ exists, selectFrom }) =>
@@ -69,12 +67,12 @@ export async function listCars(db: Db, actor: Actor, query: CarListFilter & Pagi
     'c.car_number',
     'c.car_type',
     'c.user_id',
-    userName.as('user_name'),
-    'u.merchant',
-    'u.payment_log',
+    'c.user_name',
+    'c.user_merchant as merchant',
+    'c.user_payment_log as payment_log',
     'u.state as user_state',
     'c.company_id',
-    'co.company_name',
+    'c.company_name',
     'c.car_device_id',
     'c.car_data_id',
     'c.car_status',
@@ -88,7 +86,7 @@ export async function listCars(db: Db, actor: Actor, query: CarListFilter & Pagi
 
 /** A vehicle within the company scope (null: all), deleted ones included. */
 export async function findCar(db: Db, carId: string, scope: string | null): Promise<CarDetail | undefined> {
-  let q = base(db).selectAll('c').select('co.company_name').where('c.car_id', '=', carId);
+  let q = db.selectFrom('cars as c').selectAll('c').where('c.car_id', '=', carId);
   if (scope !== null) q = q.where('c.company_id', '=', scope);
   const car = await q.executeTakeFirst();
   if (!car) return undefined;
@@ -106,7 +104,20 @@ export async function findCar(db: Db, carId: string, scope: string | null): Prom
         .where('car_device_id', '=', car.car_device_id)
         .executeTakeFirst()
     : undefined;
-  const { lat_min, lat_max, lng_min, lng_max, is_delete, created_at, updated_at, ...rest } = car;
+  // The list's copies of the customer's fields stay out of the detail (it has the customer).
+  const {
+    lat_min,
+    lat_max,
+    lng_min,
+    lng_max,
+    is_delete,
+    created_at,
+    updated_at,
+    user_name: _n,
+    user_merchant: _m,
+    user_payment_log: _p,
+    ...rest
+  } = car;
   const hasArea = lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null;
   return {
     ...rest,

@@ -23,6 +23,8 @@ export interface AccountsTable {
   email: string;
   role: number;
   company_id: string | null;
+  /** The company's name, kept by triggers (list_sort_keys). */
+  company_name: Generated<string | null>;
   password_hash: string;
   is_delete: Flag;
   created_at: Generated<Date>;
@@ -75,6 +77,10 @@ export interface CarUsersTable {
   is_delete: Flag;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+  /** first_name || ' ' || name, generated (list_sort_keys). */
+  full_name: ColumnType<string, never, never>;
+  /** The company's name, kept by triggers (list_sort_keys). */
+  company_name: Generated<string | null>;
 }
 
 export interface DevicesTable {
@@ -87,6 +93,8 @@ export interface DevicesTable {
   is_delete: Flag;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+  /** The live vehicle carrying the terminal, kept by triggers (list_sort_keys). */
+  car_id: Generated<string | null>;
 }
 
 export interface CarsTable {
@@ -106,6 +114,11 @@ export interface CarsTable {
   is_delete: Flag;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+  /** The customer's full name, merchant and payment delay and the company's name, kept by triggers (list_sort_keys). */
+  user_name: Generated<string | null>;
+  user_merchant: Generated<string | null>;
+  user_payment_log: Generated<number | null>;
+  company_name: Generated<string | null>;
 }
 
 /** A stretch of time a live vehicle carried a terminal; written by a trigger on cars. */

@@ -14,9 +14,6 @@ import { findLatestState } from '../telemetry/latest-state.repository.js';
 
 type Column = (typeof deviceSortColumns)[number];
 
-/** The live vehicle a terminal is on (at most one: cars_device_key). */
-const liveCarId = sql<string | null>`(select c.car_id from cars c where c.car_device_id = d.car_device_id and not c.is_delete limit 1)`;
-
 /** Terminals are the super admin's alone: no company scope. */
 export const deviceListConfig: ListConfig<Column> = {
   columns: {
@@ -25,7 +22,8 @@ export const deviceListConfig: ListConfig<Column> = {
     macaddr: { expr: sql.ref('d.macaddr') },
     car_data_id: { expr: sql.ref('d.car_data_id') },
     car_type: { expr: sql.ref('d.car_type') },
-    car_id: { expr: liveCarId },
+    // The live vehicle carrying the terminal (at most one: cars_device_key), kept by triggers (migration list_sort_keys).
+    car_id: { expr: sql.ref('d.car_id') },
   },
   search: deviceSearchColumns,
   sortable: deviceSortColumns,
@@ -39,19 +37,16 @@ export interface DeviceListFilter extends ListFilterInput {
 
 const filtered = (db: Db, actor: Actor, filter: DeviceListFilter) => {
   let q = db.selectFrom('devices as d');
-  if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
+  if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`);
   return applyListFilter(q, deviceListConfig, filter, actor);
 };
 
-const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.car_data_id', 'd.is_delete'] as const;
+const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.car_data_id', 'd.car_id', 'd.is_delete'] as const;
 
 export const countDevices = (db: Db, actor: Actor, filter: DeviceListFilter) => countRows(filtered(db, actor, filter));
 
 export async function listDevices(db: Db, actor: Actor, query: DeviceListFilter & PagingInput) {
-  // The vehicle subquery runs on the page only, not on every row an OFFSET skips;
-  // the outer SELECT only adds a column, so the page keeps its order.
-  const page = applyListPage(filtered(db, actor, query).select(columns), deviceListConfig, query).as('d');
-  const rows = await db.selectFrom(page).selectAll('d').select(liveCarId.as('car_id')).execute();
+  const rows = await applyListPage(filtered(db, actor, query).select(columns), deviceListConfig, query).execute();
   return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
 }
 
@@ -59,7 +54,7 @@ export async function listDevices(db: Db, actor: Actor, query: DeviceListFilter 
 export async function findDevice(db: Db, carDeviceId: string): Promise<DeviceDetail | undefined> {
   const row = await db
     .selectFrom('devices as d')
-    .select([...columns, liveCarId.as('car_id'), 'd.created_at', 'd.updated_at'])
+    .select([...columns, 'd.created_at', 'd.updated_at'])
     .where('d.car_device_id', '=', carDeviceId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -97,19 +92,23 @@ export async function insertDevice(db: Db, values: DeviceValues, passwordHash: s
     .execute();
 }
 
-/** Updates a terminal; a vehicle carrying it keeps car_data_id equal to the terminal's IMEI. */
+/**
+ * Updates a terminal; a vehicle carrying it keeps car_data_id equal to the terminal's IMEI.
+ * The vehicle is written first: a vehicle write locks the vehicle, then (trigger of
+ * list_sort_keys) the terminal, so the same order here cannot deadlock with it.
+ */
 export async function updateDevice(db: Db, values: DeviceValues, passwordHash: string | undefined) {
   const { car_device_id, ...rest } = values;
-  await db
-    .updateTable('devices')
-    .set({ ...rest, ...(passwordHash ? { password_hash: passwordHash } : {}), updated_at: sql`now()` })
-    .where('car_device_id', '=', car_device_id)
-    .execute();
   await db
     .updateTable('cars')
     .set({ car_data_id: values.car_data_id, updated_at: sql`now()` })
     .where('car_device_id', '=', car_device_id)
     .where('car_data_id', 'is distinct from', values.car_data_id)
+    .execute();
+  await db
+    .updateTable('devices')
+    .set({ ...rest, ...(passwordHash ? { password_hash: passwordHash } : {}), updated_at: sql`now()` })
+    .where('car_device_id', '=', car_device_id)
     .execute();
 }
 

@@ -75,8 +75,8 @@ export function applyListFilter<Q extends AnyQuery, K extends string>(q: Q, cfg:
   return out as Q;
 }
 
-/** Sorts from the whitelist (else 400), then the primary key; then offset and limit. */
-export function applyListPage<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, paging: PagingInput): Q {
+/** Sorts from the whitelist (else 400), then the primary key. */
+export function applyListOrder<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, paging: Pick<PagingInput, 'sorts'>): Q {
   const sorts = paging.sorts === undefined ? [] : Array.isArray(paging.sorts) ? paging.sorts : [paging.sorts];
   let out: AnyQuery = q;
   const used = new Set<string>();
@@ -88,7 +88,12 @@ export function applyListPage<Q extends AnyQuery, K extends string>(q: Q, cfg: L
     out = out.orderBy(sql`${cfg.columns[column as K].expr} ${sql.raw(dir)}`);
   }
   if (!used.has(cfg.primaryKey)) out = out.orderBy(sql`${cfg.columns[cfg.primaryKey].expr} asc`);
-  return out.offset(paging.offset).limit(paging.limit) as Q;
+  return out as Q;
+}
+
+/** Sorts from the whitelist (else 400), then the primary key; then offset and limit. */
+export function applyListPage<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, paging: PagingInput): Q {
+  return applyListOrder(q, cfg, paging).offset(paging.offset).limit(paging.limit) as Q;
 }
 
 /** count(*) of a filtered query, as a number on PGlite and PostgreSQL alike. */

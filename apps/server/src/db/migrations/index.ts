@@ -6,6 +6,7 @@ import * as engineControlOutcomes from './2026_11_25_090000_engine_control_outco
 import * as deviceBatchRetention from './2026_11_25_120000_device_batch_retention.js';
 import * as listSortIndexes from './2026_11_26_100000_list_sort_indexes.js';
 import * as listSearchTrigram from './2026_11_26_110000_list_search_trigram.js';
+import * as listSortKeys from './2026_11_27_090000_list_sort_keys.js';
 import * as terminalPeriods from './2026_11_27_090000_terminal_periods.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_120000_device_batch_retention': deviceBatchRetention,
   '2026_11_26_100000_list_sort_indexes': listSortIndexes,
   '2026_11_26_110000_list_search_trigram': listSearchTrigram,
+  '2026_11_27_090000_list_sort_keys': listSortKeys,
   '2026_11_27_090000_terminal_periods': terminalPeriods,
 };

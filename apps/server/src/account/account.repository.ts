@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
   applyListFilter,
+  applyListOrder,
   applyListPage,
   countRows,
   iso,
@@ -81,7 +82,10 @@ const filtered = (db: Db, actor: Actor, filter: ListFilterInput) => applyListFil
 export const countAccounts = (db: Db, actor: Actor, filter: ListFilterInput) => countRows(filtered(db, actor, filter));
 
 export async function listAccounts(db: Db, actor: Actor, query: ListFilterInput & PagingInput) {
-  const rows = await applyListPage(filtered(db, actor, query).select(columns), accountListConfig, query).execute();
+  // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.
+  const page = applyListPage(filtered(db, actor, query).select('a.account_id'), accountListConfig, query).as('p');
+  const q = db.selectFrom(page).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(columns);
+  const rows = await applyListOrder(q, accountListConfig, query).execute();
   return rows.map(toDetail);
 }
 

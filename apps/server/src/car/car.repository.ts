@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
   applyListFilter,
+  applyListOrder,
   applyListPage,
   countRows,
   iso,
@@ -45,7 +46,7 @@ export interface CarListFilter extends ListFilterInput {
 }
 
 const filtered = (db: Db, actor: Actor, filter: CarListFilter) => {
-  let q = db.selectFrom('cars as c').leftJoin('car_users as u', 'u.user_id', 'c.user_id');
+  let q = db.selectFrom('cars as c');
   // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
   if (filter.isNormal)
     q = q.where(({ exists, selectFrom }) =>
@@ -62,23 +63,31 @@ const filtered = (db: Db, actor: Actor, filter: CarListFilter) => {
 export const countCars = (db: Db, actor: Actor, filter: CarListFilter) => countRows(filtered(db, actor, filter));
 
 export async function listCars(db: Db, actor: Actor, query: CarListFilter & PagingInput) {
-  const q = filtered(db, actor, query).select([
-    'c.car_id',
-    'c.car_number',
-    'c.car_type',
-    'c.user_id',
-    'c.user_name',
-    'c.user_merchant as merchant',
-    'c.user_payment_log as payment_log',
-    'u.state as user_state',
-    'c.company_id',
-    'c.company_name',
-    'c.car_device_id',
-    'c.car_data_id',
-    'c.car_status',
-    'c.is_delete',
-  ]);
-  const rows = await applyListPage(q, carListConfig, query).execute();
+  // Deferred join: the page's ids come from the vehicle's own columns and indexes (a deep
+  // OFFSET skips index entries, not joined rows); the 20 rows are then read and joined,
+  // in the same order (the sort keys are the same columns of the same rows).
+  const page = applyListPage(filtered(db, actor, query).select('c.car_id'), carListConfig, query).as('p');
+  const q = db
+    .selectFrom(page)
+    .innerJoin('cars as c', 'c.car_id', 'p.car_id')
+    .leftJoin('car_users as u', 'u.user_id', 'c.user_id')
+    .select([
+      'c.car_id',
+      'c.car_number',
+      'c.car_type',
+      'c.user_id',
+      'c.user_name',
+      'c.user_merchant as merchant',
+      'c.user_payment_log as payment_log',
+      'u.state as user_state',
+      'c.company_id',
+      'c.company_name',
+      'c.car_device_id',
+      'c.car_data_id',
+      'c.car_status',
+      'c.is_delete',
+    ]);
+  const rows = await applyListOrder(q, carListConfig, query).execute();
   const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
   const states = new Map((await listLatestStates(db, dataIds)).map((s) => [s.car_data_id, s]));
   return rows.map(({ is_delete, ...r }) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null, isDelete: is_delete }));

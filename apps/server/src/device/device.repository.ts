@@ -3,6 +3,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
   applyListFilter,
+  applyListOrder,
   applyListPage,
   countRows,
   iso,
@@ -46,7 +47,10 @@ const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.ca
 export const countDevices = (db: Db, actor: Actor, filter: DeviceListFilter) => countRows(filtered(db, actor, filter));
 
 export async function listDevices(db: Db, actor: Actor, query: DeviceListFilter & PagingInput) {
-  const rows = await applyListPage(filtered(db, actor, query).select(columns), deviceListConfig, query).execute();
+  // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.
+  const page = applyListPage(filtered(db, actor, query).select('d.car_device_id'), deviceListConfig, query).as('p');
+  const q = db.selectFrom(page).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns);
+  const rows = await applyListOrder(q, deviceListConfig, query).execute();
   return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
 }
 

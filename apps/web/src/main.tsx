@@ -3,11 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders, createQueryClient } from './app/providers';
 import { createRouter } from './app/router';
-import { reloadForChunkError } from './lib/chunk-reload';
+import { isChunkLoadError, reloadForChunkError } from './lib/chunk-reload';
 
-// A chunk of an older build is gone after a deploy: reload (SPEC.md §8).
+// A chunk of an older build is gone after a deploy: reload (SPEC.md §8). Vite also reports
+// here what a callback chained on a lazy import throws (a loader's redirect, say): not a reason to reload.
 window.addEventListener('vite:preloadError', (event) => {
-  if (reloadForChunkError()) event.preventDefault();
+  if (isChunkLoadError(event.payload) && reloadForChunkError()) event.preventDefault();
 });
 
 const router = createRouter();

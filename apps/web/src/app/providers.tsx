@@ -2,7 +2,7 @@ import '@mantine/core/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ApiClientError } from '../lib/api-client';
+import { ApiClientError } from '../lib/api-error';
 import { theme } from './theme';
 
 export const createQueryClient = () =>

@@ -1,18 +1,8 @@
 import { ApiError, errorMessages, type Call, type CallRequest, type CallResponse } from '@fleet/contract';
+import { ApiClientError } from './api-error';
 import { useSession } from './session-store';
 
-/** A failed call: HTTP status, the server's stable code, its Japanese message and per-field errors. */
-export class ApiClientError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly errors: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'ApiClientError';
-  }
-}
+export { ApiClientError, messageOf } from './api-error';
 
 /** The only caller of fetch: POST JSON with the session's token, answers parsed by the contract. */
 export async function callApi<C extends Call>(call: C, body?: CallRequest<C>, init?: { signal?: AbortSignal }): Promise<CallResponse<C>> {
@@ -37,7 +27,3 @@ export async function callApi<C extends Call>(call: C, body?: CallRequest<C>, in
   }
   return call.response.parse(json) as CallResponse<C>;
 }
-
-/** The message to show for a failed call, falling back to the screen's own wording. */
-export const messageOf = (error: unknown, fallback: string = errorMessages.generic) =>
-  error instanceof ApiClientError && error.message ? error.message : fallback;

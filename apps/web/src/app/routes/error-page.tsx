@@ -1,7 +1,7 @@
-import { errorMessages } from '@fleet/contract';
+import { errorMessages } from '@fleet/contract/messages';
 import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
-import { ApiClientError } from '../../lib/api-client';
+import { ApiClientError } from '../../lib/api-error';
 import { isChunkLoadError, reloadForChunkError } from '../../lib/chunk-reload';
 import { paths } from '../../lib/paths';
 import { shellTexts } from '../../lib/texts';

@@ -1,15 +1,11 @@
-import { login, LoginRequest, sessionMessages } from '@fleet/contract';
+import { sessionMessages } from '@fleet/contract/messages';
 import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
-import type { z } from 'zod';
+import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
-import { ApiClientError, callApi } from '../../lib/api-client';
+import { ApiClientError } from '../../lib/api-error';
 import { paths } from '../../lib/paths';
-import { useSession } from '../../lib/session-store';
+import { loadLoginApi, useLoginForm } from './use-login-form';
 
 const texts = {
   title: 'ログイン',
@@ -19,27 +15,15 @@ const texts = {
   submit: 'ログイン',
 };
 
-type Form = z.input<typeof LoginRequest>;
-
-const failureMessage = (e: unknown) =>
-  e instanceof ApiClientError && e.status === 429 ? e.message : e instanceof ApiClientError && e.status === 401 ? sessionMessages.loginFailed : e instanceof ApiClientError ? e.message : sessionMessages.loginFailed;
+/** A refused login (401) says so in the spec's words; any other failure (429, network) shows the call's message. */
+const failureMessage = (e: unknown) => (e instanceof ApiClientError && e.status !== 401 ? e.message : sessionMessages.loginFailed);
 
 export function LoginForm() {
-  const navigate = useNavigate();
-  const signIn = useSession((s) => s.signIn);
-  const form = useForm<Form>({ resolver: zodResolver(LoginRequest), defaultValues: { username: '', password: '' } });
-  const mutation = useMutation({
-    mutationFn: (values: Form) => callApi(login, values),
-    onSuccess: async (res) => {
-      signIn(res);
-      await navigate(paths.car.list, { replace: true });
-    },
-  });
-  const { errors } = form.formState;
+  const { field, submit, mutation } = useLoginForm();
 
   return (
     <Paper w="100%" maw={420} p="xl" radius="lg" shadow="xl" withBorder>
-      <form onSubmit={form.handleSubmit((v) => mutation.mutate(v))} noValidate>
+      <form onSubmit={(e) => void submit(e)} onFocus={() => void loadLoginApi()} noValidate>
         <Stack gap="md">
           <Logo />
           <div>
@@ -55,8 +39,8 @@ export function LoginForm() {
               {failureMessage(mutation.error)}
             </Alert>
           )}
-          <TextInput label={texts.username} autoComplete="username" {...form.register('username')} error={errors.username?.message} />
-          <PasswordInput label={texts.password} autoComplete="current-password" {...form.register('password')} error={errors.password?.message} />
+          <TextInput label={texts.username} autoComplete="username" {...field('username')} />
+          <PasswordInput label={texts.password} autoComplete="current-password" {...field('password')} />
           <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
             {texts.submit}
           </Button>

@@ -175,6 +175,63 @@ describe('terminal reassignment', () => {
   });
 });
 
+describe('two-character searches (bigrams, list_search_bigrams)', () => {
+  beforeAll(async () => {
+    await t.db
+      .insertInto('accounts')
+      .values(
+        [
+          ['bg-1', 'Ab 太郎'],
+          ['bg-2', 'xaBy'],
+          ['bg-3', 'a% 記号'],
+          ['bg-4', 'a_b'],
+          ['bg-5', '中田 一'],
+        ].map(([id, name]) => ({
+          account_id: id!,
+          name: name!,
+          email: `${id}@example.jp`,
+          role: 2,
+          company_id: 'co-m',
+          password_hash: 'x',
+        })),
+      )
+      .execute();
+  });
+  const names = async (text: string) =>
+    (await list<{ account_id: string }>('account_list', { search_item: '1', search_text: text }))
+      .map((a) => a.account_id)
+      .filter((id) => id.startsWith('bg-'));
+  const count = async (text: string) =>
+    (await post(t.app, '/api/account_list_count', { search_item: '1', search_text: text, companyId: 'co-m' }, token)).json().count;
+
+  it('match a substring case aside, wildcards literally, as ILIKE does', async () => {
+    expect(await names('ab')).toEqual(['bg-1', 'bg-2']);
+    expect(await names('AB')).toEqual(['bg-1', 'bg-2']);
+    expect(await names('a%')).toEqual(['bg-3']);
+    expect(await names('_b')).toEqual(['bg-4']);
+    expect(await names('田一')).toEqual([]);
+    expect(await names('田 ')).toEqual(['bg-5']);
+    expect(await names('中田')).toEqual(['bg-5']);
+    expect(await count('ab')).toBe(2);
+    // one and three characters take the other paths
+    expect(await names('b')).toEqual(['bg-1', 'bg-2', 'bg-4']);
+    expect(await names('b 太')).toEqual(['bg-1']);
+  });
+
+  it('on the vehicle and customer lists, the stored names follow a rename', async () => {
+    expect((await cars({ search_item: '1', search_text: '阿部' })).map((c) => c.car_id)).toEqual(['K002']);
+    const users = await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '阿部' });
+    expect(users.map((u) => u.user_id)).toEqual(['ku-2']);
+    const info = { user_id: 'ku-2', first_name: '岡部', name: '二郎', company_id: 'co-k', merchant: '空モータース', payment_log: 3 };
+    expect((await post(t.app, '/api/user_update', { info }, token)).statusCode).toBe(200);
+    expect(await cars({ search_item: '1', search_text: '阿部' })).toEqual([]);
+    expect((await cars({ search_item: '1', search_text: '岡部' })).map((c) => c.car_id)).toEqual(['K002']);
+    expect((await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '岡部' })).map((u) => u.user_id)).toEqual([
+      'ku-2',
+    ]);
+  });
+});
+
 describe('the copies cannot be written around', () => {
   it('recomputes a copy a statement sets directly, and fills rows inserted by plain SQL', async () => {
     await sql`update cars set user_name = 'forged', company_name = 'forged' where car_id = ${fleet.A.car_id}`.execute(t.db);

@@ -18,7 +18,7 @@ type Column = (typeof accountSortColumns)[number];
 export const accountListConfig: ListConfig<Column> = {
   columns: {
     account_id: { expr: sql.ref('a.account_id') },
-    name: { expr: sql.ref('a.name') },
+    name: { expr: sql.ref('a.name'), bigrams: sql.ref('a.name_bigrams') },
     email: { expr: sql.ref('a.email') },
     role: { expr: sql.ref('a.role'), labels: roleLabels },
     // The company's name stored on the account, kept by triggers (migration list_sort_keys).

@@ -27,7 +27,7 @@ export const carUserListConfig: ListConfig<Column> = {
   columns: {
     user_id: { expr: sql.ref('u.user_id') },
     // Stored on the customer (migration list_sort_keys): the generated full name, the company's name kept by triggers.
-    name: { expr: sql.ref('u.full_name') },
+    name: { expr: sql.ref('u.full_name'), bigrams: sql.ref('u.full_name_bigrams') },
     company_name: { expr: sql.ref('u.company_name') },
     merchant: { expr: sql.ref('u.merchant') },
     payment_log: { expr: sql.ref('u.payment_log'), labels: labelsOf(paymentDelays) },
@@ -95,7 +95,7 @@ export async function findCarUser(db: Db, userId: string, scope: string | null):
     .where('user_id', '=', userId)
     .orderBy('car_id')
     .execute();
-  const { birthday_text, is_delete, created_at, updated_at, full_name: _fullName, ...rest } = row;
+  const { birthday_text, is_delete, created_at, updated_at, full_name: _fullName, full_name_bigrams: _bigrams, ...rest } = row;
   return {
     ...rest,
     birthday: birthday_text,

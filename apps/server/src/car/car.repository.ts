@@ -25,7 +25,7 @@ export const carListConfig: ListConfig<Column> = {
     car_id: { expr: sql.ref('c.car_id') },
     car_number: { expr: sql.ref('c.car_number') },
     car_type: { expr: sql.ref('c.car_type') },
-    user_name: { expr: sql.ref('c.user_name') },
+    user_name: { expr: sql.ref('c.user_name'), bigrams: sql.ref('c.user_name_bigrams') },
     merchant: { expr: sql.ref('c.user_merchant') },
     payment_log: {
       expr: sql.ref('c.user_payment_log'),
@@ -125,6 +125,7 @@ export async function findCar(db: Db, carId: string, scope: string | null): Prom
     user_name: _n,
     user_merchant: _m,
     user_payment_log: _p,
+    user_name_bigrams: _b,
     ...rest
   } = car;
   const hasArea = lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null;

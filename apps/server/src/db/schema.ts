@@ -25,6 +25,8 @@ export interface AccountsTable {
   company_id: string | null;
   /** The company's name, kept by triggers (list_sort_keys). */
   company_name: Generated<string | null>;
+  /** Generated: adjacent character pairs of lower(name) (list_search_bigrams). */
+  name_bigrams: ColumnType<string[], never, never>;
   password_hash: string;
   is_delete: Flag;
   created_at: Generated<Date>;
@@ -79,6 +81,8 @@ export interface CarUsersTable {
   updated_at: Timestamp;
   /** first_name || ' ' || name, generated (list_sort_keys). */
   full_name: ColumnType<string, never, never>;
+  /** Generated: adjacent character pairs of lower(full_name) (list_search_bigrams). */
+  full_name_bigrams: ColumnType<string[], never, never>;
   /** The company's name, kept by triggers (list_sort_keys). */
   company_name: Generated<string | null>;
 }
@@ -119,6 +123,8 @@ export interface CarsTable {
   user_merchant: Generated<string | null>;
   user_payment_log: Generated<number | null>;
   company_name: Generated<string | null>;
+  /** Generated: adjacent character pairs of lower(user_name) (list_search_bigrams). */
+  user_name_bigrams: ColumnType<string[] | null, never, never>;
 }
 
 /** A stretch of time a live vehicle carried a terminal; written by a trigger on cars. */

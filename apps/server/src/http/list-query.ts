@@ -14,6 +14,11 @@ export interface ListColumn {
   expr: Expression<unknown>;
   /** An enum column: the search matches its number or (part of) its Japanese label. */
   labels?: Record<number, string>;
+  /**
+   * The column's stored bigrams (list_bigrams: adjacent character pairs of lower(col)),
+   * GIN-indexed: they serve a search of exactly two characters, which trigrams cannot.
+   */
+  bigrams?: Expression<unknown>;
 }
 
 export interface ListConfig<K extends string = string> {
@@ -49,6 +54,15 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function searchCondition(column: ListColumn, text: string): Expression<SqlBool> {
+  if (column.bigrams && [...text].length === 2) {
+    // Two characters occur in col, case aside, exactly when lower(text) is one of lower(col)'s
+    // bigrams: the GIN index finds those rows. The exact test after it, position() in lower(),
+    // is what ILIKE computes for a pattern without wildcards (lower() of both, then a
+    // substring match); unlike ILIKE it does not lead the planner to also read the trigram
+    // index (in full, for two characters), and its estimate lets the first page come from
+    // the primary key order when the pair is common.
+    return sql<SqlBool>`${column.bigrams} @> array[lower(${text})]::text[] and position(lower(${text}) in lower(${column.expr})) > 0`;
+  }
   if (!column.labels) return sql<SqlBool>`${column.expr} ilike ${containsPattern(text)} escape '\\'`;
   const needle = text.toLowerCase();
   const codes = Object.entries(column.labels)

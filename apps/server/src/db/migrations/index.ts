@@ -9,6 +9,7 @@ import * as listSearchTrigram from './2026_11_26_110000_list_search_trigram.js';
 import * as listSortKeys from './2026_11_27_090000_list_sort_keys.js';
 import * as terminalPeriods from './2026_11_27_090000_terminal_periods.js';
 import * as listLiveIdIndexes from './2026_11_27_110000_list_live_id_indexes.js';
+import * as listSearchBigrams from './2026_11_27_120000_list_search_bigrams.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_090000_list_sort_keys': listSortKeys,
   '2026_11_27_090000_terminal_periods': terminalPeriods,
   '2026_11_27_110000_list_live_id_indexes': listLiveIdIndexes,
+  '2026_11_27_120000_list_search_bigrams': listSearchBigrams,
 };

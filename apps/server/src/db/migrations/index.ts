@@ -10,6 +10,7 @@ import * as listSortKeys from './2026_11_27_090000_list_sort_keys.js';
 import * as terminalPeriods from './2026_11_27_090000_terminal_periods.js';
 import * as listLiveIdIndexes from './2026_11_27_110000_list_live_id_indexes.js';
 import * as listSearchBigrams from './2026_11_27_120000_list_search_bigrams.js';
+import * as listSortDescIndexes from './2026_11_27_130000_list_sort_desc_indexes.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_090000_terminal_periods': terminalPeriods,
   '2026_11_27_110000_list_live_id_indexes': listLiveIdIndexes,
   '2026_11_27_120000_list_search_bigrams': listSearchBigrams,
+  '2026_11_27_130000_list_sort_desc_indexes': listSortDescIndexes,
 };

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AppContext } from '../src/http/context.js';
+import { EXPORT_BATCH, copyPathCsv, rowPathCsv } from '../src/telemetry/export.routes.js';
+import { findLogBatch } from '../src/telemetry/log.repository.js';
 import { createTestApp, login, seedFixtures, type TestApp } from './helper.js';
 import { at, sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
@@ -99,5 +103,214 @@ describe('GET /api/car_log_export', () => {
     expect(new Set(lines).size).toBeLessThan(lines.length); // same-second rows repeat their text...
     const states = lines.slice(1).map((l) => l.split(',')[1]);
     expect(states.filter((s) => s === 'connected')).toHaveLength(6173); // ...but every row comes exactly once
+  });
+});
+
+/**
+ * On PostgreSQL the export is written by the database (COPY, export.copy.ts); on PGlite, and for
+ * the JSON logs, by the contract's csvRow from rows read through the driver. Awkward data
+ * (formula starts, quotes, commas, line breaks, backslashes, Japanese, NULLs, times near midnight
+ * in Japan and given in other zones, numbers either side of where JS and PostgreSQL change
+ * notation, -0, NaN, Infinity) must come out byte for byte the same on both databases (the same
+ * expected file) and, on PostgreSQL, from both paths.
+ */
+describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
+  const imei = terminalB.imei;
+  const texts = [
+    '=1+1',
+    '+81',
+    '-1',
+    '@SUM(A1)',
+    '\tx',
+    '\r=1',
+    '\n=1',
+    'a,b',
+    'say "hi"',
+    'line1\r\nline2',
+    'back\\slash \\N \\t',
+    '日本語の詳細、「引用」',
+    '',
+    ' =not first',
+    "'=quoted",
+  ];
+  const times = [
+    '2026-01-15T14:59:59.999999Z',
+    '2026-01-15T15:00:00Z',
+    '1999-12-31T15:00:00.0005+00',
+    '2026-03-08T02:30:00-05:00',
+    '2026-06-30T23:59:59.123456+09:00',
+  ];
+  const floats = [
+    '35.681236',
+    '-0',
+    '1e-7',
+    '1.5e-5',
+    '0.0001',
+    '1e6',
+    '1e15',
+    '1e21',
+    '123456789.123',
+    '-2.5e-7',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    null,
+  ];
+  const exported = (kind: string, range: Record<string, string> = {}) => get({ kind, car_data_id: imei, ...range }, tokenB);
+
+  beforeAll(async () => {
+    const time = (i: number) => times[i % times.length]!;
+    for (const [i, detail] of texts.entries())
+      await sql`INSERT INTO error_logs (car_data_id, recorded_at, error_type, status_code, detail)
+        VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), 'sensor', ${i - 2}, ${detail})`.execute(t.db);
+    for (const [i, text] of [...texts, null].entries())
+      await sql`INSERT INTO engine_logs (car_data_id, recorded_at, running, engine_line, command, command_id, account_id)
+        VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), ${text}, ${i % 2 ? 'off' : null}, ${i % 3 ? null : i % 2}, ${i % 3 ? null : 1000 + i}, ${text})`.execute(
+        t.db,
+      );
+    for (const [i, f] of floats.entries()) {
+      const g = f === null ? null : Number.isFinite(Number(f)) ? f : '0';
+      await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading, satellites, accuracy)
+        VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), ${g ?? '0'}::float8, ${f ?? '0'}::float8, ${f}::real, ${g}::real, ${i % 4 ? i - 5 : null}, ${f}::real)`.execute(
+        t.db,
+      );
+      await sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage, percentage)
+        VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), ${f}::real, ${g}::real)`.execute(t.db);
+    }
+    for (const [i, state] of texts.entries())
+      await sql`INSERT INTO connection_logs (car_data_id, recorded_at, state)
+        VALUES (${imei}, timestamptz '2030-01-01T00:00:00Z' + make_interval(mins => ${i}), ${state})`.execute(t.db);
+  });
+
+  it('writes the expected file on either database', async () => {
+    const files = Object.fromEntries(
+      await Promise.all(
+        ['error', 'engine', 'gps', 'battery'].map(async (kind) => {
+          const res = await exported(kind);
+          expect(res.statusCode).toBe(200);
+          return [kind, res.body] as const;
+        }),
+      ),
+    );
+    const range = await exported('connection', { from: '2030-01-01T00:03:00Z', to: '2030/01/01 09:08' });
+    // Every byte shown: the byte-order mark, CR and tab made visible (a snapshot keeps LF only).
+    const visible = (csv: string) => csv.replace('\uFEFF', '[BOM]').replaceAll('\r', '␍').replaceAll('\t', '⇥');
+    expect(
+      Object.values({ ...files, connection: range.body })
+        .map(visible)
+        .join('\n'),
+    ).toMatchInlineSnapshot(`
+      "[BOM]recorded_at,error_type,status_code,detail␍
+      2000-01-03T00:00:00.000+09:00,sensor,0,'-1␍
+      2000-01-08T00:00:00.000+09:00,sensor,5,"a,b"␍
+      2000-01-13T00:00:00.000+09:00,sensor,10,␍
+      2026-01-15T23:59:59.999+09:00,sensor,-2,'=1+1␍
+      2026-01-17T00:00:00.000+09:00,sensor,-1,'+81␍
+      2026-01-20T23:59:59.999+09:00,sensor,3,"'␍=1"␍
+      2026-01-22T00:00:00.000+09:00,sensor,4,"'
+      =1"␍
+      2026-01-25T23:59:59.999+09:00,sensor,8,back\\slash \\N \\t␍
+      2026-01-27T00:00:00.000+09:00,sensor,9,日本語の詳細、「引用」␍
+      2026-03-11T16:30:00.000+09:00,sensor,1,'@SUM(A1)␍
+      2026-03-16T16:30:00.000+09:00,sensor,6,"say ""hi"""␍
+      2026-03-21T16:30:00.000+09:00,sensor,11, =not first␍
+      2026-07-04T23:59:59.123+09:00,sensor,2,'⇥x␍
+      2026-07-09T23:59:59.123+09:00,sensor,7,"line1␍
+      line2"␍
+      2026-07-14T23:59:59.123+09:00,sensor,12,'=quoted␍
+
+      [BOM]recorded_at,running,engine_line,command,command_id,account_id␍
+      2000-01-03T00:00:00.000+09:00,'-1,,,,'-1␍
+      2000-01-08T00:00:00.000+09:00,"a,b",off,,,"a,b"␍
+      2000-01-13T00:00:00.000+09:00,,,0,1012,␍
+      2026-01-15T23:59:59.999+09:00,'=1+1,,0,1000,'=1+1␍
+      2026-01-17T00:00:00.000+09:00,'+81,off,,,'+81␍
+      2026-01-20T23:59:59.999+09:00,"'␍=1",off,,,"'␍=1"␍
+      2026-01-22T00:00:00.000+09:00,"'
+      =1",,0,1006,"'
+      =1"␍
+      2026-01-25T23:59:59.999+09:00,back\\slash \\N \\t,,,,back\\slash \\N \\t␍
+      2026-01-27T00:00:00.000+09:00,日本語の詳細、「引用」,off,,,日本語の詳細、「引用」␍
+      2026-01-30T23:59:59.999+09:00,,off,1,1015,␍
+      2026-03-11T16:30:00.000+09:00,'@SUM(A1),off,1,1003,'@SUM(A1)␍
+      2026-03-16T16:30:00.000+09:00,"say ""hi""",,,,"say ""hi"""␍
+      2026-03-21T16:30:00.000+09:00, =not first,off,,, =not first␍
+      2026-07-04T23:59:59.123+09:00,'⇥x,,,,'⇥x␍
+      2026-07-09T23:59:59.123+09:00,"line1␍
+      line2",off,1,1009,"line1␍
+      line2"␍
+      2026-07-14T23:59:59.123+09:00,'=quoted,,,,'=quoted␍
+
+      [BOM]recorded_at,lat,lng,speed,heading,satellites,accuracy␍
+      2000-01-03T00:00:00.000+09:00,1e-7,1e-7,1e-7,1e-7,-3,1e-7␍
+      2000-01-08T00:00:00.000+09:00,1e+21,1e+21,1e+21,1e+21,2,1e+21␍
+      2000-01-13T00:00:00.000+09:00,0,,,0,,␍
+      2026-01-15T23:59:59.999+09:00,35.681236,35.681236,35.681236,35.681236,,35.681236␍
+      2026-01-17T00:00:00.000+09:00,0,0,0,0,-4,0␍
+      2026-01-20T23:59:59.999+09:00,1000000,1000000,1000000,1000000,0,1000000␍
+      2026-01-22T00:00:00.000+09:00,1000000000000000,1000000000000000,1000000000000000,1000000000000000,1,1000000000000000␍
+      2026-01-25T23:59:59.999+09:00,0,,,0,5,␍
+      2026-01-27T00:00:00.000+09:00,0,,,0,6,␍
+      2026-03-11T16:30:00.000+09:00,0.000015,0.000015,0.000015,0.000015,-2,0.000015␍
+      2026-03-16T16:30:00.000+09:00,123456789.123,123456789.123,123456790,123456790,,123456790␍
+      2026-03-21T16:30:00.000+09:00,0,0,,,8,␍
+      2026-07-04T23:59:59.123+09:00,0.0001,0.0001,0.0001,0.0001,,0.0001␍
+      2026-07-09T23:59:59.123+09:00,-2.5e-7,-2.5e-7,-2.5e-7,-2.5e-7,4,-2.5e-7␍
+
+      [BOM]recorded_at,voltage,percentage␍
+      2000-01-03T00:00:00.000+09:00,1e-7,1e-7␍
+      2000-01-08T00:00:00.000+09:00,1e+21,1e+21␍
+      2000-01-13T00:00:00.000+09:00,,0␍
+      2026-01-15T23:59:59.999+09:00,35.681236,35.681236␍
+      2026-01-17T00:00:00.000+09:00,0,0␍
+      2026-01-20T23:59:59.999+09:00,1000000,1000000␍
+      2026-01-22T00:00:00.000+09:00,1000000000000000,1000000000000000␍
+      2026-01-25T23:59:59.999+09:00,,0␍
+      2026-01-27T00:00:00.000+09:00,,0␍
+      2026-03-11T16:30:00.000+09:00,0.000015,0.000015␍
+      2026-03-16T16:30:00.000+09:00,123456790,123456790␍
+      2026-03-21T16:30:00.000+09:00,,␍
+      2026-07-04T23:59:59.123+09:00,0.0001,0.0001␍
+      2026-07-09T23:59:59.123+09:00,-2.5e-7,-2.5e-7␍
+
+      [BOM]recorded_at,state␍
+      2030-01-01T09:03:00.000+09:00,'@SUM(A1)␍
+      2030-01-01T09:04:00.000+09:00,'⇥x␍
+      2030-01-01T09:05:00.000+09:00,"'␍=1"␍
+      2030-01-01T09:06:00.000+09:00,"'
+      =1"␍
+      2030-01-01T09:07:00.000+09:00,"a,b"␍
+      2030-01-01T09:08:00.000+09:00,"say ""hi"""␍
+      "
+    `);
+  });
+
+  it.runIf(inject('databaseUrl'))('on PostgreSQL, COPY writes what the row path writes', async () => {
+    const ctx = { db: t.db } as AppContext;
+    const read = async (s: Readable) => Buffer.concat(await s.toArray()).toString();
+    const range = { car_data_id: imei, from: null, to: null };
+    for (const kind of ['error', 'engine', 'gps', 'battery', 'connection'] as const) {
+      const viaRows = await read(
+        rowPathCsv(ctx, kind, range, (await findLogBatch(t.db, kind, range, null, EXPORT_BATCH)) as Record<string, unknown>[]),
+      );
+      expect(await read(await copyPathCsv(ctx, kind, range))).toBe(viaRows);
+    }
+  });
+
+  it.runIf(inject('databaseUrl'))('a cancelled download gives its COPY connection back to the pool, ready for the next query', async () => {
+    await sql`INSERT INTO connection_logs (car_data_id, recorded_at, state)
+      SELECT ${imei}, timestamptz '2031-01-01T00:00:00Z' + make_interval(secs => i), 'connected' FROM generate_series(1, 20000) AS i`.execute(
+      t.db,
+    );
+    const ctx = { db: t.db } as AppContext;
+    const range = { car_data_id: imei, from: '2031-01-01T00:00:00Z', to: '2031-12-31T00:00:00Z' };
+    // More cancelled downloads than the test pool has connections (4): a connection kept would make the next wait and fail.
+    for (let i = 0; i < 6; i++) {
+      const csv = await copyPathCsv(ctx, 'connection', range);
+      await new Promise((ok) => csv.once('data', ok));
+      csv.destroy();
+    }
+    const res = await exported('connection', { from: range.from, to: range.to });
+    expect(res.body.split('\r\n').filter(Boolean)).toHaveLength(20_001);
   });
 });

@@ -5,10 +5,11 @@ import type { AppContext } from '../http/context.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { authenticate } from '../http/route.js';
 import { isVisible } from '../scope/visibility.js';
+import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy.js';
 import { findLogBatch, type LogFilter } from './log.repository.js';
 
-/** Rows per database read while streaming. */
-const BATCH = 5000;
+/** Rows per database read while streaming on the row path. */
+export const EXPORT_BATCH = 5000;
 
 /** 2026-11-23T10:15:00.000+09:00: unambiguous, and the hour a Japanese reader expects. */
 const jst = (d: Date | string) => new Date(new Date(d).getTime() + 9 * 3600_000).toISOString().replace('Z', '+09:00');
@@ -16,23 +17,48 @@ const jst = (d: Date | string) => new Date(new Date(d).getTime() + 9 * 3600_000)
 const cells = (row: Record<string, unknown>, columns: readonly string[]) =>
   columns.map((c) => (c === 'recorded_at' ? jst(row[c] as Date) : row[c]));
 
-async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]) {
+const head = (kind: LogKind) => CSV_BOM + csvRow(logExportColumns[kind]);
+
+/**
+ * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads
+ * formatted by the contract's csvRow, one Buffer per read.
+ */
+async function* csvChunks(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]) {
   const columns = logExportColumns[kind];
-  yield CSV_BOM + csvRow(columns);
   let rows = first;
+  let chunk = head(kind);
   while (rows.length) {
-    yield rows.map((r) => csvRow(cells(r, columns))).join('');
-    if (rows.length < BATCH) return;
-    rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), BATCH)) as Record<string, unknown>[];
+    chunk += rows.map((r) => csvRow(cells(r, columns))).join('');
+    yield Buffer.from(chunk);
+    chunk = '';
+    if (rows.length < EXPORT_BATCH) return;
+    rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), EXPORT_BATCH)) as Record<string, unknown>[];
   }
+}
+
+export function rowPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]): Readable {
+  return Readable.from(csvChunks(ctx, kind, f, first), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/** The COPY path (PostgreSQL): the database writes the lines, see export.copy.ts. */
+export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter): Promise<Readable> {
+  const { rows, abandon } = await startCopy(ctx.db, copyStatement(kind, f));
+  const csv = copyTextToCsv(Buffer.from(head(kind)));
+  rows.on('error', (err) => csv.destroy(err));
+  // The download was cancelled (or failed): read the rest of the COPY so its connection goes back clean.
+  csv.once('close', () => {
+    if (!rows.readableEnded) abandon();
+  });
+  return rows.pipe(csv);
 }
 
 /**
  * CSV download of one log (SPEC.md §4): GET with the query in the URL or POST
- * with it as JSON, the token in the Authorization header either way. Streams
- * in batches; 204 with no body when the log (in the range) is empty.
+ * with it as JSON, the token in the Authorization header either way. Streams;
+ * 204 with no body when the log (in the range) is empty.
  */
 export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
+  const byCopy = (kind: LogKind) => Boolean(ctx.config.DATABASE_URL) && copyable(kind);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = await authenticate(ctx, request);
     const parsed = LogExportQuery.safeParse(request.method === 'POST' ? (request.body ?? {}) : request.query);
@@ -40,13 +66,15 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     const { kind, ...filter } = parsed.data;
     if (!(await isVisible(ctx.db, actor, 'car_data_id', filter.car_data_id))) throw notFound();
 
-    const first = (await findLogBatch(ctx.db, kind, filter, null, BATCH)) as Record<string, unknown>[];
+    const copy = byCopy(kind);
+    const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<string, unknown>[];
     reply.header('cache-control', 'no-store');
     if (first.length === 0) return reply.status(204).send();
+    const body = copy ? await copyPathCsv(ctx, kind, filter) : rowPathCsv(ctx, kind, filter, first);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${kind}_log_${filter.car_data_id}.csv"`)
-      .send(Readable.from(csvLines(ctx, kind, filter, first)));
+      .send(body);
   };
   app.get(LOG_EXPORT_PATH, handler);
   app.post(LOG_EXPORT_PATH, handler);

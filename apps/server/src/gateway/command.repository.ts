@@ -1,5 +1,5 @@
 import { reservationStates, reservedCommandTypes, type DeviceCommand, type ReservedCommandType } from '@fleet/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /**
@@ -62,14 +62,14 @@ export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<num
   return Number(row.command_id);
 }
 
-interface CommandRow {
+export interface CommandRow {
   id: number | string;
   cmd_idx: number;
   cmd_type: string;
   cmd_info: unknown;
   created_at: Date | string;
 }
-const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
+export const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
   id: Number(r.id),
   cmd_idx: r.cmd_idx,
   cmd_type: r.cmd_type,
@@ -83,24 +83,47 @@ const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
  * whose result has not come yet, so a lost reply loses no command.
  */
 export async function takePendingCommands(db: Db, carDataId: string): Promise<DeviceCommand[]> {
+  return (await takePendingCommandsOf(db, [carDataId])).get(carDataId) ?? [];
+}
+
+/**
+ * The CTEs of takePendingCommands for the terminals `ids` (a text[] expression):
+ * `pending` lists each one's commands (id, car_data_id, cmd_idx, cmd_type,
+ * cmd_info, created_at), those fetched now included.
+ */
+export function pendingCommandCtes(ids: RawBuilder<unknown>): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
-  const result = await sql<CommandRow>`
-    WITH fetched AS (
+  return [
+    sql`fetched AS (
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
-      WHERE car_data_id = ${carDataId} AND state = ${execWait} AND deleted_at IS NULL
+      WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
         AND (expires_at IS NULL OR expires_at > now())
-      RETURNING id, cmd_idx, cmd_type, cmd_info, created_at
-    ), events AS (
+      RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
+    sql`fetched_events AS (
       INSERT INTO reserved_command_events (command_id, state, event)
-      SELECT id, ${resultWait}, 'fetched' FROM fetched
-    )
-    SELECT id, cmd_idx, cmd_type, cmd_info, created_at FROM fetched
-    UNION ALL
-    SELECT id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
-    WHERE car_data_id = ${carDataId} AND state = ${resultWait} AND deleted_at IS NULL
-      AND (expires_at IS NULL OR expires_at > now())
-    ORDER BY id`.execute(db);
-  return result.rows.map(toDeviceCommand);
+      SELECT id, ${resultWait}, 'fetched' FROM fetched)`,
+    sql`pending AS (
+      SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM fetched
+      UNION ALL
+      SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
+      WHERE car_data_id = ANY(${ids}) AND state = ${resultWait} AND deleted_at IS NULL
+        AND (expires_at IS NULL OR expires_at > now()))`,
+  ];
+}
+
+/** takePendingCommands for several terminals in one statement: IMEI → its commands (absent when none). */
+export async function takePendingCommandsOf(db: Db, carDataIds: readonly string[]): Promise<Map<string, DeviceCommand[]>> {
+  const out = new Map<string, DeviceCommand[]>();
+  if (carDataIds.length === 0) return out;
+  const result = await sql<CommandRow & { car_data_id: string }>`
+    WITH ${sql.join(pendingCommandCtes(sql`${[...carDataIds]}::text[]`))}
+    SELECT * FROM pending ORDER BY id`.execute(db);
+  for (const row of result.rows) {
+    const list = out.get(row.car_data_id);
+    if (list) list.push(toDeviceCommand(row));
+    else out.set(row.car_data_id, [toDeviceCommand(row)]);
+  }
+  return out;
 }
 
 /** Commands a batch reports results for, locked until the batch commits. */

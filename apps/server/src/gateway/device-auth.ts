@@ -29,15 +29,35 @@ export function parseBasic(header: string | undefined): { id: string; password: 
   return TERMINAL_ID.test(id) && password.length >= 1 && password.length <= 128 ? { id, password } : null;
 }
 
-/** Wrong id or password → 401; a logically deleted terminal with the right password → 403. */
-export async function authenticateDevice(db: Db, header: string | undefined): Promise<AuthedDevice> {
-  const creds = parseBasic(header);
-  if (!creds) throw deviceUnauthorized();
-  const device = await db
+export interface DeviceRow {
+  car_device_id: string;
+  car_data_id: string;
+  password_hash: string;
+  is_delete: boolean;
+}
+/** Finds a terminal by its id (car_device_id). */
+export type DeviceLookup = (carDeviceId: string) => Promise<DeviceRow | undefined>;
+
+/** Terminals by id, many in one query. */
+export async function findDevices(db: Db, ids: readonly string[]): Promise<Map<string, DeviceRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
     .selectFrom('devices')
     .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete'])
-    .where('car_device_id', '=', creds.id)
-    .executeTakeFirst();
+    .where('car_device_id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.car_device_id, r]));
+}
+
+/** Wrong id or password → 401; a logically deleted terminal with the right password → 403. */
+export async function authenticateDevice(
+  db: Db,
+  header: string | undefined,
+  lookup: DeviceLookup = async (id) => (await findDevices(db, [id])).get(id),
+): Promise<AuthedDevice> {
+  const creds = parseBasic(header);
+  if (!creds) throw deviceUnauthorized();
+  const device = await lookup(creds.id);
   const ok = verifyDeviceSecret(creds.password, device?.password_hash ?? dummyHash);
   if (!device || !ok) throw deviceUnauthorized();
   if (device.is_delete) throw forbidden(msg.deviceDeleted);

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { badRequest } from '../http/errors.js';
 import type { LiveHub } from '../live/live-hub.js';
-import { authenticateDevice } from './device-auth.js';
-import { ingestBatch } from './ingest.service.js';
+import { coalesce } from './coalesce.js';
+import { authenticateDevice, findDevices } from './device-auth.js';
+import { GroupCommit } from './group-commit.js';
 
 /**
  * The device gateway of docs/device-protocol.md. Terminals are not console
@@ -12,12 +13,19 @@ import { ingestBatch } from './ingest.service.js';
  * password, and an answer the terminal can act on even when some records fail.
  */
 export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, live: LiveHub) {
+  // Batches arriving together are committed together, each answered after its commit (group-commit.ts);
+  // terminals arriving together are looked up together (coalesce.ts).
+  const writer = new GroupCommit(ctx.db, {
+    notify: { publicUrl: ctx.config.publicUrl },
+    committed: (states) => live.publishAll(states).catch((err: unknown) => app.log.warn({ err }, 'live publish failed')),
+  });
+  const lookup = coalesce((ids: string[]) => findDevices(ctx.db, ids));
   // Thousands of terminals report every few seconds: log their requests only when something goes wrong.
   app.post(DEVICE_BATCH_PATH, { bodyLimit: 4 * 1024 * 1024, logLevel: 'warn' }, async (request, reply): Promise<DeviceBatchResponse> => {
     reply.header('cache-control', 'no-store');
     let device;
     try {
-      device = await authenticateDevice(ctx.db, request.headers.authorization);
+      device = await authenticateDevice(ctx.db, request.headers.authorization, lookup);
     } catch (err) {
       if ((err as { statusCode?: number }).statusCode === 401)
         reply.header('www-authenticate', 'Basic realm="fleet-device", charset="UTF-8"');
@@ -25,8 +33,6 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
     }
     const parsed = DeviceBatch.safeParse(request.body);
     if (!parsed.success) throw badRequest(msg.badBatch, fieldErrors(parsed.error));
-    const { response, state } = await ingestBatch(ctx.db, device, parsed.data, new Date(), { publicUrl: ctx.config.publicUrl });
-    if (state) live.publish(state).catch((err: unknown) => request.log.warn({ err }, 'live publish failed'));
-    return response;
+    return (await writer.ingest(device, parsed.data, new Date())).response;
   });
 }

@@ -1,72 +1,113 @@
-import type { DeviceRecord, RecordOf, RejectedRecord, TelemetryState } from '@fleet/contract';
+import type { DeviceCommand, DeviceRecord, RecordOf, RejectedRecord, TelemetryState } from '@fleet/contract';
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable, EngineLogsTable } from '../db/schema.js';
-import { latestStateUpsert, toTelemetryState } from '../telemetry/latest-state.repository.js';
+import { latestStateUpsertFrom, toTelemetryState } from '../telemetry/latest-state.repository.js';
+import { motionFromRow } from '../notify/motion.repository.js';
+import type { Motion } from '../notify/motion.js';
+import type { NotifyCar } from '../notify/notification.repository.js';
+import { subscriberExists } from '../notify/settings.repository.js';
+import { TELEMETRY_ITEMS } from '../notify/evaluate-batch.js';
+import { pendingCommandCtes, toDeviceCommand, type CommandRow } from './command.repository.js';
 import type { LatestPatch } from './latest-patch.js';
 
 /**
- * Writes of the gateway. A batch is ONE statement: the (IMEI, seq) claim, a
- * multi-row INSERT per log table and the latest-state merge as data-modifying
- * CTEs, each guarded by the claim. One round trip, atomic on its own, and a
- * repeated batch (the claim finds its receipt) writes nothing. Rows travel as
- * one array per column through unnest(), so any batch size is a handful of
- * parameters and the same plan.
+ * Writes of the gateway. Batches are stored by ONE statement, one batch or
+ * many of different terminals at once (group commit): the (IMEI, seq) claims,
+ * a multi-row INSERT per log table and the latest-state merge as
+ * data-modifying CTEs, the last two only for the batches whose claim took. One
+ * round trip, atomic on its own, and a repeated batch (the claim finds its
+ * receipt) writes nothing. Rows travel as one array per column through
+ * unnest(), so any number of records is a handful of parameters and one plan.
  */
-const of = <T extends DeviceRecord['type']>(records: readonly DeviceRecord[], type: T) =>
-  records.filter((r): r is RecordOf<T> => r.type === type);
-const col = <T, V>(rows: readonly T[], f: (r: T) => V | null | undefined) => rows.map((r) => f(r) ?? null);
 const json = (v: unknown) => JSON.stringify(v);
 
-function logInserts(imei: string, records: readonly DeviceRecord[]): RawBuilder<unknown>[] {
-  const out: RawBuilder<unknown>[] = [];
-  const times = (rows: readonly DeviceRecord[]) => sql`${col(rows, (r) => r.time)}::timestamptz[]`;
-  const add = (table: string, columns: string, from: RawBuilder<unknown>) =>
-    out.push(
-      sql`INSERT INTO ${sql.table(table)} (car_data_id, recorded_at, ${sql.raw(columns)}) SELECT ${imei}::text, u.* FROM ${from} AS u`,
-    );
+interface Row<R> {
+  imei: string;
+  r: R;
+}
+type Column<R> = readonly [name: string, type: string, value: (r: R) => unknown];
 
-  const gps = of(records, 'gps');
-  if (gps.length)
-    add(
-      'gps_logs',
-      'lat, lng, speed, heading, satellites, accuracy',
-      sql`unnest(${times(gps)}, ${col(gps, (r) => r.lat)}::float8[], ${col(gps, (r) => r.lng)}::float8[], ${col(gps, (r) => r.speed)}::float8[],
-        ${col(gps, (r) => r.heading)}::float8[], ${col(gps, (r) => r.satellites)}::int[], ${col(gps, (r) => r.accuracy)}::float8[])`,
-    );
-  const engine = of(records, 'engine');
-  if (engine.length)
-    add(
-      'engine_logs',
-      'running, engine_line',
-      sql`unnest(${times(engine)}, ${col(engine, (r) => r.running)}::text[], ${col(engine, (r) => r.engine_line)}::text[])`,
-    );
-  const connection = of(records, 'connection');
-  if (connection.length) add('connection_logs', 'state', sql`unnest(${times(connection)}, ${col(connection, (r) => r.state)}::text[])`);
-  const battery = of(records, 'battery');
-  if (battery.length)
-    add(
-      'battery_logs',
-      'voltage, percentage',
-      sql`unnest(${times(battery)}, ${col(battery, (r) => r.voltage)}::float8[], ${col(battery, (r) => r.percentage)}::float8[])`,
-    );
-  const sensor = of(records, 'sensor');
-  if (sensor.length)
-    add(
-      'sensor_logs',
-      'vibration, readings',
-      sql`unnest(${times(sensor)}, ${col(sensor, (r) => r.vibration)}::float8[], ${col(sensor, (r) => json(r.readings))}::jsonb[])`,
-    );
-  const obd2 = of(records, 'obd2');
-  if (obd2.length) add('obd2_logs', 'pids', sql`unnest(${times(obd2)}, ${col(obd2, (r) => json(r.pids))}::jsonb[])`);
-  const error = of(records, 'error');
-  if (error.length)
-    add(
-      'error_logs',
-      'error_type, status_code, detail',
-      sql`unnest(${times(error)}, ${col(error, (r) => r.error_type)}::text[], ${col(error, (r) => r.status_code)}::int[], ${col(error, (r) => r.detail)}::text[])`,
-    );
+/** Rows of one record type from every batch, in the terminals' order; only those of claimed batches are kept. */
+function logInsert<R extends DeviceRecord>(table: string, rows: readonly Row<R>[], columns: readonly Column<R>[]): RawBuilder<unknown> {
+  const all: Column<Row<R>>[] = [
+    ['car_data_id', 'text', (x) => x.imei],
+    ['recorded_at', 'timestamptz', (x) => x.r.time],
+    ...columns.map(([name, type, value]): Column<Row<R>> => [name, type, (x) => value(x.r)]),
+  ];
+  const names = sql.raw(all.map(([name]) => name).join(', '));
+  const arrays = all.map(([, type, value]) => sql`${rows.map((x) => value(x) ?? null)}::${sql.raw(type)}[]`);
+  // ORDER BY the position: ids follow the terminal's order, as they did batch by batch.
+  return sql`INSERT INTO ${sql.table(table)} (${names})
+    SELECT ${names} FROM unnest(${sql.join(arrays)}) WITH ORDINALITY AS u(${names}, n)
+    WHERE u.car_data_id IN (SELECT car_data_id FROM claim) ORDER BY u.n`;
+}
+
+function logInserts(batches: readonly NewBatch[]): RawBuilder<unknown>[] {
+  const of = <T extends DeviceRecord['type']>(type: T): Row<RecordOf<T>>[] =>
+    batches.flatMap((b) => b.records.filter((r): r is RecordOf<T> => r.type === type).map((r) => ({ imei: b.imei, r })));
+  const out: RawBuilder<unknown>[] = [];
+  const add = <R extends DeviceRecord>(table: string, rows: Row<R>[], columns: Column<R>[]) => {
+    if (rows.length) out.push(logInsert(table, rows, columns));
+  };
+  add('gps_logs', of('gps'), [
+    ['lat', 'float8', (r) => r.lat],
+    ['lng', 'float8', (r) => r.lng],
+    ['speed', 'float8', (r) => r.speed],
+    ['heading', 'float8', (r) => r.heading],
+    ['satellites', 'int', (r) => r.satellites],
+    ['accuracy', 'float8', (r) => r.accuracy],
+  ]);
+  add('engine_logs', of('engine'), [
+    ['running', 'text', (r) => r.running],
+    ['engine_line', 'text', (r) => r.engine_line],
+  ]);
+  add('connection_logs', of('connection'), [['state', 'text', (r) => r.state]]);
+  add('battery_logs', of('battery'), [
+    ['voltage', 'float8', (r) => r.voltage],
+    ['percentage', 'float8', (r) => r.percentage],
+  ]);
+  add('sensor_logs', of('sensor'), [
+    ['vibration', 'float8', (r) => r.vibration],
+    ['readings', 'jsonb', (r) => json(r.readings)],
+  ]);
+  add('obd2_logs', of('obd2'), [['pids', 'jsonb', (r) => json(r.pids)]]);
+  add('error_logs', of('error'), [
+    ['error_type', 'text', (r) => r.error_type],
+    ['status_code', 'int', (r) => r.status_code],
+    ['detail', 'text', (r) => r.detail],
+  ]);
   return out;
+}
+
+/** Each batch's latest-state patch as a row, for the claimed batches only, in IMEI order (the lock order). */
+function patchRows(batches: readonly NewBatch[]): RawBuilder<unknown> {
+  const columns: Column<LatestPatch>[] = [
+    ['recorded_at', 'timestamptz', (p) => p.recorded_at],
+    ['lat', 'float8', (p) => p.position?.value.lat],
+    ['lng', 'float8', (p) => p.position?.value.lng],
+    ['speed', 'float8', (p) => p.position?.value.speed],
+    ['heading', 'float8', (p) => p.position?.value.heading],
+    ['position_at', 'timestamptz', (p) => p.position?.at],
+    ['engine_running', 'text', (p) => p.engine_running?.value],
+    ['engine_running_at', 'timestamptz', (p) => p.engine_running?.at],
+    ['engine_line', 'text', (p) => p.engine_line?.value],
+    ['engine_line_at', 'timestamptz', (p) => p.engine_line?.at],
+    ['connection', 'text', (p) => p.connection?.value],
+    ['connection_at', 'timestamptz', (p) => p.connection?.at],
+    ['device_state', 'int', (p) => p.device_state?.value],
+    ['device_state_at', 'timestamptz', (p) => p.device_state?.at],
+    ['battery_voltage', 'float8', (p) => p.battery?.value.voltage],
+    ['battery_percentage', 'float8', (p) => p.battery?.value.percentage],
+    ['battery_at', 'timestamptz', (p) => p.battery?.at],
+  ];
+  const names = sql.raw(['car_data_id', ...columns.map(([name]) => name)].join(', '));
+  const arrays = [
+    sql`${batches.map((b) => b.imei)}::text[]`,
+    ...columns.map(([, type, value]) => sql`${batches.map((b) => value(b.patch) ?? null)}::${sql.raw(type)}[]`),
+  ];
+  return sql`SELECT ${names}, now() FROM unnest(${sql.join(arrays)}) AS p(${names})
+    WHERE p.car_data_id IN (SELECT car_data_id FROM claim) ORDER BY p.car_data_id`;
 }
 
 export interface NewBatch {
@@ -79,21 +120,105 @@ export interface NewBatch {
   patch: LatestPatch;
 }
 
-/** Stores a batch unless its (IMEI, seq) was stored before; returns whether it did and the merged state. */
-export async function storeBatch(db: Db, b: NewBatch): Promise<{ claimed: boolean; state: TelemetryState | null }> {
-  const guard = sql`WHERE EXISTS (SELECT 1 FROM claim)`;
-  const ctes = [
+export interface StoredBatch {
+  /** False when the (IMEI, seq) had been stored before: nothing was written. */
+  claimed: boolean;
+  /** The merged latest state of the terminal, for a claimed batch. */
+  state: TelemetryState | null;
+}
+
+/** The CTEs storing the batches: claim, log0…, merged (the merged latest states of the claimed ones). */
+function storeCtes(batches: readonly NewBatch[]): RawBuilder<unknown>[] {
+  if (new Set(batches.map((b) => b.imei)).size !== batches.length) throw new Error('storeBatches: at most one batch per terminal');
+  return [
     sql`claim AS (INSERT INTO device_batches (car_data_id, seq, accepted, rejected)
-      VALUES (${b.imei}, ${b.seq}, ${b.accepted}, ${json(b.rejected)}::jsonb)
-      ON CONFLICT (car_data_id, seq) DO NOTHING RETURNING seq)`,
-    ...logInserts(b.imei, b.records).map((insert, i) => sql`${sql.raw(`log${i}`)} AS (${insert} ${guard})`),
-    sql`merged AS (${latestStateUpsert(b.imei, b.patch, guard)} RETURNING *)`,
+      SELECT * FROM unnest(${batches.map((b) => b.imei)}::text[], ${batches.map((b) => b.seq)}::int8[],
+        ${batches.map((b) => b.accepted)}::int[], ${batches.map((b) => json(b.rejected))}::jsonb[])
+      ON CONFLICT (car_data_id, seq) DO NOTHING RETURNING car_data_id)`,
+    ...logInserts(batches).map((insert, i) => sql`${sql.raw(`log${i}`)} AS (${insert})`),
+    sql`merged AS (${latestStateUpsertFrom(patchRows(batches))} RETURNING *)`,
   ];
-  const { rows } = await sql<Selectable<DeviceLatestStateTable> & { claimed: boolean }>`
+}
+
+/**
+ * Stores each batch unless its (IMEI, seq) was stored before, all in one
+ * statement; at most one batch per terminal. Answers in the order given.
+ */
+export async function storeBatches(db: Db, batches: readonly NewBatch[]): Promise<StoredBatch[]> {
+  if (batches.length === 0) return [];
+  const { rows } = await sql<Selectable<DeviceLatestStateTable> & { claimed_id: string }>`
+    WITH ${sql.join(storeCtes(batches))}
+    SELECT c.car_data_id AS claimed_id, m.* FROM claim AS c LEFT JOIN merged AS m ON m.car_data_id = c.car_data_id`.execute(db);
+  const merged = new Map(rows.map((r) => [r.claimed_id, r]));
+  return batches.map((b) => {
+    const row = merged.get(b.imei);
+    return row ? { claimed: true, state: toTelemetryState(row) } : { claimed: false, state: null };
+  });
+}
+
+export interface StoredAndRead extends StoredBatch {
+  /** The terminal's commands (takePendingCommands). */
+  commands: DeviceCommand[];
+  /** Its motion state before this batch, locked until the transaction ends (with `judge`). */
+  motion: Motion | null;
+  /** Its live vehicles, each saying whether anyone could be told about it (with `judge`). */
+  cars: (NotifyCar & { watched: boolean })[];
+}
+
+const parse = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/**
+ * storeBatches plus, in the same statement, what the gateway needs next: the
+ * commands of every terminal (as takePendingCommands, fetched ones move to
+ * resultWait), and with `judge` the terminals' motion states (locked FOR
+ * UPDATE, IMEI order) and live vehicles, each with whether any account could
+ * be told about it. One round trip instead of five.
+ */
+export async function storeAndRead(db: Db, batches: readonly NewBatch[], opts: { judge: boolean }): Promise<StoredAndRead[]> {
+  if (batches.length === 0) return [];
+  const ids = sql`${batches.map((b) => b.imei)}::text[]`;
+  const ctes = [
+    ...storeCtes(batches),
+    ...pendingCommandCtes(ids),
+    ...(opts.judge
+      ? [
+          sql`motion AS MATERIALIZED (SELECT * FROM vehicle_motion WHERE car_data_id = ANY(${ids}) ORDER BY car_data_id FOR UPDATE)`,
+          sql`vehicles AS (SELECT v.car_id, v.car_number, v.company_id, v.car_data_id, v.lat_min, v.lat_max, v.lng_min, v.lng_max,
+              ${subscriberExists(TELEMETRY_ITEMS, 'v.company_id')} AS watched
+            FROM cars AS v WHERE v.car_data_id = ANY(${ids}) AND v.is_delete = false)`,
+        ]
+      : []),
+  ];
+  const judged = opts.judge
+    ? sql`(SELECT to_jsonb(x) FROM motion AS x WHERE x.car_data_id = i.imei) AS motion,
+        (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.car_id) FROM vehicles AS x WHERE x.car_data_id = i.imei) AS cars`
+    : sql`NULL AS motion, NULL AS cars`;
+  const { rows } = await sql<{ imei: string; claimed: boolean; state: unknown; commands: unknown; motion: unknown; cars: unknown }>`
     WITH ${sql.join(ctes)}
-    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, m.* FROM (SELECT 1) AS one LEFT JOIN merged AS m ON true`.execute(db);
-  const row = rows[0]!;
-  return { claimed: row.claimed, state: row.claimed ? toTelemetryState(row) : null };
+    SELECT i.imei, c.car_data_id IS NOT NULL AS claimed, to_jsonb(m) AS state,
+      (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.id) FROM pending AS x WHERE x.car_data_id = i.imei) AS commands,
+      ${judged}
+    FROM unnest(${ids}) AS i(imei)
+    LEFT JOIN claim AS c ON c.car_data_id = i.imei
+    LEFT JOIN merged AS m ON m.car_data_id = i.imei`.execute(db);
+  const byImei = new Map(rows.map((r) => [r.imei, r]));
+  return batches.map((b) => {
+    const r = byImei.get(b.imei)!;
+    const state = r.claimed && r.state ? toTelemetryState(parse<Selectable<DeviceLatestStateTable>>(r.state)) : null;
+    const motion = r.motion ? motionFromRow(parse<Parameters<typeof motionFromRow>[0]>(r.motion)) : null;
+    return {
+      claimed: r.claimed,
+      state,
+      commands: r.commands ? parse<CommandRow[]>(r.commands).map(toDeviceCommand) : [],
+      motion,
+      cars: r.cars ? parse<(NotifyCar & { watched: boolean })[]>(r.cars) : [],
+    };
+  });
+}
+
+/** Stores one batch unless its (IMEI, seq) was stored before; returns whether it did and the merged state. */
+export async function storeBatch(db: Db, b: NewBatch): Promise<StoredBatch> {
+  return (await storeBatches(db, [b]))[0]!;
 }
 
 /** The first answer to a batch, for its repetitions. */

@@ -11,12 +11,12 @@ import {
 } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { findUnstorableInput } from '../http/input-guard.js';
-import { evaluateBatch, type NotifyOptions } from '../notify/evaluate-batch.js';
+import { evaluateBatch, evaluateBatches, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from './command-results.js';
 import { takePendingCommands } from './command.repository.js';
 import type { AuthedDevice } from './device-auth.js';
-import { findBatch, insertEngineRows, setBatchOutcome, storeBatch } from './ingest.repository.js';
+import { findBatch, insertEngineRows, setBatchOutcome, storeAndRead, storeBatch, type NewBatch } from './ingest.repository.js';
 import { foldLatest } from './latest-patch.js';
 
 export interface IngestOutcome {
@@ -44,6 +44,62 @@ export function sortRecords(records: readonly unknown[], now: Date) {
   return { valid, rejected };
 }
 
+/** A batch checked record by record, ready to store. */
+export interface PreparedBatch {
+  device: AuthedDevice;
+  batch: DeviceBatch;
+  /** When it was received. */
+  now: Date;
+  valid: { index: number; record: DeviceRecord }[];
+  rejected: RejectedRecord[];
+  /** Command results: such a batch is stored on its own (ingestBatch), they lock the commands' rows. */
+  results: IndexedResult[];
+  /** Records to log. */
+  records: DeviceRecord[];
+}
+
+export function prepareBatch(device: AuthedDevice, batch: DeviceBatch, now: Date): PreparedBatch {
+  const { valid, rejected } = sortRecords(batch.records, now);
+  return {
+    device,
+    batch,
+    now,
+    valid,
+    rejected,
+    results: valid.filter((v): v is IndexedResult => v.record.type === 'command_result'),
+    records: valid.map((v) => v.record).filter((r) => r.type !== 'command_result'),
+  };
+}
+
+const reply = (
+  p: PreparedBatch,
+  accepted: number,
+  rejected: RejectedRecord[],
+  duplicate: boolean,
+  commands: DeviceBatchResponse['commands'],
+): DeviceBatchResponse => ({
+  seq: p.batch.seq,
+  accepted,
+  rejected,
+  duplicate,
+  commands,
+  server_time: p.now.toISOString(),
+});
+
+const newBatch = (p: PreparedBatch): NewBatch => ({
+  imei: p.device.car_data_id,
+  seq: p.batch.seq,
+  accepted: p.valid.length,
+  rejected: p.rejected,
+  records: p.records,
+  patch: foldLatest(p.records),
+});
+
+const repeated = async (d: Db, p: PreparedBatch, commands: DeviceBatchResponse['commands']): Promise<IngestOutcome> => {
+  const first = await findBatch(d, p.device.car_data_id, p.batch.seq);
+  return { response: reply(p, first.accepted, first.rejected, true, commands), state: null };
+};
+
 /**
  * Stores one batch atomically: its records, its (IMEI, seq) receipt and the
  * latest state, then hands out the terminal's commands. A batch seen before
@@ -58,46 +114,62 @@ export async function ingestBatch(
   now = new Date(),
   notify?: Pick<NotifyOptions, 'publicUrl'>,
 ): Promise<IngestOutcome> {
+  const p = prepareBatch(device, batch, now);
   const imei = device.car_data_id;
-  const { valid, rejected } = sortRecords(batch.records, now);
-  const results = valid.filter((v): v is IndexedResult => v.record.type === 'command_result');
-  const records = valid.map((v) => v.record).filter((r) => r.type !== 'command_result');
-  const reply = (accepted: number, rej: RejectedRecord[], duplicate: boolean, commands: DeviceBatchResponse['commands']) => ({
-    seq: batch.seq,
-    accepted,
-    rejected: rej,
-    duplicate,
-    commands,
-    server_time: now.toISOString(),
-  });
-  const store = (d: Db) => storeBatch(d, { imei, seq: batch.seq, accepted: valid.length, rejected, records, patch: foldLatest(records) });
-  const repeated = async (d: Db): Promise<IngestOutcome> => {
-    const first = await findBatch(d, imei, batch.seq);
-    return { response: reply(first.accepted, first.rejected, true, await takePendingCommands(d, imei)), state: null };
-  };
-
   const run = async (d: Db): Promise<IngestOutcome> => {
-    const stored = await store(d);
-    if (!stored.claimed) return repeated(d);
+    const stored = await storeBatch(d, newBatch(p));
+    if (!stored.claimed) return repeated(d, p, await takePendingCommands(d, imei));
     let state = stored.state;
-    let accepted = valid.length;
-    let allRejected = rejected;
-    if (results.length) {
-      const applied = await applyCommandResults(d, imei, results);
+    let accepted = p.valid.length;
+    let allRejected = p.rejected;
+    if (p.results.length) {
+      const applied = await applyCommandResults(d, imei, p.results);
       if (applied.engineRows.length) {
         await insertEngineRows(d, applied.engineRows);
         state = await mergeLatestState(d, imei, foldLatest([], applied.lineChanges));
       }
       if (applied.refused.length) {
         accepted -= applied.refused.length;
-        allRejected = [...rejected, ...applied.refused].sort((a, b) => a.index - b.index);
+        allRejected = [...p.rejected, ...applied.refused].sort((a, b) => a.index - b.index);
         await setBatchOutcome(d, imei, batch.seq, accepted, allRejected);
       }
     }
     // Notifications in the same transaction: a stored batch is judged exactly once (docs/notifications.md).
-    if (notify) await evaluateBatch(d, imei, records, { publicUrl: notify.publicUrl, clock: () => now });
-    return { response: reply(accepted, allRejected, false, await takePendingCommands(d, imei)), state };
+    if (notify) await evaluateBatch(d, imei, p.records, { publicUrl: notify.publicUrl, clock: () => now });
+    return { response: reply(p, accepted, allRejected, false, await takePendingCommands(d, imei)), state };
   };
   // A plain batch without notifications is one atomic statement; anything more needs a transaction.
-  return results.length === 0 && !notify ? run(db) : db.transaction().execute(run);
+  return p.results.length === 0 && !notify ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * Stores several batches of different terminals (none with command results)
+ * in the caller's transaction, as ingestBatch would one by one: one statement
+ * stores them all and reads what comes next (commands, motion, vehicles); the
+ * motion update and, for vehicles someone may be told about, the judgement
+ * take a few more. Answers in the order given.
+ */
+export async function commitBatches(
+  trx: Db,
+  batches: readonly PreparedBatch[],
+  notify?: Pick<NotifyOptions, 'publicUrl'>,
+): Promise<IngestOutcome[]> {
+  if (batches.some((p) => p.results.length > 0)) throw new Error('commitBatches: command results are stored by ingestBatch');
+  const stored = await storeAndRead(trx, batches.map(newBatch), { judge: !!notify });
+  if (notify) {
+    const judged = batches.flatMap((p, i) => {
+      const { claimed, state } = stored[i]!;
+      if (!claimed || !state) return [];
+      const lastPosition = state.lat !== null && state.lng !== null ? { lat: state.lat, lng: state.lng } : null;
+      return [{ carDataId: p.device.car_data_id, records: p.records, now: p.now, lastPosition }];
+    });
+    const motions = new Map(batches.flatMap((p, i) => (stored[i]!.motion ? [[p.device.car_data_id, stored[i]!.motion!] as const] : [])));
+    await evaluateBatches(trx, judged, notify.publicUrl, { motions, cars: stored.flatMap((s) => s.cars) });
+  }
+  const out: IngestOutcome[] = [];
+  for (const [i, p] of batches.entries()) {
+    const { claimed, state, commands } = stored[i]!;
+    out.push(claimed ? { response: reply(p, p.valid.length, p.rejected, false, commands), state } : await repeated(trx, p, commands));
+  }
+  return out;
 }

@@ -12,6 +12,8 @@ import type { Db } from '../db/database.js';
  */
 export interface LiveHub {
   publish(state: TelemetryState): Promise<void>;
+  /** Several at once (one NOTIFY statement): the gateway's group commit. */
+  publishAll(states: readonly TelemetryState[]): Promise<void>;
   subscribe(listener: (state: TelemetryState) => void): () => void;
   /** Resolves once changes published from now on will reach subscribers. */
   ready(): Promise<void>;
@@ -26,6 +28,9 @@ export function createMemoryHub(): LiveHub {
   return {
     publish: async (state) => {
       emitter.emit('state', state);
+    },
+    publishAll: async (states) => {
+      for (const state of states) emitter.emit('state', state);
     },
     subscribe: (listener) => {
       emitter.on('state', listener);
@@ -96,6 +101,11 @@ export function createPostgresHub(db: Db, serverUrl: string, log: Logger): LiveH
   return {
     publish: async (state) => {
       await sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(state)})`.execute(db);
+    },
+    publishAll: async (states) => {
+      if (states.length === 0) return;
+      const payloads = states.map((s) => JSON.stringify(s));
+      await sql`SELECT pg_notify(${LIVE_CHANNEL}, p) FROM unnest(${payloads}::text[]) AS p`.execute(db);
     },
     subscribe: (listener) => {
       subscribers++;

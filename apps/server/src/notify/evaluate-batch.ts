@@ -1,11 +1,11 @@
-import { notifyItemKeys, notifyItems, type DeviceRecord } from '@fleet/contract';
+import { notifyItemKeys, notifyItems, type DeviceRecord, type Position } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import { deliver } from './deliver.js';
-import { foldMotion } from './motion.js';
-import { lockMotion, saveMotion } from './motion.repository.js';
-import { findCarsByDataId, latestPosition, loadVehicleAreas } from './notification.repository.js';
-import { findSubscribers } from './settings.repository.js';
+import { foldMotion, type Motion } from './motion.js';
+import { lockMotions, saveMotions } from './motion.repository.js';
+import { findCarsByDataIds, latestPositions, loadVehicleAreas, type NotifyCar } from './notification.repository.js';
+import { findSubscribers, seesCompany } from './settings.repository.js';
 import { findBatchEvents } from './telemetry-rules.js';
 
 export interface NotifyOptions {
@@ -15,6 +15,16 @@ export interface NotifyOptions {
 }
 
 export const TELEMETRY_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigger === 'telemetry');
+
+/** One stored batch to judge. */
+export interface BatchToJudge {
+  carDataId: string;
+  records: readonly DeviceRecord[];
+  /** When it was received: the time of its mails and of the cooldown. */
+  now: Date;
+  /** The terminal's latest position once the batch was stored, when the caller has it (else it is read). */
+  lastPosition?: Position | null;
+}
 
 /**
  * Judges one stored batch of a terminal (IMEI) for every account that wants
@@ -27,26 +37,71 @@ export const TELEMETRY_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigg
 export async function evaluateBatch(db: Db, carDataId: string, records: readonly DeviceRecord[], opts: NotifyOptions): Promise<number> {
   if (!records.length) return 0;
   const now = (opts.clock ?? systemClock)();
-  const run = (trx: Db) => evaluateIn(trx, carDataId, records, { now, publicUrl: opts.publicUrl });
+  const run = (trx: Db) => evaluateBatches(trx, [{ carDataId, records, now }], opts.publicUrl);
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
-async function evaluateIn(trx: Db, carDataId: string, records: readonly DeviceRecord[], opts: { now: Date; publicUrl: string }) {
-  const motion = foldMotion(await lockMotion(trx, carDataId), records);
-  if (motion) await saveMotion(trx, carDataId, motion);
+/**
+ * What the judgement reads before anything else, when the caller read it in
+ * its own statement (the gateway's, see storeAndRead): the terminals' motion
+ * states, locked by that statement, and their live vehicles, each saying
+ * whether anyone could be told about it (settings.repository subscriberExists).
+ */
+export interface JudgeReads {
+  motions: Map<string, Motion>;
+  cars: (NotifyCar & { watched: boolean })[];
+}
+
+/**
+ * evaluateBatch for the batches of several terminals (at most one each) in
+ * the caller's transaction, with a handful of statements whatever their
+ * number: the group commit of the gateway. Each batch is judged exactly as on
+ * its own (the same rules, subscribers, cooldowns, its own time).
+ */
+export async function evaluateBatches(trx: Db, batches: readonly BatchToJudge[], publicUrl: string, reads?: JudgeReads): Promise<number> {
+  const todo = batches.filter((b) => b.records.length > 0);
+  if (todo.length === 0) return 0;
+  const ids = todo.map((b) => b.carDataId);
+  if (new Set(ids).size !== ids.length) throw new Error('evaluateBatches: at most one batch per terminal');
+
+  // Motion first, locked in IMEI order: it also serialises judging one terminal across server instances.
+  const motions = reads?.motions ?? (await lockMotions(trx, ids));
+  const moved: ({ car_data_id: string } & Motion)[] = [];
+  for (const b of todo) {
+    const m = foldMotion(motions.get(b.carDataId) ?? null, b.records);
+    if (m) moved.push({ car_data_id: b.carDataId, ...m });
+  }
+  await saveMotions(trx, moved);
+
+  // Vehicles nobody could be told about are not judged further (the same answer, fewer statements).
+  const cars = reads ? reads.cars.filter((c) => c.watched && ids.includes(c.car_data_id)) : await findCarsByDataIds(trx, ids);
+  if (cars.length === 0) return 0;
+  const subs = await findSubscribers(
+    trx,
+    TELEMETRY_ITEMS,
+    cars.map((c) => c.company_id),
+  );
+  const carSubs = cars.map((car) => ({ car, subs: subs.filter((s) => seesCompany(s, car.company_id)) })).filter((c) => c.subs.length > 0);
+  if (carSubs.length === 0) return 0;
+  const areas = await loadVehicleAreas(
+    trx,
+    carSubs.filter((c) => c.subs.some((s) => s.items.warn_area.enable)).map((c) => c.car),
+  );
+  const byImei = new Map(todo.map((b) => [b.carDataId, b]));
+  const unknown = [...new Set(carSubs.map((c) => c.car.car_data_id))].filter((id) => byImei.get(id)!.lastPosition === undefined);
+  const positions = await latestPositions(trx, unknown);
 
   let queued = 0;
-  for (const car of await findCarsByDataId(trx, carDataId)) {
-    const subs = await findSubscribers(trx, TELEMETRY_ITEMS, car.company_id);
-    if (!subs.length) continue;
-    const areas = subs.some((s) => s.items.warn_area.enable) ? await loadVehicleAreas(trx, car) : null;
-    const found = findBatchEvents(records, { areas, lastPosition: await latestPosition(trx, carDataId) });
-    for (const sub of subs) {
+  for (const { car, subs: carSubscribers } of carSubs) {
+    const b = byImei.get(car.car_data_id)!;
+    const lastPosition = b.lastPosition === undefined ? (positions.get(b.carDataId) ?? null) : b.lastPosition;
+    const found = findBatchEvents(b.records, { areas: areas.get(car.car_id) ?? null, lastPosition });
+    for (const sub of carSubscribers) {
       for (const item of TELEMETRY_ITEMS) {
         const setting = sub.items[item];
         if (!setting.enable) continue;
         const finding = item === 'vibration' ? (setting.param === null ? undefined : found.vibration(setting.param)) : found.fixed[item];
-        if (finding && (await deliver(trx, sub, car, finding, opts))) queued++;
+        if (finding && (await deliver(trx, sub, car, finding, { now: b.now, publicUrl }))) queued++;
       }
     }
   }

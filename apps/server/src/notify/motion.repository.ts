@@ -3,10 +3,15 @@ import type { Motion } from './motion.js';
 
 const date = (v: Date | string) => new Date(v);
 
-/** The motion state of a terminal, locked for the rest of the transaction. */
-export async function lockMotion(trx: Db, carDataId: string): Promise<Motion | null> {
-  const r = await trx.selectFrom('vehicle_motion').selectAll().where('car_data_id', '=', carDataId).forUpdate().executeTakeFirst();
-  if (!r) return null;
+/** A vehicle_motion row (also as JSON, times as strings) as a Motion. */
+export function motionFromRow(r: {
+  moved_at: Date | string;
+  anchor_lat: number | null;
+  anchor_lng: number | null;
+  engine_running: string | null;
+  idle_since: Date | string | null;
+  last_record_at: Date | string;
+}): Motion {
   return {
     moved_at: date(r.moved_at),
     anchor_lat: r.anchor_lat,
@@ -17,10 +22,34 @@ export async function lockMotion(trx: Db, carDataId: string): Promise<Motion | n
   };
 }
 
-export async function saveMotion(db: Db, carDataId: string, m: Motion): Promise<void> {
+/** The motion states of terminals, locked (in IMEI order) for the rest of the transaction. */
+export async function lockMotions(trx: Db, carDataIds: readonly string[]): Promise<Map<string, Motion>> {
+  if (carDataIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('vehicle_motion')
+    .selectAll()
+    .where('car_data_id', 'in', [...carDataIds])
+    .orderBy('car_data_id')
+    .forUpdate()
+    .execute();
+  return new Map(rows.map((r) => [r.car_data_id, motionFromRow(r)]));
+}
+
+/** Saves motion states, one statement for any number of terminals (each at most once). */
+export async function saveMotions(db: Db, states: readonly ({ car_data_id: string } & Motion)[]): Promise<void> {
+  if (states.length === 0) return;
   await db
     .insertInto('vehicle_motion')
-    .values({ car_data_id: carDataId, ...m })
-    .onConflict((oc) => oc.column('car_data_id').doUpdateSet(m))
+    .values([...states].sort((a, b) => (a.car_data_id < b.car_data_id ? -1 : a.car_data_id > b.car_data_id ? 1 : 0)))
+    .onConflict((oc) =>
+      oc.column('car_data_id').doUpdateSet((eb) => ({
+        moved_at: eb.ref('excluded.moved_at'),
+        anchor_lat: eb.ref('excluded.anchor_lat'),
+        anchor_lng: eb.ref('excluded.anchor_lng'),
+        engine_running: eb.ref('excluded.engine_running'),
+        idle_since: eb.ref('excluded.idle_since'),
+        last_record_at: eb.ref('excluded.last_record_at'),
+      })),
+    )
     .execute();
 }

@@ -16,9 +16,17 @@ export interface NotifyCar {
 
 const carColumns = ['car_id', 'car_number', 'company_id', 'car_data_id', 'lat_min', 'lat_max', 'lng_min', 'lng_max'] as const;
 
-/** The live vehicles a terminal (IMEI) is fitted to; normally one. */
-export async function findCarsByDataId(db: Db, carDataId: string): Promise<NotifyCar[]> {
-  const rows = await db.selectFrom('cars').select(carColumns).where('car_data_id', '=', carDataId).where('is_delete', '=', false).execute();
+/** The live vehicles the terminals (IMEIs) are fitted to; normally one each. In IMEI, then vehicle order. */
+export async function findCarsByDataIds(db: Db, carDataIds: readonly string[]): Promise<NotifyCar[]> {
+  if (carDataIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('cars')
+    .select(carColumns)
+    .where('car_data_id', 'in', [...carDataIds])
+    .where('is_delete', '=', false)
+    .orderBy('car_data_id')
+    .orderBy('car_id')
+    .execute();
   return rows.map((r) => ({ ...r, car_data_id: r.car_data_id! }));
 }
 
@@ -75,26 +83,45 @@ export async function pruneNotificationEvents(db: Db, now: Date): Promise<void> 
     .execute();
 }
 
-/** available_data (when complete) plus the area rows of a vehicle. */
-export async function loadVehicleAreas(db: Db, car: NotifyCar): Promise<{ available: Area[]; disable: Area[] }> {
+/** Per vehicle: available_data (when complete) plus its area rows. */
+export async function loadVehicleAreas(db: Db, cars: readonly NotifyCar[]): Promise<Map<string, { available: Area[]; disable: Area[] }>> {
+  const out = new Map<string, { available: Area[]; disable: Area[] }>();
+  for (const car of cars) {
+    const own = car.lat_min !== null && car.lat_max !== null && car.lng_min !== null && car.lng_max !== null;
+    out.set(car.car_id, {
+      available: own ? [{ lat_min: car.lat_min!, lat_max: car.lat_max!, lng_min: car.lng_min!, lng_max: car.lng_max! }] : [],
+      disable: [],
+    });
+  }
+  if (cars.length === 0) return out;
   const rows = await db
     .selectFrom('areas')
-    .select(['kind', 'lat_min', 'lat_max', 'lng_min', 'lng_max'])
-    .where('car_id', '=', car.car_id)
+    .select(['car_id', 'kind', 'lat_min', 'lat_max', 'lng_min', 'lng_max'])
+    .where(
+      'car_id',
+      'in',
+      cars.map((c) => c.car_id),
+    )
+    .orderBy('car_id')
     .orderBy('kind')
     .orderBy('position')
     .execute();
-  const own = car.lat_min !== null && car.lat_max !== null && car.lng_min !== null && car.lng_max !== null;
-  const available: Area[] = own ? [{ lat_min: car.lat_min!, lat_max: car.lat_max!, lng_min: car.lng_min!, lng_max: car.lng_max! }] : [];
-  const disable: Area[] = [];
-  for (const { kind, ...area } of rows) (kind === 'available' ? available : disable).push(area);
-  return { available, disable };
+  for (const { car_id, kind, ...area } of rows) {
+    const areas = out.get(car_id)!;
+    (kind === 'available' ? areas.available : areas.disable).push(area);
+  }
+  return out;
 }
 
-/** The last position the server knows for a terminal, from its latest state. */
-export async function latestPosition(db: Db, carDataId: string): Promise<{ lat: number; lng: number } | null> {
-  const r = await db.selectFrom('device_latest_state').select(['lat', 'lng']).where('car_data_id', '=', carDataId).executeTakeFirst();
-  return r && r.lat !== null && r.lng !== null ? { lat: r.lat, lng: r.lng } : null;
+/** The last positions the server knows for terminals, from their latest state (absent: none). */
+export async function latestPositions(db: Db, carDataIds: readonly string[]): Promise<Map<string, { lat: number; lng: number }>> {
+  if (carDataIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('device_latest_state')
+    .select(['car_data_id', 'lat', 'lng'])
+    .where('car_data_id', 'in', [...carDataIds])
+    .execute();
+  return new Map(rows.flatMap((r) => (r.lat !== null && r.lng !== null ? [[r.car_data_id, { lat: r.lat, lng: r.lng }] as const] : [])));
 }
 
 /** Every live vehicle with a terminal, with what the sweep judges by. */

@@ -53,22 +53,27 @@ export interface Subscriber {
 }
 
 /**
- * Live accounts with at least one of `items` switched on. With `carCompany`
- * given (a vehicle's company, null for none), only those who may see that
- * vehicle: a super admin sees every company, anyone else their own only.
+ * Live accounts with at least one of `items` switched on. With `carCompanies`
+ * given (vehicles' companies, null for none), only those who may see a vehicle
+ * of one of them: a super admin sees every company, anyone else their own only.
  */
-export async function findSubscribers(db: Db, items: readonly NotifyItemKey[], carCompany?: string | null): Promise<Subscriber[]> {
+export async function findSubscribers(
+  db: Db,
+  items: readonly NotifyItemKey[],
+  carCompanies?: readonly (string | null)[],
+): Promise<Subscriber[]> {
   let q = db
     .selectFrom('notification_settings as ns')
     .innerJoin('accounts as a', 'a.account_id', 'ns.account_id')
     .select(['a.account_id', 'a.name', 'a.email as account_email', 'a.role', 'a.company_id', 'ns.email', 'ns.items'])
     .where('a.is_delete', '=', false)
     .where((eb) => eb.or(items.map((k) => eb(sql<string>`ns.items -> ${k} ->> 'enable'`, '=', 'true'))));
-  if (carCompany !== undefined) {
+  if (carCompanies !== undefined) {
+    const companies = [...new Set(carCompanies.filter((c): c is string => c !== null))];
     q = q.where((eb) =>
       eb.or([
         eb.and([eb('a.role', '=', 0), eb('a.company_id', 'is', null)]),
-        ...(carCompany === null ? [] : [eb('a.company_id', '=', carCompany)]),
+        ...(companies.length ? [eb('a.company_id', 'in', companies)] : []),
       ]),
     );
   }
@@ -83,6 +88,21 @@ export async function findSubscribers(db: Db, items: readonly NotifyItemKey[], c
   }));
 }
 
-/** Whether a subscriber may see a vehicle of `carCompany` (the same rule as findSubscribers). */
+/**
+ * SQL: whether findSubscribers(items, [company]) would find anyone for a
+ * vehicle whose company is the column `companyColumn` (the same conditions),
+ * so a statement can tell which vehicles need the judgement at all.
+ */
+export function subscriberExists(items: readonly NotifyItemKey[], companyColumn: string) {
+  const enabled = sql.join(
+    items.map((k) => sql`ns.items -> ${k} ->> 'enable' = 'true'`),
+    sql` OR `,
+  );
+  return sql<boolean>`EXISTS (SELECT 1 FROM notification_settings AS ns INNER JOIN accounts AS a ON a.account_id = ns.account_id
+    WHERE a.is_delete = false AND (${enabled})
+      AND ((a.role = 0 AND a.company_id IS NULL) OR a.company_id = ${sql.ref(companyColumn)}))`;
+}
+
+/** Whether a subscriber may see a vehicle of `carCompany` (the rule of findSubscribers). */
 export const seesCompany = (s: Pick<Subscriber, 'role' | 'company_id'>, carCompany: string | null) =>
   (s.role === 0 && s.company_id === null) || (carCompany !== null && s.company_id === carCompany);

@@ -66,15 +66,44 @@ export function latestStateUpsert(carDataId: string, p: LatestPatch, guard: RawB
   const t = (v: string | null | undefined) => sql`${v ?? null}::timestamptz`;
   const f = (v: number | null | undefined) => sql`${v ?? null}::float8`;
   const s = (v: string | null | undefined) => sql`${v ?? null}::text`;
-  return sql`INSERT INTO device_latest_state (car_data_id, recorded_at, lat, lng, speed, heading, position_at,
-      engine_running, engine_running_at, engine_line, engine_line_at, connection, connection_at,
-      device_state, device_state_at, battery_voltage, battery_percentage, battery_at, last_seen_at)
-    SELECT ${carDataId}::text, ${t(p.recorded_at)},
+  return latestStateUpsertFrom(sql`SELECT ${carDataId}::text, ${t(p.recorded_at)},
       ${f(p.position?.value.lat)}, ${f(p.position?.value.lng)}, ${f(p.position?.value.speed)}, ${f(p.position?.value.heading)}, ${t(p.position?.at)},
       ${s(p.engine_running?.value)}, ${t(p.engine_running?.at)}, ${s(p.engine_line?.value)}, ${t(p.engine_line?.at)},
       ${s(p.connection?.value)}, ${t(p.connection?.at)}, ${p.device_state?.value ?? null}::int, ${t(p.device_state?.at)},
       ${f(p.battery?.value.voltage)}, ${f(p.battery?.value.percentage)}, ${t(p.battery?.at)}, now()
-    ${guard}
+    ${guard}`);
+}
+
+/** The columns latestStateUpsertFrom's source yields, in order. */
+export const LATEST_STATE_COLUMNS = [
+  'car_data_id',
+  'recorded_at',
+  'lat',
+  'lng',
+  'speed',
+  'heading',
+  'position_at',
+  'engine_running',
+  'engine_running_at',
+  'engine_line',
+  'engine_line_at',
+  'connection',
+  'connection_at',
+  'device_state',
+  'device_state_at',
+  'battery_voltage',
+  'battery_percentage',
+  'battery_at',
+  'last_seen_at',
+] as const;
+
+/**
+ * The same merge for rows of any SELECT with the columns of LATEST_STATE_COLUMNS
+ * in that order (several terminals at once, each at most once).
+ */
+export function latestStateUpsertFrom(source: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`INSERT INTO device_latest_state (${sql.raw(LATEST_STATE_COLUMNS.join(', '))})
+    ${source}
     ON CONFLICT (car_data_id) DO UPDATE SET ${sql.join(mergeRules)}`;
 }
 

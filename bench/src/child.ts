@@ -10,6 +10,9 @@ export function runClient<T>(script: string, args: unknown, onLine?: (line: stri
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'clients', script), JSON.stringify(args)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    // A client outlives no bench: if this process ends first (e.g. the other client of a pair failed), so does the client.
+    const stop = () => child.kill();
+    process.on('exit', stop);
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
@@ -18,6 +21,7 @@ export function runClient<T>(script: string, args: unknown, onLine?: (line: stri
     });
     child.on('error', reject);
     child.on('close', (code) => {
+      process.off('exit', stop);
       const last = out
         .trim()
         .split('\n')

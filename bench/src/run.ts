@@ -3,7 +3,7 @@
  *
  * Builds a fleet in a database of its own, starts the real server on it and
  * measures every figure of bench/README.md beside its anchor; prints a table
- * and writes bench/results/<date>-<db>[-quick].md. PostgreSQL when
+ * and writes bench/results/<date>-<db>[-quick][-only-<sections>].md. PostgreSQL when
  * DATABASE_URL is set or --db=pg (the server DATABASE_URL names; a database
  * fleet_bench_<pid> is created there and dropped), PGlite otherwise.
  */
@@ -20,6 +20,7 @@ import { benchFrontend } from './frontend.js';
 import { FULL, generateFleet, QUICK, type Fleet, type FleetSize } from './generate.js';
 import { benchIngest } from './ingest.js';
 import { benchLists } from './lists.js';
+import { benchLoad } from './load.js';
 import { benchChart, benchLogTable } from './logs.js';
 import { machine } from './machine.js';
 import { benchLogin, benchPurge, benchStorage } from './misc.js';
@@ -39,7 +40,7 @@ const dbArg = flag('db') ?? (process.env.DATABASE_URL ? 'pg' : 'pglite');
 const kinds: DbKind[] = dbArg === 'both' ? ['pglite', 'postgres'] : dbArg === 'pg' || dbArg === 'postgres' ? ['postgres'] : ['pglite'];
 const only = flag('only')?.split(',').filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || DEFAULT_PG_URL;
-/** --vehicles=, --telemetry-vehicles=, --days=, --log-rows= override the size (e.g. a shorter history on PGlite). */
+/** --vehicles=, --telemetry-vehicles=, --days=, --log-rows= override the size (e.g. a shorter history on PGlite); --load-seconds= and --load-interval= the load run's length and each terminal's seconds between batches. */
 const num = (name: string) => (flag(name) ? Number(flag(name)) : undefined);
 const base = quick ? QUICK : FULL;
 const size: FleetSize = {
@@ -53,6 +54,11 @@ const sized = ['vehicles', 'telemetry-vehicles', 'days', 'log-rows'].some((n) =>
 /** --reuse: keep the generated PostgreSQL database (fleet_bench_keep_<size>) for the next run; drop it by hand. */
 const reuse = flag('reuse') !== undefined ? `fleet_bench_keep_${quick ? 'quick' : 'full'}` : undefined;
 const wanted = (section: string) => !only || only.includes(section);
+/** The load run's length and each terminal's seconds between batches; named in the results file when not the defaults. */
+const loadSeconds = num('load-seconds') ?? (quick ? 15 : 60);
+const loadInterval = num('load-interval') ?? 10;
+const loadShape =
+  flag('load-seconds') !== undefined || flag('load-interval') !== undefined ? `-load-${loadSeconds}s-every-${loadInterval}s` : '';
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 /** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
@@ -137,6 +143,14 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
           pacedBatches: quick ? 3 : 8,
         }),
       );
+      await section(report, 'load', () =>
+        benchLoad(bdb, server, fleet, report, {
+          seconds: loadSeconds,
+          connections: 50,
+          terminals: Math.min(1000, size.vehicles),
+          intervalMs: loadInterval * 1000,
+        }),
+      );
       await section(report, 'storage', () => benchStorage(bdb, report));
       await section(report, 'purge', () => benchPurge(bdb, fleet, report));
     } finally {
@@ -155,7 +169,8 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
   });
   const file = report.write(
     path.join(repoRoot, 'bench/results'),
-    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? '-partial' : ''}.md`,
+    // An --only run names its sections, so it never overwrites a whole run's file.
+    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? `-only-${only.join('-')}` : ''}${loadShape}.md`,
     md,
   );
   console.log(`\n${report.table()}\n`);

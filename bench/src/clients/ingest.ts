@@ -5,7 +5,10 @@
  * batch b at t/terminals × interval + b × interval (evenly spread, as real
  * terminals report on a timer). Prints records accepted, wall time and the
  * latency of each batch (sent to answered = received to committed, since the
- * gateway answers after the commit).
+ * gateway answers after the commit). With untilMs (a bounded run), batches
+ * due after that time are not sent, and those due before it that a terminal
+ * could not send in time (still waiting for an earlier answer) are counted as
+ * unsent.
  */
 import http from 'node:http';
 import { batchRecords, type IngestPlan } from '../ingest-records.js';
@@ -16,6 +19,8 @@ const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
   secret: string;
   seqBase: number;
   intervalMs?: number;
+  /** A bounded run: no batch is started this long after the start (those in flight are answered). */
+  untilMs?: number;
 };
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const url = new URL(`${opts.url}/device/v1/batch`);
@@ -45,6 +50,9 @@ function post(auth: string, body: string): Promise<{ status: number; text: strin
 
 const latencies: number[] = [];
 let accepted = 0;
+/** Batches answered 200; batches not sent before untilMs. */
+let acknowledged = 0;
+let unsent = 0;
 let errors = 0;
 /** The first few failures, to say what they were. */
 const failures: string[] = [];
@@ -59,8 +67,15 @@ await Promise.all(
     for (let b = 0; b < opts.batchesPerTerminal; b++) {
       if (opts.intervalMs) {
         const due = started + (t / opts.ids.length + b) * opts.intervalMs;
+        // A bounded run: batches due after its end are not part of it.
+        if (opts.untilMs !== undefined && due >= started + opts.untilMs) break;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+      if (opts.untilMs !== undefined && performance.now() - started >= opts.untilMs) {
+        // Due within the run, but the terminal was still waiting for an earlier answer when it ended.
+        unsent++;
+        continue;
       }
       const body = JSON.stringify({ seq: opts.seqBase + b, records: batchRecords(opts, t, b) });
       const t0 = performance.now();
@@ -68,7 +83,10 @@ await Promise.all(
         const res = await post(auth, body);
         latencies.push(performance.now() - t0);
         if (res.status !== 200) fail(`${res.status} ${res.text}`);
-        else accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
+        else {
+          acknowledged++;
+          accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
+        }
       } catch (err) {
         fail(String(err));
       }
@@ -80,5 +98,16 @@ latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
 agent.destroy();
 console.log(
-  JSON.stringify({ accepted, errors, failures, seconds, batches: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) }),
+  JSON.stringify({
+    accepted,
+    acknowledged,
+    unsent,
+    errors,
+    failures,
+    seconds,
+    batches: latencies.length,
+    p50: p(0.5),
+    p99: p(0.99),
+    max: latencies.at(-1),
+  }),
 );

@@ -287,7 +287,7 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
 
   it.runIf(inject('databaseUrl'))('on PostgreSQL, COPY writes what the row path writes', async () => {
     const ctx = { db: t.db } as AppContext;
-    const read = async (s: Readable) => Buffer.concat(await s.toArray()).toString();
+    const read = async (s: Readable) => Buffer.concat((await s.toArray()).map((c: Buffer | string) => Buffer.from(c))).toString();
     const range = { car_data_id: imei, from: null, to: null };
     for (const kind of ['error', 'engine', 'gps', 'battery', 'connection'] as const) {
       const viaRows = await read(

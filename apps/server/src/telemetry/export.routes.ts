@@ -21,24 +21,22 @@ const head = (kind: LogKind) => CSV_BOM + csvRow(logExportColumns[kind]);
 
 /**
  * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads
- * formatted by the contract's csvRow, one Buffer per read.
+ * formatted by the contract's csvRow. Readable.from reads up to 16 batches
+ * ahead of the socket, so the next read overlaps the download.
  */
-async function* csvChunks(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]) {
+async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]) {
   const columns = logExportColumns[kind];
+  yield head(kind);
   let rows = first;
-  let chunk = head(kind);
   while (rows.length) {
-    chunk += rows.map((r) => csvRow(cells(r, columns))).join('');
-    yield Buffer.from(chunk);
-    chunk = '';
+    yield rows.map((r) => csvRow(cells(r, columns))).join('');
     if (rows.length < EXPORT_BATCH) return;
     rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), EXPORT_BATCH)) as Record<string, unknown>[];
   }
 }
 
-export function rowPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]): Readable {
-  return Readable.from(csvChunks(ctx, kind, f, first), { objectMode: false, highWaterMark: 64 * 1024 });
-}
+export const rowPathCsv = (ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]): Readable =>
+  Readable.from(csvLines(ctx, kind, f, first));
 
 /** The COPY path (PostgreSQL): the database writes the lines, see export.copy.ts. */
 export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter): Promise<Readable> {

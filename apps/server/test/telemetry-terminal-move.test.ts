@@ -85,6 +85,22 @@ describe('a terminal moved to another company', () => {
     expect(await gpsTimes('superAdmin')).toEqual([at(0), at(1), at(2), forB]);
   });
 
+  it('the CSV export (the COPY path on PostgreSQL, the row path on PGlite) holds only B’s time for B', async () => {
+    const csv = async (kind: string, who: FixtureAccount) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/car_log_export?${new URLSearchParams({ kind, car_data_id: terminalA.imei })}`,
+        headers: { authorization: `Bearer ${tokens[who]}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.body.trim().split(/\r?\n/).slice(1);
+    };
+    for (const kind of ['gps', 'battery']) {
+      expect(await csv(kind, 'adminB')).toHaveLength(1);
+      expect(await csv(kind, 'superAdmin')).toHaveLength(4);
+    }
+  });
+
   it('the route and the logs of B filter by date inside its period too', async () => {
     const res = await call('car_get_battery_log', { car_data_id: terminalA.imei, from: at(-10), to: at(10) }, 'adminB');
     expect(res.json().list).toEqual([]);

@@ -54,6 +54,16 @@ const field: Record<ColumnType, (c: string) => string> = {
   },
 };
 
+/** withinWindows of scope/visibility.ts as literals: the stretches of time the reader's company may see. */
+function windowsSql(windows: LogFilter['windows']): string {
+  if (!windows) return '';
+  if (windows.length === 0) return ' AND false';
+  const at = (d: Date) => `${pg.escapeLiteral(d.toISOString())}::timestamptz`;
+  const one = (w: { from: Date | null; to: Date | null }) =>
+    `(${w.from === null ? 'true' : `recorded_at >= ${at(w.from)}`} AND ${w.to === null ? 'true' : `recorded_at < ${at(w.to)}`})`;
+  return ` AND (${windows.map(one).join(' OR ')})`;
+}
+
 /** The COPY statement of one export: its CSV lines (without line ends) in time order. COPY takes no parameters, so the values are quoted literals. */
 export function copyStatement(kind: LogKind, f: LogFilter): string {
   const types = columnTypes[kind] as Record<string, ColumnType> | undefined;
@@ -63,7 +73,7 @@ export function copyStatement(kind: LogKind, f: LogFilter): string {
     f.from !== null && f.to !== null
       ? ` AND recorded_at >= ${pg.escapeLiteral(f.from)}::timestamptz AND recorded_at <= ${pg.escapeLiteral(f.to)}::timestamptz`
       : '';
-  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range} ORDER BY recorded_at, id) TO STDOUT`;
+  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${windowsSql(f.windows)} ORDER BY recorded_at, id) TO STDOUT`;
 }
 
 const BACKSLASH = 0x5c;

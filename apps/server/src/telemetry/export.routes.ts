@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { authenticate } from '../http/route.js';
-import { isVisible } from '../scope/visibility.js';
+import { isVisible, terminalWindows } from '../scope/visibility.js';
 import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy.js';
 import { findLogBatch, type LogFilter } from './log.repository.js';
 
@@ -61,8 +61,10 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     const actor = await authenticate(ctx, request);
     const parsed = LogExportQuery.safeParse(request.method === 'POST' ? (request.body ?? {}) : request.query);
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
-    const { kind, ...filter } = parsed.data;
-    if (!(await isVisible(ctx.db, actor, 'car_data_id', filter.car_data_id))) throw notFound();
+    const { kind, ...query } = parsed.data;
+    if (!(await isVisible(ctx.db, actor, 'car_data_id', query.car_data_id))) throw notFound();
+    // Only the time the terminal was on the company's vehicles (docs/security.md).
+    const filter: LogFilter = { ...query, windows: await terminalWindows(ctx.db, actor, query.car_data_id) };
 
     const copy = byCopy(kind);
     const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<string, unknown>[];

@@ -1,17 +1,11 @@
 import type { Db } from '../db/database.js';
+import type { VehicleMotionTable } from '../db/schema.js';
 import type { Motion } from './motion.js';
 
 const date = (v: Date | string) => new Date(v);
 
 /** A vehicle_motion row (also as JSON, times as strings) as a Motion. */
-export function motionFromRow(r: {
-  moved_at: Date | string;
-  anchor_lat: number | null;
-  anchor_lng: number | null;
-  engine_running: string | null;
-  idle_since: Date | string | null;
-  last_record_at: Date | string;
-}): Motion {
+export function motionFromRow(r: Omit<VehicleMotionTable, 'car_data_id'>): Motion {
   return {
     moved_at: date(r.moved_at),
     anchor_lat: r.anchor_lat,

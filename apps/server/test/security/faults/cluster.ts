@@ -173,3 +173,12 @@ export async function startServerProcess(
   }
   return { url, child, output: () => out, exited };
 }
+
+/** Stops a server process that is still running: SIGTERM, then SIGKILL after 10 s. */
+export async function stopServerProcess(server: ServerProcess | undefined): Promise<void> {
+  const running = () => server !== undefined && server.child.exitCode === null && server.child.signalCode === null;
+  if (!running()) return;
+  server!.child.kill('SIGTERM');
+  await Promise.race([server!.exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (running()) server!.child.kill('SIGKILL');
+}

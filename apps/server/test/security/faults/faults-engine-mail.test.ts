@@ -5,7 +5,16 @@ import { hashDeviceSecret } from '../../../src/auth/device-secret.js';
 import { createSession } from '../../../src/auth/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../smtp-receiver.js';
-import { canRunPostgres, createCluster, freePort, query, startServerProcess, type Cluster, type ServerProcess } from './cluster.js';
+import {
+  canRunPostgres,
+  createCluster,
+  freePort,
+  query,
+  startServerProcess,
+  stopServerProcess,
+  type Cluster,
+  type ServerProcess,
+} from './cluster.js';
 
 /**
  * Faults of the background work, with real processes on loopback: the real
@@ -298,11 +307,7 @@ describe.skipIf(!available)('faults of commands, reservations and mail with a re
   }, 120_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      await Promise.race([server.exited, sleep(10_000)]);
-      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-    }
+    await stopServerProcess(server);
     await receiver?.close();
     await cluster?.destroy();
   }, 60_000);

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashDeviceSecret } from '../../../src/auth/device-secret.js';
 import { createSession } from '../../../src/auth/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
-import { blackHole, canRunPostgres, createCluster, query, startServerProcess, type Cluster, type ServerProcess } from './cluster.js';
+import {
+  blackHole,
+  canRunPostgres,
+  createCluster,
+  query,
+  startServerProcess,
+  stopServerProcess,
+  type Cluster,
+  type ServerProcess,
+} from './cluster.js';
 
 /**
  * Faults with real processes, on loopback, bounded in time: a private
@@ -134,11 +143,7 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
   }, 120_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      await Promise.race([server.exited, sleep(10_000)]);
-      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-    }
+    await stopServerProcess(server);
     await cluster?.destroy();
   }, 60_000);
 

@@ -26,6 +26,9 @@ const apiProject = (name: string, url: string) => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core but one: on a 2-core CI machine that runs every file
+    // in turn, while most of a file's time is spent waiting on PostgreSQL, scrypt or a server process.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       apiProject('pglite', ''),

@@ -28,6 +28,14 @@ export function findPgBin(): string | undefined {
 const asRoot = process.getuid?.() === 0;
 export const canRunPostgres = () => !!findPgBin() && (!asRoot || existsSync('/usr/sbin/runuser'));
 
+/** Whether a fault test file can run; says so visibly when it cannot (no PostgreSQL server binaries). */
+export function faultTestsAvailable(): boolean {
+  const available = canRunPostgres();
+  if (!available)
+    console.warn('\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n');
+  return available;
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,7 +6,7 @@ import { createSession } from '../../../src/auth/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../smtp-receiver.js';
 import {
-  canRunPostgres,
+  faultTestsAvailable,
   createCluster,
   freePort,
   query,
@@ -24,9 +24,7 @@ import {
  * (also across a SIGKILL). Skipped, with a notice, only where no PostgreSQL
  * server binaries exist (like faults.test.ts).
  */
-const available = canRunPostgres();
-if (!available)
-  console.warn('\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n');
+const available = faultTestsAvailable();
 
 interface Terminal {
   name: string;

@@ -5,7 +5,7 @@ import { createSession } from '../../../src/auth/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import {
   blackHole,
-  canRunPostgres,
+  faultTestsAvailable,
   createCluster,
   query,
   startServerProcess,
@@ -20,9 +20,7 @@ import {
  * answers, and the real server process killed with SIGKILL mid-batch.
  * Skipped, with a notice, only where no PostgreSQL server binaries exist.
  */
-const available = canRunPostgres();
-if (!available)
-  console.warn('\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n');
+const available = faultTestsAvailable();
 
 const DEVICE = { car_device_id: 'fault-terminal', car_data_id: '358409199999999', secret: 'fault-secret-1' };
 const AUTH = `Basic ${Buffer.from(`${DEVICE.car_device_id}:${DEVICE.secret}`).toString('base64')}`;

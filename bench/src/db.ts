@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, type Database, type Db } from '../../apps/server/src/db/database.js';
+import { migrate, openDatabase, type Database, type Db } from '@fleet/server/database';
 import {
   PostgresQueryCompiler,
   type CompiledQuery,

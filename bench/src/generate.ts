@@ -1,5 +1,5 @@
-import { hashDeviceSecret } from '../../apps/server/src/auth/device-secret.js';
-import { hashPassword } from '../../apps/server/src/auth/password.js';
+import { hashDeviceSecret } from '@fleet/server/device-secret';
+import { hashPassword } from '@fleet/server/password';
 import type { BenchDb } from './db.js';
 
 /**

@@ -1,5 +1,5 @@
-import { HASH_PARAMS, hashPassword } from '../../apps/server/src/auth/password.js';
-import { purgeTelemetryBefore } from '../../apps/server/src/telemetry/purge.repository.js';
+import { HASH_PARAMS, hashPassword } from '@fleet/server/password';
+import { purgeTelemetryBefore } from '@fleet/server/purge';
 import type { BenchDb } from './db.js';
 import type { Fleet } from './generate.js';
 import type { Report } from './report.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
+import { buildApp } from '@fleet/server/app';
+import { loadConfig } from '@fleet/server/config';
 import { SqlCapture, type BenchDb } from './db.js';
 import { BENCH_ADMIN, BENCH_PASSWORD } from './generate.js';
 

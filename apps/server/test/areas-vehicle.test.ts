@@ -2,7 +2,7 @@ import { areaMessages, AREA_LIST_MAX, type AreaRow } from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ok } from './engine-support.js';
 import { createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
-import { at, sendBatch, terminalA } from './telemetry-support.js';
+import { sendBatch, terminalA } from './telemetry-support.js';
 
 let t: TestApp;
 const token: Record<'staffA' | 'adminB' | 'superAdmin', string> = { staffA: '', adminB: '', superAdmin: '' };
@@ -104,7 +104,9 @@ describe('judgement of the current position', () => {
 
   it('is false with no position or no areas, then follows SPEC.md §4 on the last reported position', async () => {
     expect(await status()).toMatchObject({ position: null, outsideAvailable: false, insideForbidden: false });
-    await sendBatch(t.app, terminalA, { seq: 1, records: [{ type: 'gps', time: at(0), lat: 35.68, lng: 139.77 }] });
+    // Now, not at a fixed past time: a test above deleted and restored the vehicle, and a company reads
+    // only what the terminal reported while on its live vehicle (terminal_periods).
+    await sendBatch(t.app, terminalA, { seq: 1, records: [{ type: 'gps', time: new Date().toISOString(), lat: 35.68, lng: 139.77 }] });
     expect(await status()).toMatchObject({ position: { lat: 35.68, lng: 139.77 }, outsideAvailable: false, insideForbidden: false, availableCount: 0 });
 
     // Available only in Osaka: Tokyo is outside. Adding Tokyo (as available_data) brings it inside.

@@ -1,6 +1,6 @@
 import { engineMessages, type ReservedCommand } from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventsOf, expireNow, getSlot, ok, poll, report, reserveEngine, reserveEngineOk } from './engine-support.js';
+import { eventsOf, expireNow, getSlot, grantEngineControl, ok, poll, report, reserveEngine, reserveEngineOk, stepUp } from './engine-support.js';
 import { accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 import { latest, terminalA, terminalB } from './telemetry-support.js';
 
@@ -9,7 +9,12 @@ const token: Record<'staffA' | 'managerA' | 'adminB' | 'superAdmin', string> = {
 beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
-  for (const who of Object.keys(token) as (keyof typeof token)[]) token[who] = await login(t.app, who);
+  // The common account is given the engine-control right; every session steps up (prohibits need it).
+  await grantEngineControl(t.db, accounts.staffA.account_id);
+  for (const who of Object.keys(token) as (keyof typeof token)[]) {
+    token[who] = await login(t.app, who);
+    await stepUp(t.app, token[who]);
+  }
 });
 afterAll(() => t?.close());
 
@@ -150,22 +155,22 @@ describe('expiry', () => {
 describe('the other command types', () => {
   it('go through the same lifecycle in their own slots', async () => {
     const update = await ok<{ command: ReservedCommand }>(
-      post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' } }, token.staffA),
+      post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' } }, token.superAdmin),
     );
     expect(update.command).toMatchObject({ cmd_idx: 1, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' }, state: 1 });
     const setting = await ok<{ command: ReservedCommand }>(
-      post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_car_setting_update', expires_in_minutes: 60 }, token.staffA),
+      post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_car_setting_update', expires_in_minutes: 60 }, token.superAdmin),
     );
     expect(setting.command).toMatchObject({ cmd_idx: 2, cmd_info: {} });
     const engine = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 0);
-    const busy = await post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, token.staffA);
+    const busy = await post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, token.superAdmin);
     expect(busy.json()).toMatchObject({ message: engineMessages.slotBusy });
 
     expect((await poll(t.app, terminalA)).sort()).toEqual([update.command.command_id, setting.command.command_id, engine.command_id].sort());
     await report(t.app, terminalA, update.command.command_id);
     expect((await getSlot(t.app, token.staffA, terminalA.imei, 1)).command).toMatchObject({ status: 'succeeded' });
     expect((await getSlot(t.app, token.staffA, terminalA.imei, 2)).state).toBe(2);
-    expect((await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei, cmd_idx: 2 }, token.staffA)).json().message).toBe(
+    expect((await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei, cmd_idx: 2 }, token.superAdmin)).json().message).toBe(
       engineMessages.deleteFetched,
     );
   });
@@ -174,10 +179,10 @@ describe('the other command types', () => {
     const first = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
     await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei }, token.staffA);
     const second = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 0);
-    await post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, token.managerA);
+    await post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, token.superAdmin);
     const all = await ok<{ list: ReservedCommand[] }>(post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.staffA));
     expect(all.list.map((c) => [c.cmd_idx, c.status, c.created_by_name])).toEqual([
-      [1, 'execWait', accounts.managerA.name],
+      [1, 'execWait', accounts.superAdmin.name],
       [0, 'execWait', accounts.managerA.name],
       [0, 'deleted', accounts.staffA.name],
     ]);

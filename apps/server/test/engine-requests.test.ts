@@ -5,7 +5,7 @@ import { hashDeviceSecret } from '../src/auth/device-secret.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
 import { createRequestScheduler } from '../src/engine/request-scheduler.js';
 import { urlForDatabase } from './databases.js';
-import { eventsOf, getSlot, ok, poll, reserveEngineOk } from './engine-support.js';
+import { eventsOf, getSlot, grantEngineControl, ok, poll, reserveEngineOk, stepUp } from './engine-support.js';
 import { accounts, companyA, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
 import { terminalA } from './telemetry-support.js';
 
@@ -14,7 +14,12 @@ const token: Record<'staffA' | 'managerA' | 'adminB', string> = { staffA: '', ma
 beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
-  for (const who of Object.keys(token) as (keyof typeof token)[]) token[who] = await login(t.app, who);
+  // The common account is given the engine-control right; every session steps up (prohibits need it).
+  await grantEngineControl(t.db, accounts.staffA.account_id);
+  for (const who of Object.keys(token) as (keyof typeof token)[]) {
+    token[who] = await login(t.app, who);
+    await stepUp(t.app, token[who]);
+  }
 });
 afterAll(() => t?.close());
 
@@ -48,7 +53,7 @@ describe('reservation requests', () => {
 
     const { clock, s } = scheduler();
     clock.now = new Date(start);
-    expect(await s.tick()).toEqual({ fired: 0, failed: 0, expired: 0, conflicts: 0 });
+    expect(await s.tick()).toEqual({ fired: 0, failed: 0, cancelled: 0, expired: 0, conflicts: 0 });
     clock.now = inMinutes(1, start + 1000);
     expect((await s.tick()).fired).toBe(1);
     expect((await s.tick()).fired).toBe(0);

@@ -3,11 +3,22 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { Db } from '../src/db/database.js';
-import { post } from './helper.js';
+import { FIXTURE_PASSWORD, post } from './helper.js';
 import { at, reply, sendBatch } from './telemetry-support.js';
 
 /** Helpers of the engine-control tests: console calls and the terminal's side of a command. */
 export type Slot = z.infer<typeof CarGetReserveCmdResponse>;
+
+/** Re-enters the password (POST /api/step_up) so the session may prohibit for the next minutes. */
+export async function stepUp(app: FastifyInstance, token: string, password = FIXTURE_PASSWORD) {
+  const res = await post(app, '/api/step_up', { password }, token);
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** Gives a fixture account (role 2 has none by default) the engine-control right. */
+export async function grantEngineControl(db: Db, accountId: string) {
+  await db.updateTable('accounts').set({ engine_control: true }).where('account_id', '=', accountId).execute();
+}
 
 export async function ok<T>(res: Promise<LightMyRequestResponse>): Promise<T> {
   const r = await res;

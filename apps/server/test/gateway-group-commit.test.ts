@@ -2,7 +2,7 @@ import type { DeviceBatch, DeviceRecordInput, TelemetryState } from '@fleet/cont
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { coalesce } from '../src/gateway/coalesce.js';
-import { reserveCommand } from '../src/gateway/command.repository.js';
+import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { GroupCommit } from '../src/gateway/group-commit.js';
 import { TELEMETRY_ITEMS } from '../src/notify/evaluate-batch.js';
 import { findSubscribers, seesCompany, subscriberExists } from '../src/notify/settings.repository.js';
@@ -111,7 +111,7 @@ describe('group commit', () => {
   });
 
   it("hands each terminal its own commands in a group's reply", async () => {
-    const id = await reserveCommand(t.db, { car_data_id: B.car_data_id, cmd_type: 'req_client_update', cmd_info: {}, created_by: null });
+    const id = await reserveCommand(t.db, { car_data_id: B.car_data_id, cmd_type: 'req_client_update', cmd_info: {}, created_by: accounts.superAdmin.account_id });
     const w = writer();
     const [, a, b] = await Promise.all([w.ingest(C, batch([])), w.ingest(A, batch([])), w.ingest(B, batch([]))]);
     expect(w.stats.transactions).toBe(2);

@@ -57,6 +57,8 @@ describe('/api/me', () => {
       role: 0,
       company_id: 'company-a',
       company_name: '株式会社テストA',
+      engine_control: true,
+      stepped_up_until: null,
       selection: { account_id: null, company_id: null, car_id: null, user_id: null, car_data_id: null, car_device_id: null },
     });
   });

@@ -1,5 +1,5 @@
 import { hashDeviceSecret } from '../src/auth/device-secret.js';
-import { reserveCommand } from '../src/gateway/command.repository.js';
+import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { pruneBatchReceipts } from '../src/gateway/ingest.repository.js';
 import { ingestBatch } from '../src/gateway/ingest.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -301,7 +301,7 @@ describe('reserved commands', () => {
   });
 
   it('refuses a second result for a finished command and a result for an unknown one', async () => {
-    const id = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: {}, created_by: null });
+    const id = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: {}, created_by: accounts.superAdmin.account_id });
     await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] });
     const res = reply(
       await sendBatch(t.app, terminalA, {

@@ -1,7 +1,7 @@
 import { DEVICE_BATCH_PATH } from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reserveCommand } from '../src/gateway/command.repository.js';
+import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { distanceM } from '../src/simulator/geo.js';
 import { createFleet, type Fleet } from '../src/simulator/fleet.js';
 import { basicAuth, type Transport } from '../src/simulator/transport.js';

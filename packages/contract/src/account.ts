@@ -12,6 +12,7 @@ export const accountLabels = {
   name: '氏名',
   email: 'メールアドレス',
   role: '権限',
+  engine_control: 'エンジン制御権限',
   company_id: '所属会社',
   company_name: '所属会社',
   password: 'パスワード',
@@ -29,10 +30,14 @@ export const accountSearchColumns = [
 ] as const;
 export const accountSortColumns = ['account_id', 'name', 'email', 'role', 'company_name'] as const;
 
+/** エンジン制御権限 of a new account when the form does not say (ARCHITECTURE.md matrix). */
+export const defaultEngineControl = (role: number): boolean => role <= 1;
+
 export const accountMessages = {
   selfDelete: '自分自身のアカウントは削除できません。',
   selfRole: '自分自身の権限・所属会社は変更できません。',
   roleNotAllowed: 'この権限を付与することはできません。',
+  selfEngineControl: 'ご自身のエンジン制御権限は変更できません。',
   otherCompany: '他社のアカウントは登録・変更できません。',
   currentPasswordWrong: '現在のパスワードが正しくありません。',
   accountIdInUse: '入力されたアカウントIDは既に使用されています。',
@@ -47,6 +52,8 @@ const accountFields = {
   role: intCode(0, 2),
   /** null: the provider itself (with role 0, a super admin). */
   company_id: nullableId(),
+  /** エンジン制御権限; absent on add: on for roles 0-1, off for role 2. Absent on edit: unchanged. */
+  engine_control: z.boolean({ error: m.invalid }).optional(),
 };
 
 const passwordsMatch = (v: { password: string; password_confirm: string }, ctx: z.RefinementCtx) => {
@@ -71,6 +78,7 @@ export const AccountRow = z.object({
   role: z.number().int(),
   company_id: z.string().nullable(),
   company_name: z.string().nullable(),
+  engine_control: z.boolean(),
   isDelete: z.boolean(),
 });
 export type AccountRow = z.infer<typeof AccountRow>;

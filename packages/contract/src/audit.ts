@@ -47,6 +47,9 @@ export const auditActionLabels: Record<string, string> = {
   'engine_command.delete': 'コマンド予約の削除',
   'reservation_request.add': 'エンジン予約リクエスト登録',
   'reservation_request.cancel': 'エンジン予約リクエスト取消',
+  'engine_command.cancel': 'コマンド取消（権限なし）',
+  'account.engine_control': 'エンジン制御権限の変更',
+  'session.step_up': '本人確認（エンジン始動禁止の前）',
 };
 
 export const AuditLogListRequest = z.object({

@@ -59,6 +59,20 @@ export const MeResponse = z.object({
   role: z.number().int(),
   company_id: z.string().nullable(),
   company_name: z.string().nullable(),
+  /** The account's right to permit / prohibit engine start (エンジン制御権限). */
+  engine_control: z.boolean(),
+  /** Until when this session may prohibit without a new step-up; null: not stepped up. */
+  stepped_up_until: z.string().nullable(),
   selection: z.record(z.string(), z.string().nullable()),
 });
+/**
+ * Step-up before a prohibit (docs/engine-control.md): the password again (and the one-time code where
+ * the account has TOTP) marks this session elevated for STEP_UP_MINUTES.
+ */
+export const StepUpRequest = z.object({
+  password: credential(128),
+  otp: z.string({ error: m.invalid }).trim().max(16, m.tooLong).optional(),
+});
+export const stepUp = defineCall('/api/step_up', StepUpRequest, OkResponse.extend({ stepped_up_until: z.string() }));
+
 export const me = defineCall('/api/me', z.object({}).optional(), MeResponse);

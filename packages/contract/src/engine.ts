@@ -62,12 +62,32 @@ export const engineMessages = {
   firedSlotBusy: '実行日時に実行待ちまたは結果待ちのコマンドがあったため実行できませんでした',
   firedNoDevice: '実行日時に車両に端末が登録されていなかったため実行できませんでした',
   firedCarDeleted: '実行日時に車両が削除されていたため実行できませんでした',
+  /** 403s of the engine calls (ARCHITECTURE.md matrix, docs/engine-control.md). */
+  noEngineRight: 'エンジン制御権限がないため、エンジン始動の許可・禁止はできません。管理者に権限の付与を依頼してください。',
+  superAdminOnly: 'ソフトウェア更新・設定更新のコマンドはシステム管理者のみ予約できます。',
+  stepUpRequired: 'エンジン始動の禁止には、パスワードの再入力による本人確認が必要です。',
+  stepUpFailed: 'パスワードが正しくありません。',
 } as const;
+
+/**
+ * Why a pending command or request was cancelled by the server (status `cancelled`): its creator no
+ * longer holds the right over the vehicle the terminal is on now (docs/engine-control.md).
+ */
+export const cancelReasons = {
+  creatorDeleted: 'アカウントが削除されたため取消',
+  noRight: '権限がなくなったため取消',
+  carDeleted: '車両が削除されたため取消',
+  terminalMoved: '端末が別の車両に移ったため取消',
+  companyChanged: '車両の所属会社が変わったため取消',
+} as const;
+
+/** How long a step-up (password re-entered) lets the session prohibit engines. */
+export const STEP_UP_MINUTES = 5;
 
 // Statuses ------------------------------------------------------------------
 
 /** What became of a command: its state plus how a closed one ended. */
-export const commandStatuses = ['execWait', 'resultWait', 'succeeded', 'failed', 'deleted', 'expired'] as const;
+export const commandStatuses = ['execWait', 'resultWait', 'succeeded', 'failed', 'deleted', 'expired', 'cancelled'] as const;
 export type CommandStatus = (typeof commandStatuses)[number];
 export const commandStatusLabels: Record<CommandStatus, string> = {
   execWait: '実行待ち',
@@ -76,6 +96,7 @@ export const commandStatusLabels: Record<CommandStatus, string> = {
   failed: '実行完了（失敗）',
   deleted: '削除済み',
   expired: '期限切れ',
+  cancelled: '取消（権限なし）',
 };
 
 /** Events of a command's timeline (reserved_command_events.event). */
@@ -86,6 +107,7 @@ export const commandEventLabels: Record<string, string> = {
   failed: '実行失敗',
   deleted: '削除',
   expired: '期限切れ',
+  cancelled: '取消',
 };
 export const commandEventLabel = (v: string): string => commandEventLabels[v] ?? v;
 
@@ -137,6 +159,8 @@ export const CommandEvent = z.object({
   account_id: z.string().nullable(),
   account_name: z.string().nullable(),
   at: time,
+  /** Why the server cancelled it (event `cancelled`), in Japanese. */
+  reason: z.string().nullable(),
 });
 export type CommandEvent = z.infer<typeof CommandEvent>;
 
@@ -159,8 +183,10 @@ export const ReservedCommand = z.object({
   result: z.object({ success: z.boolean(), detail: z.string() }).nullable(),
   /** The reservation request that fired it, if any. */
   request_id: z.string().nullable(),
-  /** When it was deleted or expired. */
+  /** When it was deleted, expired or cancelled. */
   closed_at: nullableTime,
+  /** Why the server cancelled it (status `cancelled`), in Japanese. */
+  cancel_reason: z.string().nullable(),
   /** Oldest first. */
   events: z.array(CommandEvent),
 });

@@ -8,6 +8,8 @@ export const errorCodes = [
   'NOT_FOUND',
   'CONFLICT',
   'TOO_MANY_REQUESTS',
+  /** A prohibit needs a recent step-up (POST /api/step_up): the console asks for the password. */
+  'STEP_UP_REQUIRED',
   'UNAVAILABLE',
   'INTERNAL',
 ] as const;

@@ -50,6 +50,7 @@ const columns = [
   'a.role',
   'a.company_id',
   'a.company_name',
+  sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
   'a.is_delete',
   'a.created_at',
   'a.updated_at',
@@ -62,6 +63,7 @@ const toDetail = (r: {
   role: number;
   company_id: string | null;
   company_name: string | null;
+  engine_control: boolean;
   is_delete: boolean;
   created_at: Date;
   updated_at: Date;
@@ -72,6 +74,7 @@ const toDetail = (r: {
   role: r.role,
   company_id: r.company_id,
   company_name: r.company_name,
+  engine_control: r.engine_control,
   isDelete: r.is_delete,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
@@ -119,6 +122,7 @@ export interface AccountValues {
   email: string;
   role: number;
   company_id: string | null;
+  engine_control: boolean;
 }
 
 export async function insertAccount(db: Db, values: AccountValues, passwordHash: string) {

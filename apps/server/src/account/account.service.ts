@@ -6,6 +6,7 @@ import {
   type AccountEditForm,
   type AccountForm,
   type PasswordResetForm,
+  defaultEngineControl,
 } from '@fleet/contract';
 import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -53,8 +54,9 @@ export async function addAccount(db: Db, actor: AuthedActor, info: z.output<type
   await checkUnique(db, info, false);
   const hash = await hashPassword(info.password);
   const { account_id, name, email, role } = info;
-  await insertAccount(db, { account_id, name, email, role, company_id }, hash).catch(mapUniqueViolation);
-  await writeAudit(db, actor, 'account.add', 'account', account_id, { role, company_id });
+  const engine_control = info.engine_control ?? defaultEngineControl(role);
+  await insertAccount(db, { account_id, name, email, role, company_id, engine_control }, hash).catch(mapUniqueViolation);
+  await writeAudit(db, actor, 'account.add', 'account', account_id, { role, company_id, engine_control });
 }
 
 export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountEditForm>) {
@@ -64,6 +66,8 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
   if (self && (info.role !== target.role || (info.company_id ?? target.company_id) !== target.company_id))
     throw refuse('role', accountMessages.selfRole);
   if (info.role !== target.role) checkRole(actor, info.role);
+  const engine_control = info.engine_control ?? target.engine_control;
+  if (self && engine_control !== target.engine_control) throw refuse('engine_control', accountMessages.selfEngineControl);
   const company_id = self ? target.company_id : await assignCompany(db, actor, info.company_id, accountMessages);
   await checkUnique(db, info, true);
   const password_hash = info.password ? await hashPassword(info.password) : undefined;
@@ -73,6 +77,7 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
       email: info.email,
       role: info.role,
       company_id,
+      engine_control,
       ...(password_hash ? { password_hash } : {}),
     }).catch(mapUniqueViolation);
     // A new role, company or password ends the sessions that were signed in under the old one.
@@ -84,6 +89,8 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
       company_id,
       password_changed: !!password_hash,
     });
+    if (engine_control !== target.engine_control)
+      await writeAudit(trx, actor, 'account.engine_control', 'account', target.account_id, { engine_control });
   });
 }
 

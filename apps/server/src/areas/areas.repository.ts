@@ -1,5 +1,6 @@
 import type { Area, AreaKind, AreaRow } from '@fleet/contract';
 import type { Db } from '../db/database.js';
+import { findLatestStateRow } from '../telemetry/latest-state.repository.js';
 
 /**
  * A vehicle's areas: its own rectangle (available_data, the cars.lat_min..
@@ -61,12 +62,9 @@ export async function replaceAreas(db: Db, carId: string, kind: AreaKind, areas:
 }
 
 /** The last position the server knows for a terminal (device_latest_state). */
-export async function latestPosition(db: Db, carDataId: string) {
-  const r = await db
-    .selectFrom('device_latest_state')
-    .select(['lat', 'lng', 'position_at', 'recorded_at'])
-    .where('car_data_id', '=', carDataId)
-    .executeTakeFirst();
+/** The terminal's latest position, if the company may read it (null: any company). */
+export async function latestPosition(db: Db, carDataId: string, company: string | null) {
+  const r = await findLatestStateRow(db, carDataId, company);
   if (!r || r.lat === null || r.lng === null) return null;
   const at = r.position_at ?? r.recorded_at;
   return { lat: r.lat, lng: r.lng, recorded_at: at === null ? null : new Date(at).toISOString() };

@@ -17,6 +17,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { conflict } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
+import { companyScope } from '../scope/visibility.js';
 import { availableData, latestPosition, listAreas, setAvailableData, type NamedArea } from './areas.repository.js';
 import { replaceCarAreas, visibleCar } from './areas.service.js';
 import { registerAreaTemplateRoutes } from './template.routes.js';
@@ -84,7 +85,7 @@ export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
       const own = availableData(car);
       const available = [...(own ? [own] : []), ...(await listAreas(db, car.car_id, 'available'))];
       const disable = await listAreas(db, car.car_id, 'disable');
-      const position = car.car_data_id ? await latestPosition(db, car.car_data_id) : null;
+      const position = car.car_data_id ? await latestPosition(db, car.car_data_id, companyScope(actor)) : null;
       return {
         car_id: car.car_id,
         position,

@@ -4,17 +4,20 @@ import {
   logout,
   me,
   sessionMessages,
+  stepUp,
   sessionSelections,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
 import { isVisible } from '../scope/visibility.js';
 import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
-import { createSession, findSession, revokeSession, selectionColumns, setSelection, type SelectionKey } from './session.repository.js';
+import { verifyStepUp } from './step-up.js';
+import { createSession, findSession, markSteppedUp, revokeSession, selectionColumns, setSelection, type SelectionKey } from './session.repository.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, config } = ctx;
@@ -70,7 +73,27 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       const selection = Object.fromEntries(
         Object.entries(selectionColumns).map(([key, column]) => [key, s[column]]),
       );
-      return { account_id: actor.account_id, name: actor.name, role: actor.role, company_id: actor.company_id, company_name: company?.company_name ?? null, selection };
+      const steppedUp = actor.stepped_up_until !== null && actor.stepped_up_until.getTime() > Date.now() ? actor.stepped_up_until : null;
+      return {
+        account_id: actor.account_id,
+        name: actor.name,
+        role: actor.role,
+        company_id: actor.company_id,
+        company_name: company?.company_name ?? null,
+        engine_control: actor.engine_control,
+        stepped_up_until: steppedUp?.toISOString() ?? null,
+        selection,
+      };
+    },
+  });
+
+  registerCall(app, ctx, stepUp, {
+    auth: 'user',
+    handler: async ({ body, actor, request }) => {
+      const until = await verifyStepUp(db, actor, body, request.ip);
+      await markSteppedUp(db, actor.session.token_hash, until);
+      await writeAudit(db, actor, 'session.step_up', 'account', actor.account_id, { until: until.toISOString() });
+      return { ok: true, stepped_up_until: until.toISOString() };
     },
   });
 

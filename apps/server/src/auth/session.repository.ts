@@ -49,6 +49,8 @@ export async function findSession(db: Db, token: string, life: SessionLifetimes)
       'a.name',
       'a.role',
       'a.company_id',
+      sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
+      's.stepped_up_until',
       's.sel_account_id',
       's.sel_company_id',
       's.sel_car_id',
@@ -64,6 +66,11 @@ export async function findSession(db: Db, token: string, life: SessionLifetimes)
     .executeTakeFirst();
 }
 export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+/** Marks the session elevated (step-up) until the given time. */
+export async function markSteppedUp(db: Db, tokenHash: string, until: Date) {
+  await db.updateTable('sessions').set({ stepped_up_until: until }).where('token_hash', '=', tokenHash).execute();
+}
 
 /** How often a session's idle expiry is slid forward: one write a minute at most, not one per call. */
 export const TOUCH_INTERVAL_MS = 60_000;

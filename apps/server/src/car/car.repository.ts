@@ -11,6 +11,7 @@ import {
   type ListFilterInput,
   type PagingInput,
 } from '../http/list-query.js';
+import { companyScope } from '../scope/visibility.js';
 import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
 
 type Column = (typeof carSortColumns)[number];
@@ -89,7 +90,7 @@ export async function listCars(db: Db, actor: Actor, query: CarListFilter & Pagi
     ]);
   const rows = await applyListOrder(q, carListConfig, query).execute();
   const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
-  const states = new Map((await listLatestStates(db, dataIds)).map((s) => [s.car_data_id, s]));
+  const states = new Map((await listLatestStates(db, dataIds, companyScope(actor))).map((s) => [s.car_data_id, s]));
   return rows.map(({ is_delete, ...r }) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null, isDelete: is_delete }));
 }
 
@@ -134,7 +135,7 @@ export async function findCar(db: Db, carId: string, scope: string | null): Prom
     available_data: hasArea ? { lat_min, lat_max, lng_min, lng_max } : null,
     user: user ? { ...user, isDelete: user.is_delete } : null,
     device: device ? { ...device, isDelete: device.is_delete } : null,
-    latest: car.car_data_id ? await findLatestState(db, car.car_data_id) : null,
+    latest: car.car_data_id ? await findLatestState(db, car.car_data_id, scope) : null,
     isDelete: is_delete,
     created_at: iso(created_at),
     updated_at: iso(updated_at),

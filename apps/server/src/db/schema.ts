@@ -28,6 +28,8 @@ export interface AccountsTable {
   /** Generated: adjacent character pairs of lower(name) (list_search_bigrams). */
   name_bigrams: ColumnType<string[], never, never>;
   password_hash: string;
+  /** エンジン制御権限; null: the role's default, on for roles 0-1 (engine_authority). */
+  engine_control: Generated<boolean | null>;
   is_delete: Flag;
   created_at: Generated<Date>;
   updated_at: Timestamp;
@@ -46,6 +48,8 @@ export interface SessionsTable {
   sel_user_id: string | null;
   sel_data_id: string | null;
   sel_device_id: string | null;
+  /** Until when a prohibit needs no new step-up (engine_authority). */
+  stepped_up_until: Generated<Date | string | null>;
 }
 
 export interface LoginAttemptsTable {
@@ -175,8 +179,13 @@ export interface ReservedCommandsTable {
   result_at: Date | string | null;
   result: Json<unknown> | null;
   deleted_at: Date | string | null;
-  /** Set with deleted_at: deleted in execWait, or expired before a terminal fetched it. */
-  closed_reason: 'deleted' | 'expired' | null;
+  /** Set with deleted_at: deleted in execWait, expired before a terminal fetched it, or cancelled by the server. */
+  closed_reason: 'deleted' | 'expired' | 'cancelled' | null;
+  /** The vehicle and company the command was made for (engine_authority). */
+  car_id: Generated<string | null>;
+  company_id: Generated<string | null>;
+  /** Why the server cancelled it (closed_reason 'cancelled'). */
+  cancel_reason: Generated<string | null>;
 }
 
 export interface ReservedCommandEventsTable {
@@ -186,6 +195,8 @@ export interface ReservedCommandEventsTable {
   event: string;
   account_id: string | null;
   at: Timestamp;
+  /** Why the server cancelled the command (event 'cancelled'). */
+  reason: Generated<string | null>;
 }
 
 export interface ReservationRequestsTable {
@@ -202,6 +213,8 @@ export interface ReservationRequestsTable {
   reason: string | null;
   cancelled_by: string | null;
   cancelled_at: Date | string | null;
+  /** The company of the vehicle when the request was made (engine_authority). */
+  company_id: Generated<string | null>;
 }
 
 export interface NotificationSettingsTable {

@@ -71,7 +71,8 @@ export async function findDevice(db: Db, carDeviceId: string): Promise<DeviceDet
         .executeTakeFirstOrThrow()
     : null;
   const { is_delete, created_at, updated_at, ...rest } = row;
-  const latest = await findLatestState(db, row.car_data_id);
+  // Terminals are the super admin's screens: every company's state.
+  const latest = await findLatestState(db, row.car_data_id, null);
   return { ...rest, isDelete: is_delete, car, latest, created_at: iso(created_at), updated_at: iso(updated_at) };
 }
 

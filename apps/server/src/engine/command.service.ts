@@ -1,11 +1,13 @@
-import { cmdIdxOf, engineMessages, reservationStates, type Actor, type ReservedCommand, type ReservedCommandType } from '@fleet/contract';
+import { cmdIdxOf, engineMessages, reservationStates, type ReservedCommand, type ReservedCommandType } from '@fleet/contract';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
-import { reserveCommand } from '../gateway/command.repository.js';
+import { reserveCommand } from '../commands/terminal-commands.repository.js';
 import { conflict } from '../http/errors.js';
-import { deleteWaitingCommand, expireCommands, findActiveInSlot, findCommand, findLatestInSlot } from './command.repository.js';
-import { assertTerminalReservable } from './engine-scope.js';
+import { deleteWaitingCommand, expireCommands, findActiveInSlot, findCommand, findLatestInSlot } from '../commands/command.repository.js';
+import type { AuthedActor } from '../http/context.js';
+import { companyScope } from '../scope/visibility.js';
+import { assertMayCommand, assertMayCommandSlot, assertSteppedUpFor, assertTerminalReservable } from './engine-scope.js';
 
 export interface ReserveInput {
   car_data_id: string;
@@ -20,8 +22,10 @@ export interface ReserveInput {
  * command in execWait or resultWait refuses with 409; an expired one is
  * closed first so it never blocks the slot.
  */
-export async function reserve(db: Db, actor: Actor, input: ReserveInput, now: Date): Promise<ReservedCommand> {
+export async function reserve(db: Db, actor: AuthedActor, input: ReserveInput, now: Date): Promise<ReservedCommand> {
   await assertTerminalReservable(db, actor, input.car_data_id);
+  assertMayCommand(actor, input.cmd_type);
+  if (input.cmd_type === 'set_engine_boot_permission') assertSteppedUpFor(actor, Number(input.cmd_info.cmd), now);
   const cmdIdx = cmdIdxOf(input.cmd_type);
   await expireCommands(db, now, input.car_data_id);
   if (await findActiveInSlot(db, input.car_data_id, cmdIdx)) throw conflict(engineMessages.slotBusy);
@@ -49,12 +53,14 @@ export async function reserve(db: Db, actor: Actor, input: ReserveInput, now: Da
 }
 
 /** Deletes the slot's command; only in execWait, else 409 saying why. */
-export async function deleteReserved(db: Db, actor: Actor, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
+export async function deleteReserved(db: Db, actor: AuthedActor, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
+  assertMayCommandSlot(actor, cmdIdx);
   await expireCommands(db, now, carDataId);
-  const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, actor.account_id, now);
+  const company = companyScope(actor);
+  const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, company, actor.account_id, now);
   if (deleted !== null)
     return writeAudit(db, actor, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
-  const latest = await findLatestInSlot(db, carDataId, cmdIdx);
+  const latest = await findLatestInSlot(db, carDataId, cmdIdx, company);
   if (latest?.status === 'resultWait') throw conflict(engineMessages.deleteFetched);
   if (latest && latest.state === reservationStates.resultEnd) throw conflict(engineMessages.deleteFinished);
   throw conflict(engineMessages.nothingToDelete);

@@ -17,10 +17,10 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
-import { isVisible } from '../scope/visibility.js';
-import { expireCommands, findLatestInSlot, listCommands, slotState } from './command.repository.js';
+import { companyScope, isVisible } from '../scope/visibility.js';
+import { expireCommands, findLatestInSlot, listCommands, slotState } from '../commands/command.repository.js';
 import { deleteReserved, reserve } from './command.service.js';
-import { assertCarReservable, assertCarVisible, assertTerminalVisible } from './engine-scope.js';
+import { assertCarReservable, assertCarVisible, assertMayCommand, assertSteppedUpFor, assertTerminalVisible } from './engine-scope.js';
 import { cancelRequest, countPending, findRequestCar, insertRequest, listRequests } from './request.repository.js';
 
 const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
@@ -35,7 +35,7 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
     handler: async ({ body, actor }) => {
       await assertTerminalVisible(db, actor, body.car_data_id);
       await expireCommands(db, clock(), body.car_data_id);
-      const command = await findLatestInSlot(db, body.car_data_id, body.cmd_idx);
+      const command = await findLatestInSlot(db, body.car_data_id, body.cmd_idx, companyScope(actor));
       return { car_data_id: body.car_data_id, cmd_idx: body.cmd_idx, state: slotState(command), command };
     },
   });
@@ -46,7 +46,7 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
     handler: async ({ body, actor }) => {
       await assertTerminalVisible(db, actor, body.car_data_id);
       await expireCommands(db, clock(), body.car_data_id);
-      return { list: await listCommands(db, body.car_data_id, { cmdIdx: body.cmd_idx, limit: body.limit }) };
+      return { list: await listCommands(db, body.car_data_id, companyScope(actor), { cmdIdx: body.cmd_idx, limit: body.limit }) };
     },
   });
 
@@ -81,7 +81,7 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
     allow: engineAndAreas,
     handler: async ({ body, actor }) => {
       await assertCarVisible(db, actor, body.car_id);
-      return listRequests(db, body.car_id);
+      return listRequests(db, body.car_id, companyScope(actor));
     },
   });
 
@@ -91,6 +91,8 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
     handler: async ({ body, actor }) => {
       const { car_id, cmd, execute_at } = body.request;
       await assertCarReservable(db, actor, car_id);
+      assertMayCommand(actor, 'set_engine_boot_permission');
+      assertSteppedUpFor(actor, cmd, clock());
       if ((await countPending(db, car_id)) >= REQUEST_PENDING_MAX) throw conflict(engineMessages.tooManyPending);
       const request_id = randomBytes(12).toString('base64url');
       await insertRequest(db, { request_id, car_id, cmd, execute_at, created_by: actor.account_id });
@@ -105,6 +107,9 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
     handler: async ({ body, actor }) => {
       const request = await findRequestCar(db, body.request_id);
       if (!request || !(await isVisible(db, actor, 'car_id', request.car_id))) throw notFound();
+      const company = companyScope(actor);
+      if (company !== null && request.company_id !== company) throw notFound();
+      assertMayCommand(actor, 'set_engine_boot_permission');
       if (!(await cancelRequest(db, body.request_id, actor.account_id, clock()))) throw conflict(engineMessages.requestNotPending);
       await writeAudit(db, actor, 'reservation_request.cancel', 'reservation_request', body.request_id, { car_id: request.car_id });
       return { ok: true };

@@ -1,9 +1,10 @@
 import { COMMAND_EXPIRY_DEFAULT_MINUTES, ENGINE_CMD_IDX, engineMessages } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
-import { reserveCommand } from '../gateway/command.repository.js';
-import { expireCommands, findActiveInSlot } from './command.repository.js';
-import { claimDueRequest, markFailed, markFired } from './request.repository.js';
+import { reserveCommand } from '../commands/terminal-commands.repository.js';
+import { expireCommands, findActiveInSlot } from '../commands/command.repository.js';
+import { sql } from 'kysely';
+import { claimDueRequest, markCancelledByServer, markFailed, markFired } from './request.repository.js';
 
 export const SCHEDULER_INTERVAL_MS = 5_000;
 /** Requests handled per tick at most; the rest wait for the next tick. */
@@ -21,11 +22,13 @@ export interface TickResult {
   fired: number;
   failed: number;
   expired: number;
+  /** Requests whose creator no longer held the right over the vehicle: cancelled with the reason. */
+  cancelled: number;
   /** Requests rolled back because the slot was taken at the same moment; retried at once. */
   conflicts: number;
 }
 
-type Outcome = 'fired' | 'failed' | 'none' | 'raced';
+type Outcome = 'fired' | 'failed' | 'cancelled' | 'none' | 'raced';
 
 /**
  * One due request, in one transaction: claimed with FOR UPDATE SKIP LOCKED,
@@ -43,10 +46,19 @@ async function fireNext(db: Db, now: Date): Promise<Outcome> {
     };
     if (!car || car.is_delete) return fail(engineMessages.firedCarDeleted);
     if (!car.car_data_id) return fail(engineMessages.firedNoDevice);
+    // Authority at firing time: the creator must still exist and hold the right over this vehicle now.
+    const { rows } = await sql<{ lapse: string | null }>`
+      SELECT engine_authority_lapse(${req.created_by}, ${req.car_id}, NULL, 'set_engine_boot_permission') AS lapse`.execute(trx);
+    const lapse = rows[0]?.lapse ?? null;
+    if (lapse !== null) {
+      await markCancelledByServer(trx, req.request_id, lapse);
+      return 'cancelled';
+    }
     await expireCommands(trx, now, car.car_data_id);
     if (await findActiveInSlot(trx, car.car_data_id, ENGINE_CMD_IDX)) return fail(engineMessages.firedSlotBusy);
     const commandId = await reserveCommand(trx, {
       car_data_id: car.car_data_id,
+      car_id: req.car_id,
       cmd_idx: ENGINE_CMD_IDX,
       cmd_type: 'set_engine_boot_permission',
       cmd_info: { cmd: req.cmd },
@@ -72,7 +84,7 @@ export function createRequestScheduler(opts: SchedulerOptions) {
 
   async function tick(): Promise<TickResult> {
     const now = clock();
-    const result: TickResult = { fired: 0, failed: 0, expired: await expireCommands(db, now), conflicts: 0 };
+    const result: TickResult = { fired: 0, failed: 0, cancelled: 0, expired: await expireCommands(db, now), conflicts: 0 };
     for (let i = 0; i < MAX_PER_TICK; i++) {
       let outcome: Outcome;
       try {
@@ -86,6 +98,7 @@ export function createRequestScheduler(opts: SchedulerOptions) {
       if (outcome === 'none') break;
       if (outcome === 'fired') result.fired++;
       else if (outcome === 'failed') result.failed++;
+      else if (outcome === 'cancelled') result.cancelled++;
       else result.conflicts++;
     }
     return result;

@@ -1,6 +1,7 @@
 import { RECENT_REQUESTS, type ReservationRequest } from '@fleet/contract';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { commandStatus } from './command.repository.js';
+import { commandStatus } from '../commands/command.repository.js';
 
 /**
  * Reservation requests (SPEC.md §3 request_id, car_id + content): a permit or
@@ -17,10 +18,19 @@ export interface NewRequest {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
+/** Stores a request with the company of its vehicle now (a company reads only its own requests). */
 export async function insertRequest(db: Db, r: NewRequest): Promise<void> {
   await db
     .insertInto('reservation_requests')
-    .values({ ...r, command_id: null, fired_at: null, reason: null, cancelled_by: null, cancelled_at: null })
+    .values({
+      ...r,
+      command_id: null,
+      fired_at: null,
+      reason: null,
+      cancelled_by: null,
+      cancelled_at: null,
+      company_id: sql<string | null>`(SELECT company_id FROM cars WHERE car_id = ${r.car_id})`,
+    })
     .execute();
 }
 
@@ -83,11 +93,16 @@ const toRequest = (r: Row): ReservationRequest => ({
   cancelled_at: iso(r.cancelled_at),
 });
 
+/** Requests of a vehicle made while it was the company's (company null: all). */
+const ofCar = (db: Db, carId: string, company: string | null) => {
+  const q = selectRequests(db).where('r.car_id', '=', carId);
+  return company === null ? q : q.where('r.company_id', '=', company);
+};
+
 /** Every pending request of a vehicle (soonest first) and its latest finished ones. */
-export async function listRequests(db: Db, carId: string) {
-  const pending = await selectRequests(db).where('r.car_id', '=', carId).where('r.status', '=', 'pending').orderBy('r.execute_at').orderBy('r.created_at').execute();
-  const recent = await selectRequests(db)
-    .where('r.car_id', '=', carId)
+export async function listRequests(db: Db, carId: string, company: string | null) {
+  const pending = await ofCar(db, carId, company).where('r.status', '=', 'pending').orderBy('r.execute_at').orderBy('r.created_at').execute();
+  const recent = await ofCar(db, carId, company)
     .where('r.status', '!=', 'pending')
     .orderBy('r.execute_at', 'desc')
     .orderBy('r.created_at', 'desc')
@@ -97,7 +112,7 @@ export async function listRequests(db: Db, carId: string) {
 }
 
 export async function findRequestCar(db: Db, requestId: string) {
-  return db.selectFrom('reservation_requests').select(['car_id', 'status']).where('request_id', '=', requestId).executeTakeFirst();
+  return db.selectFrom('reservation_requests').select(['car_id', 'status', 'company_id']).where('request_id', '=', requestId).executeTakeFirst();
 }
 
 /** pending → cancelled, by the account; false when it was no longer pending. */
@@ -118,7 +133,7 @@ export async function cancelRequest(db: Db, requestId: string, accountId: string
 export async function claimDueRequest(db: Db, now: Date) {
   return db
     .selectFrom('reservation_requests')
-    .select(['request_id', 'car_id', 'cmd', 'created_by'])
+    .select(['request_id', 'car_id', 'cmd', 'created_by', 'company_id'])
     .where('status', '=', 'pending')
     .where('execute_at', '<=', now)
     .orderBy('execute_at')
@@ -135,6 +150,11 @@ export async function markFired(db: Db, requestId: string, commandId: number, no
     .where('request_id', '=', requestId)
     .where('status', '=', 'pending')
     .execute();
+}
+
+/** pending → cancelled by the server, with the reason (the creator lost the right); audited. */
+export async function markCancelledByServer(db: Db, requestId: string, reason: string) {
+  await sql`SELECT cancel_pending_requests(ARRAY[${requestId}]::text[], ${reason})`.execute(db);
 }
 
 export async function markFailed(db: Db, requestId: string, reason: string, now: Date) {

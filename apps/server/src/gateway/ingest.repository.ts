@@ -8,8 +8,8 @@ import type { Motion } from '../notify/motion.js';
 import type { NotifyCar } from '../notify/notification.repository.js';
 import { subscriberExists } from '../notify/settings.repository.js';
 import { TELEMETRY_ITEMS } from '../notify/evaluate-batch.js';
-import { pendingCommandCtes, toDeviceCommand, type CommandRow } from './command.repository.js';
-import type { LatestPatch } from './latest-patch.js';
+import { pendingCommandCtes, toDeviceCommand, type CommandRow } from '../commands/terminal-commands.repository.js';
+import type { LatestPatch } from '../telemetry/latest-patch.js';
 
 /**
  * Writes of the gateway. Batches are stored by ONE statement, one batch or

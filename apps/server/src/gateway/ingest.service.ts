@@ -13,11 +13,11 @@ import type { Db } from '../db/database.js';
 import { findUnstorableInput } from '../http/input-guard.js';
 import { evaluateBatch, evaluateBatches, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
-import { applyCommandResults, type IndexedResult } from './command-results.js';
-import { takePendingCommands } from './command.repository.js';
+import { applyCommandResults, type IndexedResult } from '../commands/command-results.js';
+import { takePendingCommands } from '../commands/terminal-commands.repository.js';
 import type { AuthedDevice } from './device-auth.js';
 import { findBatch, insertEngineRows, setBatchOutcome, storeAndRead, storeBatch, type NewBatch } from './ingest.repository.js';
-import { foldLatest } from './latest-patch.js';
+import { foldLatest } from '../telemetry/latest-patch.js';
 
 export interface IngestOutcome {
   response: DeviceBatchResponse;

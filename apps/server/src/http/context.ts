@@ -12,5 +12,9 @@ export interface AppContext {
 /** The signed-in caller, resolved by the token check of every non-public call. */
 export interface AuthedActor extends Actor {
   name: string;
+  /** エンジン制御権限 of the account. */
+  engine_control: boolean;
+  /** Until when this session may prohibit without a new step-up; null: not stepped up. */
+  stepped_up_until: Date | null;
   session: SessionRow;
 }

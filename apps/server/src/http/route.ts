@@ -34,7 +34,15 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   const session = await findSession(ctx.db, token, life);
   if (!session) throw unauthorized();
   await touchSession(ctx.db, session);
-  return { account_id: session.account_id, name: session.name, role: session.role, company_id: session.company_id, session };
+  return {
+    account_id: session.account_id,
+    name: session.name,
+    role: session.role,
+    company_id: session.company_id,
+    engine_control: session.engine_control,
+    stepped_up_until: session.stepped_up_until === null ? null : new Date(session.stepped_up_until),
+    session,
+  };
 }
 
 /**

@@ -105,7 +105,7 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
 
     res.write('retry: 5000\n\n');
     try {
-      const states = await listLatestStates(db, scope === null ? null : [...terminals.keys()]);
+      const states = await listLatestStates(db, scope === null ? null : [...terminals.keys()], scope);
       send(liveEvents.snapshot, { states: states.flatMap((s) => visible(s) ?? []) });
     } catch (err) {
       request.log.warn({ err }, 'live snapshot failed');

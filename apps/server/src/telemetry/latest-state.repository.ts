@@ -2,7 +2,7 @@ import type { TelemetryState } from '@fleet/contract';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
-import type { LatestPatch } from '../gateway/latest-patch.js';
+import type { LatestPatch } from './latest-patch.js';
 
 type Row = Selectable<DeviceLatestStateTable>;
 
@@ -113,17 +113,41 @@ export async function mergeLatestState(db: Db, carDataId: string, p: LatestPatch
   return toTelemetryState(rows[0]!);
 }
 
-export async function findLatestState(db: Db, carDataId: string): Promise<TelemetryState | null> {
-  const row = await db.selectFrom('device_latest_state').selectAll().where('car_data_id', '=', carDataId).executeTakeFirst();
+/**
+ * Latest states a company may read (null: every company's): the terminal is on one of the
+ * company's live vehicles now and was already when it reported the state (terminal_periods).
+ * A terminal that moved to another company's vehicle reports nothing to the old company.
+ */
+function latestStates(db: Db, company: string | null) {
+  const q = db.selectFrom('device_latest_state as s').selectAll('s');
+  if (company === null) return q;
+  return q.where(({ exists, selectFrom }) =>
+    exists(
+      selectFrom('terminal_periods as p')
+        .select('p.id')
+        .whereRef('p.car_data_id', '=', 's.car_data_id')
+        .where('p.company_id', '=', company)
+        .where('p.ended_at', 'is', null)
+        .where('p.started_at', '<=', sql<Date>`coalesce(s.recorded_at, s.last_seen_at)`),
+    ),
+  );
+}
+
+/** The stored row of a terminal's latest state, if the company may read it. */
+export const findLatestStateRow = (db: Db, carDataId: string, company: string | null) =>
+  latestStates(db, company).where('s.car_data_id', '=', carDataId).executeTakeFirst();
+
+export async function findLatestState(db: Db, carDataId: string, company: string | null): Promise<TelemetryState | null> {
+  const row = await findLatestStateRow(db, carDataId, company);
   return row ? toTelemetryState(row) : null;
 }
 
-/** Latest states of the given terminals, or of all terminals when ids is null. */
-export async function listLatestStates(db: Db, ids: readonly string[] | null): Promise<TelemetryState[]> {
+/** Latest states of the given terminals, or of all terminals when ids is null, that the company may read. */
+export async function listLatestStates(db: Db, ids: readonly string[] | null, company: string | null): Promise<TelemetryState[]> {
   if (ids !== null && ids.length === 0) return [];
-  let q = db.selectFrom('device_latest_state').selectAll();
-  if (ids !== null) q = q.where('car_data_id', 'in', ids);
-  return (await q.orderBy('car_data_id').execute()).map(toTelemetryState);
+  let q = latestStates(db, company);
+  if (ids !== null) q = q.where('s.car_data_id', 'in', ids);
+  return (await q.orderBy('s.car_data_id').execute()).map(toTelemetryState);
 }
 
 /**
@@ -169,7 +193,7 @@ export async function rebuildLatestState(db: Db, carDataId: string): Promise<Tel
     .limit(1)
     .executeTakeFirst();
   const times = [gps, running, line, conn, err, battery].flatMap((r) => (r ? [new Date(r.recorded_at).getTime()] : []));
-  const existing = await findLatestState(db, carDataId);
+  const existing = await findLatestState(db, carDataId, null);
   if (times.length === 0 && !existing) return null;
   const values = {
     recorded_at: times.length ? new Date(Math.max(...times)) : null,

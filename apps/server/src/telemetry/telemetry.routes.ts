@@ -149,7 +149,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, actor }) => {
       const windows = await readableWindows(actor, body.car_data_id);
-      return { state: ownState(await findLatestState(db, body.car_data_id), windows) };
+      return { state: ownState(await findLatestState(db, body.car_data_id, null), windows) };
     },
   });
 

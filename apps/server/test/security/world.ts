@@ -7,7 +7,7 @@ import { hashDeviceSecret } from '../../src/auth/device-secret.js';
 import { createSession } from '../../src/auth/session.repository.js';
 import { hashToken } from '../../src/auth/token.js';
 import type { Db } from '../../src/db/database.js';
-import { reserveCommand } from '../../src/gateway/command.repository.js';
+import { reserveCommand } from '../../src/commands/terminal-commands.repository.js';
 import { createResetToken } from '../../src/password-reset/password-reset.repository.js';
 import { accounts, companyA, companyB, createTestApp, fleet, seedFixtures, type TestApp } from '../helper.js';
 

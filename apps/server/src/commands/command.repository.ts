@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /**
- * The console's side of reserved commands. Reserving, fetching and results
- * live in ../gateway/command.repository.ts (reserveCommand, takePendingCommands,
+ * The console's side of reserved commands. Reserving, handing out and results
+ * live in ./terminal-commands.repository.ts (reserveCommand, takePendingCommands,
  * completeCommands); this file reads commands and closes the ones that never
- * ran: deleted in execWait, or expired.
+ * ran: deleted in execWait, or expired. Reads take the reader's company
+ * (null: every company): a company sees only the commands made for its vehicles.
  */
 
 /** A fetched command whose result never came is closed this long after it expired. */
@@ -31,7 +32,8 @@ type Row = {
   result: unknown;
   request_id: string | null;
   deleted_at: Date | string | null;
-  closed_reason: 'deleted' | 'expired' | null;
+  closed_reason: 'deleted' | 'expired' | 'cancelled' | null;
+  cancel_reason: string | null;
 };
 
 export function commandStatus(r: Pick<Row, 'state' | 'deleted_at' | 'closed_reason' | 'result'>): CommandStatus {
@@ -43,7 +45,7 @@ export function commandStatus(r: Pick<Row, 'state' | 'deleted_at' | 'closed_reas
 
 /** The slot state of SPEC.md §4 a command leaves behind: 0 when it is closed without running. */
 export const slotState = (c: Pick<ReservedCommand, 'status' | 'state'> | null): number =>
-  !c || c.status === 'deleted' || c.status === 'expired' ? reservationStates.wait : c.state;
+  !c || c.status === 'deleted' || c.status === 'expired' || c.status === 'cancelled' ? reservationStates.wait : c.state;
 
 const selectCommands = (db: Db) =>
   db
@@ -66,7 +68,14 @@ const selectCommands = (db: Db) =>
       'c.request_id',
       'c.deleted_at',
       'c.closed_reason',
+      'c.cancel_reason',
     ]);
+
+/** Commands of one terminal made for the company's vehicles (company null: all). */
+const ofTerminal = (db: Db, carDataId: string, company: string | null) => {
+  const q = selectCommands(db).where('c.car_data_id', '=', carDataId);
+  return company === null ? q : q.where('c.company_id', '=', company);
+};
 
 /** Commands with their event timelines (in the order they were recorded), in the order given. */
 async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
@@ -75,7 +84,7 @@ async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
     ? await db
         .selectFrom('reserved_command_events as e')
         .leftJoin('accounts as a', 'a.account_id', 'e.account_id')
-        .select(['e.command_id', 'e.state', 'e.event', 'e.account_id', 'a.name as account_name', 'e.at'])
+        .select(['e.command_id', 'e.state', 'e.event', 'e.account_id', 'a.name as account_name', 'e.at', 'e.reason'])
         .where('e.command_id', 'in', ids)
         .orderBy('e.id')
         .execute()
@@ -99,9 +108,10 @@ async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
       result: result ? { success: result.success === true, detail: String(result.detail ?? '') } : null,
       request_id: r.request_id,
       closed_at: iso(r.deleted_at),
+      cancel_reason: r.cancel_reason,
       events: events
         .filter((e) => Number(e.command_id) === Number(r.id))
-        .map((e) => ({ state: e.state, event: e.event, account_id: e.account_id, account_name: e.account_name, at: iso(e.at)! })),
+        .map((e) => ({ state: e.state, event: e.event, account_id: e.account_id, account_name: e.account_name, at: iso(e.at)!, reason: e.reason })),
     };
   });
 }
@@ -112,9 +122,8 @@ export async function findCommand(db: Db, id: number): Promise<ReservedCommand |
 }
 
 /** The slot's newest command: the active one when there is one (only one can be). */
-export async function findLatestInSlot(db: Db, carDataId: string, cmdIdx: number): Promise<ReservedCommand | null> {
-  const rows = (await selectCommands(db)
-    .where('c.car_data_id', '=', carDataId)
+export async function findLatestInSlot(db: Db, carDataId: string, cmdIdx: number, company: string | null): Promise<ReservedCommand | null> {
+  const rows = (await ofTerminal(db, carDataId, company)
     .where('c.cmd_idx', '=', cmdIdx)
     .orderBy('c.id', 'desc')
     .limit(1)
@@ -123,8 +132,8 @@ export async function findLatestInSlot(db: Db, carDataId: string, cmdIdx: number
 }
 
 /** Past and current commands of a terminal, newest first. */
-export async function listCommands(db: Db, carDataId: string, opts: { cmdIdx?: number | undefined; limit: number }) {
-  let q = selectCommands(db).where('c.car_data_id', '=', carDataId);
+export async function listCommands(db: Db, carDataId: string, company: string | null, opts: { cmdIdx?: number | undefined; limit: number }) {
+  let q = ofTerminal(db, carDataId, company);
   if (opts.cmdIdx !== undefined) q = q.where('c.cmd_idx', '=', opts.cmdIdx);
   const rows = (await q.orderBy('c.id', 'desc').limit(opts.limit).execute()) as Row[];
   return withEvents(db, rows);
@@ -147,12 +156,20 @@ export async function findActiveInSlot(db: Db, carDataId: string, cmdIdx: number
  * by the account. One statement, so a terminal fetching it at the same moment
  * either gets it (and the delete finds nothing) or never sees it.
  */
-export async function deleteWaitingCommand(db: Db, carDataId: string, cmdIdx: number, accountId: string, now: Date): Promise<number | null> {
+export async function deleteWaitingCommand(
+  db: Db,
+  carDataId: string,
+  cmdIdx: number,
+  company: string | null,
+  accountId: string,
+  now: Date,
+): Promise<number | null> {
   const { execWait } = reservationStates;
+  const ofCompany = company === null ? sql`` : sql`AND company_id = ${company}`;
   const result = await sql<{ command_id: number }>`
     WITH closed AS (
       UPDATE reserved_commands SET deleted_at = ${now}, closed_reason = 'deleted'
-      WHERE car_data_id = ${carDataId} AND cmd_idx = ${cmdIdx} AND state = ${execWait} AND deleted_at IS NULL
+      WHERE car_data_id = ${carDataId} AND cmd_idx = ${cmdIdx} AND state = ${execWait} AND deleted_at IS NULL ${ofCompany}
       RETURNING id
     )
     INSERT INTO reserved_command_events (command_id, state, event, account_id, at)

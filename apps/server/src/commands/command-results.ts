@@ -2,8 +2,8 @@ import { deviceProtocolMessages as msg, reservationStates, type RecordOf, type R
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { EngineLogsTable } from '../db/schema.js';
-import { completeCommands, lockCommands, type CommandResult, type LockedCommand } from './command.repository.js';
-import type { EngineLineChange } from './latest-patch.js';
+import { completeCommands, lockCommands, type CommandResult, type LockedCommand } from './terminal-commands.repository.js';
+import type { EngineLineChange } from '../telemetry/latest-patch.js';
 
 export interface IndexedResult {
   index: number;

@@ -17,11 +17,18 @@ export interface NewReservedCommand {
   cmd_idx?: number;
   request_id?: string | null;
   expires_at?: Date | string | null;
+  /** The vehicle it is for; absent: the live vehicle carrying the terminal now. */
+  car_id?: string;
 }
+
+/** The live vehicle carrying a terminal, as a subquery. */
+const liveCarOf = (carDataId: string) =>
+  sql<string | null>`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
 
 /**
  * Reserves a command for a terminal (state 1) with its 'reserved' event, in one
- * statement. Throws the unique violation (23505) when the terminal already has
+ * statement. It remembers the vehicle and its company: a company reads only its
+ * own commands, and the hand-out checks the creator's right over that vehicle. Throws the unique violation (23505) when the terminal already has
  * an active command with the same cmd_idx.
  */
 export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<number> {
@@ -42,6 +49,8 @@ export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<num
           result_at: null,
           result: null,
           deleted_at: null,
+          car_id: c.car_id ?? liveCarOf(c.car_data_id),
+          company_id: sql<string | null>`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
         })
         .returning(['id', 'created_by']),
     )
@@ -86,18 +95,40 @@ export async function takePendingCommands(db: Db, carDataId: string): Promise<De
   return (await takePendingCommandsOf(db, [carDataId])).get(carDataId) ?? [];
 }
 
+/** Why the creator no longer holds the right over the vehicle the terminal is on now; null while they do. */
+const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_type)`;
+
 /**
  * The CTEs of takePendingCommands for the terminals `ids` (a text[] expression):
  * `pending` lists each one's commands (id, car_data_id, cmd_idx, cmd_type,
  * cmd_info, created_at), those fetched now included.
+ *
+ * Authority is checked at the hand-out (ARCHITECTURE.md "Engine control"): a
+ * waiting command whose creator was deleted or lost the right, or whose vehicle
+ * was deleted or no longer carries the terminal, is cancelled with the reason
+ * (event and audit row) and never handed out; a fetched one is no longer repeated.
  */
 export function pendingCommandCtes(ids: RawBuilder<unknown>): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
   return [
+    sql`lapsed AS (
+      UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${lapse}
+      WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
+        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NOT NULL
+      RETURNING id, car_id, car_data_id, company_id, created_by, cancel_reason)`,
+    sql`lapsed_events AS (
+      INSERT INTO reserved_command_events (command_id, state, event, reason)
+      SELECT id, ${execWait}, 'cancelled', cancel_reason FROM lapsed)`,
+    sql`lapsed_audit AS (
+      INSERT INTO audit_log (account_id, action, target_type, target_id, detail)
+      SELECT NULL, 'engine_command.cancel', 'engine_command', id::text,
+             jsonb_build_object('car_id', car_id, 'car_data_id', car_data_id, 'company_id', company_id,
+                                'created_by', created_by, 'reason', cancel_reason)
+      FROM lapsed)`,
     sql`fetched AS (
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
       WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now())
+        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL
       RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
     sql`fetched_events AS (
       INSERT INTO reserved_command_events (command_id, state, event)
@@ -107,7 +138,7 @@ export function pendingCommandCtes(ids: RawBuilder<unknown>): RawBuilder<unknown
       UNION ALL
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
       WHERE car_data_id = ANY(${ids}) AND state = ${resultWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()))`,
+        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL)`,
   ];
 }
 

@@ -179,6 +179,34 @@ describe('/api/car_get_gps_log', () => {
     }
     expect(res.body.length).toBeLessThan(200_000);
   });
+
+  it('answers a route of more than 200,000 points, simplified, never 5xx', async () => {
+    const imei = '358409100000556';
+    await t.db.insertInto('devices').values({ car_device_id: 'device-long', car_data_id: imei, password_hash: 'x' }).execute();
+    await t.db
+      .insertInto('cars')
+      .values({ car_id: 'car-long', company_id: 'company-a', car_data_id: imei, car_device_id: 'device-long', user_id: null })
+      .execute();
+    // 250,000 points, one every 5 s (about 14.5 days), written straight to the table.
+    await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
+      SELECT ${imei}, timestamptz '2026-02-01T00:00:00Z' + make_interval(secs => i * 5),
+             35.685 + 0.01 * sin(i / 720.0), 139.753 + 0.012 * cos(i / 720.0), 30, 0
+      FROM generate_series(0, 249999) AS i`.execute(t.db);
+    for (const [body, token] of [
+      [{ car_data_id: imei, max_points: 2000 }, tokenA],
+      [{ car_data_id: imei, from: '2026-02-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }, tokenSuper],
+    ] as const) {
+      const res = await post(t.app, '/api/car_get_gps_log', body, token);
+      expect(res.statusCode, res.body).toBe(200);
+      const answer = res.json();
+      expect(answer.total).toBe(250_000);
+      expect(answer.simplified).toBe(true);
+      expect(answer.list.length).toBeLessThanOrEqual(body.max_points ?? 5000);
+      expect(answer.list[0].recorded_at).toBe('2026-02-01T00:00:00.000Z');
+      const times = answer.list.map((p: { recorded_at: string }) => p.recorded_at);
+      expect([...times].sort()).toEqual(times);
+    }
+  });
 });
 
 describe('/api/car_get_latest_state and /api/car_data_sync', () => {

@@ -106,6 +106,7 @@ export async function countGps(db: Db, f: LogFilter): Promise<number> {
 }
 
 export interface RoutePoint {
+  id: number;
   recorded_at: Date;
   lat: number;
   lng: number;
@@ -113,27 +114,56 @@ export interface RoutePoint {
   heading: number | null;
 }
 
-/**
- * The route in time order. Above `cap` points it keeps the first point of
- * each of `cap` equal time slices, so a year of data costs a bounded read.
- */
-export async function findRoute(db: Db, f: LogFilter, total: number, cap: number): Promise<RoutePoint[]> {
+const routeColumns = ['id', 'recorded_at', 'lat', 'lng', 'speed', 'heading'] as const;
+
+function gpsRange(db: Db, f: LogFilter) {
   let q = db.selectFrom('gps_logs').where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
   if (f.windows) q = q.where(withinWindows(f.windows));
-  if (total <= cap) {
-    return q.select(['recorded_at', 'lat', 'lng', 'speed', 'heading']).orderBy('recorded_at').orderBy('id').execute() as Promise<
-      RoutePoint[]
-    >;
-  }
-  const span = await q.select([sql<Date>`min(recorded_at)`.as('first'), sql<Date>`max(recorded_at)`.as('last')]).executeTakeFirstOrThrow();
-  const seconds = Math.max(1, (new Date(span.last).getTime() - new Date(span.first).getTime()) / 1000);
-  const slice = seconds / cap;
-  const bucket = sql`floor(extract(epoch from recorded_at) / ${slice}::float8)`;
-  return q
-    .select(['recorded_at', 'lat', 'lng', 'speed', 'heading'])
-    .distinctOn(bucket)
-    .orderBy(bucket)
-    .orderBy('recorded_at')
+  return q;
+}
+
+/** Up to `size` points in time order after the point `afterId` (its own recorded_at: microseconds a Date would lose). */
+export async function findRoutePage(db: Db, f: LogFilter, afterId: number | null, size: number): Promise<RoutePoint[]> {
+  let q = gpsRange(db, f);
+  if (afterId !== null) q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM gps_logs c WHERE c.id = ${afterId})`);
+  return q.select(routeColumns).orderBy('recorded_at').orderBy('id').limit(size).execute() as Promise<RoutePoint[]>;
+}
+
+/** Epoch seconds of the first and last point in the range. */
+export async function gpsSpan(db: Db, f: LogFilter): Promise<{ first: number; last: number }> {
+  const row = await gpsRange(db, f)
+    .select([
+      sql<number>`extract(epoch from min(recorded_at))::float8`.as('first'),
+      sql<number>`extract(epoch from max(recorded_at))::float8`.as('last'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { first: Number(row.first), last: Number(row.last) };
+}
+
+/**
+ * The first point of each time slice of `slice` seconds counted from `origin` (epoch seconds),
+ * for the points in [lo, hi) (epoch seconds; null: unbounded). The slice number is a column of
+ * a subquery, so DISTINCT ON and ORDER BY name one expression, not two equal bindings.
+ */
+export async function findRouteSlices(
+  db: Db,
+  f: LogFilter,
+  t: { origin: number; slice: number; lo: number | null; hi: number | null },
+): Promise<RoutePoint[]> {
+  let q = gpsRange(db, f);
+  if (t.lo !== null) q = q.where('recorded_at', '>=', sql<Date>`to_timestamp(${t.lo}::float8)`);
+  if (t.hi !== null) q = q.where('recorded_at', '<', sql<Date>`to_timestamp(${t.hi}::float8)`);
+  const sliced = q
+    .select(routeColumns)
+    .select(sql<number>`floor((extract(epoch from recorded_at)::float8 - ${t.origin}::float8) / ${t.slice}::float8)`.as('n'))
+    .as('s');
+  return db
+    .selectFrom(sliced)
+    .select(['s.id', 's.recorded_at', 's.lat', 's.lng', 's.speed', 's.heading'])
+    .distinctOn('s.n')
+    .orderBy('s.n')
+    .orderBy('s.recorded_at')
+    .orderBy('s.id')
     .execute() as Promise<RoutePoint[]>;
 }

@@ -1,5 +1,5 @@
 import { errorMessages, passwordResetMessages as msg, validationMessages as m } from '@fleet/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { REDACTED_BODY } from '../src/mail/outbox.repository.js';
 import { RESET_LIMITS } from '../src/password-reset/password-reset.repository.js';
 import { accounts, createTestApp, FIXTURE_PASSWORD, login, post, seedFixtures, type TestApp } from './helper.js';
@@ -169,5 +169,56 @@ describe('password reset by mail', () => {
     } finally {
       await t.db.updateTable('accounts').set({ is_delete: false }).where('account_id', '=', accounts.managerA.account_id).execute();
     }
+  });
+});
+
+describe('a password change by any way ends the reset links and the other sessions', () => {
+  const other = { name: '変更 四郎', role: 1, company_id: 'company-a', engine_control: false };
+  const change = {
+    'own password change (password_reset)': (self: string, admin: string, id: string) =>
+      post(
+        t.app,
+        '/api/password_reset',
+        { info: { current_password: FIXTURE_PASSWORD, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+        self,
+      ).then((r) => ({ r, kept: self, id })),
+    "an admin's change (password_reset with account_id)": (_self: string, admin: string, id: string) =>
+      post(t.app, '/api/password_reset', { info: { account_id: id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } }, admin).then(
+        (r) => ({ r, kept: null, id }),
+      ),
+    'own account edit with a password (account_update)': (self: string, _admin: string, id: string) =>
+      post(
+        t.app,
+        '/api/account_update',
+        { info: { account_id: id, ...other, email: `${id}@example.jp`, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+        self,
+      ).then((r) => ({ r, kept: self, id })),
+    "an admin's account edit with a password (account_update)": (_self: string, admin: string, id: string) =>
+      post(
+        t.app,
+        '/api/account_update',
+        { info: { account_id: id, ...other, email: `${id}@example.jp`, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+        admin,
+      ).then((r) => ({ r, kept: null, id })),
+  };
+
+  it.each(Object.entries(change))('%s', async (way, act) => {
+    const id = `pw-${Object.keys(change).indexOf(way)}`;
+    await t.db
+      .insertInto('accounts')
+      .values({ account_id: id, email: `${id}@example.jp`, password_hash: inject('fixturePasswordHash'), ...other })
+      .execute();
+    const link = await tokenFor(`${id}@example.jp`);
+    const [self, second, admin] = await Promise.all([login(t.app, id), login(t.app, id), login(t.app, 'adminA')]);
+
+    const { r, kept } = await act(self, admin, id);
+    expect(r.statusCode, r.body).toBe(200);
+
+    const refused = await setPassword(link, 'via-old-link-1');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(msg.tokenUsed);
+    await login(t.app, id, NEW_PASSWORD);
+    expect((await post(t.app, '/api/me', {}, second)).statusCode).toBe(401);
+    expect((await post(t.app, '/api/me', {}, self)).statusCode).toBe(kept ? 200 : 401);
   });
 });

@@ -15,6 +15,7 @@ import { revokeAccountSessions } from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { AuthedActor } from '../http/context.js';
+import { retireAccountTokens } from '../password-reset/password-reset.repository.js';
 import { assignCompany } from '../scope/assign-company.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import {
@@ -47,6 +48,16 @@ const mapUniqueViolation = (e: unknown): never => {
   if (isUniqueViolation(e)) throw conflict(accountMessages.accountIdInUse, { account_id: accountMessages.accountIdInUse });
   throw e;
 };
+
+/**
+ * A new password ends what the old one opened: every reset link of the account, and its sessions,
+ * except the one that made the change when the account changed its own password.
+ */
+async function endOldCredentials(trx: Db, accountId: string, keepTokenHash: string | null) {
+  await retireAccountTokens(trx, accountId);
+  if (keepTokenHash) await revokeOtherSessions(trx, accountId, keepTokenHash);
+  else await revokeAccountSessions(trx, accountId);
+}
 
 export async function addAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountForm>) {
   checkRole(actor, info.role);
@@ -81,9 +92,8 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
       ...(password_hash ? { password_hash } : {}),
     }).catch(mapUniqueViolation);
     // A new role, company or password ends the sessions that were signed in under the old one.
-    if (self && password_hash) await revokeOtherSessions(trx, target.account_id, actor.session.token_hash);
-    else if (password_hash || info.role !== target.role || company_id !== target.company_id)
-      await revokeAccountSessions(trx, target.account_id);
+    if (password_hash) await endOldCredentials(trx, target.account_id, self ? actor.session.token_hash : null);
+    else if (info.role !== target.role || company_id !== target.company_id) await revokeAccountSessions(trx, target.account_id);
     await writeAudit(trx, actor, 'account.update', 'account', target.account_id, {
       role: info.role,
       company_id,
@@ -116,7 +126,7 @@ export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<t
     const password_hash = await hashPassword(info.password);
     await db.transaction().execute(async (trx) => {
       await updateAccount(trx, actor.account_id, { password_hash });
-      await revokeOtherSessions(trx, actor.account_id, actor.session.token_hash);
+      await endOldCredentials(trx, actor.account_id, actor.session.token_hash);
       await writeAudit(trx, actor, 'account.password', 'account', actor.account_id);
     });
     return;
@@ -127,7 +137,7 @@ export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<t
   const password_hash = await hashPassword(info.password);
   await db.transaction().execute(async (trx) => {
     await updateAccount(trx, targetId, { password_hash });
-    await revokeAccountSessions(trx, targetId);
+    await endOldCredentials(trx, targetId, null);
     await writeAudit(trx, actor, 'account.password', 'account', targetId);
   });
 }

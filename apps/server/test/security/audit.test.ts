@@ -169,7 +169,7 @@ describe('the audit log records', () => {
       'car',
       () => 'audit-car',
     ],
-  ])('%s', async (_label, who, request, action, targetType, targetId) => {
+  ] satisfies [string, keyof typeof accounts, ...unknown[]][])('%s', async (_label, who, request, action, targetType, targetId) => {
     const [url, body] = await request();
     await call(who, url, body);
     const row = await latest(targetType, targetId());
@@ -186,10 +186,11 @@ describe('the audit log records', () => {
 
   it('engine commands and reservation requests, with what was asked', async () => {
     const car = await w.fresh.car('own');
-    const { command } = await call('staffA', '/api/car_engine_state_reserve', { car_data_id: car.car_data_id, cmd_info: { cmd: 1 } });
+    // A common user with the engine-control right, whose session has stepped up (world.ts).
+    const { command } = await call('operatorA', '/api/car_engine_state_reserve', { car_data_id: car.car_data_id, cmd_info: { cmd: 1 } });
     expect(await latest('engine_command', String(command.command_id))).toMatchObject({
       action: 'engine_command.reserve',
-      account_id: 'staff-a',
+      account_id: 'operator-a',
       detail: { car_data_id: car.car_data_id, cmd_info: { cmd: 1 } },
     });
     await call('managerA', '/api/car_delete_reserve_engine_cmd', { car_data_id: car.car_data_id });
@@ -197,7 +198,7 @@ describe('the audit log records', () => {
       action: 'engine_command.delete',
       account_id: 'manager-a',
     });
-    const { request_id } = await call('staffA', '/api/car_engine_state_reserve_request', {
+    const { request_id } = await call('operatorA', '/api/car_engine_state_reserve_request', {
       request: { car_id: car.car_id, cmd: 0, execute_at: new Date(Date.now() + 3600_000).toISOString() },
     });
     expect(await latest('reservation_request', request_id)).toMatchObject({

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matrix, type CellRequest, type MatrixRow } from './matrix.js';
+import { expected, matrix, type CellRequest, type MatrixRow } from './matrix.js';
 import {
   COMPANY_B_MARKERS,
   createWorld,
@@ -102,7 +102,7 @@ describe('the authorization matrix', () => {
   });
 
   it.each(matrix.map((row) => [row.route, row] as const))('%s', async (_route, row) => {
-    const cells = roles.flatMap((role) => targets.map((target, i) => ({ role, target, want: row.expect[role][i]! })));
+    const cells = roles.flatMap((role) => targets.map((target, i) => ({ role, target, want: expected(row.expect, role)[i]! })));
     const answers = await Promise.all(cells.map((c) => call(row, c.role, c.target)));
     const got = cells.map((c, i) => `${c.role}/${c.target}: ${answers[i]!.statusCode}`);
     const want = cells.map((c) => `${c.role}/${c.target}: ${c.want}`);
@@ -115,6 +115,56 @@ describe('the authorization matrix', () => {
       else if (res.statusCode >= 400) expectErrorShape(res, label);
       else if (!row.public && c.role !== 'superAdmin' && c.role !== 'anonymous')
         expect(res.body, `${label} leaks company B`).not.toMatch(COMPANY_B_MARKERS);
+    });
+  });
+});
+
+/**
+ * The step-up dimension (ARCHITECTURE.md "Engine control"): a prohibit, now or scheduled, needs the
+ * password re-entered within minutes; a permit does not. Sessions here have not stepped up. A role
+ * without the engine-control right is refused for that first; another company's vehicle is not found.
+ */
+describe('the step-up before a prohibit', () => {
+  const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+  const calls = {
+    now: async (target: Target, cmd: 0 | 1) => ({
+      route: 'POST /api/car_engine_state_reserve',
+      body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_info: { cmd } },
+    }),
+    scheduled: async (target: Target, cmd: 0 | 1) => ({
+      route: 'POST /api/car_engine_state_reserve_request',
+      body: { request: { car_id: (await w.fresh.car(target)).car_id, cmd, execute_at: inAnHour() } },
+    }),
+  };
+  const signedIn = roles.filter((r) => r !== 'anonymous');
+  /** Without a step-up: [prohibit own, prohibit other, permit own, permit other]. */
+  const want: Record<(typeof signedIn)[number], readonly [number, number, number, number]> = {
+    superAdmin: [403, 403, 200, 200],
+    adminA: [403, 404, 200, 404],
+    managerA: [403, 404, 200, 404],
+    staffA: [403, 404, 403, 404],
+    operatorA: [403, 404, 200, 404],
+  };
+
+  it.each(Object.keys(calls) as (keyof typeof calls)[])('%s', async (kind) => {
+    const cells = signedIn.flatMap((role) => ([1, 0] as const).flatMap((cmd) => targets.map((target) => ({ role, cmd, target }))));
+    const answers = await Promise.all(
+      cells.map(async (c) => {
+        const { route, body } = await calls[kind](c.target, c.cmd);
+        return inject({ route, expect: {} as MatrixRow['expect'], request: () => ({}) }, { body }, await w.plainToken(c.role));
+      }),
+    );
+    const got = cells.map((c, i) => `${c.role} cmd ${c.cmd} ${c.target}: ${answers[i]!.statusCode}`);
+    const wanted = cells.map((c, i) => `${c.role} cmd ${c.cmd} ${c.target}: ${want[c.role][i % 4]}`);
+    expect(got, answers.map((a) => a.body.slice(0, 160)).join('\n')).toEqual(wanted);
+    cells.forEach((c, i) => {
+      const res = answers[i]!;
+      if (res.statusCode >= 400) expectErrorShape(res, `${kind} ${c.role}`);
+      // Only a prohibit of a vehicle one may control asks for the step-up; everything else keeps its reason.
+      const mayControl = c.role !== 'staffA' && (c.target === 'own' || c.role === 'superAdmin');
+      const code = (JSON.parse(res.body) as { code?: string }).code;
+      if (c.cmd === 1 && mayControl) expect(code, `${kind} ${c.role} ${c.target}`).toBe('STEP_UP_REQUIRED');
+      else expect(code, `${kind} ${c.role} cmd ${c.cmd} ${c.target}`).not.toBe('STEP_UP_REQUIRED');
     });
   });
 });

@@ -24,10 +24,16 @@ import {
  * the real app, and fails when a registered route has no row here.
  *
  * Roles: anonymous (no token), superAdmin (role 0, no company), adminA
- * (company admin: role 0 of company A), managerA (role 1), staffA (common, role 2).
+ * (company admin: role 0 of company A), managerA (role 1), staffA (common, role 2), operatorA (common,
+ * role 2, given the engine-control right). Their sessions have stepped up (password re-entered), so a
+ * prohibit is judged on role, right and company; authorization-matrix.test.ts walks the step-up
+ * dimension with sessions that have not.
  */
 export type Status = number;
-export type Expectation = Record<Role, readonly [own: Status, other: Status]>;
+type Cell = readonly [own: Status, other: Status];
+/** operatorA (role 2 with the engine-control right) answers like staffA unless a row says otherwise. */
+export type Expectation = Record<Exclude<Role, 'operatorA'>, Cell> & { operatorA?: Cell };
+export const expected = (e: Expectation, role: Role): Cell => (role === 'operatorA' ? (e.operatorA ?? e.staffA) : e[role]);
 
 export interface CellRequest {
   body?: unknown;
@@ -64,6 +70,23 @@ const OWN_COMPANY: Expectation = {
 };
 /** Edit and delete: managers (roles 0-1) in their own company; common users may not. */
 const EDITORS: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: [200, 404], managerA: [200, 404], staffA: same(403) };
+/**
+ * Engine permit / prohibit and reservations: every role of the company, but a common user only with
+ * the engine-control right (ARCHITECTURE.md matrix); another company's vehicle is "not found" first.
+ */
+const ENGINE_CONTROL: Expectation = { ...OWN_COMPANY, staffA: [403, 404], operatorA: [200, 404] };
+/** Software and settings updates of a terminal: the super admin's alone; another company's terminal is "not found". */
+const TERMINAL_UPDATES: Expectation = { ...OWN_COMPANY, adminA: [403, 404], managerA: [403, 404], staffA: [403, 404] };
+/** A company's TOTP policy: its company admin and the super admin; another company's is "not found". */
+const COMPANY_ADMINS: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: [200, 404],
+  managerA: same(403),
+  staffA: same(403),
+};
+/** Enable / disable TOTP with a code that cannot be right (no fixture account turns it on): refused for everyone. */
+const WRONG_CODE: Expectation = { anonymous: same(401), superAdmin: same(400), adminA: same(400), managerA: same(400), staffA: same(400) };
 /** GPS terminals, companies, registration, the outbox and audit log: the super admin's alone. */
 const SUPER_ADMIN: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(403), managerA: same(403), staffA: same(403) };
 /** Account lists and checks: managers. */
@@ -166,7 +189,17 @@ export const matrix: MatrixRow[] = [
     { public: true },
   ),
   post('/api/me', SIGNED_IN, none),
+  post('/api/step_up', SIGNED_IN, () => ({ body: { password: FIXTURE_PASSWORD } })),
   post('/api/client_config', PUBLIC, none, { public: true }),
+  // 二段階認証: every call acts on the caller's own account; the policy on a company.
+  post('/api/totp_status', SIGNED_IN, none),
+  post('/api/totp_setup', SIGNED_IN, none),
+  post('/api/totp_enable', WRONG_CODE, () => ({ body: { otp: '000000' } })),
+  post('/api/totp_disable', WRONG_CODE, () => ({ body: { password: FIXTURE_PASSWORD, otp: '000000' } })),
+  post('/api/company_totp_policy', COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post('/api/company_totp_policy_update', COMPANY_ADMINS, (_w, target) => ({
+    body: { company_id: companyOf[target], require_totp: false },
+  })),
   post('/api/session_account_id', ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
   post('/api/session_company_id', OWN_COMPANY, (_w, target) => ({ body: { company_id: companyOf[target] } })),
   post('/api/session_car_id', OWN_COMPANY, carOf),
@@ -280,20 +313,20 @@ export const matrix: MatrixRow[] = [
   // Engine control -------------------------------------------------------------------------
   post('/api/car_get_reserve_cmd', OWN_COMPANY, imeiOf),
   post('/api/car_get_reserve_cmd_history', OWN_COMPANY, imeiOf),
-  post('/api/car_engine_state_reserve', OWN_COMPANY, async (w, target) => ({
+  post('/api/car_engine_state_reserve', ENGINE_CONTROL, async (w, target) => ({
     body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_info: { cmd: 1 } },
   })),
-  post('/api/car_reserve_cmd', OWN_COMPANY, async (w, target) => ({
+  post('/api/car_reserve_cmd', TERMINAL_UPDATES, async (w, target) => ({
     body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_type: 'req_client_update', cmd_info: {} },
   })),
-  post('/api/car_delete_reserve_engine_cmd', OWN_COMPANY, async (w, target) => ({
+  post('/api/car_delete_reserve_engine_cmd', ENGINE_CONTROL, async (w, target) => ({
     body: { car_data_id: (await w.fresh.reservedCommand(target)).car_data_id },
   })),
   post('/api/get_reserve_requests', OWN_COMPANY, carOf),
-  post('/api/car_engine_state_reserve_request', OWN_COMPANY, async (w, target) => ({
+  post('/api/car_engine_state_reserve_request', ENGINE_CONTROL, async (w, target) => ({
     body: { request: { car_id: (await w.fresh.car(target)).car_id, cmd: 1, execute_at: inAnHour() } },
   })),
-  post('/api/car_delete_reserve_engine_cmd_request', OWN_COMPANY, async (w, target) => ({
+  post('/api/car_delete_reserve_engine_cmd_request', ENGINE_CONTROL, async (w, target) => ({
     body: { request_id: await w.fresh.reservationRequest(target) },
   })),
 

@@ -16,10 +16,10 @@ import { accounts, companyA, companyB, createTestApp, fleet, seedFixtures, type 
  * account of each role (company A), factories for fresh records of either
  * company, tokens, the error-shape check and a checksum of the stored data.
  */
-export const roles = ['anonymous', 'superAdmin', 'adminA', 'managerA', 'staffA'] as const;
+export const roles = ['anonymous', 'superAdmin', 'adminA', 'managerA', 'staffA', 'operatorA'] as const;
 export type Role = (typeof roles)[number];
 export type SignedInRole = Exclude<Role, 'anonymous'>;
-/** "own": a record of company A (the company of the adminA, managerA and staffA accounts); "other": of company B. */
+/** "own": a record of company A (the company of the adminA, managerA, staffA and operatorA accounts); "other": of company B. */
 export type Target = 'own' | 'other';
 export const targets: readonly Target[] = ['own', 'other'];
 export const companyOf: Record<Target, string> = { own: companyA, other: companyB };
@@ -29,6 +29,15 @@ export const fixtureOf = (target: Target) => (target === 'own' ? fleet.A : fleet
 export const extraAccounts = {
   staffA2: { account_id: 'staff-a2', name: '一般 四郎', email: 'staff-a2@example.jp', role: 2, company_id: companyA },
   staffB: { account_id: 'staff-b', name: '別社 五郎', email: 'staff-b@example.jp', role: 2, company_id: companyB },
+  /** A common user given the engine-control right (エンジン制御権限), which role 2 lacks by default. */
+  operatorA: {
+    account_id: 'operator-a',
+    name: '運行 六郎',
+    email: 'operator-a@example.jp',
+    role: 2,
+    company_id: companyA,
+    engine_control: true,
+  },
 } as const;
 export const otherAccountOf = (target: Target) => (target === 'own' ? extraAccounts.staffA2 : extraAccounts.staffB).account_id;
 export const templateOf = (target: Target) => (target === 'own' ? 'tpl-a' : 'tpl-b');
@@ -57,12 +66,14 @@ export interface World {
   app: FastifyInstance;
   db: Db;
   tokens: Record<SignedInRole, string>;
-  /** A new session for a role, e.g. for a call that ends it. */
+  /** A new session for a role, e.g. for a call that ends it; stepped up like `tokens`. */
   freshToken(role: SignedInRole): Promise<string>;
+  /** A new session that has not re-entered its password (no step-up before a prohibit). */
+  plainToken(role: SignedInRole): Promise<string>;
   fresh: ReturnType<typeof factories>;
 }
 
-export const accountIdOf = (role: SignedInRole) => accounts[role].account_id;
+export const accountIdOf = (role: SignedInRole) => (role === 'operatorA' ? extraAccounts.operatorA : accounts[role]).account_id;
 
 function factories(db: Db) {
   const f = {
@@ -138,6 +149,7 @@ function factories(db: Db) {
         .values({
           request_id,
           car_id: car.car_id,
+          company_id: companyOf[target],
           cmd: 1,
           execute_at: new Date(Date.now() + 3600_000).toISOString(),
           created_by: accounts.superAdmin.account_id,
@@ -210,11 +222,19 @@ export async function createWorld(): Promise<World> {
       })),
     )
     .execute();
-  const freshToken = (role: SignedInRole) => createSession(db, accountIdOf(role), LIFETIMES);
+  const plainToken = (role: SignedInRole) => createSession(db, accountIdOf(role), LIFETIMES);
+  // The matrix's sessions have stepped up (password re-entered) so a prohibit is judged on role and
+  // company alone; the step-up dimension uses plainToken.
+  const freshToken = async (role: SignedInRole) => {
+    const token = await plainToken(role);
+    const until = new Date(Date.now() + 3_600_000);
+    await db.updateTable('sessions').set({ stepped_up_until: until }).where('token_hash', '=', hashToken(token)).execute();
+    return token;
+  };
   const tokens = Object.fromEntries(
     await Promise.all((roles.filter((r) => r !== 'anonymous') as SignedInRole[]).map(async (r) => [r, await freshToken(r)] as const)),
   ) as Record<SignedInRole, string>;
-  return { t, app: t.app, db, tokens, freshToken, fresh: factories(db) };
+  return { t, app: t.app, db, tokens, freshToken, plainToken, fresh: factories(db) };
 }
 
 /** Hiragana, katakana or kanji: the message is Japanese. */

@@ -8,6 +8,7 @@ import { registerAccountRoutes } from './account/account.routes.js';
 import { registerAreaRoutes } from './areas/areas.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerTotpRoutes } from './auth/totp.routes.js';
 import { registerCarRoutes } from './car/car.routes.js';
 import { registerCarUserRoutes } from './car-user/car-user.routes.js';
 import { registerCompanyRoutes } from './company/company.routes.js';
@@ -67,6 +68,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerAuthRoutes(app, ctx);
+  registerTotpRoutes(app, ctx);
   registerDeviceRoutes(app, ctx);
   registerCarUserRoutes(app, ctx);
   registerCarRoutes(app, ctx);

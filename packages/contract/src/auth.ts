@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from './call.js';
 import { validationMessages as m } from './messages.js';
 import { idField } from './fields.js';
+import { otpField } from './totp.js';
 
 const credential = (max: number) =>
   z.string({ error: m.required }).min(1, m.required).max(max, m.tooLong);
@@ -10,6 +11,8 @@ export const LoginRequest = z.object({
   /** account_id or email */
   username: credential(254).transform((s) => s.trim()),
   password: credential(128),
+  /** The 6-digit TOTP code, for accounts with 二段階認証 on (asked after OTP_REQUIRED). */
+  otp: otpField().optional(),
 });
 export const LoginResponse = z.object({
   id: z.string(),

@@ -10,6 +10,10 @@ export const errorCodes = [
   'TOO_MANY_REQUESTS',
   /** A prohibit needs a recent step-up (POST /api/step_up): the console asks for the password. */
   'STEP_UP_REQUIRED',
+  /** The password was right; the account has TOTP on: the login screen asks for the 6-digit code. */
+  'OTP_REQUIRED',
+  /** The account's company requires TOTP and the account has none yet: only its setup is open. */
+  'TOTP_SETUP_REQUIRED',
   'UNAVAILABLE',
   'INTERNAL',
 ] as const;

@@ -11,6 +11,7 @@ export * from './enums.js';
 export * from './call.js';
 export * from './permissions.js';
 export * from './auth.js';
+export * from './totp.js';
 export * from './rules/area.js';
 export * from './rules/date-filter.js';
 export * from './rules/id.js';

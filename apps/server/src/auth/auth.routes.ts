@@ -17,6 +17,7 @@ import { isVisible } from '../scope/visibility.js';
 import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
 import { verifyStepUp } from './step-up.js';
+import { checkSecondFactor, otpRefusal } from './totp.js';
 import { createSession, findSession, markSteppedUp, revokeSession, selectionColumns, setSelection, type SelectionKey } from './session.repository.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -37,6 +38,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         .executeTakeFirst();
       const ok = await verifyPassword(body.password, account?.password_hash);
       if (!account || !ok) throw unauthorized(sessionMessages.loginFailed);
+      const second = await checkSecondFactor(db, account.account_id, body.otp);
+      // The password was right: asking for the code is not a failure; a wrong code is.
+      if (second === 'missing') await markLoginSucceeded(db, attempt);
+      if (second === 'missing' || second === 'wrong') throw otpRefusal(second);
       await markLoginSucceeded(db, attempt);
       if (needsRehash(account.password_hash)) {
         const rehashed = await hashPassword(body.password);
@@ -49,6 +54,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, logout, {
     auth: 'user',
+    duringTotpSetup: true,
     handler: async ({ actor }) => {
       await revokeSession(db, actor.session.token_hash);
       return { ok: true };
@@ -65,6 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, me, {
     auth: 'user',
+    duringTotpSetup: true,
     handler: async ({ actor }) => {
       const company = actor.company_id
         ? await db.selectFrom('companies').select('company_name').where('company_id', '=', actor.company_id).executeTakeFirst()

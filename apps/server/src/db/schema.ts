@@ -12,6 +12,8 @@ export interface CompaniesTable {
   address: Generated<string>;
   phone: Generated<string>;
   email: Generated<string>;
+  /** Every account of the company must sign in with TOTP (totp). */
+  require_totp: Generated<boolean>;
   is_delete: Flag;
   created_at: Generated<Date>;
   updated_at: Timestamp;
@@ -50,6 +52,17 @@ export interface SessionsTable {
   sel_device_id: string | null;
   /** Until when a prohibit needs no new step-up (engine_authority). */
   stepped_up_until: Generated<Date | string | null>;
+}
+
+/** 二段階認証 of an account (totp): the pending secret until confirmed, then the secret. */
+export interface AccountTotpTable {
+  account_id: string;
+  secret: string | null;
+  pending_secret: string | null;
+  enabled_at: Date | string | null;
+  /** The time step (unix seconds / 30) of the last code accepted: a code is good once. */
+  last_step: number | null;
+  updated_at: Timestamp;
 }
 
 export interface LoginAttemptsTable {
@@ -366,6 +379,7 @@ export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
+  account_totp: AccountTotpTable;
   car_users: CarUsersTable;
   devices: DevicesTable;
   cars: CarsTable;

@@ -1,9 +1,17 @@
-import { capabilities, fieldErrors, validationMessages, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
+import {
+  capabilities,
+  fieldErrors,
+  totpMessages,
+  validationMessages,
+  type Call,
+  type Capabilities,
+  type CallResponse,
+} from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { findSession, touchSession } from '../auth/session.repository.js';
 import type { AppContext, AuthedActor } from './context.js';
-import { badRequest, forbidden, unauthorized } from './errors.js';
+import { AppError, badRequest, forbidden, unauthorized } from './errors.js';
 import { findUnstorableInput } from './input-guard.js';
 
 interface HandlerArgs<B> {
@@ -18,6 +26,8 @@ type Authed<C extends Call> = {
   auth: 'user';
   /** Which capability of the permission matrix the call needs; omitted means any signed-in user. */
   allow?: (caps: Capabilities) => boolean;
+  /** Open to a session that must set up TOTP first (its company requires it); every other call is 403 TOTP_SETUP_REQUIRED. */
+  duringTotpSetup?: true;
   handler: (args: HandlerArgs<z.output<C['request']>> & { actor: AuthedActor }) => Promise<CallResponse<C>>;
 };
 
@@ -26,14 +36,23 @@ const bearer = (request: FastifyRequest) => {
   return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
 };
 
-/** Resolves the token of a request to its account, role and company scope, or throws 401. */
-export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthedActor> {
+/**
+ * Resolves the token of a request to its account, role and company scope, or throws 401; an account
+ * whose company requires TOTP and that has none gets 403 TOTP_SETUP_REQUIRED unless the call is part
+ * of setting it up.
+ */
+export async function authenticate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  opts: { duringTotpSetup?: boolean } = {},
+): Promise<AuthedActor> {
   const token = bearer(request);
   if (!token || token.length > 256) throw unauthorized();
   const life = { idleMinutes: ctx.config.SESSION_IDLE_MINUTES, maxHours: ctx.config.SESSION_MAX_HOURS };
   const session = await findSession(ctx.db, token, life);
   if (!session) throw unauthorized();
   await touchSession(ctx.db, session);
+  if (session.totp_setup_required && !opts.duringTotpSetup) throw new AppError(403, 'TOTP_SETUP_REQUIRED', totpMessages.setupRequired);
   return {
     account_id: session.account_id,
     name: session.name,
@@ -51,7 +70,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
  */
 export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppContext, call: C, opts: Public<C> | Authed<C>) {
   app.post(call.path, async (request) => {
-    const actor = opts.auth === 'user' ? await authenticate(ctx, request) : undefined;
+    const actor = opts.auth === 'user' ? await authenticate(ctx, request, { duringTotpSetup: opts.duringTotpSetup === true }) : undefined;
     if (actor && opts.auth === 'user' && opts.allow && !opts.allow(capabilities(actor))) throw forbidden();
     const unstorable = findUnstorableInput(request.body);
     if (unstorable !== undefined) throw badRequest(undefined, { [unstorable]: validationMessages.invalid });

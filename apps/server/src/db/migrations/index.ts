@@ -13,6 +13,7 @@ import * as listSearchBigrams from './2026_11_27_120000_list_search_bigrams.js';
 import * as listSortDescIndexes from './2026_11_27_130000_list_sort_desc_indexes.js';
 import * as listDeviceCarDescIndex from './2026_11_27_140000_list_device_car_desc_index.js';
 import * as engineAuthority from './2026_12_01_090000_engine_authority.js';
+import * as totp from './2026_12_02_100000_totp.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_130000_list_sort_desc_indexes': listSortDescIndexes,
   '2026_11_27_140000_list_device_car_desc_index': listDeviceCarDescIndex,
   '2026_12_01_090000_engine_authority': engineAuthority,
+  '2026_12_02_100000_totp': totp,
 };

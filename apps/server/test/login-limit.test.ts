@@ -1,4 +1,6 @@
-import { sessionMessages } from '@fleet/contract';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { accountMessages, sessionMessages } from '@fleet/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_LIMITS } from '../src/auth/login-limit.js';
 import { FIXTURE_PASSWORD, createTestApp, seedFixtures, type TestApp } from './helper.js';
@@ -34,5 +36,84 @@ describe('login rate limit', () => {
     const statuses = burst.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMITS.perIpPerMinute);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  });
+});
+
+/** A hash at N=2^10: the server verifies with the stored cost, so a hundred checks take milliseconds. */
+function cheapHash(password: string) {
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFKC'), salt, 64, { N: 1024, r: 8, p: 1 });
+  return ['scrypt', 10, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
+}
+const CHEAP_PASSWORD = 'cheap-pass-2026';
+async function cheapAccount(id: string) {
+  await t.db
+    .insertInto('accounts')
+    .values({
+      account_id: id,
+      name: '制限 五郎',
+      email: `${id.toUpperCase()}@Example.jp`,
+      role: 2,
+      company_id: 'company-a',
+      password_hash: cheapHash(CHEAP_PASSWORD),
+    })
+    .execute();
+}
+const signIn = (remoteAddress: string, username: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/login', remoteAddress, payload: { username, password } });
+
+describe('limits keyed on the account, whatever name reached it', () => {
+  it('locks sign-in by e-mail (any case) and by id once the account id has failed too often', async () => {
+    await cheapAccount('limit-id');
+    // Spread over the hour (rows moved back), so only the hourly failure limit is reached.
+    for (let i = 0; i < LOGIN_LIMITS.perUserPerHour; i++) {
+      expect((await signIn(`10.1.${i >> 8}.${i & 255}`, 'limit-id', `wrong-${i}`)).statusCode).toBe(401);
+      await t.db
+        .updateTable('login_attempts')
+        .set({ at: sql`now() - interval '30 minutes'` })
+        .execute();
+    }
+    const byEmail = await signIn('10.9.0.1', 'limit-id@example.jp', CHEAP_PASSWORD);
+    expect(byEmail.statusCode).toBe(429);
+    expect(byEmail.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: sessionMessages.tooManyAttempts });
+    expect((await signIn('10.9.0.2', 'LIMIT-ID@EXAMPLE.JP', CHEAP_PASSWORD)).statusCode).toBe(429);
+    expect((await signIn('10.9.0.3', 'limit-id', CHEAP_PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('counts successful sign-ins too: an account is checked at most so often a minute', async () => {
+    await cheapAccount('limit-ok');
+    const allowed = LOGIN_LIMITS.checksPerAccountPerMinute;
+    for (let i = 0; i < allowed; i++) {
+      expect((await signIn(`10.2.0.${i}`, i % 2 ? 'limit-ok' : 'limit-ok@example.jp', CHEAP_PASSWORD)).statusCode).toBe(200);
+      // A sign-in re-hashes at full cost; put the cheap hash back so the test stays quick.
+      await t.db
+        .updateTable('accounts')
+        .set({ password_hash: cheapHash(CHEAP_PASSWORD) })
+        .where('account_id', '=', 'limit-ok')
+        .execute();
+    }
+    const over = await signIn('10.2.1.1', 'limit-ok', CHEAP_PASSWORD);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().message).toBe(sessionMessages.tooManyAttempts);
+  }, 120_000);
+
+  it("limits the password change's current_password like a sign-in: 429 in Japanese, shared with sign-in", async () => {
+    await cheapAccount('limit-pw');
+    const token = (await signIn('10.3.0.1', 'limit-pw', CHEAP_PASSWORD)).json<{ token: string }>().token;
+    const change = (current_password: string, remoteAddress = '10.3.0.2') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/password_reset',
+        remoteAddress,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { info: { current_password, password: 'changed-pass-1', password_confirm: 'changed-pass-1' } },
+      });
+    for (let i = 0; i < LOGIN_LIMITS.perIpPerMinute; i++) expect((await change(`wrong-${i}`)).statusCode).toBe(400);
+    const limited = await change(CHEAP_PASSWORD);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: accountMessages.tooManyPasswordAttempts });
+    // The same address cannot go on guessing through the sign-in either.
+    expect((await signIn('10.3.0.2', 'limit-pw', CHEAP_PASSWORD)).statusCode).toBe(429);
+    expect((await change(CHEAP_PASSWORD, '10.3.0.3')).statusCode).toBe(200);
   });
 });

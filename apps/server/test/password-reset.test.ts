@@ -161,6 +161,15 @@ describe('password reset by mail', () => {
     expect((await requestReset('someone-else@example.jp', '192.0.2.78')).statusCode).toBe(200);
   });
 
+  it('sends at most the limit of mails to one address for simultaneous requests (a lock per address)', async () => {
+    const burst = await Promise.all(Array.from({ length: 19 }, (_, i) => requestReset(accounts.adminA.email, `10.4.0.${i + 1}`)));
+    expect(burst.map((r) => r.statusCode)).toEqual(Array(19).fill(200));
+    expect(await deliver()).toHaveLength(RESET_LIMITS.mailsPerEmailPerHour);
+    const ip = '10.5.0.1';
+    const fromOne = await Promise.all(Array.from({ length: 30 }, (_, i) => requestReset(`burst${i}@example.jp`, ip)));
+    expect(fromOne.filter((r) => r.statusCode === 200)).toHaveLength(RESET_LIMITS.requestsPerIpPerHour);
+  });
+
   it('sends no link for a deleted account', async () => {
     await t.db.updateTable('accounts').set({ is_delete: true }).where('account_id', '=', accounts.managerA.account_id).execute();
     try {

@@ -40,6 +40,7 @@ export const accountMessages = {
   selfEngineControl: 'ご自身のエンジン制御権限は変更できません。',
   otherCompany: '他社のアカウントは登録・変更できません。',
   currentPasswordWrong: '現在のパスワードが正しくありません。',
+  tooManyPasswordAttempts: 'パスワードの確認回数が上限に達しました。しばらく時間をおいてから再度お試しください。',
   accountIdInUse: '入力されたアカウントIDは既に使用されています。',
   emailInUse: '入力されたメールアドレスは既に使用されています。',
   companyMissing: '所属会社が見つかりません。',

@@ -78,8 +78,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, passwordReset, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      await resetPassword(db, actor, body.info);
+    handler: async ({ body, actor, request }) => {
+      await resetPassword(db, actor, body.info, request.ip);
       return { ok: true };
     },
   });

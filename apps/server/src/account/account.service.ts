@@ -10,6 +10,7 @@ import {
 } from '@fleet/contract';
 import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
+import { beginLoginAttempt, markLoginSucceeded } from '../auth/login-limit.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeAccountSessions } from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
@@ -17,7 +18,7 @@ import { isUniqueViolation } from '../db/pg-errors.js';
 import type { AuthedActor } from '../http/context.js';
 import { retireAccountTokens } from '../password-reset/password-reset.repository.js';
 import { assignCompany } from '../scope/assign-company.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import {
   accountExists,
   findPasswordHash,
@@ -116,13 +117,17 @@ export async function deleteAccount(db: Db, actor: AuthedActor, accountId: strin
 }
 
 /** Own password (current one required) or, for a manager, the password of an account they manage. */
-export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<typeof PasswordResetForm>) {
+export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<typeof PasswordResetForm>, ip: string) {
   const targetId = info.account_id ?? actor.account_id;
   if (targetId === actor.account_id) {
     if (!info.current_password) throw badRequest(undefined, { current_password: m.required });
+    // The current password is a password check like a sign-in: the same limits, the same counters.
+    const attempt = await beginLoginAttempt(db, ip, actor.account_id);
+    if (attempt === undefined) throw tooManyRequests(accountMessages.tooManyPasswordAttempts);
     const hash = await findPasswordHash(db, actor.account_id);
     if (!hash || !(await verifyPassword(info.current_password, hash)))
       throw badRequest(accountMessages.currentPasswordWrong, { current_password: accountMessages.currentPasswordWrong });
+    await markLoginSucceeded(db, attempt);
     const password_hash = await hashPassword(info.password);
     await db.transaction().execute(async (trx) => {
       await updateAccount(trx, actor.account_id, { password_hash });

@@ -8,6 +8,16 @@ import type { Db } from '../db/database.js';
  */
 export const RESET_LIMITS = { mailsPerEmailPerHour: 3, requestsPerIpPerHour: 20 } as const;
 
+/**
+ * Serialises the requests for one address and from one IP until the transaction ends, so that
+ * count-then-record cannot race: simultaneous requests are counted one after the other. Two lock
+ * classes keep addresses and IPs apart; every request takes the address first, so no cycle forms.
+ */
+export async function lockRequestCounters(trx: Db, email: string, ip: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(1, hashtext(${email}))`.execute(trx);
+  await sql`SELECT pg_advisory_xact_lock(2, hashtext(${ip}))`.execute(trx);
+}
+
 export async function countRecentRequests(db: Db, email: string, ip: string) {
   return db
     .selectFrom('password_reset_requests')

@@ -14,6 +14,7 @@ import {
   countRecentRequests,
   createResetToken,
   findAccountByEmail,
+  lockRequestCounters,
   recordRequest,
   RESET_LIMITS,
   retireAccountTokens,
@@ -32,9 +33,10 @@ export function registerPasswordResetRoutes(app: FastifyInstance, ctx: AppContex
     auth: 'public',
     handler: async ({ body, request }) => {
       const email = body.email.toLowerCase();
-      const recent = await countRecentRequests(db, email, request.ip);
-      if (recent.byIp >= RESET_LIMITS.requestsPerIpPerHour) throw tooManyRequests(msg.tooMany);
       await db.transaction().execute(async (trx) => {
+        await lockRequestCounters(trx, email, request.ip);
+        const recent = await countRecentRequests(trx, email, request.ip);
+        if (recent.byIp >= RESET_LIMITS.requestsPerIpPerHour) throw tooManyRequests(msg.tooMany);
         await recordRequest(trx, email, request.ip);
         if (recent.byEmail >= RESET_LIMITS.mailsPerEmailPerHour) return;
         const account = await findAccountByEmail(trx, email);

@@ -1,16 +1,22 @@
 import { AppShell, Burger, Group, LoadingOverlay, Menu, UnstyledButton, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconHistory, IconKey, IconUser } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Copyright } from '../../components/copyright';
 import { Logo } from '../../components/logo';
 import { useLogout } from '../../features/auth/use-logout';
+import { totpStatusQuery } from '../../features/totp/api';
 import { useLoadingOverlay } from '../../lib/loading-overlay';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
 import { capabilities } from '@fleet/contract';
 import { shellTexts } from '../../lib/texts';
 import { SideMenu } from './side-menu';
+
+// The setup's form and QR code load only for an account that must set 二段階認証 up.
+const TotpSetupRequired = lazy(() => import('../../features/totp/totp-setup-required').then((m) => ({ default: m.TotpSetupRequired })));
 
 /** Default layout (SPEC.md §2): header 60px (40px up to 768px), fixed 200px side menu, loading overlay. */
 export function Component() {
@@ -19,6 +25,9 @@ export function Component() {
   const [mobileOpened, mobile] = useDisclosure(false);
   const overlay = useLoadingOverlay((s) => s.visible);
   const onLogout = useLogout();
+  // The company requires 二段階認証 and this account has none: its setup instead of any screen.
+  const totp = useQuery({ ...totpStatusQuery(), enabled: !!actor });
+  const mustSetUpTotp = !!totp.data?.required && !totp.data.enabled;
   if (!actor) return null;
 
   return (
@@ -68,7 +77,13 @@ export function Component() {
       <AppShell.Main bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
         <LoadingOverlay visible={overlay} zIndex={300} overlayProps={{ blur: 1 }} />
         <div style={{ flex: 1 }}>
-          <Outlet />
+          {mustSetUpTotp ? (
+            <Suspense>
+              <TotpSetupRequired />
+            </Suspense>
+          ) : (
+            <Outlet />
+          )}
         </div>
         <Copyright />
       </AppShell.Main>

@@ -45,6 +45,41 @@ describe('LoginForm (SPEC.md §4, §5)', () => {
     expect(useSession.getState()).toMatchObject({ account_id: 'a1', token: 't', role: 2 });
   });
 
+  it('asks for the 6-digit code after OTP_REQUIRED, then signs in with it (二段階認証)', async () => {
+    const answers: [number, unknown][] = [
+      [401, { code: 'OTP_REQUIRED', message: '認証アプリに表示されている6桁の確認コードを入力してください。' }],
+      [401, { code: 'UNAUTHORIZED', message: '確認コードが正しくありません。', errors: { otp: '確認コードが正しくありません。' } }],
+      [200, { id: 'a1', username: 'tokyo-staff', role: 2, token: 't', company_id: 'c1' }],
+    ];
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      const [status, body] = answers.shift()!;
+      return new Response(JSON.stringify(body), { status });
+    });
+    const { router } = renderLogin();
+    await userEvent.type(screen.getByLabelText('ログインID またはメールアドレス'), 'tokyo-staff');
+    await userEvent.type(screen.getByLabelText('パスワード'), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'ログイン' }));
+    const code = await screen.findByLabelText('確認コード（6桁）');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '確認してログイン' }));
+    expect(await screen.findByText('必須項目です')).toBeInTheDocument();
+    await userEvent.type(code, '12345');
+    await userEvent.click(screen.getByRole('button', { name: '確認してログイン' }));
+    expect(await screen.findByText('6桁の数字で入力してください')).toBeInTheDocument();
+    await userEvent.type(code, '6');
+    await userEvent.click(screen.getByRole('button', { name: '確認してログイン' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('確認コードが正しくありません。');
+    await userEvent.clear(code);
+    await userEvent.type(code, '654321');
+    await userEvent.click(screen.getByRole('button', { name: '確認してログイン' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/car/car_list'));
+    expect(fetch.mock.calls.map((c) => JSON.parse(c[1]!.body as string) as unknown)).toEqual([
+      { username: 'tokyo-staff', password: 'secret' },
+      { username: 'tokyo-staff', password: 'secret', otp: '123456' },
+      { username: 'tokyo-staff', password: 'secret', otp: '654321' },
+    ]);
+  });
+
   it("says the login failed in the spec's words on 401", async () => {
     answer(401, { code: 'UNAUTHORIZED', message: 'unauthorized' });
     renderLogin();

@@ -13,13 +13,22 @@ const texts = {
   username: 'ログインID またはメールアドレス',
   password: 'パスワード',
   submit: 'ログイン',
+  otpLead: '二段階認証が有効なアカウントです。認証アプリに表示されている6桁の確認コードを入力してください。',
+  otp: '確認コード（6桁）',
+  otpSubmit: '確認してログイン',
+  back: '別のアカウントでログインする',
 };
 
-/** A refused login (401) says so in the spec's words; any other failure (429, network) shows the call's message. */
-const failureMessage = (e: unknown) => (e instanceof ApiClientError && e.status !== 401 ? e.message : sessionMessages.loginFailed);
+/**
+ * A refused login (401) says so in the spec's words, a wrong code in the server's; any other failure
+ * (429, network) shows the call's message. The server asking for the code is no failure.
+ */
+const failureMessage = (e: unknown) =>
+  e instanceof ApiClientError && (e.status !== 401 || e.errors.otp) ? e.message : sessionMessages.loginFailed;
+const isFailure = (e: unknown) => !(e instanceof ApiClientError && e.code === 'OTP_REQUIRED');
 
 export function LoginForm() {
-  const { field, submit, mutation } = useLoginForm();
+  const { field, submit, mutation, otpStep, restart } = useLoginForm();
 
   return (
     <Paper w="100%" maw={420} p="xl" radius="lg" shadow="xl" withBorder>
@@ -34,16 +43,39 @@ export function LoginForm() {
               {texts.lead}
             </Text>
           </div>
-          {mutation.isError && (
+          {mutation.isError && isFailure(mutation.error) && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
               {failureMessage(mutation.error)}
             </Alert>
           )}
-          <TextInput label={texts.username} autoComplete="username" {...field('username')} />
-          <PasswordInput label={texts.password} autoComplete="current-password" {...field('password')} />
-          <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
-            {texts.submit}
-          </Button>
+          {otpStep ? (
+            <>
+              <Text size="sm">{texts.otpLead}</Text>
+              <TextInput
+                label={texts.otp}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                maxLength={7}
+                data-autofocus
+                autoFocus
+                {...field('otp')}
+              />
+              <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
+                {texts.otpSubmit}
+              </Button>
+              <Anchor component="button" type="button" size="sm" ta="center" onClick={restart}>
+                {texts.back}
+              </Anchor>
+            </>
+          ) : (
+            <>
+              <TextInput label={texts.username} autoComplete="username" {...field('username')} />
+              <PasswordInput label={texts.password} autoComplete="current-password" {...field('password')} />
+              <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
+                {texts.submit}
+              </Button>
+            </>
+          )}
           <Anchor component={Link} to={paths.passwordResetRequest} size="sm" ta="center">
             パスワードをお忘れの方はこちら
           </Anchor>

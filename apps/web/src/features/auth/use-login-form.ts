@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { ApiClientError } from '../../lib/api-error';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session-store';
 import type * as LoginApi from './api';
@@ -18,30 +19,45 @@ export const loadLoginApi = () =>
     throw e;
   }));
 
-/** State of the login form: its fields, the contract's messages under them and the login call. */
+/** The server asks for the 6-digit code: the password was right and the account has 二段階認証 on. */
+const isOtpRequired = (e: unknown) => e instanceof ApiClientError && e.code === 'OTP_REQUIRED';
+
+/**
+ * State of the login form: its fields, the contract's messages under them and the login call. For an
+ * account with 二段階認証 the form has a second step: the same call again, with the code.
+ */
 export function useLoginForm() {
   const navigate = useNavigate();
   const signIn = useSession((s) => s.signIn);
   const [values, setValues] = useState<LoginForm>({ username: '', password: '' });
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitted, setSubmitted] = useState(false);
+  const [otpStep, setOtpStep] = useState(false);
   const mutation = useMutation({
     mutationFn: async (v: LoginForm) => (await loadLoginApi()).postLogin(v),
     onSuccess: async (res) => {
       signIn(res);
       await navigate(paths.car.list, { replace: true });
     },
+    onError: (e) => {
+      if (isOtpRequired(e)) setOtpStep(true);
+      else if (e instanceof ApiClientError && e.errors.otp) setErrors((prev) => ({ ...prev, otp: e.errors.otp }));
+    },
   });
+
+  /** What the form sends: the code only on the code step. */
+  const toSend = (v: LoginForm): LoginForm => (otpStep ? { ...v, otp: v.otp ?? '' } : { username: v.username, password: v.password });
 
   const field = (name: keyof LoginForm) => ({
     name,
-    value: values[name],
+    value: values[name] ?? '',
     error: errors[name],
     onChange: (e: ChangeEvent<HTMLInputElement>) => {
       const next = { ...values, [name]: e.currentTarget.value };
       setValues(next);
       // Once submitted, a field checks itself again as it changes.
-      if (submitted) void loadLoginApi().then((api) => setErrors((prev) => ({ ...prev, [name]: api.checkLogin(next).errors[name] })));
+      if (submitted)
+        void loadLoginApi().then((api) => setErrors((prev) => ({ ...prev, [name]: api.checkLogin(toSend(next)).errors[name] })));
     },
   });
 
@@ -49,12 +65,21 @@ export function useLoginForm() {
     e.preventDefault();
     const form = e.currentTarget;
     setSubmitted(true);
-    const checked = (await loadLoginApi()).checkLogin(values);
+    const checked = (await loadLoginApi()).checkLogin(toSend(values));
     setErrors(checked.errors);
     if (checked.data) return mutation.mutate(checked.data);
     const first = Object.keys(checked.errors)[0];
     if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus();
   };
 
-  return { field, submit, mutation };
+  /** Back from the code step to the first one (another account, say). */
+  const restart = () => {
+    setOtpStep(false);
+    setValues((v) => ({ username: v.username, password: '' }));
+    setErrors({});
+    setSubmitted(false);
+    mutation.reset();
+  };
+
+  return { field, submit, mutation, otpStep, restart };
 }

@@ -7,6 +7,7 @@ import { DeleteRestoreButton } from '../../../components/edit-shell/delete-resto
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { accountDetailQuery, useDeleteAccount } from '../../../features/account/api';
+import { TotpSection } from '../../../features/totp/totp-section';
 import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
@@ -56,6 +57,7 @@ export function Component() {
             : []
         }
       />
+      {self && a && !a.isDelete && <TotpSection actor={actor} />}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { errorMessages } from '@fleet/contract';
-import { Badge, Button, Group } from '@mantine/core';
+import { Badge, Button, Card, Group } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -7,6 +7,7 @@ import { DeleteRestoreButton } from '../../../components/edit-shell/delete-resto
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { companyDetailQuery, useDeleteCompany } from '../../../features/company/api';
+import { CompanyTotpPolicy } from '../../../features/totp/company-totp-policy';
 import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
@@ -52,6 +53,11 @@ export function Component() {
             : []
         }
       />
+      {c && !c.isDelete && (
+        <Card withBorder radius="md" padding="lg" mt="md" maw={880}>
+          <CompanyTotpPolicy companyId={c.company_id} title="二段階認証" />
+        </Card>
+      )}
     </>
   );
 }

@@ -1,0 +1,32 @@
+import { errorMessages, TotpDisableRequest } from '@fleet/contract';
+import { Stack, Text } from '@mantine/core';
+import { PasswordField, TextField } from '../../components/edit-shell/fields';
+import { FormShell } from '../../components/edit-shell/form-shell';
+import { useTotpDisable } from './api';
+import { totpTexts as T } from './texts';
+
+/** Turning 二段階認証 off: the password and a current code. */
+export function TotpDisableForm({ onDisabled }: { onDisabled(): void }) {
+  const disable = useTotpDisable();
+  return (
+    <FormShell
+      schema={TotpDisableRequest as never}
+      defaultValues={{ password: '', otp: '' }}
+      failureMessage={errorMessages.updateFailed}
+      submitLabel={T.disable}
+      onSubmit={async (values) => {
+        await disable.mutateAsync(values as { password: string; otp: string });
+        onDisabled();
+      }}
+    >
+      <Stack gap="sm" maw={420}>
+        <Text fw={600}>{T.disableTitle}</Text>
+        <Text size="sm" c="dimmed">
+          {T.disableLead}
+        </Text>
+        <PasswordField name="password" label={T.password} required autoComplete="current-password" />
+        <TextField name="otp" label={T.code} description={T.codeHint} required autoComplete="one-time-code" />
+      </Stack>
+    </FormShell>
+  );
+}

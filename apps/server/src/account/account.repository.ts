@@ -80,7 +80,8 @@ const toDetail = (r: {
   updated_at: iso(r.updated_at),
 });
 
-const filtered = (db: Db, actor: Actor, filter: ListFilterInput) => applyListFilter(managed(db, actor), accountListConfig, filter, actor);
+const filtered = (db: Db, actor: Actor, filter: ListFilterInput) =>
+  applyListFilter(managed(db, actor), accountListConfig, filter, companyScope(actor));
 
 export const countAccounts = (db: Db, actor: Actor, filter: ListFilterInput) => countRows(filtered(db, actor, filter));
 

@@ -29,7 +29,13 @@ export const availableData = (c: Pick<CarAreas, 'lat_min' | 'lat_max' | 'lng_min
 export async function setAvailableData(db: Db, carId: string, a: Area | null, now: Date) {
   await db
     .updateTable('cars')
-    .set({ lat_min: a?.lat_min ?? null, lat_max: a?.lat_max ?? null, lng_min: a?.lng_min ?? null, lng_max: a?.lng_max ?? null, updated_at: now })
+    .set({
+      lat_min: a?.lat_min ?? null,
+      lat_max: a?.lat_max ?? null,
+      lng_min: a?.lng_min ?? null,
+      lng_max: a?.lng_max ?? null,
+      updated_at: now,
+    })
     .where('car_id', '=', carId)
     .execute();
 }
@@ -57,7 +63,18 @@ export async function replaceAreas(db: Db, carId: string, kind: AreaKind, areas:
   if (areas.length === 0) return;
   await db
     .insertInto('areas')
-    .values(areas.map((a, position) => ({ car_id: carId, kind, position, name: a.name, lat_min: a.lat_min, lat_max: a.lat_max, lng_min: a.lng_min, lng_max: a.lng_max })))
+    .values(
+      areas.map((a, position) => ({
+        car_id: carId,
+        kind,
+        position,
+        name: a.name,
+        lat_min: a.lat_min,
+        lat_max: a.lat_max,
+        lng_min: a.lng_min,
+        lng_max: a.lng_max,
+      })),
+    )
     .execute();
 }
 

@@ -14,13 +14,13 @@ import {
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
-import type { AppContext, AuthedActor } from '../http/context.js';
+import type { AppContext } from '../http/context.js';
 import { conflict } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
-import { companyScope } from '../scope/visibility.js';
 import { availableData, latestPosition, listAreas, setAvailableData, type NamedArea } from './areas.repository.js';
 import { replaceCarAreas, visibleCar } from './areas.service.js';
 import { registerAreaTemplateRoutes } from './template.routes.js';
+import type { Access } from '../access/access.js';
 
 const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
 
@@ -31,61 +31,64 @@ export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carGetAvailableData, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => ({ car_id: body.car_id, available_data: availableData(await visibleCar(db, actor, body.car_id)) }),
+    handler: async ({ body, access }) => ({
+      car_id: body.car_id,
+      available_data: availableData(await visibleCar(db, access, body.car_id)),
+    }),
   });
 
   registerCall(app, ctx, carAvailableUpdate, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => {
-      const car = await visibleCar(db, actor, body.car_id);
+    handler: async ({ body, access }) => {
+      const car = await visibleCar(db, access, body.car_id);
       if (car.is_delete) throw conflict(areaMessages.carDeleted);
       await setAvailableData(db, body.car_id, body.available_data, new Date());
-      await writeAudit(db, actor, 'area.available_data', 'area', body.car_id, { available_data: body.available_data });
+      await writeAudit(db, access, 'area.available_data', 'area', body.car_id, { available_data: body.available_data });
       return { ok: true };
     },
   });
 
-  const readList = async (actor: AuthedActor, carId: string, kind: AreaKind) => {
-    await visibleCar(db, actor, carId);
+  const readList = async (access: Access, carId: string, kind: AreaKind) => {
+    await visibleCar(db, access, carId);
     return listAreas(db, carId, kind);
   };
-  const writeList = async (actor: AuthedActor, carId: string, kind: AreaKind, areas: NamedArea[]) => {
-    await visibleCar(db, actor, carId);
+  const writeList = async (access: Access, carId: string, kind: AreaKind, areas: NamedArea[]) => {
+    await visibleCar(db, access, carId);
     await replaceCarAreas(db, carId, kind, areas);
-    await writeAudit(db, actor, `area.${kind}`, 'area', carId, { count: areas.length });
+    await writeAudit(db, access, `area.${kind}`, 'area', carId, { count: areas.length });
     return { ok: true, count: areas.length };
   };
   registerCall(app, ctx, carGetAvailableAreas, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => ({ car_id: body.car_id, available_areas: await readList(actor, body.car_id, 'available') }),
+    handler: async ({ body, access }) => ({ car_id: body.car_id, available_areas: await readList(access, body.car_id, 'available') }),
   });
   registerCall(app, ctx, carAvailableAreasUpdate, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: ({ body, actor }) => writeList(actor, body.car_id, 'available', body.available_areas),
+    handler: ({ body, access }) => writeList(access, body.car_id, 'available', body.available_areas),
   });
   registerCall(app, ctx, carGetDisableAreas, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => ({ car_id: body.car_id, disable_areas: await readList(actor, body.car_id, 'disable') }),
+    handler: async ({ body, access }) => ({ car_id: body.car_id, disable_areas: await readList(access, body.car_id, 'disable') }),
   });
   registerCall(app, ctx, carDisableAreasUpdate, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: ({ body, actor }) => writeList(actor, body.car_id, 'disable', body.disable_areas),
+    handler: ({ body, access }) => writeList(access, body.car_id, 'disable', body.disable_areas),
   });
 
   registerCall(app, ctx, carGetAreaStatus, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => {
-      const car = await visibleCar(db, actor, body.car_id);
+    handler: async ({ body, access }) => {
+      const car = await visibleCar(db, access, body.car_id);
       const own = availableData(car);
       const available = [...(own ? [own] : []), ...(await listAreas(db, car.car_id, 'available'))];
       const disable = await listAreas(db, car.car_id, 'disable');
-      const position = car.car_data_id ? await latestPosition(db, car.car_data_id, companyScope(actor)) : null;
+      const position = car.car_data_id ? await latestPosition(db, car.car_data_id, access.company) : null;
       return {
         car_id: car.car_id,
         position,

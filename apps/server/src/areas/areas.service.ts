@@ -1,12 +1,12 @@
-import { areaMessages, type Actor, type AreaKind } from '@fleet/contract';
+import { areaMessages, type AreaKind } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { conflict, notFound } from '../http/errors.js';
-import { isVisible } from '../scope/visibility.js';
 import { findCar, lockCar, replaceAreas, type NamedArea } from './areas.repository.js';
+import type { Access } from '../access/access.js';
 
-/** The vehicle, when the actor may see it (another company's is "not found"). */
-export async function visibleCar(db: Db, actor: Actor, carId: string) {
-  const car = (await isVisible(db, actor, 'car_id', carId)) ? await findCar(db, carId) : undefined;
+/** The vehicle, when the access may see it (another company's is "not found"). */
+export async function visibleCar(db: Db, access: Access, carId: string) {
+  const car = (await access.sees('car_id', carId)) ? await findCar(db, carId) : undefined;
   if (!car) throw notFound();
   return car;
 }
@@ -20,4 +20,3 @@ export async function replaceCarAreas(db: Db, carId: string, kind: AreaKind, are
     await replaceAreas(trx, carId, kind, areas);
   });
 }
-

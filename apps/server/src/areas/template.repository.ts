@@ -1,7 +1,7 @@
-import { isSuperAdmin, type Actor, type AreaKind, type AreaTemplate } from '@fleet/contract';
+import { isSuperAdmin, type AreaKind, type AreaTemplate } from '@fleet/contract';
 import type { Db } from '../db/database.js';
-import { companyScope } from '../scope/visibility.js';
 import type { NamedArea } from './areas.repository.js';
+import type { Access } from '../access/access.js';
 
 /**
  * Area templates: a company's own (company_id = theirs) and the head office's
@@ -11,25 +11,41 @@ import type { NamedArea } from './areas.repository.js';
 const iso = (d: Date | string) => new Date(d).toISOString();
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
-/** Whether the actor may change or delete a template of this company. */
-export const mayEdit = (actor: Actor, companyId: string | null) =>
-  isSuperAdmin(actor) || (actor.company_id !== null && companyId === actor.company_id);
+/** Whether the access may change or delete a template of this company. */
+export const mayEdit = (access: Access, companyId: string | null) =>
+  isSuperAdmin(access) || (access.company_id !== null && companyId === access.company_id);
 
-const visible = (db: Db, actor: Actor) => {
+const visible = (db: Db, access: Access) => {
   let q = db.selectFrom('area_templates as t').leftJoin('accounts as a', 'a.account_id', 't.created_by');
-  const scope = companyScope(actor);
+  const scope = access.company;
   if (scope !== null) q = q.where((eb) => eb.or([eb('t.company_id', 'is', null), eb('t.company_id', '=', scope)]));
-  return q.select(['t.template_id', 't.type', 't.name', 't.company_id', 't.areas', 't.created_by', 'a.name as created_by_name', 't.created_at', 't.updated_at']);
+  return q.select([
+    't.template_id',
+    't.type',
+    't.name',
+    't.company_id',
+    't.areas',
+    't.created_by',
+    'a.name as created_by_name',
+    't.created_at',
+    't.updated_at',
+  ]);
 };
 type Row = Awaited<ReturnType<ReturnType<typeof visible>['execute']>>[number];
 
-const toTemplate = (actor: Actor, r: Row): AreaTemplate => ({
+const toTemplate = (access: Access, r: Row): AreaTemplate => ({
   template_id: r.template_id,
   type: r.type,
   name: r.name,
   company_id: r.company_id,
-  areas: (json(r.areas) as NamedArea[]).map((a) => ({ name: a.name ?? '', lat_min: a.lat_min, lat_max: a.lat_max, lng_min: a.lng_min, lng_max: a.lng_max })),
-  editable: mayEdit(actor, r.company_id),
+  areas: (json(r.areas) as NamedArea[]).map((a) => ({
+    name: a.name ?? '',
+    lat_min: a.lat_min,
+    lat_max: a.lat_max,
+    lng_min: a.lng_min,
+    lng_max: a.lng_max,
+  })),
+  editable: mayEdit(access, r.company_id),
   created_by: r.created_by,
   created_by_name: r.created_by_name,
   created_at: iso(r.created_at),
@@ -37,20 +53,20 @@ const toTemplate = (actor: Actor, r: Row): AreaTemplate => ({
 });
 
 /** The company's templates first, then the shared ones; by name within each. */
-export async function listTemplates(db: Db, actor: Actor, type: AreaKind): Promise<AreaTemplate[]> {
-  const rows = await visible(db, actor)
+export async function listTemplates(db: Db, access: Access, type: AreaKind): Promise<AreaTemplate[]> {
+  const rows = await visible(db, access)
     .where('t.type', '=', type)
     .orderBy((eb) => eb('t.company_id', 'is', null))
     .orderBy('t.name')
     .orderBy('t.template_id')
     .execute();
-  return rows.map((r) => toTemplate(actor, r));
+  return rows.map((r) => toTemplate(access, r));
 }
 
-/** A template the actor can see, or undefined (another company's is "not found"). */
-export async function findTemplate(db: Db, actor: Actor, templateId: string): Promise<AreaTemplate | undefined> {
-  const row = await visible(db, actor).where('t.template_id', '=', templateId).executeTakeFirst();
-  return row && toTemplate(actor, row);
+/** A template the access can see, or undefined (another company's is "not found"). */
+export async function findTemplate(db: Db, access: Access, templateId: string): Promise<AreaTemplate | undefined> {
+  const row = await visible(db, access).where('t.template_id', '=', templateId).executeTakeFirst();
+  return row && toTemplate(access, row);
 }
 
 export interface TemplateContent {

@@ -5,7 +5,6 @@ import {
   areaTemplateUpdate,
   carApplyAreaTemplate,
   getAreaTemplates,
-  type Actor,
   type Capabilities,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
@@ -16,12 +15,13 @@ import { forbidden, notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
 import { replaceCarAreas, visibleCar } from './areas.service.js';
 import { deleteTemplate, findTemplate, insertTemplate, listTemplates, updateTemplate } from './template.repository.js';
+import type { Access } from '../access/access.js';
 
 const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
 
-/** A template the actor may change: another company's is 404, a shared one (for a company user) 403. */
-async function editableTemplate(db: Db, actor: Actor, templateId: string) {
-  const template = await findTemplate(db, actor, templateId);
+/** A template the access may change: another company's is 404, a shared one (for a company user) 403. */
+async function editableTemplate(db: Db, access: Access, templateId: string) {
+  const template = await findTemplate(db, access, templateId);
   if (!template) throw notFound(areaMessages.templateNotFound);
   if (!template.editable) throw forbidden(areaMessages.templateReadOnly);
   return template;
@@ -34,24 +34,24 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
   registerCall(app, ctx, getAreaTemplates, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => ({ list: await listTemplates(db, actor, body.type) }),
+    handler: async ({ body, access }) => ({ list: await listTemplates(db, access, body.type) }),
   });
 
   registerCall(app, ctx, areaTemplateUpdate, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => {
+    handler: async ({ body, access }) => {
       const { template_id, ...content } = body.template;
       if (template_id) {
-        await editableTemplate(db, actor, template_id);
+        await editableTemplate(db, access, template_id);
         await updateTemplate(db, template_id, content, new Date());
-        await writeAudit(db, actor, 'area_template.save', 'area_template', template_id, { name: content.name, type: content.type });
+        await writeAudit(db, access, 'area_template.save', 'area_template', template_id, { name: content.name, type: content.type });
         return { ok: true, template_id };
       }
       const id = randomBytes(12).toString('base64url');
       // The super admin's templates belong to no company: shared with every company.
-      await insertTemplate(db, { ...content, template_id: id, company_id: actor.company_id, created_by: actor.account_id });
-      await writeAudit(db, actor, 'area_template.save', 'area_template', id, { name: content.name, type: content.type });
+      await insertTemplate(db, { ...content, template_id: id, company_id: access.company_id, created_by: access.account_id });
+      await writeAudit(db, access, 'area_template.save', 'area_template', id, { name: content.name, type: content.type });
       return { ok: true, template_id: id };
     },
   });
@@ -59,10 +59,10 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
   registerCall(app, ctx, areaTemplateDelete, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => {
-      await editableTemplate(db, actor, body.template_id);
+    handler: async ({ body, access }) => {
+      await editableTemplate(db, access, body.template_id);
       await deleteTemplate(db, body.template_id);
-      await writeAudit(db, actor, 'area_template.delete', 'area_template', body.template_id);
+      await writeAudit(db, access, 'area_template.delete', 'area_template', body.template_id);
       return { ok: true };
     },
   });
@@ -70,12 +70,12 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
   registerCall(app, ctx, carApplyAreaTemplate, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, actor }) => {
-      await visibleCar(db, actor, body.car_id);
-      const template = await findTemplate(db, actor, body.template_id);
+    handler: async ({ body, access }) => {
+      await visibleCar(db, access, body.car_id);
+      const template = await findTemplate(db, access, body.template_id);
       if (!template) throw notFound(areaMessages.templateNotFound);
       await replaceCarAreas(db, body.car_id, template.type, template.areas);
-      await writeAudit(db, actor, 'area.template_apply', 'area', body.car_id, { template_id: body.template_id, type: template.type });
+      await writeAudit(db, access, 'area.template_apply', 'area', body.car_id, { template_id: body.template_id, type: template.type });
       return { ok: true, type: template.type, count: template.areas.length };
     },
   });

@@ -3,7 +3,6 @@ import {
   carUserSortColumns,
   customerStates,
   paymentDelays,
-  type Actor,
   type CarUserDetail,
   type CarUserFormValues,
 } from '@fleet/contract';
@@ -19,6 +18,7 @@ import {
   type ListFilterInput,
   type PagingInput,
 } from '../http/list-query.js';
+import type { Access } from '../access/access.js';
 
 type Column = (typeof carUserSortColumns)[number];
 const labelsOf = (codes: Record<number, { label: string }>) => Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, v.label]));
@@ -48,19 +48,19 @@ export interface CarUserListFilter extends ListFilterInput {
   isRegistered?: boolean | null | undefined;
 }
 
-const filtered = (db: Db, actor: Actor, filter: CarUserListFilter) => {
+const filtered = (db: Db, access: Access, filter: CarUserListFilter) => {
   let q = base(db);
   if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
-  return applyListFilter(q, carUserListConfig, filter, actor);
+  return applyListFilter(q, carUserListConfig, filter, access.company);
 };
 
-export const countCarUsers = (db: Db, actor: Actor, filter: CarUserListFilter) => countRows(filtered(db, actor, filter));
+export const countCarUsers = (db: Db, access: Access, filter: CarUserListFilter) => countRows(filtered(db, access, filter));
 
-export async function listCarUsers(db: Db, actor: Actor, query: CarUserListFilter & PagingInput) {
+export async function listCarUsers(db: Db, access: Access, query: CarUserListFilter & PagingInput) {
   // Deferred join: the page's ids come from the customer's own columns and indexes (a deep
   // OFFSET skips index entries, not rows); the 20 rows are then read in the same order, and
   // the vehicle subquery runs for them only.
-  const page = applyListPage(filtered(db, actor, query).select('u.user_id'), carUserListConfig, query).as('p');
+  const page = applyListPage(filtered(db, access, query).select('u.user_id'), carUserListConfig, query).as('p');
   const q = db
     .selectFrom(page)
     .innerJoin('car_users as u', 'u.user_id', 'p.user_id')

@@ -12,7 +12,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
-import { companyScope } from '../scope/visibility.js';
 import { carUserExists, countCarUsers, findCarUser, listCarUsers } from './car-user.repository.js';
 import { addCarUser, deleteCarUser, editCarUser } from './car-user.service.js';
 
@@ -25,14 +24,14 @@ export function registerCarUserRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, userListCount, {
     auth: 'user',
-    handler: async ({ body, actor }) => ({ count: await countCarUsers(db, actor, body) }),
+    handler: async ({ body, access }) => ({ count: await countCarUsers(db, access, body) }),
   });
-  registerCall(app, ctx, userList, { auth: 'user', handler: async ({ body, actor }) => ({ list: await listCarUsers(db, actor, body) }) });
+  registerCall(app, ctx, userList, { auth: 'user', handler: async ({ body, access }) => ({ list: await listCarUsers(db, access, body) }) });
 
   registerCall(app, ctx, userGetDetail, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      const user = await findCarUser(db, body.user_id, companyScope(actor));
+    handler: async ({ body, access }) => {
+      const user = await findCarUser(db, body.user_id, access.company);
       if (!user) throw notFound();
       return user;
     },
@@ -47,8 +46,8 @@ export function registerCarUserRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, userAdd, {
     auth: 'user',
     allow: canRegister,
-    handler: async ({ body, actor }) => {
-      await addCarUser(db, actor, body.info);
+    handler: async ({ body, access }) => {
+      await addCarUser(db, access, body.info);
       return { ok: true, user_id: body.info.user_id };
     },
   });
@@ -56,8 +55,8 @@ export function registerCarUserRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, userUpdate, {
     auth: 'user',
     allow: canEdit,
-    handler: async ({ body, actor }) => {
-      await editCarUser(db, actor, body.info);
+    handler: async ({ body, access }) => {
+      await editCarUser(db, access, body.info);
       return { ok: true };
     },
   });
@@ -65,8 +64,8 @@ export function registerCarUserRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, userDelete, {
     auth: 'user',
     allow: canEdit,
-    handler: async ({ body, actor }) => {
-      await deleteCarUser(db, actor, body.user_id, body.isDelete);
+    handler: async ({ body, access }) => {
+      await deleteCarUser(db, access, body.user_id, body.isDelete);
       return { ok: true };
     },
   });

@@ -1,4 +1,4 @@
-import { carSearchColumns, carSortColumns, paymentDelays, type Actor, type CarDetail } from '@fleet/contract';
+import { carSearchColumns, carSortColumns, paymentDelays, type CarDetail } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
@@ -11,8 +11,8 @@ import {
   type ListFilterInput,
   type PagingInput,
 } from '../http/list-query.js';
-import { companyScope } from '../scope/visibility.js';
 import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
+import type { Access } from '../access/access.js';
 
 type Column = (typeof carSortColumns)[number];
 
@@ -46,7 +46,7 @@ export interface CarListFilter extends ListFilterInput {
   isNormal: boolean;
 }
 
-const filtered = (db: Db, actor: Actor, filter: CarListFilter) => {
+const filtered = (db: Db, access: Access, filter: CarListFilter) => {
   let q = db.selectFrom('cars as c');
   // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
   if (filter.isNormal)
@@ -58,16 +58,16 @@ const filtered = (db: Db, actor: Actor, filter: CarListFilter) => {
           .where('s.device_state', '=', 0),
       ),
     );
-  return applyListFilter(q, carListConfig, filter, actor);
+  return applyListFilter(q, carListConfig, filter, access.company);
 };
 
-export const countCars = (db: Db, actor: Actor, filter: CarListFilter) => countRows(filtered(db, actor, filter));
+export const countCars = (db: Db, access: Access, filter: CarListFilter) => countRows(filtered(db, access, filter));
 
-export async function listCars(db: Db, actor: Actor, query: CarListFilter & PagingInput) {
+export async function listCars(db: Db, access: Access, query: CarListFilter & PagingInput) {
   // Deferred join: the page's ids come from the vehicle's own columns and indexes (a deep
   // OFFSET skips index entries, not joined rows); the 20 rows are then read and joined,
   // in the same order (the sort keys are the same columns of the same rows).
-  const page = applyListPage(filtered(db, actor, query).select('c.car_id'), carListConfig, query).as('p');
+  const page = applyListPage(filtered(db, access, query).select('c.car_id'), carListConfig, query).as('p');
   const q = db
     .selectFrom(page)
     .innerJoin('cars as c', 'c.car_id', 'p.car_id')
@@ -90,7 +90,7 @@ export async function listCars(db: Db, actor: Actor, query: CarListFilter & Pagi
     ]);
   const rows = await applyListOrder(q, carListConfig, query).execute();
   const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
-  const states = new Map((await listLatestStates(db, dataIds, companyScope(actor))).map((s) => [s.car_data_id, s]));
+  const states = new Map((await listLatestStates(db, dataIds, access.company)).map((s) => [s.car_data_id, s]));
   return rows.map(({ is_delete, ...r }) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null, isDelete: is_delete }));
 }
 

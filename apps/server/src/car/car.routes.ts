@@ -14,7 +14,6 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
-import { companyScope } from '../scope/visibility.js';
 import { countCars, findCar, listCars, nextCarId, setCarStatus } from './car.repository.js';
 import { addCar, deleteCar, editCar } from './car.service.js';
 
@@ -25,13 +24,16 @@ const canEdit = (c: Capabilities) => c.editCarsAndCustomers;
 export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 
-  registerCall(app, ctx, carListCount, { auth: 'user', handler: async ({ body, actor }) => ({ count: await countCars(db, actor, body) }) });
-  registerCall(app, ctx, carList, { auth: 'user', handler: async ({ body, actor }) => ({ list: await listCars(db, actor, body) }) });
+  registerCall(app, ctx, carListCount, {
+    auth: 'user',
+    handler: async ({ body, access }) => ({ count: await countCars(db, access, body) }),
+  });
+  registerCall(app, ctx, carList, { auth: 'user', handler: async ({ body, access }) => ({ list: await listCars(db, access, body) }) });
 
   registerCall(app, ctx, carGetDetail, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      const car = await findCar(db, body.car_id, companyScope(actor));
+    handler: async ({ body, access }) => {
+      const car = await findCar(db, body.car_id, access.company);
       if (!car) throw notFound();
       return car;
     },
@@ -42,8 +44,8 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carAdd, {
     auth: 'user',
     allow: canRegister,
-    handler: async ({ body, actor }) => {
-      await addCar(db, actor, body.info);
+    handler: async ({ body, access }) => {
+      await addCar(db, access, body.info);
       return { ok: true, car_id: body.info.car_id };
     },
   });
@@ -51,8 +53,8 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carUpdate, {
     auth: 'user',
     allow: canEdit,
-    handler: async ({ body, actor }) => {
-      await editCar(db, actor, body.info);
+    handler: async ({ body, access }) => {
+      await editCar(db, access, body.info);
       return { ok: true };
     },
   });
@@ -60,10 +62,10 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carStatusUpdate, {
     auth: 'user',
     allow: canEdit,
-    handler: async ({ body, actor }) => {
-      if (!(await findCar(db, body.car_id, companyScope(actor)))) throw notFound();
+    handler: async ({ body, access }) => {
+      if (!(await findCar(db, body.car_id, access.company))) throw notFound();
       await setCarStatus(db, body.car_id, body.car_status);
-      await writeAudit(db, actor, 'car.status', 'car', body.car_id, { car_status: body.car_status });
+      await writeAudit(db, access, 'car.status', 'car', body.car_id, { car_status: body.car_status });
       return { ok: true };
     },
   });
@@ -71,8 +73,8 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carDelete, {
     auth: 'user',
     allow: canEdit,
-    handler: async ({ body, actor }) => {
-      await deleteCar(db, actor, body.car_id, body.isDelete);
+    handler: async ({ body, access }) => {
+      await deleteCar(db, access, body.car_id, body.isDelete);
       return { ok: true };
     },
   });

@@ -1,11 +1,9 @@
-import { capabilities, carMessages, type CarForm } from '@fleet/contract';
+import { carMessages, type CarForm } from '@fleet/contract';
 import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
-import type { AuthedActor } from '../http/context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
-import { companyScope } from '../scope/visibility.js';
 import {
   carExists,
   deviceOnOtherCar,
@@ -17,6 +15,7 @@ import {
   updateCar,
   type CarValues,
 } from './car.repository.js';
+import type { Access } from '../access/access.js';
 
 type CarInfo = z.output<typeof CarForm>;
 
@@ -32,8 +31,8 @@ const mapUniqueViolation = (e: unknown): never => {
  * The row a form becomes: the company comes from the customer, car_data_id
  * from the terminal's IMEI; a terminal on another live vehicle is refused.
  */
-async function toValues(db: Db, actor: AuthedActor, info: CarInfo): Promise<CarValues> {
-  const user = await findLiveUser(db, info.user_id, companyScope(actor));
+async function toValues(db: Db, access: Access, info: CarInfo): Promise<CarValues> {
+  const user = await findLiveUser(db, info.user_id, access.company);
   if (!user) throw badRequest(carMessages.userMissing, { user_id: carMessages.userMissing });
   let car_data_id: string | null = null;
   if (info.car_device_id) {
@@ -47,25 +46,25 @@ async function toValues(db: Db, actor: AuthedActor, info: CarInfo): Promise<CarV
 }
 
 /** Registers a vehicle (super admin); `db` may be a transaction (the registration wizard). */
-export async function addCar(db: Db, actor: AuthedActor, info: CarInfo) {
+export async function addCar(db: Db, access: Access, info: CarInfo) {
   if (await carExists(db, info.car_id)) throw carIdInUse();
-  await insertCar(db, await toValues(db, actor, info)).catch(mapUniqueViolation);
-  await writeAudit(db, actor, 'car.add', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
+  await insertCar(db, await toValues(db, access, info)).catch(mapUniqueViolation);
+  await writeAudit(db, access, 'car.add', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
 }
 
-export async function editCar(db: Db, actor: AuthedActor, info: CarInfo) {
-  const current = await findCar(db, info.car_id, companyScope(actor));
+export async function editCar(db: Db, access: Access, info: CarInfo) {
+  const current = await findCar(db, info.car_id, access.company);
   if (!current) throw notFound();
   // Terminals are the super admin's (ARCHITECTURE.md): nobody else puts one on or takes one off.
-  if (!capabilities(actor).devicesAndCompanies && info.car_device_id !== current.car_device_id)
+  if (!access.caps.devicesAndCompanies && info.car_device_id !== current.car_device_id)
     throw new AppError(403, 'FORBIDDEN', carMessages.deviceChangeForbidden, { car_device_id: carMessages.deviceChangeForbidden });
-  await updateCar(db, await toValues(db, actor, info)).catch(mapUniqueViolation);
-  await writeAudit(db, actor, 'car.update', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
+  await updateCar(db, await toValues(db, access, info)).catch(mapUniqueViolation);
+  await writeAudit(db, access, 'car.update', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
 }
 
 /** Logical delete or restore; a restore needs its customer and terminal still live and free. */
-export async function deleteCar(db: Db, actor: AuthedActor, carId: string, isDelete: boolean) {
-  const car = await findCar(db, carId, companyScope(actor));
+export async function deleteCar(db: Db, access: Access, carId: string, isDelete: boolean) {
+  const car = await findCar(db, carId, access.company);
   if (!car) throw notFound();
   if (!isDelete && car.isDelete) {
     const userOk = !car.user || !car.user.isDelete;
@@ -75,5 +74,5 @@ export async function deleteCar(db: Db, actor: AuthedActor, carId: string, isDel
   await setCarDeleted(db, carId, isDelete).catch((e: unknown) => {
     throw isUniqueViolation(e) ? conflict(carMessages.restoreBlocked) : e;
   });
-  await writeAudit(db, actor, isDelete ? 'car.delete' : 'car.restore', 'car', carId);
+  await writeAudit(db, access, isDelete ? 'car.delete' : 'car.restore', 'car', carId);
 }

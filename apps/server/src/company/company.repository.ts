@@ -34,10 +34,8 @@ const columns = ['c.company_id', 'c.company_name', 'c.name', 'c.address', 'c.pho
 type Row = { company_id: string; company_name: string; name: string; address: string; phone: string; email: string; is_delete: boolean };
 const toRow = ({ is_delete, ...r }: Row) => ({ ...r, isDelete: is_delete });
 
-// Companies have no scope, but the list helper needs an actor for scoped lists; the super admin is the only caller.
-const superAdmin = { account_id: '', role: 0, company_id: null };
-const filtered = (db: Db, filter: ListFilterInput) =>
-  applyListFilter(db.selectFrom('companies as c'), companyListConfig, filter, superAdmin);
+// Companies have no scope, but the list helper needs an access for scoped lists; the super admin is the only caller.
+const filtered = (db: Db, filter: ListFilterInput) => applyListFilter(db.selectFrom('companies as c'), companyListConfig, filter, null);
 
 export const countCompanies = (db: Db, filter: ListFilterInput) => countRows(filtered(db, filter));
 

@@ -46,11 +46,11 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, companyAdd, {
     auth: 'user',
     allow: superAdmin,
-    handler: async ({ body, actor }) => {
+    handler: async ({ body, access }) => {
       await insertCompany(db, body.info).catch((e: unknown) => {
         throw isUniqueViolation(e) ? conflict(companyMessages.companyIdInUse, { company_id: companyMessages.companyIdInUse }) : e;
       });
-      await writeAudit(db, actor, 'company.add', 'company', body.info.company_id, { company_name: body.info.company_name });
+      await writeAudit(db, access, 'company.add', 'company', body.info.company_id, { company_name: body.info.company_name });
       return { ok: true, company_id: body.info.company_id };
     },
   });
@@ -58,9 +58,9 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, companyUpdate, {
     auth: 'user',
     allow: superAdmin,
-    handler: async ({ body, actor }) => {
+    handler: async ({ body, access }) => {
       if (!(await updateCompany(db, body.info))) throw notFound();
-      await writeAudit(db, actor, 'company.update', 'company', body.info.company_id, { company_name: body.info.company_name });
+      await writeAudit(db, access, 'company.update', 'company', body.info.company_id, { company_name: body.info.company_name });
       return { ok: true };
     },
   });
@@ -68,13 +68,13 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, companyDelete, {
     auth: 'user',
     allow: superAdmin,
-    handler: async ({ body, actor }) => {
+    handler: async ({ body, access }) => {
       const company = await findCompany(db, body.company_id);
       if (!company) throw notFound();
       // A company with live accounts, customers or vehicles stays: deleting it would strand them.
       if (body.isDelete && company.account_count + company.user_count + company.car_count > 0) throw conflict(companyMessages.stillInUse);
       await setCompanyDeleted(db, body.company_id, body.isDelete);
-      await writeAudit(db, actor, body.isDelete ? 'company.delete' : 'company.restore', 'company', body.company_id);
+      await writeAudit(db, access, body.isDelete ? 'company.delete' : 'company.restore', 'company', body.company_id);
       return { ok: true };
     },
   });

@@ -1,4 +1,4 @@
-import { deviceSearchColumns, deviceSortColumns, type Actor, type DeviceDetail } from '@fleet/contract';
+import { deviceSearchColumns, deviceSortColumns, type DeviceDetail } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
@@ -12,6 +12,7 @@ import {
   type PagingInput,
 } from '../http/list-query.js';
 import { findLatestState } from '../telemetry/latest-state.repository.js';
+import type { Access } from '../access/access.js';
 
 type Column = (typeof deviceSortColumns)[number];
 
@@ -36,19 +37,19 @@ export interface DeviceListFilter extends ListFilterInput {
   isRegistered?: boolean | null | undefined;
 }
 
-const filtered = (db: Db, actor: Actor, filter: DeviceListFilter) => {
+const filtered = (db: Db, access: Access, filter: DeviceListFilter) => {
   let q = db.selectFrom('devices as d');
   if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`);
-  return applyListFilter(q, deviceListConfig, filter, actor);
+  return applyListFilter(q, deviceListConfig, filter, access.company);
 };
 
 const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.car_data_id', 'd.car_id', 'd.is_delete'] as const;
 
-export const countDevices = (db: Db, actor: Actor, filter: DeviceListFilter) => countRows(filtered(db, actor, filter));
+export const countDevices = (db: Db, access: Access, filter: DeviceListFilter) => countRows(filtered(db, access, filter));
 
-export async function listDevices(db: Db, actor: Actor, query: DeviceListFilter & PagingInput) {
+export async function listDevices(db: Db, access: Access, query: DeviceListFilter & PagingInput) {
   // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.
-  const page = applyListPage(filtered(db, actor, query).select('d.car_device_id'), deviceListConfig, query).as('p');
+  const page = applyListPage(filtered(db, access, query).select('d.car_device_id'), deviceListConfig, query).as('p');
   const q = db.selectFrom(page).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns);
   const rows = await applyListOrder(q, deviceListConfig, query).execute();
   return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));

@@ -24,12 +24,12 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, deviceListCount, {
     auth: 'user',
     allow: superAdmin,
-    handler: async ({ body, actor }) => ({ count: await countDevices(db, actor, body) }),
+    handler: async ({ body, access }) => ({ count: await countDevices(db, access, body) }),
   });
   registerCall(app, ctx, deviceList, {
     auth: 'user',
     allow: superAdmin,
-    handler: async ({ body, actor }) => ({ list: await listDevices(db, actor, body) }),
+    handler: async ({ body, access }) => ({ list: await listDevices(db, access, body) }),
   });
 
   registerCall(app, ctx, deviceGetDetail, {

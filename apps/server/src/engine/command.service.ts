@@ -5,9 +5,8 @@ import { isUniqueViolation } from '../db/pg-errors.js';
 import { reserveCommand } from '../commands/terminal-commands.repository.js';
 import { conflict } from '../http/errors.js';
 import { deleteWaitingCommand, expireCommands, findActiveInSlot, findCommand, findLatestInSlot } from '../commands/command.repository.js';
-import type { AuthedActor } from '../http/context.js';
-import { companyScope } from '../scope/visibility.js';
-import { assertMayCommand, assertMayCommandSlot, assertSteppedUpFor, assertTerminalReservable } from './engine-scope.js';
+import type { Access } from '../access/access.js';
+import { assertTerminalReservable } from './engine-scope.js';
 
 export interface ReserveInput {
   car_data_id: string;
@@ -22,10 +21,10 @@ export interface ReserveInput {
  * command in execWait or resultWait refuses with 409; an expired one is
  * closed first so it never blocks the slot.
  */
-export async function reserve(db: Db, actor: AuthedActor, input: ReserveInput, now: Date): Promise<ReservedCommand> {
-  await assertTerminalReservable(db, actor, input.car_data_id);
-  assertMayCommand(actor, input.cmd_type);
-  if (input.cmd_type === 'set_engine_boot_permission') assertSteppedUpFor(actor, Number(input.cmd_info.cmd), now);
+export async function reserve(db: Db, access: Access, input: ReserveInput, now: Date): Promise<ReservedCommand> {
+  await assertTerminalReservable(db, access, input.car_data_id);
+  access.mayCommand(input.cmd_type);
+  if (input.cmd_type === 'set_engine_boot_permission') access.steppedUpFor(Number(input.cmd_info.cmd), now);
   const cmdIdx = cmdIdxOf(input.cmd_type);
   await expireCommands(db, now, input.car_data_id);
   if (await findActiveInSlot(db, input.car_data_id, cmdIdx)) throw conflict(engineMessages.slotBusy);
@@ -36,7 +35,7 @@ export async function reserve(db: Db, actor: AuthedActor, input: ReserveInput, n
       cmd_idx: cmdIdx,
       cmd_type: input.cmd_type,
       cmd_info: input.cmd_info,
-      created_by: actor.account_id,
+      created_by: access.account_id,
       expires_at: new Date(now.getTime() + input.expires_in_minutes * 60_000),
     });
   } catch (err) {
@@ -44,7 +43,7 @@ export async function reserve(db: Db, actor: AuthedActor, input: ReserveInput, n
     if (isUniqueViolation(err, 'reserved_commands_active_key')) throw conflict(engineMessages.slotBusy);
     throw err;
   }
-  await writeAudit(db, actor, 'engine_command.reserve', 'engine_command', String(id), {
+  await writeAudit(db, access, 'engine_command.reserve', 'engine_command', String(id), {
     car_data_id: input.car_data_id,
     cmd_type: input.cmd_type,
     cmd_info: input.cmd_info,
@@ -53,13 +52,13 @@ export async function reserve(db: Db, actor: AuthedActor, input: ReserveInput, n
 }
 
 /** Deletes the slot's command; only in execWait, else 409 saying why. */
-export async function deleteReserved(db: Db, actor: AuthedActor, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
-  assertMayCommandSlot(actor, cmdIdx);
+export async function deleteReserved(db: Db, access: Access, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
+  access.mayCommandSlot(cmdIdx);
   await expireCommands(db, now, carDataId);
-  const company = companyScope(actor);
-  const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, company, actor.account_id, now);
+  const { company } = access;
+  const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, company, access.account_id, now);
   if (deleted !== null)
-    return writeAudit(db, actor, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
+    return writeAudit(db, access, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
   const latest = await findLatestInSlot(db, carDataId, cmdIdx, company);
   if (latest?.status === 'resultWait') throw conflict(engineMessages.deleteFetched);
   if (latest && latest.state === reservationStates.resultEnd) throw conflict(engineMessages.deleteFinished);

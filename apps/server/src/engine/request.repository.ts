@@ -83,7 +83,12 @@ const toRequest = (r: Row): ReservationRequest => ({
   command_status:
     r.command_state === null
       ? null
-      : commandStatus({ state: r.command_state, deleted_at: r.command_deleted_at, closed_reason: r.command_closed_reason, result: r.command_result }),
+      : commandStatus({
+          state: r.command_state,
+          deleted_at: r.command_deleted_at,
+          closed_reason: r.command_closed_reason,
+          result: r.command_result,
+        }),
   created_by: r.created_by,
   created_by_name: r.created_by_name,
   created_at: iso(r.created_at)!,
@@ -101,7 +106,11 @@ const ofCar = (db: Db, carId: string, company: string | null) => {
 
 /** Every pending request of a vehicle (soonest first) and its latest finished ones. */
 export async function listRequests(db: Db, carId: string, company: string | null) {
-  const pending = await ofCar(db, carId, company).where('r.status', '=', 'pending').orderBy('r.execute_at').orderBy('r.created_at').execute();
+  const pending = await ofCar(db, carId, company)
+    .where('r.status', '=', 'pending')
+    .orderBy('r.execute_at')
+    .orderBy('r.created_at')
+    .execute();
   const recent = await ofCar(db, carId, company)
     .where('r.status', '!=', 'pending')
     .orderBy('r.execute_at', 'desc')
@@ -112,7 +121,11 @@ export async function listRequests(db: Db, carId: string, company: string | null
 }
 
 export async function findRequestCar(db: Db, requestId: string) {
-  return db.selectFrom('reservation_requests').select(['car_id', 'status', 'company_id']).where('request_id', '=', requestId).executeTakeFirst();
+  return db
+    .selectFrom('reservation_requests')
+    .select(['car_id', 'status', 'company_id'])
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
 }
 
 /** pending → cancelled, by the account; false when it was no longer pending. */

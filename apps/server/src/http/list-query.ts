@@ -1,6 +1,5 @@
-import { fieldMessages, parseSort, type Actor } from '@fleet/contract';
+import { fieldMessages, parseSort } from '@fleet/contract';
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { companyScope } from '../scope/visibility.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -71,8 +70,16 @@ function searchCondition(column: ListColumn, text: string): Expression<SqlBool> 
   return codes.length ? sql<SqlBool>`${column.expr} in (${sql.join(codes)})` : sql<SqlBool>`false`;
 }
 
-/** Applies search, deleted and company filters; the same for a count and its list. */
-export function applyListFilter<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, filter: ListFilterInput, actor: Actor): Q {
+/**
+ * Applies search, deleted and company filters; the same for a count and its list. `company` is the
+ * caller's scope (Access.company): null for the super admin, who may narrow with `companyId`.
+ */
+export function applyListFilter<Q extends AnyQuery, K extends string>(
+  q: Q,
+  cfg: ListConfig<K>,
+  filter: ListFilterInput,
+  company: string | null,
+): Q {
   let out: AnyQuery = q;
   const text = filter.search_text.trim();
   if (text) {
@@ -83,8 +90,8 @@ export function applyListFilter<Q extends AnyQuery, K extends string>(q: Q, cfg:
   if (!filter.isDelete) out = out.where(sql<SqlBool>`${cfg.deleted} = false`);
   if (cfg.company) {
     // Everyone but the super admin is held to their own company, whatever companyId says.
-    const company = companyScope(actor) ?? (filter.companyId || null);
-    if (company !== null) out = out.where(sql<SqlBool>`${cfg.company} = ${company}`);
+    const narrowed = company ?? (filter.companyId || null);
+    if (narrowed !== null) out = out.where(sql<SqlBool>`${cfg.company} = ${narrowed}`);
   }
   return out as Q;
 }

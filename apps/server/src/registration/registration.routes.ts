@@ -26,12 +26,12 @@ export function registerRegistrationRoutes(app: FastifyInstance, ctx: AppContext
   registerCall(app, ctx, carUserDeviceAdd, {
     auth: 'user',
     allow: (c: Capabilities) => c.registerCarsAndCustomers,
-    handler: async ({ body, actor }) => {
+    handler: async ({ body, access }) => {
       const { user, device, car } = body;
       await ctx.db.transaction().execute(async (trx) => {
-        await inPart('user', () => addCarUser(trx, actor, user));
+        await inPart('user', () => addCarUser(trx, access, user));
         await inPart('device', () => addDevice(trx, device));
-        await inPart('car', () => addCar(trx, actor, { ...car, user_id: user.user_id, car_device_id: device.car_device_id }));
+        await inPart('car', () => addCar(trx, access, { ...car, user_id: user.user_id, car_device_id: device.car_device_id }));
       });
       return { ok: true, user_id: user.user_id, car_device_id: device.car_device_id, car_id: car.car_id };
     },

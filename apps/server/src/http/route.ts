@@ -1,17 +1,10 @@
-import {
-  capabilities,
-  fieldErrors,
-  totpMessages,
-  validationMessages,
-  type Call,
-  type Capabilities,
-  type CallResponse,
-} from '@fleet/contract';
+import { fieldErrors, totpMessages, validationMessages, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { createAccess, type Access } from '../access/access.js';
 import { findSession, touchSession } from '../auth/session.repository.js';
 import type { AppContext, AuthedActor } from './context.js';
-import { AppError, badRequest, forbidden, unauthorized } from './errors.js';
+import { AppError, badRequest, unauthorized } from './errors.js';
 import { findUnstorableInput } from './input-guard.js';
 
 interface HandlerArgs<B> {
@@ -28,7 +21,8 @@ type Authed<C extends Call> = {
   allow?: (caps: Capabilities) => boolean;
   /** Open to a session that must set up TOTP first (its company requires it); every other call is 403 TOTP_SETUP_REQUIRED. */
   duringTotpSetup?: true;
-  handler: (args: HandlerArgs<z.output<C['request']>> & { actor: AuthedActor }) => Promise<CallResponse<C>>;
+  /** `access` is what the caller may see and do (access/access.ts); `actor` is the same object. */
+  handler: (args: HandlerArgs<z.output<C['request']>> & { access: Access; actor: Access }) => Promise<CallResponse<C>>;
 };
 
 const bearer = (request: FastifyRequest) => {
@@ -70,14 +64,18 @@ export async function authenticate(
  */
 export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppContext, call: C, opts: Public<C> | Authed<C>) {
   app.post(call.path, async (request) => {
-    const actor = opts.auth === 'user' ? await authenticate(ctx, request, { duringTotpSetup: opts.duringTotpSetup === true }) : undefined;
-    if (actor && opts.auth === 'user' && opts.allow && !opts.allow(capabilities(actor))) throw forbidden();
+    const access =
+      opts.auth === 'user'
+        ? createAccess(ctx.db, await authenticate(ctx, request, { duringTotpSetup: opts.duringTotpSetup === true }))
+        : undefined;
+    if (access && opts.auth === 'user' && opts.allow) access.require(opts.allow);
     const unstorable = findUnstorableInput(request.body);
     if (unstorable !== undefined) throw badRequest(undefined, { [unstorable]: validationMessages.invalid });
     const parsed = call.request.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const body = parsed.data as z.output<C['request']>;
-    const result = opts.auth === 'user' ? await opts.handler({ body, request, actor: actor! }) : await opts.handler({ body, request });
+    const result =
+      opts.auth === 'user' ? await opts.handler({ body, request, access: access!, actor: access! }) : await opts.handler({ body, request });
     return call.response.parse(result);
   });
 }

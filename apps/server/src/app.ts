@@ -19,6 +19,9 @@ import { registerEngineRoutes } from './engine/engine.routes.js';
 import type { AppContext } from './http/context.js';
 import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { logOptions } from './http/log-options.js';
+import { serverOptions } from './http/server-options.js';
 import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerNotificationRoutes } from './notify/notify.routes.js';
 import { registerTelemetry } from './telemetry/telemetry.module.js';
@@ -29,6 +32,13 @@ export interface BuildOptions {
   /** Folder of the built console; served with an SPA fallback when it exists. */
   webRoot?: string;
   logger?: boolean;
+  /** Where log lines go instead of stdout (the tests read them). */
+  logStream?: LogStream;
+}
+
+/** A destination for pino's log lines, one JSON text per call. */
+export interface LogStream {
+  write(line: string): void;
 }
 
 export const defaultWebRoot = path.join(repoRoot, 'apps/web/dist');
@@ -44,10 +54,11 @@ const tileOrigin = (url: string) => {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    ...serverOptions(config),
+    logger: opts.logger === false ? false : logOptions(config.LOG_LEVEL, opts.logStream),
     bodyLimit: 1024 * 1024,
   });
+  registerJsonBodyParser(app);
   const ctx: AppContext = { db: opts.db, config };
   const tiles = tileOrigin(config.TILE_URL);
 

@@ -23,4 +23,32 @@ describe('loadConfig', () => {
   it('lists every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', DATABASE_URL: 'not a url', SIMULATE: 'maybe' })).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SIMULATE/);
   });
+
+  it.each([
+    ['0', false],
+    ['false', false],
+    ['1', 1],
+    ['true', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, 192.168.1.1,loopback', ['10.0.0.0/8', '192.168.1.1', 'loopback']],
+    ['::1,fd00::/8', ['::1', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%s as a hop count or proxy addresses, never "trust every hop"', (TRUST_PROXY, expected) => {
+    expect(loadConfig({ TRUST_PROXY }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['yes', '-1', '100', 'proxy.example.jp', '10.0.0.1;rm', '10.0.0.0/33'])('refuses TRUST_PROXY=%s', (TRUST_PROXY) => {
+    expect(() => loadConfig({ TRUST_PROXY })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('has request, header, connection and keep-alive timeouts, and refuses headers allowed longer than the request', () => {
+    expect(loadConfig({})).toMatchObject({
+      REQUEST_TIMEOUT_MS: 30_000,
+      HEADERS_TIMEOUT_MS: 10_000,
+      CONNECTION_TIMEOUT_MS: 120_000,
+      KEEP_ALIVE_TIMEOUT_MS: 72_000,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -6,6 +7,34 @@ import { z } from 'zod';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+/** A proxy address, a CIDR block, or one of proxy-addr's names. */
+const isProxyAddress = (entry: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  const maxBits = family === 4 ? 32 : 128;
+  return family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits));
+};
+/**
+ * Which proxies may set X-Forwarded-For: a hop count (`0` none, `1` the one in
+ * front of us, ... `true` means 1), or a comma-separated list of their
+ * addresses/CIDRs. Never "trust every hop": a client would choose its own IP.
+ */
+const trustProxy = z
+  .string()
+  .transform((v, ctx): number | string[] | false => {
+    const text = v.trim();
+    if (text === 'false') return false;
+    if (text === 'true') return 1;
+    if (/^\d{1,2}$/.test(text)) return Number(text) === 0 ? false : Number(text);
+    const list = text.split(',').map((a) => a.trim());
+    if (list.every(isProxyAddress)) return list;
+    ctx.addIssue({ code: 'custom', message: 'a hop count (0, 1, 2…) or comma-separated proxy addresses/CIDRs' });
+    return z.NEVER;
+  });
+/** Milliseconds, at least 100 (the tests use short ones). */
+const millis = (byDefault: number) => z.coerce.number().int().min(100).max(3_600_000).default(byDefault);
 
 const ConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -18,7 +47,15 @@ const ConfigSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   SIMULATE: flag.default(true),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: trustProxy.default(false),
+  /** The whole request (headers and body) must arrive within this; slow and stalled bodies are cut off. */
+  REQUEST_TIMEOUT_MS: millis(30_000),
+  /** The headers must arrive within this. */
+  HEADERS_TIMEOUT_MS: millis(10_000),
+  /** A connection with no traffic either way is closed after this. */
+  CONNECTION_TIMEOUT_MS: millis(120_000),
+  /** An idle keep-alive connection is closed after this: longer than a load balancer's idle timeout (often 60 s). */
+  KEEP_ALIVE_TIMEOUT_MS: millis(72_000),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -35,7 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blankToUndefined = Object.fromEntries(
     Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]),
   );
-  const parsed = ConfigSchema.safeParse(blankToUndefined);
+  const parsed = ConfigSchema.refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
+    path: ['HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed REQUEST_TIMEOUT_MS',
+  }).safeParse(blankToUndefined);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, type LogStream } from '../src/app.js';
 import { hashDeviceSecret } from '../src/auth/device-secret.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
@@ -35,11 +35,18 @@ async function openTestDatabase(): Promise<Database> {
   };
 }
 
-/** The whole app (logger off) over a database of its own; call close() in afterAll. */
-export async function createTestApp(): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Environment on top of the tests' own (NODE_ENV=test, LOG_LEVEL=silent, the project's DATABASE_URL). */
+  env?: Record<string, string>;
+  /** Where log lines go; with it the logger is on (at env.LOG_LEVEL), without it off. */
+  logStream?: LogStream;
+}
+
+/** The whole app (logger off unless a logStream is given) over a database of its own; call close() in afterAll. */
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: inject('databaseUrl') });
-  const app = await buildApp({ db: database.db, config, logger: false });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: inject('databaseUrl'), ...opts.env });
+  const app = await buildApp(opts.logStream ? { db: database.db, config, logStream: opts.logStream } : { db: database.db, config, logger: false });
   await app.ready();
   return {
     app,

@@ -22,6 +22,7 @@ export const deviceProtocolMessages = {
   unauthorized: '端末IDまたはパスワードが正しくありません。',
   deviceDeleted: 'この端末は利用停止されています。',
   badBatch: 'バッチの形式が不正です。',
+  tooManyFailures: '認証の失敗が多すぎます。しばらく待ってから再度送信してください。',
   futureTime: '時刻がサーバー時刻より10分以上先です',
   pastTime: '時刻が1970-01-01より前です',
   unstorable: '保存できない値（U+0000、不正なサロゲート、極端に小さい数値）または深すぎる入れ子が含まれています',

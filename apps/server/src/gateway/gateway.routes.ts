@@ -1,11 +1,12 @@
 import { DEVICE_BATCH_PATH, DeviceBatch, deviceProtocolMessages as msg, fieldErrors, type DeviceBatchResponse } from '@fleet/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, tooManyRequests } from '../http/errors.js';
 import type { LiveHub } from '../live/live-hub.js';
 import { coalesce } from './coalesce.js';
-import { authenticateDevice, findDevices } from './device-auth.js';
+import { authenticateDevice, findDevices, parseBasic, type AuthedDevice } from './device-auth.js';
 import { GroupCommit } from './group-commit.js';
+import { TERMINAL_AUTH_LIMITS, findLimited, limitKey, recordTerminalAuthFailure } from './terminal-auth-limit.js';
 
 /**
  * The device gateway of docs/device-protocol.md. Terminals are not console
@@ -20,19 +21,45 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
     committed: (states) => live.publishAll(states).catch((err: unknown) => app.log.warn({ err }, 'live publish failed')),
   });
   const lookup = coalesce((ids: string[]) => findDevices(ctx.db, ids));
-  // Thousands of terminals report every few seconds: log their requests only when something goes wrong.
-  app.post(DEVICE_BATCH_PATH, { bodyLimit: 4 * 1024 * 1024, logLevel: 'warn' }, async (request, reply): Promise<DeviceBatchResponse> => {
-    reply.header('cache-control', 'no-store');
-    let device;
+  const limited = coalesce((keys: string[]) => findLimited(ctx.db, keys));
+  const devices = new WeakMap<FastifyRequest, AuthedDevice>();
+
+  /**
+   * The terminal is authenticated from the headers, before the body is read:
+   * an unauthenticated 4 MB body is never buffered or parsed, and the refusal
+   * closes the connection rather than take the rest of it.
+   */
+  async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const ip = request.ip;
+    const carDeviceId = parseBasic(request.headers.authorization)?.id ?? '';
+    const checked = authenticateDevice(ctx.db, request.headers.authorization, lookup);
+    checked.catch(() => {}); // awaited below unless the limit answers first
     try {
-      device = await authenticateDevice(ctx.db, request.headers.authorization, lookup);
+      if (await limited(limitKey(ip, carDeviceId))) throw tooManyRequests(msg.tooManyFailures);
+      devices.set(request, await checked);
     } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 401)
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 401) {
         reply.header('www-authenticate', 'Basic realm="fleet-device", charset="UTF-8"');
+        request.log.warn({ car_device_id: carDeviceId || null, ip }, 'terminal authentication failed');
+        await recordTerminalAuthFailure(ctx.db, ip, carDeviceId);
+      }
+      if (status === 429) reply.header('retry-after', String(TERMINAL_AUTH_LIMITS.windowMinutes * 60));
+      if (status && status < 500) reply.header('connection', 'close');
       throw err;
     }
-    const parsed = DeviceBatch.safeParse(request.body);
-    if (!parsed.success) throw badRequest(msg.badBatch, fieldErrors(parsed.error));
-    return (await writer.ingest(device, parsed.data, new Date())).response;
-  });
+  }
+
+  // Thousands of terminals report every few seconds: log their requests only when something goes wrong.
+  app.post(
+    DEVICE_BATCH_PATH,
+    { bodyLimit: 4 * 1024 * 1024, logLevel: 'warn', onRequest: authenticate },
+    async (request, reply): Promise<DeviceBatchResponse> => {
+      reply.header('cache-control', 'no-store');
+      const device = devices.get(request)!;
+      const parsed = DeviceBatch.safeParse(request.body);
+      if (!parsed.success) throw badRequest(msg.badBatch, fieldErrors(parsed.error));
+      return (await writer.ingest(device, parsed.data, new Date())).response;
+    },
+  );
 }

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.js';
+import { MAX_INPUT_DEPTH } from './input-guard.js';
+
+/**
+ * The deepest JSON document read at all. Values deeper than MAX_INPUT_DEPTH are
+ * refused after parsing (a console call's 400, a terminal's one rejected record);
+ * a document deeper than this is refused as a whole before JSON.parse runs, since
+ * parsing and walking millions of levels cost seconds of CPU (issue 13).
+ */
+export const MAX_DOCUMENT_DEPTH = 2 * MAX_INPUT_DEPTH;
+
+const OPEN_OBJECT = 0x7b;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_OBJECT = 0x7d;
+const CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether JSON text nests deeper than `max`: one pass over the characters, brackets inside strings skipped. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+  }
+  return false;
+}
+
+export const tooDeep = () => new AppError(400, 'BAD_REQUEST', 'JSONの入れ子が深すぎます。');
+
+/** Fastify's JSON parser (prototype poisoning refused) behind the depth check. */
+export function registerJsonBodyParser(app: FastifyInstance) {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (nestsDeeperThan(text, MAX_DOCUMENT_DEPTH)) return done(tooDeep(), undefined);
+    return parse(request, text, done);
+  });
+}

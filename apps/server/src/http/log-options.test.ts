@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './log-options.js';
+
+describe('redactUrl', () => {
+  it.each([
+    ['/password_reset?token=abc123', '/password_reset?token=[REDACTED]'],
+    ['/password_reset?lang=ja&token=abc&x=1', '/password_reset?lang=ja&token=[REDACTED]&x=1'],
+    ['/api/live?ticket=t0k', '/api/live?ticket=[REDACTED]'],
+    ['/x?access_token=a&Password=b&otp=1', '/x?access_token=[REDACTED]&Password=[REDACTED]&otp=[REDACTED]'],
+    ['/api/car_list', '/api/car_list'],
+    ['/x?page=2&sort=name', '/x?page=2&sort=name'],
+  ])('%s → %s', (url, logged) => {
+    expect(redactUrl(url)).toBe(logged);
+  });
+});

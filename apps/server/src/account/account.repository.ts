@@ -1,5 +1,6 @@
-import { accountSearchColumns, accountSortColumns, roleLabels, type AccountDetail, type Actor } from '@fleet/contract';
+import { accountSearchColumns, accountSortColumns, roleLabels, type AccountDetail } from '@fleet/contract';
 import { sql } from 'kysely';
+import type { Access } from '../access/access.js';
 import type { Db } from '../db/database.js';
 import {
   applyListFilter,
@@ -11,7 +12,6 @@ import {
   type ListFilterInput,
   type PagingInput,
 } from '../http/list-query.js';
-import { companyScope } from '../scope/visibility.js';
 
 type Column = (typeof accountSortColumns)[number];
 
@@ -32,14 +32,14 @@ export const accountListConfig: ListConfig<Column> = {
 };
 
 /**
- * Accounts the actor manages: their company's (all for the super admin); a
+ * Accounts the caller manages: their company's (all for the super admin); a
  * manager (role 1) never sees role 0 accounts (ARCHITECTURE.md).
  */
-const managed = (db: Db, actor: Actor) => {
+const managed = (db: Db, access: Access) => {
   let q = db.selectFrom('accounts as a');
-  const company = companyScope(actor);
+  const company = access.company;
   if (company !== null) q = q.where('a.company_id', '=', company);
-  if (actor.role !== 0) q = q.where('a.role', 'in', [1, 2]);
+  if (access.role !== 0) q = q.where('a.role', 'in', [1, 2]);
   return q;
 };
 
@@ -80,22 +80,22 @@ const toDetail = (r: {
   updated_at: iso(r.updated_at),
 });
 
-const filtered = (db: Db, actor: Actor, filter: ListFilterInput) =>
-  applyListFilter(managed(db, actor), accountListConfig, filter, companyScope(actor));
+const filtered = (db: Db, access: Access, filter: ListFilterInput) =>
+  applyListFilter(managed(db, access), accountListConfig, filter, access.company);
 
-export const countAccounts = (db: Db, actor: Actor, filter: ListFilterInput) => countRows(filtered(db, actor, filter));
+export const countAccounts = (db: Db, access: Access, filter: ListFilterInput) => countRows(filtered(db, access, filter));
 
-export async function listAccounts(db: Db, actor: Actor, query: ListFilterInput & PagingInput) {
+export async function listAccounts(db: Db, access: Access, query: ListFilterInput & PagingInput) {
   // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.
-  const page = applyListPage(filtered(db, actor, query).select('a.account_id'), accountListConfig, query).as('p');
+  const page = applyListPage(filtered(db, access, query).select('a.account_id'), accountListConfig, query).as('p');
   const q = db.selectFrom(page).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(columns);
   const rows = await applyListOrder(q, accountListConfig, query).execute();
   return rows.map(toDetail);
 }
 
-/** An account the actor manages (deleted ones too), or undefined. */
-export async function findManagedAccount(db: Db, actor: Actor, accountId: string) {
-  const row = await managed(db, actor).select(columns).where('a.account_id', '=', accountId).executeTakeFirst();
+/** An account the caller manages (deleted ones too), or undefined. */
+export async function findManagedAccount(db: Db, access: Access, accountId: string) {
+  const row = await managed(db, access).select(columns).where('a.account_id', '=', accountId).executeTakeFirst();
   return row && toDetail(row);
 }
 

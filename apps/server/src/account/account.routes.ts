@@ -25,20 +25,20 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, accountListCount, {
     auth: 'user',
     allow: canManage,
-    handler: async ({ body, actor }) => ({ count: await countAccounts(db, actor, body) }),
+    handler: async ({ body, access }) => ({ count: await countAccounts(db, access, body) }),
   });
   registerCall(app, ctx, accountList, {
     auth: 'user',
     allow: canManage,
-    handler: async ({ body, actor }) => ({ list: await listAccounts(db, actor, body) }),
+    handler: async ({ body, access }) => ({ list: await listAccounts(db, access, body) }),
   });
 
   registerCall(app, ctx, accountGetDetail, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      const own = body.account_id === actor.account_id;
-      const account = own ? await findAccount(db, actor.account_id) : await findManagedAccount(db, actor, body.account_id);
-      if (!account || (!own && actor.role === 2)) throw notFound();
+    handler: async ({ body, access }) => {
+      const own = body.account_id === access.account_id;
+      const account = own ? await findAccount(db, access.account_id) : await findManagedAccount(db, access, body.account_id);
+      if (!account || (!own && access.role === 2)) throw notFound();
       return account;
     },
   });
@@ -52,8 +52,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, accountAdd, {
     auth: 'user',
     allow: canManage,
-    handler: async ({ body, actor }) => {
-      await addAccount(db, actor, body.info);
+    handler: async ({ body, access }) => {
+      await addAccount(db, access, body.info);
       return { ok: true, account_id: body.info.account_id };
     },
   });
@@ -61,8 +61,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, accountUpdate, {
     auth: 'user',
     allow: canManage,
-    handler: async ({ body, actor }) => {
-      await editAccount(db, actor, body.info);
+    handler: async ({ body, access }) => {
+      await editAccount(db, access, body.info);
       return { ok: true };
     },
   });
@@ -70,16 +70,16 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, accountDelete, {
     auth: 'user',
     allow: canManage,
-    handler: async ({ body, actor }) => {
-      await deleteAccount(db, actor, body.account_id, body.isDelete);
+    handler: async ({ body, access }) => {
+      await deleteAccount(db, access, body.account_id, body.isDelete);
       return { ok: true };
     },
   });
 
   registerCall(app, ctx, passwordReset, {
     auth: 'user',
-    handler: async ({ body, actor, request }) => {
-      await resetPassword(db, actor, body.info, request.ip);
+    handler: async ({ body, access, request }) => {
+      await resetPassword(db, access, body.info, request.ip);
       return { ok: true };
     },
   });

@@ -1,7 +1,6 @@
 import {
   accountMessages,
   assignableRoles,
-  capabilities,
   validationMessages as m,
   type AccountEditForm,
   type AccountForm,
@@ -15,9 +14,8 @@ import { hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeAccountSessions } from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
-import type { AuthedActor } from '../http/context.js';
+import type { Access } from '../access/access.js';
 import { retireAccountTokens } from '../password-reset/password-reset.repository.js';
-import { assignCompany } from '../scope/assign-company.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import {
   accountExists,
@@ -32,8 +30,8 @@ import {
 const refuse = (field: string, message: string) => new AppError(403, 'FORBIDDEN', message, { [field]: message });
 
 /** A manager may give roles 1-2 only; a company admin and the super admin any role. */
-function checkRole(actor: AuthedActor, role: number) {
-  if (!assignableRoles(actor).includes(role)) throw refuse('role', accountMessages.roleNotAllowed);
+function checkRole(access: Access, role: number) {
+  if (!assignableRoles(access).includes(role)) throw refuse('role', accountMessages.roleNotAllowed);
 }
 
 async function checkUnique(db: Db, info: { account_id: string; email: string }, existing: boolean) {
@@ -60,27 +58,27 @@ async function endOldCredentials(trx: Db, accountId: string, keepTokenHash: stri
   else await revokeAccountSessions(trx, accountId);
 }
 
-export async function addAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountForm>) {
-  checkRole(actor, info.role);
-  const company_id = await assignCompany(db, actor, info.company_id, accountMessages);
+export async function addAccount(db: Db, access: Access, info: z.output<typeof AccountForm>) {
+  checkRole(access, info.role);
+  const company_id = await access.companyFor(info.company_id, accountMessages);
   await checkUnique(db, info, false);
   const hash = await hashPassword(info.password);
   const { account_id, name, email, role } = info;
   const engine_control = info.engine_control ?? defaultEngineControl(role);
   await insertAccount(db, { account_id, name, email, role, company_id, engine_control }, hash).catch(mapUniqueViolation);
-  await writeAudit(db, actor, 'account.add', 'account', account_id, { role, company_id, engine_control });
+  await writeAudit(db, access, 'account.add', 'account', account_id, { role, company_id, engine_control });
 }
 
-export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typeof AccountEditForm>) {
-  const target = await findManagedAccount(db, actor, info.account_id);
+export async function editAccount(db: Db, access: Access, info: z.output<typeof AccountEditForm>) {
+  const target = await findManagedAccount(db, access, info.account_id);
   if (!target) throw notFound();
-  const self = target.account_id === actor.account_id;
+  const self = target.account_id === access.account_id;
   if (self && (info.role !== target.role || (info.company_id ?? target.company_id) !== target.company_id))
     throw refuse('role', accountMessages.selfRole);
-  if (info.role !== target.role) checkRole(actor, info.role);
+  if (info.role !== target.role) checkRole(access, info.role);
   const engine_control = info.engine_control ?? target.engine_control;
   if (self && engine_control !== target.engine_control) throw refuse('engine_control', accountMessages.selfEngineControl);
-  const company_id = self ? target.company_id : await assignCompany(db, actor, info.company_id, accountMessages);
+  const company_id = self ? target.company_id : await access.companyFor(info.company_id, accountMessages);
   await checkUnique(db, info, true);
   const password_hash = info.password ? await hashPassword(info.password) : undefined;
   await db.transaction().execute(async (trx) => {
@@ -93,56 +91,56 @@ export async function editAccount(db: Db, actor: AuthedActor, info: z.output<typ
       ...(password_hash ? { password_hash } : {}),
     }).catch(mapUniqueViolation);
     // A new role, company or password ends the sessions that were signed in under the old one.
-    if (password_hash) await endOldCredentials(trx, target.account_id, self ? actor.session.token_hash : null);
+    if (password_hash) await endOldCredentials(trx, target.account_id, self ? access.session.token_hash : null);
     else if (info.role !== target.role || company_id !== target.company_id) await revokeAccountSessions(trx, target.account_id);
-    await writeAudit(trx, actor, 'account.update', 'account', target.account_id, {
+    await writeAudit(trx, access, 'account.update', 'account', target.account_id, {
       role: info.role,
       company_id,
       password_changed: !!password_hash,
     });
     if (engine_control !== target.engine_control)
-      await writeAudit(trx, actor, 'account.engine_control', 'account', target.account_id, { engine_control });
+      await writeAudit(trx, access, 'account.engine_control', 'account', target.account_id, { engine_control });
   });
 }
 
-export async function deleteAccount(db: Db, actor: AuthedActor, accountId: string, isDelete: boolean) {
-  if (accountId === actor.account_id) throw refuse('account_id', accountMessages.selfDelete);
-  const target = await findManagedAccount(db, actor, accountId);
+export async function deleteAccount(db: Db, access: Access, accountId: string, isDelete: boolean) {
+  if (accountId === access.account_id) throw refuse('account_id', accountMessages.selfDelete);
+  const target = await findManagedAccount(db, access, accountId);
   if (!target) throw notFound();
   await db.transaction().execute(async (trx) => {
     await setAccountDeleted(trx, accountId, isDelete);
     if (isDelete) await revokeAccountSessions(trx, accountId);
-    await writeAudit(trx, actor, isDelete ? 'account.delete' : 'account.restore', 'account', accountId);
+    await writeAudit(trx, access, isDelete ? 'account.delete' : 'account.restore', 'account', accountId);
   });
 }
 
 /** Own password (current one required) or, for a manager, the password of an account they manage. */
-export async function resetPassword(db: Db, actor: AuthedActor, info: z.output<typeof PasswordResetForm>, ip: string) {
-  const targetId = info.account_id ?? actor.account_id;
-  if (targetId === actor.account_id) {
+export async function resetPassword(db: Db, access: Access, info: z.output<typeof PasswordResetForm>, ip: string) {
+  const targetId = info.account_id ?? access.account_id;
+  if (targetId === access.account_id) {
     if (!info.current_password) throw badRequest(undefined, { current_password: m.required });
     // The current password is a password check like a sign-in: the same limits, the same counters.
-    const attempt = await beginLoginAttempt(db, ip, actor.account_id);
+    const attempt = await beginLoginAttempt(db, ip, access.account_id);
     if (attempt === undefined) throw tooManyRequests(accountMessages.tooManyPasswordAttempts);
-    const hash = await findPasswordHash(db, actor.account_id);
+    const hash = await findPasswordHash(db, access.account_id);
     if (!hash || !(await verifyPassword(info.current_password, hash)))
       throw badRequest(accountMessages.currentPasswordWrong, { current_password: accountMessages.currentPasswordWrong });
     await markLoginSucceeded(db, attempt);
     const password_hash = await hashPassword(info.password);
     await db.transaction().execute(async (trx) => {
-      await updateAccount(trx, actor.account_id, { password_hash });
-      await endOldCredentials(trx, actor.account_id, actor.session.token_hash);
-      await writeAudit(trx, actor, 'account.password', 'account', actor.account_id);
+      await updateAccount(trx, access.account_id, { password_hash });
+      await endOldCredentials(trx, access.account_id, access.session.token_hash);
+      await writeAudit(trx, access, 'account.password', 'account', access.account_id);
     });
     return;
   }
-  if (!capabilities(actor).manageAccounts) throw forbidden();
-  const target = await findManagedAccount(db, actor, targetId);
+  if (!access.caps.manageAccounts) throw forbidden();
+  const target = await findManagedAccount(db, access, targetId);
   if (!target || target.isDelete) throw notFound();
   const password_hash = await hashPassword(info.password);
   await db.transaction().execute(async (trx) => {
     await updateAccount(trx, targetId, { password_hash });
     await endOldCredentials(trx, targetId, null);
-    await writeAudit(trx, actor, 'account.password', 'account', targetId);
+    await writeAudit(trx, access, 'account.password', 'account', targetId);
   });
 }

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { findCar, lockCar, replaceAreas, type NamedArea } from './areas.repository.js';
 import type { Access } from '../access/access.js';
 
-/** The vehicle, when the access may see it (another company's is "not found"). */
+/** The vehicle, when the caller may see it (another company's is "not found"). */
 export async function visibleCar(db: Db, access: Access, carId: string) {
   const car = (await access.sees('car_id', carId)) ? await findCar(db, carId) : undefined;
   if (!car) throw notFound();

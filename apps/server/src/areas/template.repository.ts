@@ -11,7 +11,7 @@ import type { Access } from '../access/access.js';
 const iso = (d: Date | string) => new Date(d).toISOString();
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
-/** Whether the access may change or delete a template of this company. */
+/** Whether the caller may change or delete a template of this company. */
 export const mayEdit = (access: Access, companyId: string | null) =>
   isSuperAdmin(access) || (access.company_id !== null && companyId === access.company_id);
 
@@ -63,7 +63,7 @@ export async function listTemplates(db: Db, access: Access, type: AreaKind): Pro
   return rows.map((r) => toTemplate(access, r));
 }
 
-/** A template the access can see, or undefined (another company's is "not found"). */
+/** A template the caller can see, or undefined (another company's is "not found"). */
 export async function findTemplate(db: Db, access: Access, templateId: string): Promise<AreaTemplate | undefined> {
   const row = await visible(db, access).where('t.template_id', '=', templateId).executeTakeFirst();
   return row && toTemplate(access, row);

@@ -19,7 +19,7 @@ import type { Access } from '../access/access.js';
 
 const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
 
-/** A template the access may change: another company's is 404, a shared one (for a company user) 403. */
+/** A template the caller may change: another company's is 404, a shared one (for a company user) 403. */
 async function editableTemplate(db: Db, access: Access, templateId: string) {
   const template = await findTemplate(db, access, templateId);
   if (!template) throw notFound(areaMessages.templateNotFound);

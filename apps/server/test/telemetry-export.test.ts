@@ -1,20 +1,22 @@
 import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
+import { telemetryMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AppContext } from '../src/http/context.js';
 import { EXPORT_BATCH, copyPathCsv, rowPathCsv } from '../src/telemetry/export.routes.js';
 import { findLogBatch } from '../src/telemetry/log.repository.js';
-import { createTestApp, login, seedFixtures, type TestApp } from './helper.js';
+import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 import { at, sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
 let t: TestApp;
 let tokenA: string;
 let tokenB: string;
+let tokenA2: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
-  [tokenA, tokenB] = await Promise.all([login(t.app, 'managerA'), login(t.app, 'adminB')]);
+  [tokenA, tokenB, tokenA2] = await Promise.all([login(t.app, 'managerA'), login(t.app, 'adminB'), login(t.app, 'staffA')]);
   await sendBatch(t.app, terminalA, {
     seq: 1,
     records: [
@@ -183,15 +185,13 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
   });
 
   it('writes the expected file on either database', async () => {
-    const files = Object.fromEntries(
-      await Promise.all(
-        ['error', 'engine', 'gps', 'battery'].map(async (kind) => {
-          const res = await exported(kind);
-          expect(res.statusCode).toBe(200);
-          return [kind, res.body] as const;
-        }),
-      ),
-    );
+    // One after the other: an account runs one export at a time.
+    const files: Record<string, string> = {};
+    for (const kind of ['error', 'engine', 'gps', 'battery']) {
+      const res = await exported(kind);
+      expect(res.statusCode).toBe(200);
+      files[kind] = res.body;
+    }
     const range = await exported('connection', { from: '2030-01-01T00:03:00Z', to: '2030/01/01 09:08' });
     // Every byte shown: the byte-order mark, CR and tab made visible (a snapshot keeps LF only).
     const visible = (csv: string) => csv.replace('\uFEFF', '[BOM]').replaceAll('\r', '␍').replaceAll('\t', '⇥');
@@ -313,4 +313,54 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
     const res = await exported('connection', { from: range.from, to: range.to });
     expect(res.body.split('\r\n').filter(Boolean)).toHaveLength(20_001);
   });
+});
+
+/**
+ * PGlite runs in the server's process: an export must leave room for other calls between its
+ * reads, and one account runs one export at a time (docs/telemetry.md).
+ */
+describe('a big export shares the database', () => {
+  const range = { kind: 'gps', car_data_id: terminalA.imei, from: '2032-01-01T00:00:00Z', to: '2032-12-31T00:00:00Z' };
+  const open = (token: string) =>
+    t.app.inject({ method: 'GET', url: exportUrl(range), headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
+
+  beforeAll(async () => {
+    // 200,000 points (about 11 MB of CSV), written straight to the table.
+    await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
+      SELECT ${terminalA.imei}, timestamptz '2032-01-01T00:00:00Z' + make_interval(secs => i * 5), 35.6 + i / 1e7, 139.7, 30.5, 90
+      FROM generate_series(1, 200000) AS i`.execute(t.db);
+  }, 120_000);
+
+  it('answers a cheap call while a big export is still streaming', async () => {
+    const events: string[] = [];
+    const big = await open(tokenA);
+    expect(big.statusCode).toBe(200);
+    const chunks = big.stream()[Symbol.asyncIterator]();
+    let bytes = ((await chunks.next()).value as Buffer).length;
+    const cheap = post(t.app, '/api/me', {}, tokenB).then((r) => events.push(`cheap call ${r.statusCode}`));
+    const rest = (async () => {
+      for (let c = await chunks.next(); !c.done; c = await chunks.next()) bytes += (c.value as Buffer).length;
+      events.push('export ended');
+    })();
+    await Promise.all([cheap, rest]);
+    expect(events).toEqual(['cheap call 200', 'export ended']);
+    expect(bytes).toBeGreaterThan(10_000_000);
+  }, 120_000);
+
+  it('runs one export per account at a time: a second one meanwhile is a 429 in Japanese', async () => {
+    const first = await open(tokenA);
+    expect(first.statusCode).toBe(200);
+    const second = await get(range, tokenA);
+    expect(second.statusCode).toBe(429);
+    expect(second.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: telemetryMessages.exportBusy });
+    // Another account is not held up by it.
+    const other = await t.app.inject({
+      method: 'GET',
+      url: exportUrl({ ...range, kind: 'obd2', from: '', to: '' }),
+      headers: { authorization: `Bearer ${tokenA2}` },
+    });
+    expect(other.statusCode).toBe(200);
+    await first.stream().toArray();
+    expect((await get({ ...range, kind: 'obd2', from: '', to: '' }, tokenA)).statusCode).toBe(200);
+  }, 120_000);
 });

@@ -19,6 +19,7 @@ export const telemetryMessages = {
   logFetchFailed: 'ログを取得できませんでした。管理者に問い合わせてください。',
   syncFailed: '過去データの同期に失敗しました。管理者に問い合わせてください。',
   exportFailed: 'CSVの出力に失敗しました。管理者に問い合わせてください。',
+  exportBusy: '別のCSV出力を実行中です。完了してから再度お試しください。',
 } as const;
 
 const JST = '+09:00';

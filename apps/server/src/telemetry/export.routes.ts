@@ -1,11 +1,22 @@
 import { Readable } from 'node:stream';
-import { CSV_BOM, LOG_EXPORT_PATH, LogExportQuery, csvRow, fieldErrors, logExportColumns, type LogKind } from '@fleet/contract';
+import {
+  CSV_BOM,
+  LOG_EXPORT_PATH,
+  LogExportQuery,
+  csvRow,
+  fieldErrors,
+  logExportColumns,
+  telemetryMessages,
+  type LogKind,
+} from '@fleet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { breathe } from '../db/breathe.js';
 import type { AppContext } from '../http/context.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound, tooManyRequests } from '../http/errors.js';
 import { authenticate } from '../http/route.js';
 import { isVisible, terminalWindows } from '../scope/visibility.js';
 import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy.js';
+import { createExportGate } from './export-gate.js';
 import { findLogBatch, type LogFilter } from './log.repository.js';
 
 /** Rows per database read while streaming on the row path. */
@@ -22,7 +33,8 @@ const head = (kind: LogKind) => CSV_BOM + csvRow(logExportColumns[kind]);
 /**
  * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads
  * formatted by the contract's csvRow. Readable.from reads up to 16 batches
- * ahead of the socket, so the next read overlaps the download.
+ * ahead of the socket, so the next read overlaps the download; between two
+ * reads the event loop gets a turn, so on PGlite other calls' queries get in.
  */
 async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]) {
   const columns = logExportColumns[kind];
@@ -31,6 +43,7 @@ async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Re
   while (rows.length) {
     yield rows.map((r) => csvRow(cells(r, columns))).join('');
     if (rows.length < EXPORT_BATCH) return;
+    await breathe();
     rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), EXPORT_BATCH)) as Record<string, unknown>[];
   }
 }
@@ -57,6 +70,7 @@ export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter):
  */
 export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
   const byCopy = (kind: LogKind) => Boolean(ctx.config.DATABASE_URL) && copyable(kind);
+  const enter = createExportGate();
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = await authenticate(ctx, request);
     const parsed = LogExportQuery.safeParse(request.method === 'POST' ? (request.body ?? {}) : request.query);
@@ -66,11 +80,24 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     // Only the time the terminal was on the company's vehicles (docs/security.md).
     const filter: LogFilter = { ...query, windows: await terminalWindows(ctx.db, actor, query.car_data_id) };
 
-    const copy = byCopy(kind);
-    const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<string, unknown>[];
-    reply.header('cache-control', 'no-store');
-    if (first.length === 0) return reply.status(204).send();
-    const body = copy ? await copyPathCsv(ctx, kind, filter) : rowPathCsv(ctx, kind, filter, first);
+    const leave = enter(actor.account_id);
+    if (!leave) throw tooManyRequests(telemetryMessages.exportBusy);
+    let body: Readable;
+    try {
+      const copy = byCopy(kind);
+      const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<string, unknown>[];
+      reply.header('cache-control', 'no-store');
+      if (first.length === 0) {
+        leave();
+        return reply.status(204).send();
+      }
+      body = copy ? await copyPathCsv(ctx, kind, filter) : rowPathCsv(ctx, kind, filter, first);
+    } catch (err) {
+      leave();
+      throw err;
+    }
+    // Read to the end, failed or cancelled: the account may export again.
+    body.once('end', leave).once('close', leave);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${kind}_log_${filter.car_data_id}.csv"`)

@@ -11,9 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
-import { notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { tooManyRequests, unauthorized } from '../http/errors.js';
 import { registerCall } from '../http/route.js';
-import { isVisible } from '../scope/visibility.js';
 import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
 import { verifyStepUp } from './step-up.js';
@@ -55,8 +54,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, logout, {
     auth: 'user',
     duringTotpSetup: true,
-    handler: async ({ actor }) => {
-      await revokeSession(db, actor.session.token_hash);
+    handler: async ({ access }) => {
+      await revokeSession(db, access.session.token_hash);
       return { ok: true };
     },
   });
@@ -72,22 +71,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, me, {
     auth: 'user',
     duringTotpSetup: true,
-    handler: async ({ actor }) => {
-      const company = actor.company_id
-        ? await db.selectFrom('companies').select('company_name').where('company_id', '=', actor.company_id).executeTakeFirst()
+    handler: async ({ access }) => {
+      const company = access.company_id
+        ? await db.selectFrom('companies').select('company_name').where('company_id', '=', access.company_id).executeTakeFirst()
         : undefined;
-      const s = actor.session;
+      const s = access.session;
       const selection = Object.fromEntries(
         Object.entries(selectionColumns).map(([key, column]) => [key, s[column]]),
       );
-      const steppedUp = actor.stepped_up_until !== null && actor.stepped_up_until.getTime() > Date.now() ? actor.stepped_up_until : null;
+      const steppedUp = access.stepped_up_until !== null && access.stepped_up_until.getTime() > Date.now() ? access.stepped_up_until : null;
       return {
-        account_id: actor.account_id,
-        name: actor.name,
-        role: actor.role,
-        company_id: actor.company_id,
+        account_id: access.account_id,
+        name: access.name,
+        role: access.role,
+        company_id: access.company_id,
         company_name: company?.company_name ?? null,
-        engine_control: actor.engine_control,
+        engine_control: access.engine_control,
         stepped_up_until: steppedUp?.toISOString() ?? null,
         selection,
       };
@@ -96,10 +95,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, stepUp, {
     auth: 'user',
-    handler: async ({ body, actor, request }) => {
-      const until = await verifyStepUp(db, actor, body, request.ip);
-      await markSteppedUp(db, actor.session.token_hash, until);
-      await writeAudit(db, actor, 'session.step_up', 'account', actor.account_id, { until: until.toISOString() });
+    handler: async ({ body, access, request }) => {
+      const until = await verifyStepUp(db, access, body, request.ip);
+      await markSteppedUp(db, access.session.token_hash, until);
+      await writeAudit(db, access, 'session.step_up', 'account', access.account_id, { until: until.toISOString() });
       return { ok: true, stepped_up_until: until.toISOString() };
     },
   });
@@ -107,10 +106,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   for (const [key, call] of Object.entries(sessionSelections) as [SelectionKey, (typeof sessionSelections)[SelectionKey]][]) {
     registerCall(app, ctx, call, {
       auth: 'user',
-      handler: async ({ body, actor }) => {
+      handler: async ({ body, access }) => {
         const id = (body as Record<string, string>)[key]!;
-        if (!(await isVisible(db, actor, key, id))) throw notFound();
-        await setSelection(db, actor.session.token_hash, key, id);
+        await access.see(key, id);
+        await setSelection(db, access.session.token_hash, key, id);
         return { ok: true };
       },
     });

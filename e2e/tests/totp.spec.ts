@@ -60,3 +60,39 @@ test('sets up TOTP on the own account screen, then signs in with the 6-digit cod
   await page.getByRole('button', { name: '確認してログイン' }).click();
   await expect(page).toHaveURL(/\/car\/car_list$/);
 });
+
+test('an account of a company that requires TOTP sees only the setup until it is done', async ({ page }) => {
+  const admin = await loginAs(page, 'admin');
+  const call = async (path: string, data: unknown) => {
+    const res = await page.request.post(path, { headers: { authorization: `Bearer ${admin.token}` }, data });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  const suffix = Date.now().toString(36);
+  const company = `totp-co-${suffix}`;
+  const id = `totp-req-${suffix}`;
+  await call('/api/company_add', { info: { company_id: company, company_name: `二段階必須 ${suffix}` } });
+  await call('/api/account_add', {
+    info: {
+      account_id: id,
+      name: '必須 花子',
+      email: `${id}@example.jp`,
+      role: 2,
+      company_id: company,
+      password: DEMO_PASSWORD,
+      password_confirm: DEMO_PASSWORD,
+    },
+  });
+  await call('/api/company_totp_policy_update', { company_id: company, require_totp: true });
+  await page.evaluate(() => localStorage.clear());
+
+  await loginWithForm(page, id);
+  await expect(page.getByRole('heading', { name: '二段階認証の設定が必要です' })).toBeVisible();
+  await expect(page.getByText('所属会社の設定により、このアカウントでは二段階認証が必須です。')).toBeVisible();
+  await page.getByRole('button', { name: '二段階認証を設定する' }).click();
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s+/g, '');
+  await page.screenshot({ path: '/tmp/totp-setup-required.png', fullPage: true });
+  await page.getByLabel(/確認コード/).fill(codeAt(secret, Date.now()));
+  await page.getByRole('button', { name: '確認して有効にする' }).click();
+  await expect(page.getByRole('heading', { name: '二段階認証の設定が必要です' })).toBeHidden();
+  await expect(page.getByRole('heading', { name: '車両一覧' })).toBeVisible();
+});

@@ -26,7 +26,7 @@ const latest = async (target_type?: string, target_id?: string): Promise<AuditLo
 };
 
 describe('the audit log records', () => {
-  it.each<[string, SignedInRole, () => Promise<[string, unknown]>, string, string, () => string]>([
+  it.each<[string, Exclude<SignedInRole, 'operatorA'>, () => Promise<[string, unknown]>, string, string, () => string]>([
     [
       'registering an account',
       'adminA',
@@ -169,7 +169,7 @@ describe('the audit log records', () => {
       'car',
       () => 'audit-car',
     ],
-  ] satisfies [string, keyof typeof accounts, ...unknown[]][])('%s', async (_label, who, request, action, targetType, targetId) => {
+  ])('%s', async (_label, who, request, action, targetType, targetId) => {
     const [url, body] = await request();
     await call(who, url, body);
     const row = await latest(targetType, targetId());

@@ -200,7 +200,7 @@ export const TelemetryState = z.object({
   engine_running: z.string().nullable(),
   engine_line: z.string().nullable(),
   connection: z.string().nullable(),
-  /** Status code of the newest error record (0 normal), null when none was reported */
+  /** Status code of the newest error record; 0 (normal) for a terminal that reported without one; null when it never reported */
   device_state: n,
   battery_voltage: n,
   battery_percentage: n,

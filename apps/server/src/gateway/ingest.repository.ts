@@ -9,7 +9,7 @@ import type { NotifyCar } from '../notify/notification.repository.js';
 import { subscriberExists } from '../notify/settings.repository.js';
 import { TELEMETRY_ITEMS } from '../notify/evaluate-batch.js';
 import { pendingCommandCtes, toDeviceCommand, type CommandRow } from '../commands/terminal-commands.repository.js';
-import type { LatestPatch } from '../telemetry/latest-patch.js';
+import { deviceStateOf, type LatestPatch } from '../telemetry/latest-patch.js';
 
 /**
  * Writes of the gateway. Batches are stored by ONE statement, one batch or
@@ -95,7 +95,7 @@ function patchRows(batches: readonly NewBatch[]): RawBuilder<unknown> {
     ['engine_line_at', 'timestamptz', (p) => p.engine_line?.at],
     ['connection', 'text', (p) => p.connection?.value],
     ['connection_at', 'timestamptz', (p) => p.connection?.at],
-    ['device_state', 'int', (p) => p.device_state?.value],
+    ['device_state', 'int', (p) => deviceStateOf(p)],
     ['device_state_at', 'timestamptz', (p) => p.device_state?.at],
     ['battery_voltage', 'float8', (p) => p.battery?.value.voltage],
     ['battery_percentage', 'float8', (p) => p.battery?.value.percentage],

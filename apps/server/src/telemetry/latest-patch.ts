@@ -21,6 +21,16 @@ export interface LatestPatch {
   battery?: Timed<{ voltage: number | null; percentage: number | null }>;
 }
 
+/**
+ * The device state a batch contributes: the status code of its newest error
+ * record, else 0 (正常) for a batch that reported anything, else null. Terminals
+ * report errors only when a fault starts or ends, so a terminal that reports
+ * without ever having had a fault is normal. The merge takes the 0 only where
+ * no state is stored yet, so an open fault stays until its recovery record
+ * (docs/decisions.md "isNormal").
+ */
+export const deviceStateOf = (p: LatestPatch): number | null => p.device_state?.value ?? (p.recorded_at !== null ? 0 : null);
+
 /** An engine line change that does not come from a record of its own (a command result). */
 export interface EngineLineChange {
   time: string;

@@ -2,7 +2,7 @@ import type { TelemetryState } from '@fleet/contract';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
-import type { LatestPatch } from './latest-patch.js';
+import { deviceStateOf, type LatestPatch } from './latest-patch.js';
 
 type Row = Selectable<DeviceLatestStateTable>;
 
@@ -48,7 +48,8 @@ const mergeRules = [
   latest('engine_line_at'),
   pick('connection_at', 'connection'),
   latest('connection_at'),
-  pick('device_state_at', 'device_state'),
+  // A batch without error records brings 0 with no time (deviceStateOf): it fills a state never set, nothing else.
+  sql`device_state = CASE WHEN ${newer('device_state_at')} THEN excluded.device_state ELSE COALESCE(device_latest_state.device_state, excluded.device_state) END`,
   latest('device_state_at'),
   pick('battery_at', 'battery_voltage', true),
   pick('battery_at', 'battery_percentage', true),
@@ -69,7 +70,7 @@ export function latestStateUpsert(carDataId: string, p: LatestPatch, guard: RawB
   return latestStateUpsertFrom(sql`SELECT ${carDataId}::text, ${t(p.recorded_at)},
       ${f(p.position?.value.lat)}, ${f(p.position?.value.lng)}, ${f(p.position?.value.speed)}, ${f(p.position?.value.heading)}, ${t(p.position?.at)},
       ${s(p.engine_running?.value)}, ${t(p.engine_running?.at)}, ${s(p.engine_line?.value)}, ${t(p.engine_line?.at)},
-      ${s(p.connection?.value)}, ${t(p.connection?.at)}, ${p.device_state?.value ?? null}::int, ${t(p.device_state?.at)},
+      ${s(p.connection?.value)}, ${t(p.connection?.at)}, ${deviceStateOf(p)}::int, ${t(p.device_state?.at)},
       ${f(p.battery?.value.voltage)}, ${f(p.battery?.value.percentage)}, ${t(p.battery?.at)}, now()
     ${guard}`);
 }
@@ -208,7 +209,8 @@ export async function rebuildLatestState(db: Db, carDataId: string): Promise<Tel
     engine_line_at: line?.recorded_at ?? null,
     connection: conn?.state ?? null,
     connection_at: conn?.recorded_at ?? null,
-    device_state: err?.status_code ?? null,
+    // No error record: normal once the terminal reported anything (deviceStateOf).
+    device_state: err?.status_code ?? (times.length ? 0 : null),
     device_state_at: err?.recorded_at ?? null,
     battery_voltage: battery?.voltage ?? null,
     battery_percentage: battery?.percentage ?? null,

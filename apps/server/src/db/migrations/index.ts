@@ -14,6 +14,7 @@ import * as listSortDescIndexes from './2026_11_27_130000_list_sort_desc_indexes
 import * as listDeviceCarDescIndex from './2026_11_27_140000_list_device_car_desc_index.js';
 import * as engineAuthority from './2026_12_01_090000_engine_authority.js';
 import * as totp from './2026_12_02_100000_totp.js';
+import * as deviceStateReported from './2026_12_03_090000_device_state_reported.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_140000_list_device_car_desc_index': listDeviceCarDescIndex,
   '2026_12_01_090000_engine_authority': engineAuthority,
   '2026_12_02_100000_totp': totp,
+  '2026_12_03_090000_device_state_reported': deviceStateReported,
 };

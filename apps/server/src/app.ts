@@ -16,15 +16,19 @@ import { registerDeviceRoutes } from './device/device.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerEngineRoutes } from './engine/engine.routes.js';
+import { registerGatewayRoutes } from './gateway/gateway.routes.js';
 import type { AppContext } from './http/context.js';
 import { registerClientConfigRoutes } from './http/client-config.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { logOptions } from './http/log-options.js';
 import { serverOptions } from './http/server-options.js';
+import { createMemoryHub, createPostgresHub } from './live/live-hub.js';
+import { registerLiveRoutes } from './live/live.routes.js';
 import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerNotificationRoutes } from './notify/notify.routes.js';
-import { registerTelemetry } from './telemetry/telemetry.module.js';
+import { registerExportRoutes } from './telemetry/export.routes.js';
+import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 
 export interface BuildOptions {
   db: Db;
@@ -87,7 +91,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAccountRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
-  registerTelemetry(app, ctx);
+  // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
+  const live = config.DATABASE_URL ? createPostgresHub(ctx.db, config.DATABASE_URL, app.log) : createMemoryHub();
+  app.addHook('onClose', () => live.close());
+  registerGatewayRoutes(app, ctx, live);
+  registerTelemetryRoutes(app, ctx, live);
+  registerExportRoutes(app, ctx);
+  registerLiveRoutes(app, ctx, live);
   registerEngineRoutes(app, ctx);
   registerAreaRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);

@@ -1,11 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, defaultWebRoot } from './app.js';
-import { pruneLoginAttempts } from './auth/login-limit.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
-import { createRequestScheduler } from './engine/request-scheduler.js';
-import { startNotificationJobs } from './notify/notification-jobs.js';
+import { startJobs } from './jobs/jobs.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
 
@@ -30,14 +28,8 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
 
-  const maintenance = setInterval(() => {
-    pruneLoginAttempts(database.db).catch((err: unknown) => app.log.warn({ err }, 'maintenance failed'));
-  }, 3600_000);
-  maintenance.unref();
-  const reservations = createRequestScheduler({ db: database.db, log: app.log });
-  reservations.start();
+  const jobs = startJobs({ db: database.db, config, log: app.log });
   const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl: localBaseUrl(config.HOST, port), log: app.log }) : undefined;
-  const notifications = startNotificationJobs({ db: database.db, config, log: app.log });
 
   return {
     app,
@@ -45,10 +37,8 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     url: `http://localhost:${port}`,
     seeded,
     stop: async () => {
-      clearInterval(maintenance);
-      await reservations.stop();
+      await jobs.stop();
       await fleet?.stop();
-      await notifications.stop();
       await app.close();
       await database.close();
     },

@@ -142,14 +142,6 @@ describe('reservation requests', () => {
     expect(res.json().message).toBe(engineMessages.tooManyPending);
   });
 
-  it('starts and stops with the server without waiting on its timer', async () => {
-    const { s } = scheduler();
-    s.start();
-    s.start();
-    await s.stop();
-    await s.stop();
-  });
-
   it('closes expired commands on its rounds, at the time they expired', async () => {
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 0);
     const { clock, s } = scheduler();

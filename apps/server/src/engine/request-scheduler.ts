@@ -6,7 +6,6 @@ import { expireCommands, findActiveInSlot } from '../commands/command.repository
 import { sql } from 'kysely';
 import { claimDueRequest, markCancelledByServer, markFailed, markFired } from './request.repository.js';
 
-export const SCHEDULER_INTERVAL_MS = 5_000;
 /** Requests handled per tick at most; the rest wait for the next tick. */
 const MAX_PER_TICK = 200;
 
@@ -14,8 +13,6 @@ export interface SchedulerOptions {
   db: Db;
   /** Where "now" comes from; tests inject their own. */
   clock?: () => Date;
-  intervalMs?: number;
-  log?: { warn(obj: object, msg: string): void };
 }
 
 export interface TickResult {
@@ -73,14 +70,12 @@ async function fireNext(db: Db, now: Date): Promise<Outcome> {
 
 /**
  * Turns due reservation requests into reserved commands and closes expired
- * commands, every few seconds. Safe to run on every server instance sharing
- * one database: each request fires exactly once (docs/engine-control.md).
+ * commands; jobs/jobs.ts runs a tick every few seconds. Safe to run on every server
+ * instance sharing one database: each request fires exactly once (docs/engine-control.md).
  */
 export function createRequestScheduler(opts: SchedulerOptions) {
   const { db } = opts;
   const clock = opts.clock ?? (() => new Date());
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
 
   async function tick(): Promise<TickResult> {
     const now = clock();
@@ -105,26 +100,8 @@ export function createRequestScheduler(opts: SchedulerOptions) {
   }
 
   return {
-    /** One pass now (tests call it with their clock instead of waiting for the timer). */
+    /** One pass now (the jobs module calls it every few seconds; tests call it with their clock). */
     tick,
-    start() {
-      if (timer) return;
-      let busy = false;
-      timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        running = tick()
-          .catch((err: unknown) => opts.log?.warn({ err }, 'reservation scheduler tick failed'))
-          .finally(() => (busy = false));
-      }, opts.intervalMs ?? SCHEDULER_INTERVAL_MS);
-      timer.unref();
-    },
-    /** Stops the timer and waits for a tick in progress. */
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
   };
 }
 export type RequestScheduler = ReturnType<typeof createRequestScheduler>;

@@ -37,7 +37,6 @@ export interface DispatchResult {
 export class MailDispatcher {
   private readonly clock: Clock;
   private readonly batchSize: number;
-  private timer: NodeJS.Timeout | undefined;
   private running: Promise<DispatchResult> | undefined;
   private lastLoggedId = 0;
 
@@ -54,19 +53,8 @@ export class MailDispatcher {
     return this.running;
   }
 
-  start(intervalMs = 5000): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.runOnce().catch((err: unknown) => this.opts.log.warn({ err }, 'mail dispatch failed'));
-    };
-    this.timer = setInterval(tick, intervalMs);
-    this.timer.unref();
-    tick();
-  }
-
+  /** Waits for a pass in progress, then closes the transport (jobs/jobs.ts runs the passes). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
     await this.running?.catch(() => undefined);
     this.opts.transport?.close?.();
   }

@@ -1,0 +1,69 @@
+import { BATCH_RECEIPT_DAYS } from '@fleet/contract';
+import { pruneLoginAttempts } from '../auth/login-limit.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { createRequestScheduler } from '../engine/request-scheduler.js';
+import { pruneBatchReceipts } from '../gateway/ingest.repository.js';
+import { systemClock, type Clock } from '../mail/clock.js';
+import { MailDispatcher, type Log } from '../mail/mail-dispatcher.js';
+import { createMailTransport } from '../mail/mail-transport.js';
+import { pruneSentMails } from '../mail/outbox.repository.js';
+import { pruneNotificationEvents } from '../notify/notification.repository.js';
+import { runSweep } from '../notify/sweep.js';
+import { prunePasswordReset } from '../password-reset/password-reset.repository.js';
+import { runEvery, type Job } from './run-every.js';
+
+export const RESERVATION_INTERVAL_MS = 5_000;
+export const MAIL_INTERVAL_MS = 5_000;
+export const SWEEP_INTERVAL_MS = 60_000;
+export const CLEAN_UP_INTERVAL_MS = 3600_000;
+
+/**
+ * Every piece of background work of the server, with its period. Only startServer starts them (buildApp
+ * is HTTP alone), and each is safe on every instance sharing one database: a request fires once, a mail
+ * is claimed by one instance, a sweep finding is recorded once (docs/engine-control.md,
+ * docs/notifications.md).
+ */
+export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clock }): { jobs: Job[]; close(): Promise<void> } {
+  const { db, config, log } = opts;
+  const clock = opts.clock ?? systemClock;
+  if (!config.SMTP_URL) log.warn({}, 'SMTP_URL is not set: mail is kept in the outbox (mail_outbox) and logged, not sent');
+  const mail = new MailDispatcher({
+    db,
+    transport: config.SMTP_URL ? createMailTransport(config.SMTP_URL) : null,
+    from: config.MAIL_FROM,
+    log,
+    clock,
+  });
+  const reservations = createRequestScheduler({ db, clock });
+  const jobs: Job[] = [
+    { name: 'reservation requests and command expiry', periodMs: RESERVATION_INTERVAL_MS, run: () => reservations.tick() },
+    { name: 'mail dispatch', periodMs: MAIL_INTERVAL_MS, runAtStart: true, run: () => mail.runOnce() },
+    { name: 'notification sweep', periodMs: SWEEP_INTERVAL_MS, run: () => runSweep(db, { publicUrl: config.publicUrl, clock }) },
+    {
+      name: 'clean-up',
+      periodMs: CLEAN_UP_INTERVAL_MS,
+      run: () =>
+        Promise.all([
+          pruneLoginAttempts(db),
+          pruneBatchReceipts(db, BATCH_RECEIPT_DAYS),
+          pruneSentMails(db, clock()),
+          pruneNotificationEvents(db, clock()),
+          prunePasswordReset(db),
+        ]),
+    },
+  ];
+  return { jobs, close: () => mail.stop() };
+}
+
+/** Starts the server's jobs; stop() waits for runs in progress, then closes the mail transport. */
+export function startJobs(opts: { db: Db; config: Config; log: Log; clock?: Clock }) {
+  const { jobs, close } = serverJobs(opts);
+  const running = runEvery(jobs, opts.log);
+  return {
+    stop: async () => {
+      await running.stop();
+      await close();
+    },
+  };
+}

@@ -4,14 +4,42 @@ import { errorMessages } from '@fleet/contract';
 import { useState, type ReactNode } from 'react';
 import { messageOf } from '../../lib/api-client';
 
-/** A button that asks before it acts (delete, restore, engine commands). */
-export function ConfirmButton({ children, title, message, confirmLabel, onConfirm, failureMessage, confirmInput, confirmDisabled, ...button }: ButtonProps & { children: ReactNode; title: string; message: ReactNode; confirmLabel: string; onConfirm(): Promise<unknown>; failureMessage?: string; confirmInput?: ReactNode; confirmDisabled?: boolean }) {
+/**
+ * A button that asks before it acts (delete, restore, engine commands). `onConfirm` may resolve to
+ * `false` to keep the dialog open, e.g. when it showed the problem under a field of `confirmInput`.
+ */
+export function ConfirmButton({
+  children,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  failureMessage,
+  confirmInput,
+  confirmDisabled,
+  ...button
+}: ButtonProps & {
+  children: ReactNode;
+  title: string;
+  message: ReactNode;
+  confirmLabel: string;
+  onConfirm(): Promise<unknown>;
+  failureMessage?: string;
+  confirmInput?: ReactNode;
+  confirmDisabled?: boolean;
+}) {
   const [opened, { open, close }] = useDisclosure(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
     <>
-      <Button {...button} onClick={() => { setError(null); open(); }}>
+      <Button
+        {...button}
+        onClick={() => {
+          setError(null);
+          open();
+        }}
+      >
         {children}
       </Button>
       <Modal opened={opened} onClose={close} title={title} centered>
@@ -35,8 +63,7 @@ export function ConfirmButton({ children, title, message, confirmLabel, onConfir
                 setBusy(true);
                 setError(null);
                 try {
-                  await onConfirm();
-                  close();
+                  if ((await onConfirm()) !== false) close();
                 } catch (e) {
                   setError(messageOf(e, failureMessage ?? errorMessages.generic));
                 } finally {

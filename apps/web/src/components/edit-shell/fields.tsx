@@ -1,10 +1,11 @@
-import { NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
+import { NumberInput, PasswordInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Controller, useFormContext, type FieldValues, type Path } from 'react-hook-form';
 
 /** Form inputs bound to the surrounding FormShell; errors appear under the field. */
 const errorOf = (errors: FieldValues, name: string): string | undefined => {
-  const e = name.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], errors) as { message?: string } | undefined;
+  const e = name.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], errors) as
+    { message?: string } | undefined;
   return e?.message;
 };
 
@@ -17,9 +18,24 @@ interface BaseProps {
   disabled?: boolean;
 }
 
-export function TextField({ type, autoComplete, rightSection, ...p }: BaseProps & { type?: 'text' | 'email' | 'tel'; autoComplete?: string; rightSection?: ReactNode }) {
+export function TextField({
+  type,
+  autoComplete,
+  rightSection,
+  ...p
+}: BaseProps & { type?: 'text' | 'email' | 'tel'; autoComplete?: string; rightSection?: ReactNode }) {
   const { register, formState } = useFormContext();
-  return <TextInput {...register(p.name)} {...p} type={type} autoComplete={autoComplete} rightSection={rightSection} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />;
+  return (
+    <TextInput
+      {...register(p.name)}
+      {...p}
+      type={type}
+      autoComplete={autoComplete}
+      rightSection={rightSection}
+      withAsterisk={p.required}
+      error={errorOf(formState.errors, p.name)}
+    />
+  );
 }
 
 export function PasswordField(p: BaseProps & { autoComplete?: string }) {
@@ -74,6 +90,33 @@ export function NumberField(p: BaseProps & { min?: number; max?: number; decimal
           decimalScale={p.decimalScale}
           value={field.value ?? ''}
           onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+          onBlur={field.onBlur}
+          error={errorOf(formState.errors, p.name)}
+        />
+      )}
+    />
+  );
+}
+
+/** An on/off field; `onToggle` tells the form that the user (not a default) set it. */
+export function SwitchField(p: BaseProps & { onToggle?(checked: boolean): void }) {
+  const { control, formState } = useFormContext();
+  return (
+    <Controller
+      name={p.name as Path<FieldValues>}
+      control={control}
+      render={({ field }) => (
+        <Switch
+          ref={field.ref}
+          name={field.name}
+          label={p.label}
+          description={p.description}
+          disabled={p.disabled}
+          checked={!!field.value}
+          onChange={(e) => {
+            field.onChange(e.currentTarget.checked);
+            p.onToggle?.(e.currentTarget.checked);
+          }}
           onBlur={field.onBlur}
           error={errorOf(formState.errors, p.name)}
         />

@@ -1,17 +1,55 @@
-import { accountExistCheck, accountLabels as L, accountMessages, AccountEditForm, AccountForm, assignableRoles, errorMessages, roleLabels, type AccountFormInput } from '@fleet/contract';
+import {
+  accountExistCheck,
+  accountLabels as L,
+  accountMessages,
+  AccountEditForm,
+  AccountForm,
+  assignableRoles,
+  defaultEngineControl,
+  errorMessages,
+  roleLabels,
+  type AccountFormInput,
+} from '@fleet/contract';
 import { ActionIcon, Group, SimpleGrid, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { useCompanyOptions } from '../../components/company-select';
-import { PasswordField, SelectField, TextField } from '../../components/edit-shell/fields';
+import { PasswordField, SelectField, SwitchField, TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { callApi } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
 import { generateCheckedId } from '../../lib/use-id-generator';
 import { useAddAccount, useUpdateAccount } from './api';
+import { accountTexts as T } from './texts';
 
 const HEAD_OFFICE = '__head_office__';
+
+/**
+ * エンジン制御権限. A new account's follows its role (defaultEngineControl) until the user sets it;
+ * one's own is shown but cannot be changed (the server refuses it too).
+ */
+function EngineControlField({ mode, self }: { mode: 'add' | 'edit'; self: boolean }) {
+  const { setValue } = useFormContext<AccountFormInput>();
+  const role = useWatch<AccountFormInput, 'role'>({ name: 'role' });
+  const touched = useRef(false);
+  useEffect(() => {
+    if (mode === 'add' && !touched.current) setValue('engine_control', defaultEngineControl(Number(role)));
+  }, [mode, role, setValue]);
+  return (
+    <SwitchField
+      name="engine_control"
+      label={L.engine_control}
+      description={self ? accountMessages.selfEngineControl : T.engineControlHint}
+      disabled={self}
+      onToggle={() => {
+        touched.current = true;
+      }}
+    />
+  );
+}
 
 /** Register or edit an admin account; the role and company choices are those the caller may give. */
 export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initial: AccountFormInput }) {
@@ -23,7 +61,10 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
   const update = useUpdateAccount();
   const navigate = useNavigate();
   const self = initial.account_id === actor.account_id;
-  const roles = (self ? [Number(initial.role)] : assignableRoles(actor)).map((r) => ({ value: String(r), label: roleLabels[r as 0 | 1 | 2] }));
+  const roles = (self ? [Number(initial.role)] : assignableRoles(actor)).map((r) => ({
+    value: String(r),
+    label: roleLabels[r as 0 | 1 | 2],
+  }));
 
   return (
     <FormShell<AccountFormInput>
@@ -50,10 +91,24 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
       {(form) => (
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextField name="account_id" label={L.account_id} required disabled={mode === 'edit'} description={mode === 'add' ? '自動生成されます（変更可）' : undefined} />
+            <TextField
+              name="account_id"
+              label={L.account_id}
+              required
+              disabled={mode === 'edit'}
+              description={mode === 'add' ? '自動生成されます（変更可）' : undefined}
+            />
             {mode === 'add' && (
               <Tooltip label="IDを再生成">
-                <ActionIcon variant="default" size="lg" mb={2} aria-label="IDを再生成" onClick={async () => form.setValue('account_id', await generateCheckedId(accountExistCheck, 'account_id'), { shouldValidate: true })}>
+                <ActionIcon
+                  variant="default"
+                  size="lg"
+                  mb={2}
+                  aria-label="IDを再生成"
+                  onClick={async () =>
+                    form.setValue('account_id', await generateCheckedId(accountExistCheck, 'account_id'), { shouldValidate: true })
+                  }
+                >
                   <IconRefresh size={16} />
                 </ActionIcon>
               </Tooltip>
@@ -63,12 +118,23 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
           <TextField name="email" label={L.email} required type="email" autoComplete="email" />
           <SelectField name="role" label={L.role} required data={roles} numeric disabled={self} />
           {superAdmin ? (
-            <SelectField name="company_id" label={L.company_id} data={[{ value: HEAD_OFFICE, label: '本部（所属なし）' }, ...(companies.data ?? [])]} disabled={self} />
+            <SelectField
+              name="company_id"
+              label={L.company_id}
+              data={[{ value: HEAD_OFFICE, label: '本部（所属なし）' }, ...(companies.data ?? [])]}
+              disabled={self}
+            />
           ) : (
             <TextField name="company_id" label={L.company_id} disabled />
           )}
-          <span />
-          <PasswordField name="password" label={L.password} required={mode === 'add'} autoComplete="new-password" description={mode === 'edit' ? '変更する場合のみ入力（8〜32文字）' : '8〜32文字'} />
+          <EngineControlField mode={mode} self={self} />
+          <PasswordField
+            name="password"
+            label={L.password}
+            required={mode === 'add'}
+            autoComplete="new-password"
+            description={mode === 'edit' ? '変更する場合のみ入力（8〜32文字）' : '8〜32文字'}
+          />
           <PasswordField name="password_confirm" label={L.password_confirm} required={mode === 'add'} autoComplete="new-password" />
         </SimpleGrid>
       )}

@@ -20,6 +20,8 @@ export const engineKeys = {
   slot: (dataId: string, idx: number) => ['engine', dataId, 'slot', idx] as const,
   history: (dataId: string) => ['engine', dataId, 'history'] as const,
   requests: (carId: string) => ['engine', 'requests', carId] as const,
+  /** The caller's right and step-up (from /api/me): refreshed with everything else after a command. */
+  authority: () => ['engine', 'authority'] as const,
 };
 
 /** Active commands are polled so the screen follows the terminal (1 → 2 → 3) without a reload. */
@@ -30,13 +32,27 @@ export const reserveCmdQuery = (car_data_id: string, cmd_idx = ENGINE_CMD_IDX) =
     refetchInterval: (q) => (q.state.data && (q.state.data.state === 1 || q.state.data.state === 2) ? 2000 : 15_000),
   });
 export const historyQuery = (car_data_id: string) =>
-  queryOptions({ queryKey: engineKeys.history(car_data_id), queryFn: ({ signal }) => callApi(carGetReserveCmdHistory, { car_data_id, limit: 50 }, { signal }), refetchInterval: 10_000 });
+  queryOptions({
+    queryKey: engineKeys.history(car_data_id),
+    queryFn: ({ signal }) => callApi(carGetReserveCmdHistory, { car_data_id, limit: 50 }, { signal }),
+    refetchInterval: 10_000,
+  });
 export const requestsQuery = (car_id: string) =>
-  queryOptions({ queryKey: engineKeys.requests(car_id), queryFn: ({ signal }) => callApi(getReserveRequests, { car_id }, { signal }), refetchInterval: 10_000 });
+  queryOptions({
+    queryKey: engineKeys.requests(car_id),
+    queryFn: ({ signal }) => callApi(getReserveRequests, { car_id }, { signal }),
+    refetchInterval: 10_000,
+  });
 
 const domain = engineKeys.all[0];
-export const useReserveEngine = () => useDomainMutation(domain, (v: CallRequest<typeof carEngineStateReserve>) => callApi(carEngineStateReserve, v));
+export const useReserveEngine = () =>
+  useDomainMutation(domain, (v: CallRequest<typeof carEngineStateReserve>) => callApi(carEngineStateReserve, v));
 export const useReserveCommand = () => useDomainMutation(domain, (v: CallRequest<typeof carReserveCmd>) => callApi(carReserveCmd, v));
-export const useDeleteCommand = () => useDomainMutation(domain, (v: { car_data_id: string; cmd_idx: number }) => callApi(carDeleteReserveEngineCmd, v));
-export const useCreateRequest = () => useDomainMutation(domain, (request: CallRequest<typeof carEngineStateReserveRequest>['request']) => callApi(carEngineStateReserveRequest, { request }));
-export const useDeleteRequest = () => useDomainMutation(domain, (request_id: string) => callApi(carDeleteReserveEngineCmdRequest, { request_id }));
+export const useDeleteCommand = () =>
+  useDomainMutation(domain, (v: { car_data_id: string; cmd_idx: number }) => callApi(carDeleteReserveEngineCmd, v));
+export const useCreateRequest = () =>
+  useDomainMutation(domain, (request: CallRequest<typeof carEngineStateReserveRequest>['request']) =>
+    callApi(carEngineStateReserveRequest, { request }),
+  );
+export const useDeleteRequest = () =>
+  useDomainMutation(domain, (request_id: string) => callApi(carDeleteReserveEngineCmdRequest, { request_id }));

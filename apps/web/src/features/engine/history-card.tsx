@@ -9,7 +9,9 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
   const q = useQuery(historyQuery(carDataId));
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={2} size="h5" mb="md">コマンド履歴</Title>
+      <Title order={2} size="h5" mb="md">
+        コマンド履歴
+      </Title>
       <ScrollArea h={300} type="auto">
         <Table fz="sm" striped stickyHeader>
           <Table.Thead>
@@ -26,14 +28,29 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
               <Table.Tr key={c.command_id}>
                 <Table.Td>{formatDateTime(c.created_at)}</Table.Td>
                 <Table.Td>{reservedCommandTypeLabels[c.cmd_type as ReservedCommandType] ?? c.cmd_type}</Table.Td>
-                <Table.Td>{c.cmd_type === 'set_engine_boot_permission' ? engineCommandLabel(c.cmd_info.cmd) : JSON.stringify(c.cmd_info)}</Table.Td>
-                <Table.Td><Badge variant="light" size="sm">{commandStatusLabels[c.status]}</Badge></Table.Td>
+                <Table.Td>
+                  {c.cmd_type === 'set_engine_boot_permission' ? engineCommandLabel(c.cmd_info.cmd) : JSON.stringify(c.cmd_info)}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" size="sm" color={c.status === 'cancelled' ? 'dark' : undefined}>
+                    {commandStatusLabels[c.status]}
+                  </Badge>
+                  {c.cancel_reason && (
+                    <Text size="xs" c="red">
+                      {c.cancel_reason}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>{c.created_by_name ?? c.created_by ?? '予約リクエスト'}</Table.Td>
               </Table.Tr>
             ))}
             {q.data?.list.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={5}><Text c="dimmed" ta="center" size="sm" py="md">コマンドの履歴はありません。</Text></Table.Td>
+                <Table.Td colSpan={5}>
+                  <Text c="dimmed" ta="center" size="sm" py="md">
+                    コマンドの履歴はありません。
+                  </Text>
+                </Table.Td>
               </Table.Tr>
             )}
           </Table.Tbody>

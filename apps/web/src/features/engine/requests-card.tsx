@@ -7,6 +7,30 @@ import { ConfirmButton } from '../../components/edit-shell/confirm-button';
 import { ApiClientError, messageOf } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { requestsQuery, useCreateRequest, useDeleteRequest } from './api';
+import { useEngineRight } from './api-authority';
+import { ProhibitButton } from './prohibit-button';
+import { engineTexts as T } from './texts';
+
+/** The status, what became of the fired command, and why it failed or who (or what) cancelled it. */
+function RequestStatus({ r }: { r: ReservationRequest }) {
+  const cancelledBy = r.status === 'cancelled' && !r.reason ? (r.cancelled_by_name ?? r.cancelled_by) : null;
+  return (
+    <>
+      {requestStatusLabels[r.status]}
+      {r.command_status && `（${commandStatusLabels[r.command_status]}）`}
+      {r.reason && (
+        <Text size="xs" c="red">
+          {r.reason}
+        </Text>
+      )}
+      {cancelledBy && (
+        <Text size="xs" c="dimmed">
+          {T.cancelledBy(cancelledBy)}
+        </Text>
+      )}
+    </>
+  );
+}
 
 function Rows({ list, onDelete }: { list: ReservationRequest[]; onDelete?: (id: string) => Promise<unknown> }) {
   return (
@@ -16,14 +40,21 @@ function Rows({ list, onDelete }: { list: ReservationRequest[]; onDelete?: (id: 
           <Table.Td>{formatDateTime(r.execute_at)}</Table.Td>
           <Table.Td>{engineCommandLabel(r.cmd)}</Table.Td>
           <Table.Td>
-            {requestStatusLabels[r.status]}
-            {r.command_status && `（${commandStatusLabels[r.command_status]}）`}
-            {r.reason && <Text size="xs" c="red">{r.reason}</Text>}
+            <RequestStatus r={r} />
           </Table.Td>
           <Table.Td>{r.created_by_name ?? r.created_by ?? '—'}</Table.Td>
           <Table.Td>
             {onDelete && r.status === 'pending' && (
-              <ConfirmButton size="xs" color="red" variant="subtle" title="予約リクエストの削除" message={`${formatDateTime(r.execute_at)} の「${engineCommandLabel(r.cmd)}」を取り消します。よろしいですか？`} confirmLabel="取り消す" failureMessage={engineMessages.requestDeleteFailed} onConfirm={() => onDelete(r.request_id)}>
+              <ConfirmButton
+                size="xs"
+                color="red"
+                variant="subtle"
+                title="予約リクエストの削除"
+                message={`${formatDateTime(r.execute_at)} の「${engineCommandLabel(r.cmd)}」を取り消します。よろしいですか？`}
+                confirmLabel="取り消す"
+                failureMessage={engineMessages.requestDeleteFailed}
+                onConfirm={() => onDelete(r.request_id)}
+              >
                 取り消し
               </ConfirmButton>
             )}
@@ -34,33 +65,91 @@ function Rows({ list, onDelete }: { list: ReservationRequest[]; onDelete?: (id: 
   );
 }
 
-/** Reservation requests: permit or prohibit at a chosen time; the server's scheduler fires each once. */
-export function RequestsCard({ carId }: { carId: string }) {
-  const q = useQuery(requestsQuery(carId));
+/** Permit or prohibit at a chosen time; a prohibit gets the same confirmation as an immediate one. */
+function RequestForm({ carId, carNumber }: { carId: string; carNumber: string }) {
   const create = useCreateRequest();
-  const del = useDeleteRequest();
   const [cmd, setCmd] = useState('1');
   const [at, setAt] = useState('');
   const fieldError = create.error instanceof ApiClientError ? create.error.errors['request.execute_at'] : undefined;
+  const submit = () => create.mutateAsync({ car_id: carId, cmd: Number(cmd), execute_at: at }).then(() => setAt(''));
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Title order={2} size="h5" mb="md">予約リクエスト（日時指定）</Title>
+    <>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate({ car_id: carId, cmd: Number(cmd), execute_at: at }, { onSuccess: () => setAt('') });
+          // A prohibit goes through its confirmation dialog only.
+          if (cmd === '0') submit().catch(() => undefined);
         }}
       >
         <Group align="flex-end" mb="md">
-          <Select label="コマンド" data={[{ value: '0', label: 'エンジン始動許可' }, { value: '1', label: 'エンジン始動禁止' }]} value={cmd} onChange={(v) => setCmd(v ?? cmd)} allowDeselect={false} w={180} />
-          <TextInput type="datetime-local" label="実行日時" value={at} onChange={(e) => setAt(e.currentTarget.value)} error={fieldError} required />
-          <Button type="submit" leftSection={<IconCalendarPlus size={16} />} loading={create.isPending} disabled={!at}>
-            予約する
-          </Button>
+          <Select
+            label="コマンド"
+            data={[
+              { value: '0', label: 'エンジン始動許可' },
+              { value: '1', label: 'エンジン始動禁止' },
+            ]}
+            value={cmd}
+            onChange={(v) => setCmd(v ?? cmd)}
+            allowDeselect={false}
+            w={180}
+          />
+          <TextInput
+            type="datetime-local"
+            label="実行日時"
+            value={at}
+            onChange={(e) => setAt(e.currentTarget.value)}
+            error={fieldError}
+            required
+          />
+          {cmd === '1' ? (
+            <ProhibitButton
+              leftSection={<IconCalendarPlus size={16} />}
+              disabled={!at}
+              carNumber={carNumber}
+              message={T.prohibitAt(carNumber, formatDateTime(at))}
+              failureMessage={engineMessages.requestFailed}
+              onProhibit={submit}
+            >
+              予約する
+            </ProhibitButton>
+          ) : (
+            <Button type="submit" leftSection={<IconCalendarPlus size={16} />} loading={create.isPending} disabled={!at}>
+              予約する
+            </Button>
+          )}
         </Group>
       </form>
-      {create.isError && !fieldError && <Alert color="red" mb="sm" role="alert">{messageOf(create.error, engineMessages.requestFailed)}</Alert>}
-      {q.isError && <Alert color="red" role="alert">{messageOf(q.error, engineMessages.fetchFailed)}</Alert>}
+      {create.isError && !fieldError && (
+        <Alert color="red" mb="sm" role="alert">
+          {messageOf(create.error, engineMessages.requestFailed)}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** Reservation requests: permit or prohibit at a chosen time; the server's scheduler fires each once. */
+export function RequestsCard({ carId, carNumber }: { carId: string; carNumber: string }) {
+  const q = useQuery(requestsQuery(carId));
+  const right = useEngineRight();
+  const del = useDeleteRequest();
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Title order={2} size="h5" mb="md">
+        予約リクエスト（日時指定）
+      </Title>
+      {right ? (
+        <RequestForm carId={carId} carNumber={carNumber} />
+      ) : right === false ? (
+        <Alert color="gray" mb="md">
+          {engineMessages.noEngineRight}
+        </Alert>
+      ) : null}
+      {q.isError && (
+        <Alert color="red" role="alert">
+          {messageOf(q.error, engineMessages.fetchFailed)}
+        </Alert>
+      )}
       <Table fz="sm" striped>
         <Table.Thead>
           <Table.Tr>
@@ -72,11 +161,15 @@ export function RequestsCard({ carId }: { carId: string }) {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {q.data && <Rows list={q.data.pending} onDelete={(id) => del.mutateAsync(id)} />}
+          {q.data && <Rows list={q.data.pending} onDelete={right ? (id) => del.mutateAsync(id) : undefined} />}
           {q.data && <Rows list={q.data.recent.slice(0, 10)} />}
           {q.data && q.data.pending.length + q.data.recent.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={5}><Text c="dimmed" ta="center" size="sm" py="md">予約リクエストはありません。</Text></Table.Td>
+              <Table.Td colSpan={5}>
+                <Text c="dimmed" ta="center" size="sm" py="md">
+                  予約リクエストはありません。
+                </Text>
+              </Table.Td>
             </Table.Tr>
           )}
         </Table.Tbody>

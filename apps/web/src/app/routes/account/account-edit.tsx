@@ -14,9 +14,23 @@ export function Component() {
     <>
       <PageHeader title="管理アカウント編集" />
       {q.isError ? (
-        <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>
+        <Alert color="red" role="alert">
+          {messageOf(q.error, errorMessages.fetchFailed)}
+        </Alert>
       ) : q.data ? (
-        <AccountFormView mode="edit" initial={{ account_id: q.data.account_id, name: q.data.name, email: q.data.email, role: q.data.role, company_id: q.data.company_id, password: '', password_confirm: '' }} />
+        <AccountFormView
+          mode="edit"
+          initial={{
+            account_id: q.data.account_id,
+            name: q.data.name,
+            email: q.data.email,
+            role: q.data.role,
+            company_id: q.data.company_id,
+            engine_control: q.data.engine_control,
+            password: '',
+            password_confirm: '',
+          }}
+        />
       ) : (
         <Skeleton h={320} />
       )}

@@ -1,10 +1,19 @@
-import { accountList, accountListCount, accountSearchColumns, capabilities, roleLabel, type AccountRow } from '@fleet/contract';
+import {
+  accountLabels as L,
+  accountList,
+  accountListCount,
+  accountSearchColumns,
+  capabilities,
+  roleLabel,
+  type AccountRow,
+} from '@fleet/contract';
 import { Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ListShell } from '../../../components/list-shell/list-shell';
 import { PageHeader } from '../../../components/page-header';
 import { accountKeys } from '../../../features/account/api';
+import { EngineControlBadge } from '../../../features/account/engine-control-badge';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 
@@ -13,7 +22,14 @@ export function Component() {
   const all = capabilities(actor).allCompanies;
   return (
     <>
-      <PageHeader title="管理アカウント一覧" actions={<Button component={Link} to={paths.account.add} leftSection={<IconPlus size={16} />}>管理アカウント登録</Button>} />
+      <PageHeader
+        title="管理アカウント一覧"
+        actions={
+          <Button component={Link} to={paths.account.add} leftSection={<IconPlus size={16} />}>
+            管理アカウント登録
+          </Button>
+        }
+      />
       <ListShell<AccountRow, typeof accountList>
         id={accountKeys.all[0]}
         countCall={accountListCount}
@@ -28,8 +44,19 @@ export function Component() {
           { sortKey: 'name', label: '氏名', render: (r) => r.name },
           { sortKey: 'email', label: 'メールアドレス', render: (r) => r.email },
           { sortKey: 'role', label: '権限', render: (r) => roleLabel(r.role, r.company_id) },
+          { label: L.engine_control, render: (r) => <EngineControlBadge on={r.engine_control} /> },
           ...(all ? [{ sortKey: 'company_name', label: '所属会社', render: (r: AccountRow) => r.company_name ?? '本部' }] : []),
-          { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge color="blue" variant="light">有効</Badge>) },
+          {
+            label: '状態',
+            render: (r) =>
+              r.isDelete ? (
+                <Badge color="dark">削除済み</Badge>
+              ) : (
+                <Badge color="blue" variant="light">
+                  有効
+                </Badge>
+              ),
+          },
         ]}
       />
     </>

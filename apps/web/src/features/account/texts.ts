@@ -1,0 +1,6 @@
+/** Texts of the account screens that the contract does not carry (labels: accountLabels). */
+export const accountTexts = {
+  engineControlOn: 'あり',
+  engineControlOff: 'なし',
+  engineControlHint: 'エンジン始動の許可・禁止と、その予約リクエストができます。',
+} as const;

@@ -27,6 +27,7 @@ import { benchLogin, benchPurge, benchStorage } from './misc.js';
 import { Report } from './report.js';
 import { benchRoute } from './route.js';
 import { startServer } from './server.js';
+import { benchStall } from './stall.js';
 import { int } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -133,6 +134,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
         await benchLogTable(bdb, server, fleet, report);
       });
       await section(report, 'export', () => benchExport(server, fleet, report));
+      await section(report, 'stall', () => benchStall(bdb, server, fleet, report));
       if (browser && webRoot) await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'ingest', () =>

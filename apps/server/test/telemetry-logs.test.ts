@@ -206,7 +206,7 @@ describe('/api/car_get_gps_log', () => {
       const times = answer.list.map((p: { recorded_at: string }) => p.recorded_at);
       expect([...times].sort()).toEqual(times);
     }
-  });
+  }, 120_000);
 });
 
 describe('/api/car_get_latest_state and /api/car_data_sync', () => {

@@ -1,5 +1,4 @@
 import {
-  GPS_MAX_POINTS_MAX,
   carDataSync,
   carGetBatteryLog,
   carGetConnectionLog,
@@ -16,7 +15,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import type { LiveHub } from '../live/live-hub.js';
 import { isVisible, terminalWindows, type TimeWindow } from '../scope/visibility.js';
 import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
@@ -25,8 +24,11 @@ import { readRoute } from './route-read.js';
 import { simplifyRoute } from './simplify.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-/** Read at most this many points before simplifying; beyond it the read itself thins by time. */
-const GPS_READ_CAP = 10 * GPS_MAX_POINTS_MAX;
+/**
+ * Read at most this many points before simplifying; beyond it the read itself thins by time.
+ * Simplifying runs in one go (about 1 µs a point), so this also bounds how long it holds the process.
+ */
+const GPS_READ_CAP = 50_000;
 
 /** A state last reported for the terminal's previous company is not the new company's to see. */
 function ownState(state: TelemetryState | null | undefined, windows: TimeWindow[] | null): TelemetryState | null {

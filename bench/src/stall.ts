@@ -1,0 +1,77 @@
+import { LOG_EXPORT_PATH } from '@fleet/contract';
+import { runClient } from './child.js';
+import type { BenchDb } from './db.js';
+import type { Fleet } from './generate.js';
+import type { Report } from './report.js';
+import { call, type BenchServer } from './server.js';
+import { int, mb, ms } from './stats.js';
+
+/** 200,000 GPS points of the busy vehicle in 2020, before any generated data; removed afterwards. */
+const POINTS = 200_000;
+const FROM = '2020-01-01T00:00:00Z';
+const TO = '2020-12-31T00:00:00Z';
+const TARGET_MS = 200;
+
+/**
+ * Fires /api/me one after the other while `heavy` runs and returns the longest answer: how long
+ * the heavy call made a cheap one wait (with PGlite the database runs in the server's process).
+ */
+async function longestStall(server: BenchServer, heavy: () => Promise<unknown>) {
+  const me = () => call(server, '/api/me', {});
+  let running = true;
+  const waits: number[] = [];
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      await me();
+      waits.push(performance.now() - started);
+    }
+  })();
+  const started = performance.now();
+  const result = await heavy().finally(() => (running = false));
+  const seconds = (performance.now() - started) / 1000;
+  await probe;
+  return { result, seconds, longest: Math.max(...waits), probes: waits.length };
+}
+
+/** The longest stall of a cheap call during a 200,000-row CSV export and a 200,000-point GPS read (target ≤ 200 ms). */
+export async function benchStall(bdb: BenchDb, server: BenchServer, fleet: Fleet, report: Report) {
+  const imei = fleet.busy.car_data_id;
+  await bdb.raw(
+    `INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
+     SELECT $1, timestamptz '${FROM}' + make_interval(secs => i * 5), 35.6 + 0.02 * sin(i / 700.0), 139.7 + 0.02 * cos(i / 700.0), 30.5, 90
+     FROM generate_series(1, ${POINTS}) AS i`,
+    [imei],
+  );
+  try {
+    const idle = await longestStall(server, () => new Promise((r) => setTimeout(r, 1000)));
+    const params = new URLSearchParams({ kind: 'gps', car_data_id: imei, from: FROM, to: TO });
+    const download = await longestStall(server, () =>
+      runClient<{ status: number; bytes: number }>('download.ts', {
+        url: `${server.url}${LOG_EXPORT_PATH}?${params}`,
+        token: server.token,
+      }),
+    );
+    const route = await longestStall(server, () => call(server, '/api/car_get_gps_log', { car_data_id: imei, from: FROM, to: TO }));
+    const anchor = (s: { seconds: number; probes: number }) =>
+      `${s.probes} probes over ${s.seconds.toFixed(1)} s; idle: longest ${ms(idle.longest)} ms`;
+    report.add({
+      section: 'stall',
+      name: `longest /api/me answer during a CSV export of ${int(POINTS)} GPS rows (${mb(download.result.bytes)}, HTTP ${download.result.status})`,
+      value: `${ms(download.longest)} ms`,
+      anchor: anchor(download),
+      target: `≤ ${TARGET_MS} ms`,
+      met: download.longest <= TARGET_MS,
+    });
+    report.add({
+      section: 'stall',
+      name: `longest /api/me answer during car_get_gps_log over ${int(POINTS)} points`,
+      value: `${ms(route.longest)} ms`,
+      anchor: anchor(route),
+      target: `≤ ${TARGET_MS} ms`,
+      met: route.longest <= TARGET_MS,
+    });
+  } finally {
+    await bdb.raw(`DELETE FROM gps_logs WHERE car_data_id = $1 AND recorded_at < $2`, [imei, TO]);
+  }
+}

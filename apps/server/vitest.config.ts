@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -25,6 +26,9 @@ const apiProject = (name: string, url: string) => ({
 });
 
 export default defineConfig({
+  // Tests run on the TypeScript sources of the workspace packages (their `@fleet/source` export condition).
+  resolve: { conditions: ['@fleet/source', ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ['@fleet/source', ...defaultServerConditions], externalConditions: ['@fleet/source'] } },
   test: {
     // Vitest's default is one worker per core but one: on a 2-core CI machine that runs every file
     // in turn, while most of a file's time is spent waiting on PostgreSQL, scrypt or a server process.

@@ -6,6 +6,14 @@ import { z } from 'zod';
 /** The repository root, so `./data` means the same folder whichever workspace npm runs in. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+export const GSI_TILE_URL = 'https://cyberjapandata.gsi.go.jp/xyz/std/{z}/{x}/{y}.png';
+export const GSI_ATTRIBUTION = '出典：<a href="https://maps.gsi.go.jp/development/ichiran.html" target="_blank" rel="noopener">国土地理院</a>';
+const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">OpenStreetMap</a> contributors';
+
+/** The attribution a tile server asks for, when TILE_ATTRIBUTION does not say. */
+const attributionFor = (tileUrl: string) =>
+  tileUrl.includes('gsi.go.jp') ? GSI_ATTRIBUTION : tileUrl.includes('openstreetmap') ? OSM_ATTRIBUTION : '';
+
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 /** A proxy address, a CIDR block, or one of proxy-addr's names. */
@@ -45,7 +53,14 @@ const ConfigSchema = z.object({
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('フリートコンソール <no-reply@localhost>'),
   PUBLIC_URL: z.url().optional(),
-  TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /** Map tiles: 地理院タイル (GSI) by default, free for use with the attribution below. */
+  TILE_URL: z.string().default(GSI_TILE_URL),
+  /** The map's attribution (HTML); unset: GSI's for GSI tiles, OpenStreetMap's for OSM tiles, else none. */
+  TILE_ATTRIBUTION: z.string().optional(),
+  /** When set, GET /metrics wants `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** `pretty` (colours, one line per event) or `json` (one JSON object per line, for log collectors). */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SIMULATE: flag.default(true),
   TRUST_PROXY: trustProxy.default(false),
   /** The whole request (headers and body) must arrive within this; slow and stalled bodies are cut off. */
@@ -63,6 +78,8 @@ const ConfigSchema = z.object({
 
 export type Config = z.output<typeof ConfigSchema> & {
   production: boolean;
+  tileAttribution: string;
+  logFormat: 'pretty' | 'json';
   dataDir: string;
   publicUrl: string;
 };
@@ -85,6 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     production: c.NODE_ENV === 'production',
+    tileAttribution: c.TILE_ATTRIBUTION ?? attributionFor(c.TILE_URL),
+    logFormat: c.LOG_FORMAT ?? (c.NODE_ENV === 'production' ? 'json' : 'pretty'),
     dataDir: path.resolve(base, c.DATA_DIR),
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
   };

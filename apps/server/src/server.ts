@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, defaultWebRoot } from './app.js';
 import type { Config } from './config.js';
+import { underBootLock } from './db/boot-lock.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { startJobs } from './jobs/jobs.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
@@ -19,9 +20,13 @@ export interface RunningServer {
 export async function startServer(config: Config, opts: { webRoot?: string } = {}): Promise<RunningServer> {
   if (!config.DATABASE_URL) mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : config.dataDir });
-  await migrate(database.db);
-  const seeded = !config.production && (await isEmpty(database.db));
-  if (seeded) await seedDemo(database.db);
+  // Several instances may start at once on one database (replicas, a rolling deploy): one at a time migrates and seeds.
+  const seeded = await underBootLock(database.db, async (db) => {
+    await migrate(db);
+    const empty = !config.production && (await isEmpty(db));
+    if (empty) await seedDemo(db);
+    return empty;
+  });
 
   const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot });
   await app.listen({ port: config.PORT, host: config.HOST });

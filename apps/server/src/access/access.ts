@@ -1,5 +1,5 @@
 import { ENGINE_CMD_IDX, capabilities, engineMessages, type Capabilities, type ReservedCommandType } from '@fleet/contract';
-import type { SelectionKey } from '../auth/session.repository.js';
+import type { SelectionKey } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import type { AuthedActor } from '../http/context.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';

@@ -1,11 +1,11 @@
 import { fieldErrors, totpMessages, validationMessages, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { createAccess, type Access } from '../access/access.js';
-import { findSession, touchSession } from '../auth/session.repository.js';
-import type { AppContext, AuthedActor } from './context.js';
-import { AppError, badRequest, unauthorized } from './errors.js';
-import { findUnstorableInput } from './input-guard.js';
+import { createAccess, type Access } from './access.js';
+import { findSession, touchSession } from '../sessions/session.repository.js';
+import type { AppContext, AuthedActor } from '../http/context.js';
+import { AppError, badRequest, unauthorized } from '../http/errors.js';
+import { findUnstorableInput } from '../http/input-guard.js';
 
 interface HandlerArgs<B> {
   body: B;

@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { accountExists, countAccounts, findAccount, findManagedAccount, listAccounts } from './account.repository.js';
 import { addAccount, deleteAccount, editAccount, resetPassword } from './account.service.js';
 

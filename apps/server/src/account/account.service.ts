@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../auth/login-limit.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
-import { revokeAccountSessions } from '../auth/session.repository.js';
+import { revokeAccountSessions, revokeOtherSessions } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { Access } from '../access/access.js';
@@ -22,7 +22,6 @@ import {
   findPasswordHash,
   findManagedAccount,
   insertAccount,
-  revokeOtherSessions,
   setAccountDeleted,
   updateAccount,
 } from './account.repository.js';

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { conflict } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { availableData, latestPosition, listAreas, setAvailableData, type NamedArea } from './areas.repository.js';
 import { replaceCarAreas, visibleCar } from './areas.service.js';
 import { registerAreaTemplateRoutes } from './template.routes.js';

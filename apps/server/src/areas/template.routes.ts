@@ -12,7 +12,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { replaceCarAreas, visibleCar } from './areas.service.js';
 import { deleteTemplate, findTemplate, insertTemplate, listTemplates, updateTemplate } from './template.repository.js';
 import type { Access } from '../access/access.js';

@@ -1,7 +1,7 @@
 import { auditLogList } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { listAudit } from './audit.repository.js';
 
 /** The audit log screen's call: the super admin's alone. */

@@ -12,12 +12,12 @@ import { sql } from 'kysely';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { tooManyRequests, unauthorized } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
 import { verifyStepUp } from './step-up.js';
 import { checkSecondFactor, otpRefusal } from './totp.js';
-import { createSession, findSession, markSteppedUp, revokeSession, selectionColumns, setSelection, type SelectionKey } from './session.repository.js';
+import { createSession, findSession, markSteppedUp, revokeSession, selectionColumns, setSelection, type SelectionKey } from '../sessions/session.repository.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, config } = ctx;

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
 import { verifyPassword } from './password.js';
 import { checkSecondFactor, newTotpSecret, otpauthUrl, stepOfCode } from './totp.js';

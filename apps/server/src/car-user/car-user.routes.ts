@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { carUserExists, countCarUsers, findCarUser, listCarUsers } from './car-user.repository.js';
 import { addCarUser, deleteCarUser, editCarUser } from './car-user.service.js';
 

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { countCars, findCar, listCars, nextCarId, setCarStatus } from './car.repository.js';
 import { addCar, deleteCar, editCar } from './car.service.js';
 

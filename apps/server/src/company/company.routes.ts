@@ -13,7 +13,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import type { AppContext } from '../http/context.js';
 import { conflict, notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { countCompanies, findCompany, insertCompany, listCompanies, setCompanyDeleted, updateCompany } from './company.repository.js';
 
 const superAdmin = (c: Capabilities) => c.devicesAndCompanies;

@@ -32,6 +32,10 @@ export interface Database {
   pglite?: PGlite;
 }
 
+/** The pg pool behind a PostgreSQL Kysely instance (the metrics read its counts). */
+const pools = new WeakMap<Db, pg.Pool>();
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     // A database that accepts connections but never answers must not hold a request forever: after
@@ -43,6 +47,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // a client is idle, and an 'error' event nobody listens to kills the process. Its next query fails instead.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const pglite = await PGlite.create({
@@ -64,6 +69,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** The migrations this build knows; the newest is the one readiness waits for. */
+export const knownMigrations = Object.keys(migrations).sort();
 
 /** Runs every pending migration; throws with the failing migration's error. */
 export async function migrate(db: Db): Promise<string[]> {

@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { countDevices, deviceExists, findDevice, listDevices } from './device.repository.js';
 import { addDevice, deleteDevice, editDevice } from './device.service.js';
 

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { conflict, notFound } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { expireCommands, findLatestInSlot, listCommands, slotState } from '../commands/command.repository.js';
 import { deleteReserved, reserve } from './command.service.js';
 import { assertCarReservable } from './engine-scope.js';

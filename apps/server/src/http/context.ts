@@ -1,7 +1,7 @@
 import type { Actor } from '@fleet/contract';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { SessionRow } from '../auth/session.repository.js';
+import type { SessionRow } from '../sessions/session.repository.js';
 
 /** What every route handler gets: the database and configuration of this server. */
 export interface AppContext {

@@ -24,10 +24,17 @@ const REDACT_PATHS = [
  * serializer with the URL's secrets removed (a reset token in a log gives the
  * reader the account), and `redact` for headers and bodies logged by hand.
  */
-export function logOptions(level: string, stream?: { write(line: string): void }): NonNullable<FastifyServerOptions['logger']> {
+export function logOptions(
+  level: string,
+  stream?: { write(line: string): void },
+  format: 'pretty' | 'json' = 'json',
+): NonNullable<FastifyServerOptions['logger']> {
+  // pretty: pino-pretty in a worker thread (development); json: one object per line (production's collectors).
+  const pretty = !stream && format === 'pretty';
   return {
     level,
     ...(stream ? { stream } : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: {
       req: (request: FastifyRequest) => ({

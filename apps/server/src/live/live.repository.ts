@@ -1,7 +1,7 @@
 import { LIVE_TICKET_SECONDS } from '@fleet/contract';
 import { sql } from 'kysely';
-import type { SessionLifetimes } from '../auth/session.repository.js';
-import { hashToken, newToken } from '../auth/token.js';
+import type { SessionLifetimes } from '../sessions/session.repository.js';
+import { hashToken, newToken } from '../sessions/token.js';
 import type { Db } from '../db/database.js';
 
 /** A single-use ticket for one live stream, bound to the session that asked for it. */

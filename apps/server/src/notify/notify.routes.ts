@@ -2,7 +2,7 @@ import { accountNotify, accountNotifyUpdate, notifyMessages } from '@fleet/contr
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { forbidden } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { registerMailRoutes } from '../mail/mail.routes.js';
 import { registerPasswordResetRoutes } from '../password-reset/password-reset.routes.js';
 import { getNotifySettings, saveNotifySettings } from './settings.repository.js';

@@ -1,11 +1,11 @@
 import { PASSWORD_RESET_TOKEN_MINUTES, passwordResetByToken, passwordResetMessages as msg, resetPasswordEmail } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../auth/password.js';
-import { revokeAccountSessions } from '../auth/session.repository.js';
-import { hashToken, newToken } from '../auth/token.js';
+import { revokeAccountSessions } from '../sessions/session.repository.js';
+import { hashToken, newToken } from '../sessions/token.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { composePasswordChangedMail, composeResetMail, resetLink } from './password-reset-mail.js';
 import {

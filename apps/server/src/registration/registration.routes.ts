@@ -5,7 +5,7 @@ import { addCarUser } from '../car-user/car-user.service.js';
 import { addDevice } from '../device/device.service.js';
 import type { AppContext } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { registerCall } from '../http/route.js';
+import { registerCall } from '../access/route.js';
 
 /** Field errors of one part of the wizard, keyed like its request: 'user.x', 'device.x', 'car.x'. */
 const inPart = async (part: 'user' | 'device' | 'car', step: () => Promise<void>) => {

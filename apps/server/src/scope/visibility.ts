@@ -1,7 +1,7 @@
 import { capabilities, type Actor } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { SelectionKey } from '../auth/session.repository.js';
+import type { SelectionKey } from '../sessions/session.repository.js';
 
 /**
  * The company an actor is limited to, or null for a super admin who sees all.

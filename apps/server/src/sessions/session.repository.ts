@@ -119,3 +119,14 @@ export async function setSelection(db: Db, tokenHash: string, key: SelectionKey,
     .where('token_hash', '=', tokenHash)
     .execute();
 }
+
+/** Ends an account's sessions except the one making the change (changing one's own password). */
+export async function revokeOtherSessions(db: Db, accountId: string, keepTokenHash: string) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .where('token_hash', '<>', keepTokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../src/auth/session.repository.js';
+import { createSession } from '../../src/sessions/session.repository.js';
 import { accounts, companyA, companyB, fleet, post } from '../helper.js';
 import { basic } from '../telemetry-support.js';
 import { AREA, NEW_PASSWORD, checksum, createWorld, expectErrorShape, type World } from './world.js';

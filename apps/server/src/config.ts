@@ -47,6 +47,8 @@ const millis = (byDefault: number) => z.coerce.number().int().min(100).max(3_600
 const ConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** OsmAnd / Traccar Client's own port (`http://host:5055/<password>`); 0 = off (docs/device-protocol.md §10). */
+  OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
   HOST: z.string().min(1).default('localhost'),
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('data'),

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { underBootLock } from './db/boot-lock.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { startJobs } from './jobs/jobs.js';
+import { startOsmandListener } from './gateway/osmand-listener.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
 
@@ -13,6 +14,8 @@ export interface RunningServer {
   database: Database;
   url: string;
   seeded: boolean;
+  /** The OSMAND_PORT listener's port, or null when it is off. */
+  osmandPort: number | null;
   stop(): Promise<void>;
 }
 
@@ -26,13 +29,14 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     const empty = !config.production && (await isEmpty(db));
     if (empty) await seedDemo(db);
     return empty;
-  });
+  }, { info: (_obj, msg) => console.log(`  ${msg}`) });
 
   const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
 
+  const osmand = await startOsmandPort(app, config);
   const jobs = startJobs({ db: database.db, config, log: app.log });
   const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl: localBaseUrl(config.HOST, port), log: app.log }) : undefined;
 
@@ -41,11 +45,27 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     database,
     url: `http://localhost:${port}`,
     seeded,
+    osmandPort: osmand?.port ?? null,
     stop: async () => {
       await jobs.stop();
       await fleet?.stop();
+      await osmand?.close();
       await app.close();
       await database.close();
     },
   };
+}
+
+/**
+ * OSMAND_PORT's listener. A port already taken (a second instance on the same machine, a test run
+ * beside a dev server) is logged loudly and the server goes on: /device/osmand/ on the main port still works.
+ */
+async function startOsmandPort(app: FastifyInstance, config: Config) {
+  if (config.OSMAND_PORT === 0) return undefined;
+  try {
+    return await startOsmandListener(app, { port: config.OSMAND_PORT, host: config.HOST, timeoutMs: config.REQUEST_TIMEOUT_MS });
+  } catch (err) {
+    app.log.error({ err, port: config.OSMAND_PORT }, 'OSMAND_PORT could not be opened; OsmAnd clients must use /device/osmand/ on the main port');
+    return undefined;
+  }
 }

@@ -57,6 +57,9 @@ describe('device_list and device_list_count', () => {
         car_data_id: fleet.A.car_data_id,
         car_id: fleet.A.car_id,
         isDelete: false,
+        protocol: 'json',
+        cmd_cut_text: '',
+        cmd_restore_text: '',
       },
     ]);
     expect(JSON.stringify(list)).not.toContain('hmac');

@@ -6,6 +6,7 @@ import { CountResponse, listFilter, listResponse, paging } from './list.js';
 import { ExistCheckResponse, imei, ipAddress, isRegisteredFilter, macAddress, optionalPassword } from './master-fields.js';
 import { errorMessages, validationMessages as m } from './messages.js';
 import { TelemetryState } from './telemetry.js';
+import { commandText, terminalProtocol, terminalProtocols } from './terminal-protocol.js';
 
 /** GPS terminals (SPEC.md §3 GPS device form, §7 device_*). Super admin only. */
 export const deviceLabels = {
@@ -17,6 +18,9 @@ export const deviceLabels = {
   car_data_id: 'IMEI',
   car_id: '登録車両',
   isDelete: '削除済み',
+  protocol: '通信プロトコル',
+  cmd_cut_text: '禁止コマンド',
+  cmd_restore_text: '許可コマンド',
 } as const;
 
 export const deviceSearchColumns = [
@@ -43,6 +47,11 @@ const deviceFields = {
   car_type: optionalText(64),
   /** The IMEI: 15 digits. Telemetry is keyed by it. */
   car_data_id: imei(),
+  /** What the terminal speaks (terminal-protocol.ts); absent: ours (json). */
+  protocol: terminalProtocol(),
+  /** Overrides of the immobiliser command text for binary protocols; empty: the protocol's default. */
+  cmd_cut_text: commandText(),
+  cmd_restore_text: commandText(),
 };
 /** Terminal registration form; `password` is the terminal's secret for the device protocol. */
 export const DeviceForm = z.object({ ...deviceFields, password: password() });
@@ -60,6 +69,9 @@ export const DeviceRow = z.object({
   /** The live vehicle the terminal is on, or null. */
   car_id: z.string().nullable(),
   isDelete: z.boolean(),
+  protocol: z.enum(terminalProtocols),
+  cmd_cut_text: z.string(),
+  cmd_restore_text: z.string(),
 });
 export type DeviceRow = z.infer<typeof DeviceRow>;
 export const DeviceCar = z.object({

@@ -48,6 +48,8 @@ export const engineMessages = {
   noDevice: 'この車両には端末が登録されていないため、コマンドを予約できません。',
   carDeleted: '削除された車両にはコマンドを予約できません。',
   noVehicle: 'この端末は車両に登録されていないため、コマンドを予約できません。',
+  /** The terminal's protocol has no command channel (OsmAnd / Traccar Client, docs/device-protocol.md). */
+  noCommandChannel: 'このプロトコルの端末にはエンジン制御コマンドを送信できません',
   tooManyPending: `実行予定の予約リクエストは1台につき${REQUEST_PENDING_MAX}件までです。`,
   nothingToDelete: '削除できる予約コマンドがありません。',
   deleteFetched: '端末がコマンドを受信済み（結果待ち）のため削除できません。',
@@ -108,6 +110,7 @@ export const commandEventLabels: Record<string, string> = {
   deleted: '削除',
   expired: '期限切れ',
   cancelled: '取消',
+  held: '送信保留（走行中）',
 };
 export const commandEventLabel = (v: string): string => commandEventLabels[v] ?? v;
 

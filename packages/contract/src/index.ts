@@ -24,6 +24,7 @@ export * from './master-fields.js';
 export * from './account.js';
 export * from './company.js';
 export * from './car-user.js';
+export * from './terminal-protocol.js';
 export * from './device.js';
 export * from './car.js';
 export * from './notify.js';

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { TerminalProtocol } from '@fleet/contract';
 
 /** Row types of the migrations in ./migrations, kept beside them by hand. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -116,6 +117,11 @@ export interface DevicesTable {
   updated_at: Timestamp;
   /** The live vehicle carrying the terminal, kept by triggers (list_sort_keys). */
   car_id: Generated<string | null>;
+  /** 'json' | 'osmand' | 'teltonika' | 'gt06' (terminal_protocol). */
+  protocol: Generated<TerminalProtocol>;
+  /** Overrides of the immobiliser command text; '' = the protocol's default. */
+  cmd_cut_text: Generated<string>;
+  cmd_restore_text: Generated<string>;
 }
 
 export interface CarsTable {

@@ -1,5 +1,6 @@
-import { deviceSearchColumns, deviceSortColumns, type DeviceDetail } from '@fleet/contract';
+import { deviceSearchColumns, deviceSortColumns, type DeviceDetail, type TerminalProtocol } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
+import { followTerminalImei } from '../car/car.repository.js';
 import type { Db } from '../db/database.js';
 import {
   applyListFilter,
@@ -43,7 +44,18 @@ const filtered = (db: Db, access: Access, filter: DeviceListFilter) => {
   return applyListFilter(q, deviceListConfig, filter, access.company);
 };
 
-const columns = ['d.car_device_id', 'd.ipaddr', 'd.macaddr', 'd.car_type', 'd.car_data_id', 'd.car_id', 'd.is_delete'] as const;
+const columns = [
+  'd.car_device_id',
+  'd.ipaddr',
+  'd.macaddr',
+  'd.car_type',
+  'd.car_data_id',
+  'd.car_id',
+  'd.is_delete',
+  'd.protocol',
+  'd.cmd_cut_text',
+  'd.cmd_restore_text',
+] as const;
 
 export const countDevices = (db: Db, access: Access, filter: DeviceListFilter) => countRows(filtered(db, access, filter));
 
@@ -89,6 +101,9 @@ export interface DeviceValues {
   macaddr: string;
   car_type: string;
   car_data_id: string;
+  protocol: TerminalProtocol;
+  cmd_cut_text: string;
+  cmd_restore_text: string;
 }
 
 export async function insertDevice(db: Db, values: DeviceValues, passwordHash: string) {
@@ -105,12 +120,7 @@ export async function insertDevice(db: Db, values: DeviceValues, passwordHash: s
  */
 export async function updateDevice(db: Db, values: DeviceValues, passwordHash: string | undefined) {
   const { car_device_id, ...rest } = values;
-  await db
-    .updateTable('cars')
-    .set({ car_data_id: values.car_data_id, updated_at: sql`now()` })
-    .where('car_device_id', '=', car_device_id)
-    .where('car_data_id', 'is distinct from', values.car_data_id)
-    .execute();
+  await followTerminalImei(db, car_device_id, values.car_data_id);
   await db
     .updateTable('devices')
     .set({ ...rest, ...(passwordHash ? { password_hash: passwordHash } : {}), updated_at: sql`now()` })
@@ -124,4 +134,10 @@ export async function setDeviceDeleted(db: Db, carDeviceId: string, isDelete: bo
     .set({ is_delete: isDelete, updated_at: sql`now()` })
     .where('car_device_id', '=', carDeviceId)
     .execute();
+}
+
+/** The protocol of the terminal with this IMEI (deleted ones too); undefined when there is none. */
+export async function findProtocolByImei(db: Db, carDataId: string): Promise<TerminalProtocol | undefined> {
+  const row = await db.selectFrom('devices').select('protocol').where('car_data_id', '=', carDataId).executeTakeFirst();
+  return row?.protocol;
 }

@@ -1,4 +1,11 @@
-import { cmdIdxOf, engineMessages, reservationStates, type ReservedCommand, type ReservedCommandType } from '@fleet/contract';
+import {
+  cmdIdxOf,
+  engineMessages,
+  protocolsWithoutCommands,
+  reservationStates,
+  type ReservedCommand,
+  type ReservedCommandType,
+} from '@fleet/contract';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
@@ -7,6 +14,7 @@ import { conflict } from '../http/errors.js';
 import { deleteWaitingCommand, expireCommands, findActiveInSlot, findCommand, findLatestInSlot } from '../commands/command.repository.js';
 import type { Access } from '../access/access.js';
 import { assertTerminalReservable } from './engine-scope.js';
+import { findProtocolByImei } from '../device/device.repository.js';
 
 export interface ReserveInput {
   car_data_id: string;
@@ -24,6 +32,9 @@ export interface ReserveInput {
 export async function reserve(db: Db, access: Access, input: ReserveInput, now: Date): Promise<ReservedCommand> {
   await assertTerminalReservable(db, access, input.car_data_id);
   access.mayCommand(input.cmd_type);
+  // OsmAnd (Traccar Client) has no channel back to the terminal: a command would only wait and expire.
+  const protocol = await findProtocolByImei(db, input.car_data_id);
+  if (protocol && protocolsWithoutCommands.includes(protocol)) throw conflict(engineMessages.noCommandChannel);
   if (input.cmd_type === 'set_engine_boot_permission') access.steppedUpFor(Number(input.cmd_info.cmd), now);
   const cmdIdx = cmdIdxOf(input.cmd_type);
   await expireCommands(db, now, input.car_data_id);

@@ -6,6 +6,7 @@ import type { LiveHub } from '../live/live-hub.js';
 import { coalesce } from './coalesce.js';
 import { authenticateDevice, findDevices, parseBasic, type AuthedDevice } from './device-auth.js';
 import { GroupCommit } from './group-commit.js';
+import { registerOsmandRoutes } from './osmand.routes.js';
 import { TERMINAL_AUTH_LIMITS, findLimited, limitKey, recordTerminalAuthFailure } from './terminal-auth-limit.js';
 
 /**
@@ -23,6 +24,8 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
   const lookup = coalesce((ids: string[]) => findDevices(ctx.db, ids));
   const limited = coalesce((keys: string[]) => findLimited(ctx.db, keys));
   const devices = new WeakMap<FastifyRequest, AuthedDevice>();
+  // OsmAnd / Traccar Client: another way in, the same ingest (docs/device-protocol.md §10).
+  registerOsmandRoutes(app, ctx, { writer, limited });
 
   /**
    * The terminal is authenticated from the headers, before the body is read:

@@ -15,6 +15,7 @@ import * as listDeviceCarDescIndex from './2026_11_27_140000_list_device_car_des
 import * as engineAuthority from './2026_12_01_090000_engine_authority.js';
 import * as totp from './2026_12_02_100000_totp.js';
 import * as deviceStateReported from './2026_12_03_090000_device_state_reported.js';
+import * as terminalProtocol from './2026_12_05_090000_terminal_protocol.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_090000_engine_authority': engineAuthority,
   '2026_12_02_100000_totp': totp,
   '2026_12_03_090000_device_state_reported': deviceStateReported,
+  '2026_12_05_090000_terminal_protocol': terminalProtocol,
 };

@@ -1,6 +1,6 @@
 import { deviceMessages, errorMessages, fieldMessages, validationMessages as m } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyDeviceSecret } from '../src/auth/device-secret.js';
+import { verifyDeviceSecret } from '../src/credentials/device-secret.js';
 import { createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
 
 /** device_* calls: GPS terminals, the super admin's alone. */

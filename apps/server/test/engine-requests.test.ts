@@ -1,7 +1,7 @@
 import { engineMessages, REQUEST_PENDING_MAX, type ReservationRequest } from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { hashDeviceSecret } from '../src/auth/device-secret.js';
+import { hashDeviceSecret } from '../src/credentials/device-secret.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
 import { createRequestScheduler } from '../src/engine/request-scheduler.js';
 import { urlForDatabase } from './databases.js';

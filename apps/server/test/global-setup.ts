@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { hashPassword } from '../src/auth/password.js';
+import { hashPassword } from '../src/credentials/password.js';
 import { migrate, openDatabase } from '../src/db/database.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
 import { FIXTURE_PASSWORD } from './fixture-data.js';

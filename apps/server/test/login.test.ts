@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { sessionMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { needsRehash } from '../src/auth/password.js';
+import { needsRehash } from '../src/credentials/password.js';
 import { hashToken } from '../src/sessions/token.js';
 import { FIXTURE_PASSWORD, accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 

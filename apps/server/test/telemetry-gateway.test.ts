@@ -1,4 +1,4 @@
-import { hashDeviceSecret } from '../src/auth/device-secret.js';
+import { hashDeviceSecret } from '../src/credentials/device-secret.js';
 import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { pruneBatchReceipts } from '../src/gateway/ingest.repository.js';
 import { ingestBatch } from '../src/gateway/ingest.service.js';

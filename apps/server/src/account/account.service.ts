@@ -9,8 +9,8 @@ import {
 } from '@fleet/contract';
 import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
-import { beginLoginAttempt, markLoginSucceeded } from '../auth/login-limit.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
+import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
+import { hashPassword, verifyPassword } from '../credentials/password.js';
 import { revokeAccountSessions, revokeOtherSessions } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
@@ -51,7 +51,7 @@ const mapUniqueViolation = (e: unknown): never => {
  * A new password ends what the old one opened: every reset link of the account, and its sessions,
  * except the one that made the change when the account changed its own password.
  */
-async function endOldCredentials(trx: Db, accountId: string, keepTokenHash: string | null) {
+export async function endOldCredentials(trx: Db, accountId: string, keepTokenHash: string | null) {
   await retireAccountTokens(trx, accountId);
   if (keepTokenHash) await revokeOtherSessions(trx, accountId, keepTokenHash);
   else await revokeAccountSessions(trx, accountId);

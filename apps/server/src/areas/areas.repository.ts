@@ -26,20 +26,6 @@ export const availableData = (c: Pick<CarAreas, 'lat_min' | 'lat_max' | 'lng_min
     ? { lat_min: c.lat_min, lat_max: c.lat_max, lng_min: c.lng_min, lng_max: c.lng_max }
     : null;
 
-export async function setAvailableData(db: Db, carId: string, a: Area | null, now: Date) {
-  await db
-    .updateTable('cars')
-    .set({
-      lat_min: a?.lat_min ?? null,
-      lat_max: a?.lat_max ?? null,
-      lng_min: a?.lng_min ?? null,
-      lng_max: a?.lng_max ?? null,
-      updated_at: now,
-    })
-    .where('car_id', '=', carId)
-    .execute();
-}
-
 export async function listAreas(db: Db, carId: string, kind: AreaKind): Promise<AreaRow[]> {
   const rows = await db
     .selectFrom('areas')

@@ -13,8 +13,9 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { tooManyRequests, unauthorized } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
-import { hashPassword, needsRehash, verifyPassword } from './password.js';
+import { updateAccount } from '../account/account.repository.js';
+import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
+import { hashPassword, needsRehash, verifyPassword } from '../credentials/password.js';
 import { verifyStepUp } from './step-up.js';
 import { checkSecondFactor, otpRefusal } from './totp.js';
 import { createSession, findSession, markSteppedUp, revokeSession, selectionColumns, setSelection, type SelectionKey } from '../sessions/session.repository.js';
@@ -44,7 +45,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       await markLoginSucceeded(db, attempt);
       if (needsRehash(account.password_hash)) {
         const rehashed = await hashPassword(body.password);
-        await db.updateTable('accounts').set({ password_hash: rehashed }).where('account_id', '=', account.account_id).execute();
+        await updateAccount(db, account.account_id, { password_hash: rehashed });
       }
       const token = await createSession(db, account.account_id, life);
       return { id: account.account_id, username: account.name, role: account.role, token, company_id: account.company_id };

@@ -2,8 +2,8 @@ import { STEP_UP_MINUTES, engineMessages, sessionMessages } from '@fleet/contrac
 import type { Db } from '../db/database.js';
 import type { AuthedActor } from '../http/context.js';
 import { AppError, tooManyRequests } from '../http/errors.js';
-import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
-import { verifyPassword } from './password.js';
+import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
+import { verifyPassword } from '../credentials/password.js';
 import { checkSecondFactor, otpRefusal } from './totp.js';
 
 /**

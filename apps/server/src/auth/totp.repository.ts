@@ -62,11 +62,3 @@ export async function findCompanyTotpPolicy(db: Db, companyId: string) {
     .where('is_delete', '=', false)
     .executeTakeFirst();
 }
-
-export async function setCompanyTotpPolicy(db: Db, companyId: string, required: boolean) {
-  await db
-    .updateTable('companies')
-    .set({ require_totp: required, updated_at: sql`now()` })
-    .where('company_id', '=', companyId)
-    .execute();
-}

@@ -13,8 +13,9 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import { beginLoginAttempt, markLoginSucceeded } from './login-limit.js';
-import { verifyPassword } from './password.js';
+import { setCompanyTotpPolicy } from '../company/company.repository.js';
+import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
+import { verifyPassword } from '../credentials/password.js';
 import { checkSecondFactor, newTotpSecret, otpauthUrl, stepOfCode } from './totp.js';
 import {
   companyRequiresTotp,
@@ -23,7 +24,6 @@ import {
   findCompanyTotpPolicy,
   findTotp,
   savePendingSecret,
-  setCompanyTotpPolicy,
 } from './totp.repository.js';
 
 /**

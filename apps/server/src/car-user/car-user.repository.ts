@@ -7,6 +7,7 @@ import {
   type CarUserFormValues,
 } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
+import { moveCustomerCars } from '../car/car.repository.js';
 import type { Db } from '../db/database.js';
 import {
   applyListFilter,
@@ -126,12 +127,7 @@ export async function updateCarUser(db: Db, info: CarUserFormValues) {
     .set({ ...values, updated_at: sql`now()` })
     .where('user_id', '=', user_id)
     .execute();
-  await db
-    .updateTable('cars')
-    .set({ company_id: info.company_id, updated_at: sql`now()` })
-    .where('user_id', '=', user_id)
-    .where('company_id', 'is distinct from', info.company_id)
-    .execute();
+  await moveCustomerCars(db, user_id, info.company_id);
 }
 
 export async function setCarUserDeleted(db: Db, userId: string, isDelete: boolean) {

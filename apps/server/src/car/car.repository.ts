@@ -1,4 +1,4 @@
-import { carSearchColumns, carSortColumns, paymentDelays, type CarDetail } from '@fleet/contract';
+import { carSearchColumns, carSortColumns, paymentDelays, type Area, type CarDetail } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
@@ -224,5 +224,43 @@ export async function setCarDeleted(db: Db, carId: string, isDelete: boolean) {
     .updateTable('cars')
     .set({ is_delete: isDelete, updated_at: sql`now()` })
     .where('car_id', '=', carId)
+    .execute();
+}
+
+/** The rectangle a vehicle may be used in (areas/: available_data), or none. */
+export async function setAvailableData(db: Db, carId: string, a: Area | null, now: Date) {
+  await db
+    .updateTable('cars')
+    .set({
+      lat_min: a?.lat_min ?? null,
+      lat_max: a?.lat_max ?? null,
+      lng_min: a?.lng_min ?? null,
+      lng_max: a?.lng_max ?? null,
+      updated_at: now,
+    })
+    .where('car_id', '=', carId)
+    .execute();
+}
+
+/** A customer's vehicles follow the customer to another company (docs/decisions.md). */
+export async function moveCustomerCars(db: Db, userId: string, companyId: string | null) {
+  await db
+    .updateTable('cars')
+    .set({ company_id: companyId, updated_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('company_id', 'is distinct from', companyId)
+    .execute();
+}
+
+/**
+ * A vehicle keeps car_data_id equal to its terminal's IMEI when the terminal's IMEI changes. Called before
+ * the terminal's own update: a vehicle write locks the vehicle, then (list_sort_keys trigger) the terminal.
+ */
+export async function followTerminalImei(db: Db, carDeviceId: string, imei: string) {
+  await db
+    .updateTable('cars')
+    .set({ car_data_id: imei, updated_at: sql`now()` })
+    .where('car_device_id', '=', carDeviceId)
+    .where('car_data_id', 'is distinct from', imei)
     .execute();
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { email, idField, password } from '@fleet/contract';
 import { z } from 'zod';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../credentials/password.js';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
 

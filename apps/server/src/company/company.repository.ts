@@ -80,3 +80,12 @@ export async function setCompanyDeleted(db: Db, companyId: string, isDelete: boo
     .where('company_id', '=', companyId)
     .execute();
 }
+
+/** Whether the company requires TOTP of its accounts (auth/totp.routes.ts decides who may set it). */
+export async function setCompanyTotpPolicy(db: Db, companyId: string, required: boolean) {
+  await db
+    .updateTable('companies')
+    .set({ require_totp: required, updated_at: sql`now()` })
+    .where('company_id', '=', companyId)
+    .execute();
+}

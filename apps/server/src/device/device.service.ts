@@ -1,6 +1,6 @@
 import { deviceMessages, type DeviceEditForm, type DeviceForm } from '@fleet/contract';
 import type { z } from 'zod';
-import { hashDeviceSecret } from '../auth/device-secret.js';
+import { hashDeviceSecret } from '../credentials/device-secret.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { conflict, notFound } from '../http/errors.js';

@@ -1,6 +1,6 @@
 import { deviceProtocolMessages as msg } from '@fleet/contract';
 import type { Db } from '../db/database.js';
-import { hashDeviceSecret, verifyDeviceSecret } from '../auth/device-secret.js';
+import { hashDeviceSecret, verifyDeviceSecret } from '../credentials/device-secret.js';
 import { AppError, forbidden } from '../http/errors.js';
 
 export interface AuthedDevice {

@@ -7,7 +7,7 @@ import { coalesce } from './coalesce.js';
 import { authenticateDevice, findDevices, parseBasic, type AuthedDevice } from './device-auth.js';
 import { GroupCommit } from './group-commit.js';
 import { registerOsmandRoutes } from './osmand.routes.js';
-import { TERMINAL_AUTH_LIMITS, findLimited, limitKey, recordTerminalAuthFailure } from './terminal-auth-limit.js';
+import { TERMINAL_AUTH_LIMITS, findLimited, limitKey, recordTerminalAuthFailure } from '../credentials/terminal-auth-limit.js';
 
 /**
  * The device gateway of docs/device-protocol.md. Terminals are not console

@@ -1,5 +1,5 @@
 import { BATCH_RECEIPT_DAYS } from '@fleet/contract';
-import { pruneLoginAttempts } from '../auth/login-limit.js';
+import { pruneLoginAttempts } from '../credentials/login-limit.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { createRequestScheduler } from '../engine/request-scheduler.js';

@@ -3,8 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { forbidden } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import { registerMailRoutes } from '../mail/mail.routes.js';
-import { registerPasswordResetRoutes } from '../password-reset/password-reset.routes.js';
 import { getNotifySettings, saveNotifySettings } from './settings.repository.js';
 
 /**
@@ -18,25 +16,18 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, accountNotify, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      ownOnly(actor.account_id, body.account_id);
-      return { notify: await getNotifySettings(ctx.db, actor.account_id) };
+    handler: async ({ body, access }) => {
+      ownOnly(access.account_id, body.account_id);
+      return { notify: await getNotifySettings(ctx.db, access.account_id) };
     },
   });
 
   registerCall(app, ctx, accountNotifyUpdate, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      ownOnly(actor.account_id, body.account_id);
-      await saveNotifySettings(ctx.db, actor.account_id, body.info);
+    handler: async ({ body, access }) => {
+      ownOnly(access.account_id, body.account_id);
+      await saveNotifySettings(ctx.db, access.account_id, body.info);
       return { ok: true };
     },
   });
-}
-
-/** Everything about mail in one registration: settings, the outbox screen, password reset. */
-export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerNotifyRoutes(app, ctx);
-  registerMailRoutes(app, ctx);
-  registerPasswordResetRoutes(app, ctx);
 }

@@ -90,14 +90,6 @@ export async function retireAccountTokens(db: Db, accountId: string): Promise<vo
     .execute();
 }
 
-export async function setAccountPassword(db: Db, accountId: string, passwordHash: string): Promise<void> {
-  await db
-    .updateTable('accounts')
-    .set({ password_hash: passwordHash, updated_at: sql`now()` })
-    .where('account_id', '=', accountId)
-    .execute();
-}
-
 export async function accountName(db: Db, accountId: string) {
   return db.selectFrom('accounts').select(['account_id', 'name', 'email']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
 }

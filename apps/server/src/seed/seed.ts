@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
-import { hashDeviceSecret } from '../auth/device-secret.js';
-import { hashPassword } from '../auth/password.js';
+import { hashDeviceSecret } from '../credentials/device-secret.js';
+import { hashPassword } from '../credentials/password.js';
 import { DEMO_PASSWORD, demoAccounts, demoCompanies, demoFleet } from './demo-data.js';
 
 /** True when no account exists yet: the only time demo data is seeded. */

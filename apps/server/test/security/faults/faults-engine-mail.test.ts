@@ -1,7 +1,7 @@
 import { DEVICE_BATCH_PATH, type DeviceBatchResponse, type ReservedCommand } from '@fleet/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashDeviceSecret } from '../../../src/auth/device-secret.js';
+import { hashDeviceSecret } from '../../../src/credentials/device-secret.js';
 import { createSession } from '../../../src/sessions/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../smtp-receiver.js';

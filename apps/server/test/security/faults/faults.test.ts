@@ -1,6 +1,6 @@
 import { errorMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashDeviceSecret } from '../../../src/auth/device-secret.js';
+import { hashDeviceSecret } from '../../../src/credentials/device-secret.js';
 import { createSession } from '../../../src/sessions/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import {

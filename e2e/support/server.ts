@@ -32,7 +32,7 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIMULATE: '0', ...extraEnv };
   delete env.DATABASE_URL;
   delete env.INIT_CWD;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: path.join(repoRoot, 'apps/server'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@fleet/source', '--import', 'tsx', 'src/main.ts'], { cwd: path.join(repoRoot, 'apps/server'), env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

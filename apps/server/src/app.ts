@@ -27,6 +27,7 @@ import { createMemoryHub, createPostgresHub } from './live/live-hub.js';
 import { registerLiveRoutes } from './live/live.routes.js';
 import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerNotificationRoutes } from './notify/notify.routes.js';
+import { registerOperations } from './ops/ops.js';
 import { registerExportRoutes } from './telemetry/export.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 
@@ -59,7 +60,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     ...serverOptions(config),
-    logger: opts.logger === false ? false : logOptions(config.LOG_LEVEL, opts.logStream),
+    logger: opts.logger === false ? false : logOptions(config.LOG_LEVEL, opts.logStream, config.logFormat),
     bodyLimit: 1024 * 1024,
   });
   registerJsonBodyParser(app);
@@ -82,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     hsts: config.production,
   });
   registerErrorHandler(app);
+  await registerOperations(app, ctx);
   registerAuthRoutes(app, ctx);
   registerTotpRoutes(app, ctx);
   registerDeviceRoutes(app, ctx);
@@ -121,6 +123,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (hasWeb && request.method === 'GET' && !isApi && !request.url.startsWith('/assets/')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
+    // A HEAD answer has no body (a static wildcard's HEAD route ends here too).
+    if (request.method === 'HEAD') return reply.status(404).send();
     const body: ApiError = { code: 'NOT_FOUND', message: errorMessages.notFound };
     return reply.status(404).send(body);
   });

@@ -1,6 +1,7 @@
 import type { DeviceBatch, TelemetryState } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import type { NotifyOptions } from '../notify/evaluate-batch.js';
+import { reportGatewayCommit } from '../ops/instruments.js';
 import type { AuthedDevice } from './device-auth.js';
 import { commitBatches, ingestBatch, prepareBatch, type IngestOutcome, type PreparedBatch } from './ingest.service.js';
 
@@ -127,6 +128,7 @@ export class GroupCommit {
       });
       this.stats.transactions++;
       this.stats.batches += sorted.length;
+      reportGatewayCommit({ batches: sorted.length, records: countRecords(sorted) });
       sorted.forEach((w, i) => w.resolve(outcomes[i]!));
       this.tell(outcomes);
     } catch (err) {
@@ -143,6 +145,7 @@ export class GroupCommit {
     const { device, batch, now } = w.prepared;
     try {
       const outcome = await ingestBatch(this.db, device, batch, now, this.opts.notify);
+      reportGatewayCommit({ batches: 1, records: countRecords([w]) });
       w.resolve(outcome);
       this.tell([outcome]);
     } catch (err) {
@@ -156,4 +159,5 @@ export class GroupCommit {
   }
 }
 
+const countRecords = (group: readonly Waiting[]) => group.reduce((n, w) => n + w.prepared.records.length, 0);
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

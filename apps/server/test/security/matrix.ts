@@ -137,6 +137,13 @@ const post = (path: string, expect: Expectation, request: MatrixRow['request'], 
   ...extra,
 });
 const none = () => ({ body: {} });
+/** A GET (or HEAD) anyone may make, answering every role alike. */
+const openGet = (path: string, method: 'GET' | 'HEAD' = 'GET', status: Cell = same(200)): MatrixRow => ({
+  route: `${method} ${path}`,
+  expect: { anonymous: status, superAdmin: status, adminA: status, managerA: status, staffA: status },
+  request: () => ({}),
+  public: true,
+});
 const carOf = (_w: World, target: Target) => ({ body: { car_id: fixtureOf(target).car_id } });
 const imeiOf = (_w: World, target: Target) => ({ body: { car_data_id: fixtureOf(target).car_data_id } });
 const listOf = (_w: World, target: Target) => ({ body: { companyId: companyOf[target] } });
@@ -359,4 +366,16 @@ export const matrix: MatrixRow[] = [
 
   // Device gateway ----------------------------------------------------------------------------------
   post(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),
+
+  // Operations: probes, metrics (no METRICS_TOKEN in the tests), the API description and its reading UI -----
+  ...['/healthz', '/readyz', '/metrics', '/api/openapi.json'].map((path) => openGet(path)),
+  ...['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/swagger-initializer.js'].flatMap((path) => [
+    openGet(path),
+    openGet(path, 'HEAD'),
+  ]),
+  // Swagger UI's own paths: its index.html redirects to the page; the static files' wildcard, called as is, finds no file.
+  openGet('/api/docs/static/index.html', 'GET', same(302)),
+  openGet('/api/docs/static/index.html', 'HEAD', same(302)),
+  openGet('/api/docs/*', 'GET', same(404)),
+  openGet('/api/docs/*', 'HEAD', same(404)),
 ];

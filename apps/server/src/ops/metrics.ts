@@ -1,0 +1,140 @@
+import { timingSafeEqual } from 'node:crypto';
+import { LIVE_PATH, errorMessages, type ApiError } from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { poolOf } from '../db/database.js';
+import type { AppContext } from '../http/context.js';
+import { MAIL_MAX_ATTEMPTS } from '../mail/retry-policy.js';
+import { gatewayCommits, type GatewayCommit } from './instruments.js';
+
+export const METRICS_PATH = '/metrics';
+
+/** reserved_commands.state of a command not yet finished, by name (docs/engine-control.md). */
+const OPEN_COMMAND_STATES: Record<number, string> = { 0: 'wait', 1: 'execWait', 2: 'resultWait' };
+
+/**
+ * GET /metrics in Prometheus' text format, one registry per app: HTTP requests by route and status
+ * with latency, the gateway's ingest and group commits, live-stream clients, open commands by
+ * state, the mail outbox, the database pool, and Node's own (event loop, heap, GC, process). The
+ * database figures are read when scraped, so every instance reports the shared queues the same way.
+ */
+export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // Unmatched URLs share one label: a scanner must not grow the series without bound.
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  const liveClients = new Gauge({ name: 'fleet_live_clients', help: 'Open live streams (server-sent events)', registers: [registry] });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url !== LIVE_PATH) return;
+    liveClients.inc();
+    reply.raw.once('close', () => liveClients.dec());
+  });
+
+  const batches = new Counter({ name: 'fleet_ingest_batches_total', help: 'Terminal batches stored', registers: [registry] });
+  const records = new Counter({
+    name: 'fleet_ingest_records_total',
+    help: 'Records in the terminal batches stored',
+    registers: [registry],
+  });
+  const groupBatches = new Histogram({
+    name: 'fleet_group_commit_batches',
+    help: 'Batches per group-commit transaction',
+    buckets: [1, 2, 5, 10, 20, 50, 100],
+    registers: [registry],
+  });
+  const groupRecords = new Histogram({
+    name: 'fleet_group_commit_records',
+    help: 'Records per group-commit transaction',
+    buckets: [1, 10, 100, 1000, 5000, 10000],
+    registers: [registry],
+  });
+  const onCommit = (message: unknown) => {
+    const commit = message as GatewayCommit;
+    batches.inc(commit.batches);
+    records.inc(commit.records);
+    groupBatches.observe(commit.batches);
+    groupRecords.observe(commit.records);
+  };
+  gatewayCommits.subscribe(onCommit);
+  app.addHook('onClose', async () => {
+    gatewayCommits.unsubscribe(onCommit);
+  });
+
+  const readShared = (what: string, read: () => Promise<void>) =>
+    read().catch((err: unknown) => app.log.warn({ err }, `metrics: ${what} not read`));
+  new Gauge({
+    name: 'fleet_commands',
+    help: 'Reserved commands not finished, by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await readShared('commands', async () => {
+        const { rows } = await sql<{ state: number; n: number }>`
+          SELECT state, count(*)::int AS n FROM reserved_commands WHERE deleted_at IS NULL AND state < 3 GROUP BY state`.execute(ctx.db);
+        for (const name of Object.values(OPEN_COMMAND_STATES)) this.set({ state: name }, 0);
+        for (const r of rows) this.set({ state: OPEN_COMMAND_STATES[r.state] ?? String(r.state) }, Number(r.n));
+      });
+    },
+  });
+  new Gauge({
+    name: 'fleet_mail_outbox',
+    help: 'Mail not sent yet: pending (will be tried again) and failed (gave up)',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await readShared('mail outbox', async () => {
+        const { rows } = await sql<{ pending: number; failed: number }>`
+          SELECT count(*) FILTER (WHERE attempts < ${MAIL_MAX_ATTEMPTS})::int AS pending, count(*) FILTER (WHERE attempts >= ${MAIL_MAX_ATTEMPTS})::int AS failed
+            FROM mail_outbox WHERE sent_at IS NULL`.execute(ctx.db);
+        this.set({ status: 'pending' }, Number(rows[0]?.pending ?? 0));
+        this.set({ status: 'failed' }, Number(rows[0]?.failed ?? 0));
+      });
+    },
+  });
+  new Gauge({
+    name: 'fleet_db_pool_connections',
+    help: 'PostgreSQL pool: connections open (total), idle, and requests waiting for one',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = poolOf(ctx.db);
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+
+  const token = ctx.config.METRICS_TOKEN;
+  const allowed = (header: string | undefined) => {
+    if (!token) return true;
+    const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7).trim() : '');
+    const wanted = Buffer.from(token);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  };
+  app.get(METRICS_PATH, { logLevel: 'warn', exposeHeadRoute: false }, async (request, reply) => {
+    if (!allowed(request.headers.authorization)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return reply.status(401).send({ code: 'UNAUTHORIZED', message: errorMessages.unauthorized } satisfies ApiError);
+    }
+    reply.header('cache-control', 'no-store').type(registry.contentType);
+    return registry.metrics();
+  });
+}

@@ -4,7 +4,7 @@ import type { BenchDb } from './db.js';
 import type { Fleet } from './generate.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
-import { int, mb, ms } from './stats.js';
+import { int, mb, ms, summarize } from './stats.js';
 
 /** 200,000 GPS points of the busy vehicle in 2020, before any generated data; removed afterwards. */
 const POINTS = 200_000;
@@ -16,7 +16,7 @@ const TARGET_MS = 200;
  * Fires /api/me one after the other while `heavy` runs and returns the longest answer: how long
  * the heavy call made a cheap one wait (with PGlite the database runs in the server's process).
  */
-async function longestStall(server: BenchServer, heavy: () => Promise<unknown>) {
+async function longestStall<T>(server: BenchServer, heavy: () => Promise<T>) {
   const me = () => call(server, '/api/me', {});
   let running = true;
   const waits: number[] = [];
@@ -31,7 +31,8 @@ async function longestStall(server: BenchServer, heavy: () => Promise<unknown>) 
   const result = await heavy().finally(() => (running = false));
   const seconds = (performance.now() - started) / 1000;
   await probe;
-  return { result, seconds, longest: Math.max(...waits), probes: waits.length };
+  const { p50, p95, max } = summarize(waits);
+  return { result, seconds, longest: max, p50, p95, probes: waits.length };
 }
 
 /** The longest stall of a cheap call during a 200,000-row CSV export and a 200,000-point GPS read (target ≤ 200 ms). */
@@ -53,8 +54,8 @@ export async function benchStall(bdb: BenchDb, server: BenchServer, fleet: Fleet
       }),
     );
     const route = await longestStall(server, () => call(server, '/api/car_get_gps_log', { car_data_id: imei, from: FROM, to: TO }));
-    const anchor = (s: { seconds: number; probes: number }) =>
-      `${s.probes} probes over ${s.seconds.toFixed(1)} s; idle: longest ${ms(idle.longest)} ms`;
+    const anchor = (s: { seconds: number; probes: number; p50: number; p95: number }) =>
+      `${s.probes} probes over ${s.seconds.toFixed(1)} s, p50 ${ms(s.p50)} / p95 ${ms(s.p95)} ms; idle: p50 ${ms(idle.p50)}, longest ${ms(idle.longest)} ms`;
     report.add({
       section: 'stall',
       name: `longest /api/me answer during a CSV export of ${int(POINTS)} GPS rows (${mb(download.result.bytes)}, HTTP ${download.result.status})`,

@@ -95,14 +95,18 @@ export async function accountNames(db: Db, ids: readonly string[]): Promise<Map<
   return new Map(rows.map((r) => [r.account_id, r.name]));
 }
 
-export async function countGps(db: Db, f: LogFilter): Promise<number> {
-  let q = db
-    .selectFrom('gps_logs')
+/** Points in the range, counting no further than `upTo` (a bounded read, to choose how to read the route). */
+export async function countGps(db: Db, f: LogFilter, upTo: number): Promise<number> {
+  const row = await db
+    .selectFrom(
+      gpsRange(db, f)
+        .select(sql<number>`1`.as('one'))
+        .limit(upTo)
+        .as('r'),
+    )
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('car_data_id', '=', f.car_data_id);
-  if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
-  if (f.windows) q = q.where(withinWindows(f.windows));
-  return Number((await q.executeTakeFirstOrThrow()).n);
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface RoutePoint {
@@ -143,27 +147,30 @@ export async function gpsSpan(db: Db, f: LogFilter): Promise<{ first: number; la
 
 /**
  * The first point of each time slice of `slice` seconds counted from `origin` (epoch seconds),
- * for the points in [lo, hi) (epoch seconds; null: unbounded). The slice number is a column of
+ * for the points in [lo, hi) (epoch seconds; null: unbounded), and how many points lie there. The slice number is a column of
  * a subquery, so DISTINCT ON and ORDER BY name one expression, not two equal bindings.
  */
 export async function findRouteSlices(
   db: Db,
   f: LogFilter,
   t: { origin: number; slice: number; lo: number | null; hi: number | null },
-): Promise<RoutePoint[]> {
+): Promise<{ points: RoutePoint[]; stored: number }> {
   let q = gpsRange(db, f);
   if (t.lo !== null) q = q.where('recorded_at', '>=', sql<Date>`to_timestamp(${t.lo}::float8)`);
   if (t.hi !== null) q = q.where('recorded_at', '<', sql<Date>`to_timestamp(${t.hi}::float8)`);
   const sliced = q
     .select(routeColumns)
     .select(sql<number>`floor((extract(epoch from recorded_at)::float8 - ${t.origin}::float8) / ${t.slice}::float8)`.as('n'))
+    .select(sql<number>`count(*) OVER ()`.as('stored'))
     .as('s');
-  return db
+  const rows = await db
     .selectFrom(sliced)
-    .select(['s.id', 's.recorded_at', 's.lat', 's.lng', 's.speed', 's.heading'])
+    .select(['s.id', 's.recorded_at', 's.lat', 's.lng', 's.speed', 's.heading', 's.stored'])
     .distinctOn('s.n')
     .orderBy('s.n')
     .orderBy('s.recorded_at')
     .orderBy('s.id')
-    .execute() as Promise<RoutePoint[]>;
+    .execute();
+  const stored = rows.length ? Number(rows[0]!.stored) : 0;
+  return { points: rows.map(({ stored: _stored, ...p }) => p as RoutePoint), stored };
 }

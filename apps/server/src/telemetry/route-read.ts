@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { breathe } from '../db/breathe.js';
-import { findRoutePage, findRouteSlices, gpsSpan, type LogFilter, type RoutePoint } from './log.repository.js';
+import { countGps, findRoutePage, findRouteSlices, gpsSpan, type LogFilter, type RoutePoint } from './log.repository.js';
 
 /**
  * Points per database read. PGlite hands rows over at roughly 20 µs each: 1,000 points (or a
@@ -11,32 +11,33 @@ export const ROUTE_CHUNK = 1000;
 const SCAN_CHUNK = 5000;
 
 /**
- * The route in time order, read in chunks. Up to `cap` points it reads them all; above, the first
- * point of each of `cap` equal time slices, so any range costs a bounded read (docs/telemetry.md).
+ * The route in time order, read in chunks, and the number of stored points in the range. Up to
+ * `cap` points it reads them all; above, the first point of each of `cap` equal time slices, so any
+ * range costs a bounded read (docs/telemetry.md). No query ever counts or reads the whole range.
  */
-export async function readRoute(db: Db, f: LogFilter, total: number, cap: number): Promise<RoutePoint[]> {
+export async function readRoute(db: Db, f: LogFilter, cap: number): Promise<{ points: RoutePoint[]; total: number }> {
   const points: RoutePoint[] = [];
-  if (total <= cap) {
+  if ((await countGps(db, f, cap + 1)) <= cap) {
     for (let afterId: number | null = null; ; await breathe()) {
       const page = await findRoutePage(db, f, afterId, ROUTE_CHUNK);
       for (const p of page) points.push(p);
-      if (page.length < ROUTE_CHUNK) return points;
+      if (page.length < ROUTE_CHUNK) return { points, total: points.length };
       afterId = Number(page.at(-1)!.id);
     }
   }
   const { first, last } = await gpsSpan(db, f);
   const slice = Math.max(1, last - first) / cap;
-  // Slices per read, so that a read scans about SCAN_CHUNK stored points if they are spread evenly.
-  const span = Math.max(1, Math.floor((cap * SCAN_CHUNK) / total)) * slice;
-  for (let lo = first; lo <= last; lo += span) {
-    const part = await findRouteSlices(db, f, {
-      origin: first,
-      slice,
-      lo: lo === first ? null : lo,
-      hi: lo + span > last ? null : lo + span,
-    });
-    for (const p of part) points.push(p);
+  // Slices per read, adjusted after each read so that the next one scans about SCAN_CHUNK stored points.
+  let slices = Math.ceil(SCAN_CHUNK / 4);
+  let total = 0;
+  for (let lo = first; lo <= last;) {
+    const hi = lo + slices * slice;
+    const part = await findRouteSlices(db, f, { origin: first, slice, lo: lo === first ? null : lo, hi: hi > last ? null : hi });
+    for (const p of part.points) points.push(p);
+    total += part.stored;
+    slices = Math.max(1, Math.min(slices * 4, Math.floor((slices * SCAN_CHUNK) / Math.max(1, part.stored))));
+    lo = hi;
     await breathe();
   }
-  return points;
+  return { points, total };
 }

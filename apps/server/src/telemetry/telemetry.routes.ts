@@ -19,7 +19,7 @@ import { registerCall } from '../access/route.js';
 import type { LiveHub } from '../live/live-hub.js';
 import { isVisible, terminalWindows, type TimeWindow } from '../scope/visibility.js';
 import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
-import { accountNames, countGps, findLogPage, type LogPage, type LogRow } from './log.repository.js';
+import { accountNames, findLogPage, type LogPage, type LogRow } from './log.repository.js';
 import { readRoute } from './route-read.js';
 import { simplifyRoute } from './simplify.js';
 
@@ -136,9 +136,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, actor }) => {
       const filter = { ...body, windows: await readableWindows(actor, body.car_data_id) };
-      const total = await countGps(db, filter);
-      const route = total ? await readRoute(db, filter, total, GPS_READ_CAP) : [];
-      const kept = simplifyRoute(route, body.max_points);
+      const { points, total } = await readRoute(db, filter, GPS_READ_CAP);
+      const kept = simplifyRoute(points, body.max_points);
       return {
         list: kept.map((p) => ({ recorded_at: iso(p.recorded_at), lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading })),
         total,

@@ -12,6 +12,12 @@ describe('generateId', () => {
     expect(Math.min(...lengths)).toBe(8);
     expect(Math.max(...lengths)).toBe(16);
   });
+  it('starts with a letter or digit, never "-" or "_"', () => {
+    for (let i = 0; i < 2000; i++) expect(generateId()).toMatch(/^[A-Za-z0-9]/);
+    // The bytes that map to "-" and "_" elsewhere (62 and 63) give a letter or digit in front.
+    expect(generateId((n) => new Uint8Array(n).fill(62))).toMatch(/^[A-Za-z0-9]-+$/);
+    expect(generateId((n) => new Uint8Array(n).fill(63))).toMatch(/^[A-Za-z0-9]_+$/);
+  });
   it('is random: 2000 ids are distinct', () => {
     const ids = new Set(Array.from({ length: 2000 }, () => generateId()));
     expect(ids.size).toBe(2000);

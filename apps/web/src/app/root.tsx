@@ -1,9 +1,11 @@
 import { Center, Loader } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { LoadingBar } from '../components/loading-bar';
+import { useDocumentTitle } from './screen-guard';
 
-/** The root frame: the top loading bar above every layout. */
+/** The root frame: the top loading bar above every layout; the tab title follows the screen. */
 export function Root() {
+  useDocumentTitle();
   return (
     <>
       <LoadingBar />

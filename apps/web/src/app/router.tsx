@@ -1,9 +1,17 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { sessionGuard } from '../lib/session-guard';
+import { shellTexts } from '../lib/texts';
 import { Root, RootFallback } from './root';
 import { ErrorPage } from './routes/error-page';
+import { screen } from './screen';
 
-/** Every screen loads lazily (SPEC.md §2); the default layout's loader is the session guard. */
+const t = shellTexts.titles;
+
+/**
+ * Every screen loads lazily (SPEC.md §2); the default layout's loader is the session guard. Each
+ * screen's handle gives its tab title and, where the permission matrix limits it, the capability
+ * the layout's ScreenGuard checks before the screen renders.
+ */
 export const routes: RouteObject[] = [
   {
     Component: Root,
@@ -12,13 +20,13 @@ export const routes: RouteObject[] = [
     children: [
       {
         lazy: () => import('./layouts/index-layout'),
-        children: [{ index: true, lazy: () => import('./routes/login') }],
+        children: [{ index: true, handle: screen(t.login), lazy: () => import('./routes/login') }],
       },
       {
         lazy: () => import('./layouts/reset-layout'),
         children: [
-          { path: 'warning', lazy: () => import('./routes/warning') },
-          { path: 'password_reset', lazy: () => import('./routes/password-reset') },
+          { path: 'warning', handle: screen(t.warning), lazy: () => import('./routes/warning') },
+          { path: 'password_reset', handle: screen(t.passwordResetRequest), lazy: () => import('./routes/password-reset') },
         ],
       },
       {
@@ -26,36 +34,112 @@ export const routes: RouteObject[] = [
         shouldRevalidate: () => true,
         lazy: () => import('./layouts/default-layout'),
         children: [
-          { path: 'car/car_list', lazy: () => import('./routes/car/car-list') },
-          { path: 'car/car_detail/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-detail') },
-          { path: 'car/car_loges/:car_data_id?', lazy: () => import('./routes/car/car-logs') },
-          { path: 'car/car_travelroute/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-travelroute') },
-          { path: 'car/car_engine/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-engine') },
-          { path: 'car/car_warning_area/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-warning-area') },
-          { path: 'car/car_forbidden_area/:car_id?/:car_data_id?', lazy: () => import('./routes/car/car-forbidden-area') },
-          { path: 'car/car_add', lazy: () => import('./routes/car/car-add') },
-          { path: 'car/car_edit/:car_id?', lazy: () => import('./routes/car/car-edit') },
-          { path: 'car/car_user_device_add', lazy: () => import('./routes/car/car-user-device-add') },
-          { path: 'car/car_user_list', lazy: () => import('./routes/car/car-user-list') },
-          { path: 'car/car_user_add', lazy: () => import('./routes/car/car-user-add') },
-          { path: 'car/car_user_detail/:user_id?', lazy: () => import('./routes/car/car-user-detail') },
-          { path: 'car/car_user_edit/:user_id?', lazy: () => import('./routes/car/car-user-edit') },
-          { path: 'car/device/list', lazy: () => import('./routes/device/device-list') },
-          { path: 'car/device/add', lazy: () => import('./routes/device/device-add') },
-          { path: 'car/device/detail/:car_device_id?', lazy: () => import('./routes/device/device-detail') },
-          { path: 'car/device/edit/:car_device_id?', lazy: () => import('./routes/device/device-edit') },
-          { path: 'account/account_list', lazy: () => import('./routes/account/account-list') },
-          { path: 'account/account_add', lazy: () => import('./routes/account/account-add') },
-          { path: 'account/account_detail/:account_id?', lazy: () => import('./routes/account/account-detail') },
-          { path: 'account/account_edit/:account_id?', lazy: () => import('./routes/account/account-edit') },
-          { path: 'account/password_reset', lazy: () => import('./routes/account/password-reset') },
-          { path: 'notify', lazy: () => import('./routes/notify') },
-          { path: 'notify/mail_outbox', lazy: () => import('./routes/mail-outbox') },
-          { path: 'audit_log', lazy: () => import('./routes/audit-log') },
-          { path: 'company/company_list', lazy: () => import('./routes/company/company-list') },
-          { path: 'company/company_add', lazy: () => import('./routes/company/company-add') },
-          { path: 'company/company_detail/:company_id?', lazy: () => import('./routes/company/company-detail') },
-          { path: 'company/company_edit/:company_id?', lazy: () => import('./routes/company/company-edit') },
+          { path: 'car/car_list', handle: screen(t.carList), lazy: () => import('./routes/car/car-list') },
+          { path: 'car/car_detail/:car_id?/:car_data_id?', handle: screen(t.carDetail), lazy: () => import('./routes/car/car-detail') },
+          { path: 'car/car_loges/:car_data_id?', handle: screen(t.carLogs), lazy: () => import('./routes/car/car-logs') },
+          {
+            path: 'car/car_travelroute/:car_id?/:car_data_id?',
+            handle: screen(t.carTravelRoute),
+            lazy: () => import('./routes/car/car-travelroute'),
+          },
+          { path: 'car/car_engine/:car_id?/:car_data_id?', handle: screen(t.carEngine), lazy: () => import('./routes/car/car-engine') },
+          {
+            path: 'car/car_warning_area/:car_id?/:car_data_id?',
+            handle: screen(t.carWarningArea),
+            lazy: () => import('./routes/car/car-warning-area'),
+          },
+          {
+            path: 'car/car_forbidden_area/:car_id?/:car_data_id?',
+            handle: screen(t.carForbiddenArea),
+            lazy: () => import('./routes/car/car-forbidden-area'),
+          },
+          { path: 'car/car_add', handle: screen(t.carAdd, (c) => c.registerCarsAndCustomers), lazy: () => import('./routes/car/car-add') },
+          {
+            path: 'car/car_edit/:car_id?',
+            handle: screen(t.carEdit, (c) => c.editCarsAndCustomers),
+            lazy: () => import('./routes/car/car-edit'),
+          },
+          {
+            path: 'car/car_user_device_add',
+            handle: screen(t.wizard, (c) => c.registerCarsAndCustomers),
+            lazy: () => import('./routes/car/car-user-device-add'),
+          },
+          { path: 'car/car_user_list', handle: screen(t.customerList), lazy: () => import('./routes/car/car-user-list') },
+          {
+            path: 'car/car_user_add',
+            handle: screen(t.customerAdd, (c) => c.registerCarsAndCustomers),
+            lazy: () => import('./routes/car/car-user-add'),
+          },
+          { path: 'car/car_user_detail/:user_id?', handle: screen(t.customerDetail), lazy: () => import('./routes/car/car-user-detail') },
+          {
+            path: 'car/car_user_edit/:user_id?',
+            handle: screen(t.customerEdit, (c) => c.editCarsAndCustomers),
+            lazy: () => import('./routes/car/car-user-edit'),
+          },
+          {
+            path: 'car/device/list',
+            handle: screen(t.deviceList, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/device/device-list'),
+          },
+          {
+            path: 'car/device/add',
+            handle: screen(t.deviceAdd, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/device/device-add'),
+          },
+          {
+            path: 'car/device/detail/:car_device_id?',
+            handle: screen(t.deviceDetail, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/device/device-detail'),
+          },
+          {
+            path: 'car/device/edit/:car_device_id?',
+            handle: screen(t.deviceEdit, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/device/device-edit'),
+          },
+          {
+            path: 'account/account_list',
+            handle: screen(t.accountList, (c) => c.manageAccounts),
+            lazy: () => import('./routes/account/account-list'),
+          },
+          {
+            path: 'account/account_add',
+            handle: screen(t.accountAdd, (c) => c.manageAccounts),
+            lazy: () => import('./routes/account/account-add'),
+          },
+          {
+            path: 'account/account_detail/:account_id?',
+            handle: screen(t.accountDetail),
+            lazy: () => import('./routes/account/account-detail'),
+          },
+          {
+            path: 'account/account_edit/:account_id?',
+            handle: screen(t.accountEdit, (c) => c.manageAccounts),
+            lazy: () => import('./routes/account/account-edit'),
+          },
+          { path: 'account/password_reset', handle: screen(t.passwordChange), lazy: () => import('./routes/account/password-reset') },
+          { path: 'notify', handle: screen(t.notify), lazy: () => import('./routes/notify') },
+          { path: 'notify/mail_outbox', handle: screen(t.mailOutbox, (c) => c.superAdmin), lazy: () => import('./routes/mail-outbox') },
+          { path: 'audit_log', handle: screen(t.auditLog, (c) => c.superAdmin), lazy: () => import('./routes/audit-log') },
+          {
+            path: 'company/company_list',
+            handle: screen(t.companyList, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/company/company-list'),
+          },
+          {
+            path: 'company/company_add',
+            handle: screen(t.companyAdd, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/company/company-add'),
+          },
+          {
+            path: 'company/company_detail/:company_id?',
+            handle: screen(t.companyDetail, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/company/company-detail'),
+          },
+          {
+            path: 'company/company_edit/:company_id?',
+            handle: screen(t.companyEdit, (c) => c.devicesAndCompanies),
+            lazy: () => import('./routes/company/company-edit'),
+          },
         ],
       },
     ],

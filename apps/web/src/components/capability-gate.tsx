@@ -2,15 +2,22 @@ import { capabilities, errorMessages, type Capabilities } from '@fleet/contract'
 import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { actorOf, useSession } from '../lib/session-store';
+import { PageHeader } from './page-header';
 
-/** Shows a screen only to those the permission matrix allows; others get the forbidden message, not a form that fails. */
-export function CapabilityGate({ allow, children }: { allow(caps: Capabilities): boolean; children: ReactNode }) {
+/**
+ * Shows a screen only to those the permission matrix allows; others get the forbidden message (under
+ * the screen's title when given), not a form that fails.
+ */
+export function CapabilityGate({ allow, title, children }: { allow(caps: Capabilities): boolean; title?: string; children: ReactNode }) {
   const actor = actorOf(useSession());
   if (!actor || !allow(capabilities(actor)))
     return (
-      <Alert color="red" role="alert">
-        {errorMessages.forbidden}
-      </Alert>
+      <>
+        {title && <PageHeader title={title} />}
+        <Alert color="red" role="alert">
+          {errorMessages.forbidden}
+        </Alert>
+      </>
     );
   return <>{children}</>;
 }

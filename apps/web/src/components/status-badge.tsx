@@ -1,5 +1,5 @@
 import type { BadgeColor, Labelled } from '@fleet/contract';
-import { Badge } from '@mantine/core';
+import { Badge, type BadgeProps } from '@mantine/core';
 
 /** The spec's badge colours (SPEC.md §2): blue, white, yellow, red, black, transparent. */
 const styles: Record<BadgeColor, { bg: string; c: string; bd?: string }> = {
@@ -11,10 +11,18 @@ const styles: Record<BadgeColor, { bg: string; c: string; bd?: string }> = {
   transparent: { bg: 'transparent', c: 'var(--mantine-color-gray-7)', bd: '1px dashed var(--mantine-color-gray-4)' },
 };
 
-export function StatusBadge({ value, fallback = '不明' }: { value: Labelled | undefined; fallback?: string }) {
+export function StatusBadge({
+  value,
+  fallback = '不明',
+  size,
+}: {
+  value: Labelled | undefined;
+  fallback?: string;
+  size?: BadgeProps['size'];
+}) {
   const s = styles[value?.color ?? 'white'];
   return (
-    <Badge radius="sm" variant="filled" style={{ background: s.bg, color: s.c, border: s.bd ?? 'none' }} fw={600}>
+    <Badge size={size} radius="sm" variant="filled" style={{ background: s.bg, color: s.c, border: s.bd ?? 'none' }} fw={600}>
       {value?.label ?? fallback}
     </Badge>
   );

@@ -36,8 +36,51 @@ export const shellTexts = {
     title: 'セッションが無効です',
   },
   loading: '読み込み中…',
+  /** Browser tab titles (「車両一覧 | フリートコンソール」), one per screen of the router. */
+  titles: {
+    login: 'ログイン',
+    warning: 'セッションが無効です',
+    passwordResetRequest: 'パスワード再設定',
+    carList: '車両一覧',
+    carDetail: '車両詳細',
+    carLogs: 'データログ',
+    carTravelRoute: '走行ルート',
+    carEngine: 'エンジン始動制御',
+    carWarningArea: '利用可能エリア設定',
+    carForbiddenArea: '禁止エリア設定',
+    carAdd: '車両登録',
+    carEdit: '車両編集',
+    wizard: '一括登録',
+    customerList: '顧客一覧',
+    customerAdd: '顧客登録',
+    customerDetail: '顧客詳細',
+    customerEdit: '顧客編集',
+    deviceList: 'GPS端末一覧',
+    deviceAdd: 'GPS端末登録',
+    deviceDetail: 'GPS端末詳細',
+    deviceEdit: 'GPS端末編集',
+    accountList: '管理アカウント一覧',
+    accountAdd: '管理アカウント登録',
+    accountDetail: '管理アカウント詳細',
+    accountEdit: '管理アカウント編集',
+    passwordChange: 'パスワード変更',
+    notify: '通知設定',
+    mailOutbox: '送信メール一覧',
+    auditLog: '操作履歴',
+    companyList: '加盟店一覧',
+    companyAdd: '加盟店登録',
+    companyDetail: '加盟店詳細',
+    companyEdit: '加盟店編集',
+  },
+  list: {
+    columns: '表示項目',
+    empty: '登録されているデータがありません。',
+    emptyFiltered: '検索条件に一致するデータがありません。',
+  },
 } as const;
 
+/** The browser tab title of a screen; the product name alone where a screen has none. */
+export const documentTitle = (screen?: string) => (screen ? `${screen} | ${shellTexts.productName}` : shellTexts.productName);
+
 /** "2020-<this year>" (SPEC.md §9). */
-export const copyrightLine = (now = new Date()) =>
-  `© 2020-${now.getFullYear()} ${shellTexts.copyrightHolder}`;
+export const copyrightLine = (now = new Date()) => `© 2020-${now.getFullYear()} ${shellTexts.copyrightHolder}`;

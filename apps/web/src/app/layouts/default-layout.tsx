@@ -13,6 +13,7 @@ import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
 import { capabilities } from '@fleet/contract';
 import { shellTexts } from '../../lib/texts';
+import { ScreenGuard } from '../screen-guard';
 import { SideMenu } from './side-menu';
 
 // The setup's form and QR code load only for an account that must set 二段階認証 up.
@@ -39,8 +40,22 @@ export function Component() {
       <AppShell.Header bg="brand.8" withBorder={false}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={mobileOpened} onClick={mobile.toggle} hiddenFrom="sm" size="sm" color="white" aria-label={shellTexts.header.toggleMenu} />
-            <Burger opened={session.isMenuActive} onClick={session.toggleMenu} visibleFrom="sm" size="sm" color="white" aria-label={shellTexts.header.toggleMenu} />
+            <Burger
+              opened={mobileOpened}
+              onClick={mobile.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              color="white"
+              aria-label={shellTexts.header.toggleMenu}
+            />
+            <Burger
+              opened={session.isMenuActive}
+              onClick={session.toggleMenu}
+              visibleFrom="sm"
+              size="sm"
+              color="white"
+              aria-label={shellTexts.header.toggleMenu}
+            />
             <Logo to={paths.car.list} inverted />
           </Group>
           <Menu position="bottom-end" withinPortal>
@@ -82,7 +97,9 @@ export function Component() {
               <TotpSetupRequired />
             </Suspense>
           ) : (
-            <Outlet />
+            <ScreenGuard>
+              <Outlet />
+            </ScreenGuard>
           )}
         </div>
         <Copyright />

@@ -1,13 +1,6 @@
 import { capabilities, roleLabel, type Actor } from '@fleet/contract';
 import { Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import {
-  IconBuildingStore,
-  IconCar,
-  IconDeviceMobile,
-  IconLogout,
-  IconSettings,
-  IconUsers,
-} from '@tabler/icons-react';
+import { IconBuildingStore, IconCar, IconDeviceMobile, IconLogout, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { NavLink as RouterNavLink } from 'react-router';
 import { paths } from '../../lib/paths';
@@ -30,7 +23,12 @@ export function menuFor(actor: Actor): MenuGroup[] {
       icon: <IconCar size={18} />,
       items: [
         { label: t.carList, to: paths.car.list },
-        ...(caps.registerCarsAndCustomers ? [{ label: t.carAdd, to: paths.car.add }, { label: t.wizard, to: paths.car.wizard }] : []),
+        ...(caps.registerCarsAndCustomers
+          ? [
+              { label: t.carAdd, to: paths.car.add },
+              { label: t.wizard, to: paths.car.wizard },
+            ]
+          : []),
       ],
     },
     {
@@ -44,15 +42,34 @@ export function menuFor(actor: Actor): MenuGroup[] {
   ];
   if (caps.devicesAndCompanies) {
     groups.push(
-      { label: t.devices, icon: <IconDeviceMobile size={18} />, items: [{ label: t.deviceList, to: paths.device.list }, { label: t.deviceAdd, to: paths.device.add }] },
-      { label: t.companies, icon: <IconBuildingStore size={18} />, items: [{ label: t.companyList, to: paths.company.list }, { label: t.companyAdd, to: paths.company.add }] },
+      {
+        label: t.devices,
+        icon: <IconDeviceMobile size={18} />,
+        items: [
+          { label: t.deviceList, to: paths.device.list },
+          { label: t.deviceAdd, to: paths.device.add },
+        ],
+      },
+      {
+        label: t.companies,
+        icon: <IconBuildingStore size={18} />,
+        items: [
+          { label: t.companyList, to: paths.company.list },
+          { label: t.companyAdd, to: paths.company.add },
+        ],
+      },
     );
   }
   groups.push({
     label: t.settings,
     icon: <IconSettings size={18} />,
     items: [
-      ...(caps.manageAccounts ? [{ label: t.accountList, to: paths.account.list }, { label: t.accountAdd, to: paths.account.add }] : []),
+      ...(caps.manageAccounts
+        ? [
+            { label: t.accountList, to: paths.account.list },
+            { label: t.accountAdd, to: paths.account.add },
+          ]
+        : []),
       { label: t.notify, to: paths.notify },
     ],
   });
@@ -70,16 +87,32 @@ export function SideMenu({ actor, name, onLogout, onNavigate }: { actor: Actor; 
           {name}
         </Text>
       </Box>
-      <ScrollArea style={{ flex: 1 }} component="nav" aria-label="メインメニュー">
+      {/* Compact enough that every entry fits 1366×768; on shorter screens the list scrolls with a visible bar, above a logout that never covers it. */}
+      <ScrollArea
+        style={{ flex: 1, minHeight: 0 }}
+        type="auto"
+        offsetScrollbars="y"
+        scrollbarSize={6}
+        component="nav"
+        aria-label="メインメニュー"
+      >
         {menuFor(actor).map((g) => (
-          <NavLink key={g.label} label={g.label} leftSection={g.icon} defaultOpened childrenOffset={22} fw={600} py={8}>
+          <NavLink key={g.label} label={g.label} leftSection={g.icon} defaultOpened childrenOffset={22} fw={600} py={6}>
             {g.items.map((item) => (
-              <NavLink key={item.to} component={RouterNavLink} to={item.to} label={item.label} onClick={onNavigate} end py={6} />
+              <NavLink key={item.to} component={RouterNavLink} to={item.to} label={item.label} onClick={onNavigate} end py={4} />
             ))}
           </NavLink>
         ))}
       </ScrollArea>
-      <NavLink component="button" label={t.logout} leftSection={<IconLogout size={18} />} onClick={onLogout} c="red.7" py="md" />
+      <NavLink
+        component="button"
+        label={t.logout}
+        leftSection={<IconLogout size={18} />}
+        onClick={onLogout}
+        c="red.7"
+        py="sm"
+        style={{ borderTop: '1px solid var(--mantine-color-gray-3)', flexShrink: 0 }}
+      />
     </Stack>
   );
 }

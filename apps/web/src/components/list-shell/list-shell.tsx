@@ -1,13 +1,31 @@
 import { errorMessages, type Call, type CallResponse, type SortDir } from '@fleet/contract';
-import { Alert, Anchor, Button, Group, Paper, ScrollArea, Select, Skeleton, Switch, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconSearch, IconX } from '@tabler/icons-react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Popover,
+  ScrollArea,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconColumns, IconSearch, IconX } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiClientError, callApi } from '../../lib/api-client';
+import { shellTexts } from '../../lib/texts';
 import { CompanySelect } from '../company-select';
 import { ListPagination } from './list-pagination';
-import { defaultListQuery, useListStore, type SavedListQuery } from './list-state';
+import { defaultListQuery, isFiltered, useListStore, type SavedListQuery } from './list-state';
 
 export interface ListColumn<Row> {
   /** Sort key sent to the server; omit for a column that cannot be sorted. */
@@ -15,7 +33,13 @@ export interface ListColumn<Row> {
   label: string;
   render(row: Row): ReactNode;
   width?: number | string;
+  /** The column can be shown or hidden in the column chooser; 'hidden' starts it hidden. */
+  optional?: 'shown' | 'hidden';
 }
+
+/** The columns to draw: an optional column follows the user's choice, else its default. */
+export const visibleColumns = <Row,>(columns: ListColumn<Row>[], chosen: Record<string, boolean>) =>
+  columns.filter((c) => !c.optional || (chosen[c.label] ?? c.optional === 'shown'));
 
 interface ListShellProps<Row, L extends Call> {
   /** Key under which the query is saved. */
@@ -34,13 +58,19 @@ interface ListShellProps<Row, L extends Call> {
   /** Extra body fields for both calls. */
   extraBody?: Record<string, unknown>;
   emptyMessage?: string;
+  /** Minimum table width before it scrolls sideways; by default about 115 px a column. */
+  minWidth?: number;
+  /** Narrower cell padding, for a list with many columns that must fit the window. */
+  compact?: boolean;
 }
 
 /** One list screen: search, sort, paging, deleted switch, company filter, empty state (STYLE.md "Screens"). */
 export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
-  const { id, countCall, listCall, searchColumns, columns, defaultSort, flags = [], companyFilter = false } = props;
+  const { id, countCall, listCall, searchColumns, defaultSort, flags = [], companyFilter = false } = props;
   const base = defaultListQuery(defaultSort.item, defaultSort.dir);
   const q: SavedListQuery = { ...base, ...useListStore((s) => s.queries[id]) };
+  const columns = visibleColumns(props.columns, q.columns);
+  const optional = props.columns.filter((c) => c.optional);
   const update = (patch: Partial<SavedListQuery>) => useListStore.getState().update(id, base, patch);
   const [text, setText] = useState(q.search_text);
   const [item, setItem] = useState(q.search_item);
@@ -62,7 +92,9 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
   const list = useQuery({
     queryKey: [id, 'list', filter, q.currentPage, q.size, q.sort_item, q.sort_dir],
     queryFn: ({ signal }) =>
-      callApi(listCall, { ...filter, offset: q.currentPage * q.size, limit: q.size, sorts: `${q.sort_item} ${q.sort_dir}` } as never, { signal }) as Promise<CallResponse<L>>,
+      callApi(listCall, { ...filter, offset: q.currentPage * q.size, limit: q.size, sorts: `${q.sort_item} ${q.sort_dir}` } as never, {
+        signal,
+      }) as Promise<CallResponse<L>>,
     placeholderData: keepPreviousData,
   });
   const rows = ((list.data as { list?: Row[] } | undefined)?.list ?? []) as Row[];
@@ -70,11 +102,13 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
   useEffect(() => {
     if (count.data && count.data.count !== q.list_cnt) update({ list_cnt: count.data.count });
     // A page past the end (rows deleted meanwhile): go to the last page.
-    if (count.data && q.currentPage > 0 && q.currentPage * q.size >= count.data.count) update({ currentPage: Math.max(0, Math.ceil(count.data.count / q.size) - 1) });
+    if (count.data && q.currentPage > 0 && q.currentPage * q.size >= count.data.count)
+      update({ currentPage: Math.max(0, Math.ceil(count.data.count / q.size) - 1) });
   });
 
   const error = count.error ?? list.error;
-  const sortBy = (key: string) => update({ sort_item: key, sort_dir: q.sort_item === key && q.sort_dir === 'asc' ? 'desc' : 'asc', currentPage: 0 });
+  const sortBy = (key: string) =>
+    update({ sort_item: key, sort_dir: q.sort_item === key && q.sort_dir === 'asc' ? 'desc' : 'asc', currentPage: 0 });
   const submit = () => update({ search_text: text.trim(), search_item: item, currentPage: 0 });
 
   return (
@@ -101,7 +135,13 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
             w={260}
             rightSection={
               text ? (
-                <UnstyledButton aria-label="キーワードを消去" onClick={() => { setText(''); update({ search_text: '', currentPage: 0 }); }}>
+                <UnstyledButton
+                  aria-label="キーワードを消去"
+                  onClick={() => {
+                    setText('');
+                    update({ search_text: '', currentPage: 0 });
+                  }}
+                >
                   <IconX size={14} />
                 </UnstyledButton>
               ) : null
@@ -112,10 +152,41 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
           </Button>
           {companyFilter && <CompanySelect value={q.companyId} onChange={(companyId) => update({ companyId, currentPage: 0 })} />}
           <Group gap="md" ml="auto">
+            {optional.length > 0 && (
+              <Popover position="bottom-end" withinPortal shadow="md">
+                <Popover.Target>
+                  <Button variant="default" size="xs" leftSection={<IconColumns size={14} />}>
+                    {shellTexts.list.columns}
+                  </Button>
+                </Popover.Target>
+                <Popover.Dropdown>
+                  <Stack gap={8} role="group" aria-label={shellTexts.list.columns}>
+                    {optional.map((c) => (
+                      <Checkbox
+                        key={c.label}
+                        size="xs"
+                        label={c.label}
+                        checked={columns.includes(c)}
+                        onChange={(e) => update({ columns: { ...q.columns, [c.label]: e.currentTarget.checked } })}
+                      />
+                    ))}
+                  </Stack>
+                </Popover.Dropdown>
+              </Popover>
+            )}
             {flags.map((f) => (
-              <Switch key={f.key} label={f.label} checked={!!q.flags[f.key]} onChange={(e) => update({ flags: { ...q.flags, [f.key]: e.currentTarget.checked }, currentPage: 0 })} />
+              <Switch
+                key={f.key}
+                label={f.label}
+                checked={!!q.flags[f.key]}
+                onChange={(e) => update({ flags: { ...q.flags, [f.key]: e.currentTarget.checked }, currentPage: 0 })}
+              />
             ))}
-            <Switch label="削除済みも表示" checked={q.isShowDelete} onChange={(e) => update({ isShowDelete: e.currentTarget.checked, currentPage: 0 })} />
+            <Switch
+              label="削除済みも表示"
+              checked={q.isShowDelete}
+              onChange={(e) => update({ isShowDelete: e.currentTarget.checked, currentPage: 0 })}
+            />
           </Group>
         </Group>
       </form>
@@ -126,11 +197,24 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
         </Alert>
       ) : (
         <ScrollArea type="auto">
-          <Table striped highlightOnHover stickyHeader verticalSpacing="xs" miw={Math.max(800, columns.length * 115)} aria-busy={list.isFetching} style={{ whiteSpace: 'nowrap' }}>
+          <Table
+            striped
+            highlightOnHover
+            stickyHeader
+            verticalSpacing="xs"
+            horizontalSpacing={props.compact ? 6 : 'xs'}
+            miw={props.minWidth ?? Math.max(800, columns.length * 115)}
+            aria-busy={list.isFetching}
+            style={{ whiteSpace: 'nowrap' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 {columns.map((c) => (
-                  <Table.Th key={c.label} w={c.width} aria-sort={c.sortKey && q.sort_item === c.sortKey ? (q.sort_dir === 'desc' ? 'descending' : 'ascending') : undefined}>
+                  <Table.Th
+                    key={c.label}
+                    w={c.width}
+                    aria-sort={c.sortKey && q.sort_item === c.sortKey ? (q.sort_dir === 'desc' ? 'descending' : 'ascending') : undefined}
+                  >
                     {c.sortKey ? (
                       <UnstyledButton onClick={() => sortBy(c.sortKey!)} fw={700} fz="sm">
                         {c.label}
@@ -160,7 +244,7 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
                 <Table.Tr>
                   <Table.Td colSpan={columns.length}>
                     <Text ta="center" c="dimmed" py="xl">
-                      {props.emptyMessage ?? (q.search_text ? '検索条件に一致するデータがありません。' : '登録されているデータがありません。')}
+                      {isFiltered(q) ? shellTexts.list.emptyFiltered : (props.emptyMessage ?? shellTexts.list.empty)}
                     </Text>
                   </Table.Td>
                 </Table.Tr>
@@ -168,7 +252,11 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
               {rows.map((row) => {
                 const link = props.rowLink?.(row);
                 return (
-                  <Table.Tr key={props.rowKey(row)} style={link ? { cursor: 'pointer' } : undefined} onClick={(e) => link && !(e.target as HTMLElement).closest('a,button') && navigate(link)}>
+                  <Table.Tr
+                    key={props.rowKey(row)}
+                    style={link ? { cursor: 'pointer' } : undefined}
+                    onClick={(e) => link && !(e.target as HTMLElement).closest('a,button') && navigate(link)}
+                  >
                     {columns.map((c, i) => (
                       <Table.Td key={c.label}>
                         {i === 0 && link ? (
@@ -187,7 +275,13 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
           </Table>
         </ScrollArea>
       )}
-      <ListPagination page={q.currentPage} total={total} size={q.size} pageRange={q.pageRange} onChange={(p) => update({ currentPage: p })} />
+      <ListPagination
+        page={q.currentPage}
+        total={total}
+        size={q.size}
+        pageRange={q.pageRange}
+        onChange={(p) => update({ currentPage: p })}
+      />
     </Paper>
   );
 }

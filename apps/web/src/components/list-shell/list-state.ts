@@ -17,6 +17,8 @@ export interface SavedListQuery {
   companyId: string | null;
   /** List-specific switches, e.g. the vehicle list's isNormal. */
   flags: Record<string, boolean>;
+  /** Columns shown or hidden by hand in the column chooser, by label; the others follow the screen's default. */
+  columns: Record<string, boolean>;
 }
 
 export const defaultListQuery = (sort_item: string, sort_dir: SortDir = 'asc'): SavedListQuery => ({
@@ -32,7 +34,11 @@ export const defaultListQuery = (sort_item: string, sort_dir: SortDir = 'asc'): 
   isShowDelete: false,
   companyId: null,
   flags: {},
+  columns: {},
 });
+
+/** Whether the saved query narrows the list (a keyword, a switch such as 正常な車両のみ, or a company). */
+export const isFiltered = (q: SavedListQuery) => !!q.search_text || Object.values(q.flags).some(Boolean) || !!q.companyId;
 
 interface ListStore {
   queries: Record<string, SavedListQuery>;

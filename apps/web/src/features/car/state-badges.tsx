@@ -1,22 +1,40 @@
 import { connectionLabel, deviceStateLabel, engineLineLabel, engineRunningLabel, type TelemetryState } from '@fleet/contract';
-import { Badge } from '@mantine/core';
+import { Badge, type BadgeProps } from '@mantine/core';
 
 /** Badges for the latest terminal state, with the SPEC.md §4 wording. */
 type State = Pick<TelemetryState, 'engine_running' | 'engine_line' | 'connection' | 'device_state'> | null | undefined;
+/** `size` makes them compact where a row shows all four (the vehicle list). */
+type Props = { state: State; size?: BadgeProps['size'] };
 
-export function RunningBadge({ state }: { state: State }) {
+export function RunningBadge({ state, size }: Props) {
   const v = state?.engine_running;
-  return <Badge variant="light" color={v === 'on' ? 'green' : v === 'off' ? 'gray' : 'yellow'}>{engineRunningLabel(v)}</Badge>;
+  return (
+    <Badge size={size} variant="light" color={v === 'on' ? 'green' : v === 'off' ? 'gray' : 'yellow'}>
+      {engineRunningLabel(v)}
+    </Badge>
+  );
 }
-export function EngineLineBadge({ state }: { state: State }) {
+export function EngineLineBadge({ state, size }: Props) {
   const label = engineLineLabel(state?.engine_line);
-  return <Badge variant="light" color={label === '許可中' ? 'blue' : 'red'}>{label}</Badge>;
+  return (
+    <Badge size={size} variant="light" color={label === '許可中' ? 'blue' : 'red'}>
+      {label}
+    </Badge>
+  );
 }
-export function ConnectionBadge({ state }: { state: State }) {
+export function ConnectionBadge({ state, size }: Props) {
   const label = connectionLabel(state?.connection);
-  return <Badge variant="dot" color={label === '接続中' ? 'green' : label === '切断中' ? 'red' : 'gray'}>{label}</Badge>;
+  return (
+    <Badge size={size} variant="dot" color={label === '接続中' ? 'green' : label === '切断中' ? 'red' : 'gray'}>
+      {label}
+    </Badge>
+  );
 }
-export function DeviceStateBadge({ state }: { state: State }) {
+export function DeviceStateBadge({ state, size }: Props) {
   const label = deviceStateLabel(state?.device_state);
-  return <Badge variant="light" color={label === '正常' ? 'teal' : label === 'エラー発生' ? 'red' : 'gray'}>{label}</Badge>;
+  return (
+    <Badge size={size} variant="light" color={label === '正常' ? 'teal' : label === 'エラー発生' ? 'red' : 'gray'}>
+      {label}
+    </Badge>
+  );
 }

@@ -1,7 +1,6 @@
 import { capabilities, errorMessages } from '@fleet/contract';
 import { Alert, Skeleton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { CapabilityGate } from '../../../components/capability-gate';
 import { PageHeader } from '../../../components/page-header';
 import { carDetailQuery } from '../../../features/car/api';
 import { carFormOf, CarFormView } from '../../../features/car/car-form';
@@ -13,9 +12,7 @@ export function Component() {
   return (
     <>
       <PageHeader title="車両編集" />
-      <CapabilityGate allow={(c) => c.editCarsAndCustomers}>
-        <EditCar />
-      </CapabilityGate>
+      <EditCar />
     </>
   );
 }
@@ -24,8 +21,18 @@ function EditCar() {
   const id = useSelectedId('car_id');
   const caps = capabilities(actorOf(useSession())!);
   const q = useQuery(carDetailQuery(id));
-  if (!id) return <Alert color="red" role="alert">{errorMessages.notFound}</Alert>;
-  if (q.isError) return <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>;
+  if (!id)
+    return (
+      <Alert color="red" role="alert">
+        {errorMessages.notFound}
+      </Alert>
+    );
+  if (q.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageOf(q.error, errorMessages.fetchFailed)}
+      </Alert>
+    );
   if (!q.data) return <Skeleton h={480} maw={880} />;
   const { values, customer, device } = carFormOf(q.data);
   // Only the super admin may change a vehicle's terminal (carMessages.deviceChangeForbidden).

@@ -1,4 +1,13 @@
-import { capabilities, carLabels as L, carList, carListCount, carSearchColumns, customerStates, paymentDelays, type CarRow } from '@fleet/contract';
+import {
+  capabilities,
+  carLabels as L,
+  carList,
+  carListCount,
+  carSearchColumns,
+  customerStates,
+  paymentDelays,
+  type CarRow,
+} from '@fleet/contract';
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -7,21 +16,29 @@ import { PageHeader } from '../../../components/page-header';
 import { StatusBadge } from '../../../components/status-badge';
 import { carKeys } from '../../../features/car/api';
 import { ConnectionBadge, DeviceStateBadge, EngineLineBadge, RunningBadge } from '../../../features/car/state-badges';
+import { carTexts } from '../../../features/car/texts';
 import { formatDateTime } from '../../../lib/format';
 import { useLatestState, useLiveFeed, useLiveStore } from '../../../lib/live-feed';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 
-/** The latest state of a row, updated live while the list is open. */
+const T = carTexts.list;
+
+/** The latest state of a row, updated live while the list is open; compact so the row fits 1366 px. */
 function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
   const s = useLatestState(row.car_data_id, row.latest);
-  if (part === 'seen') return <Text size="xs" c="dimmed">{formatDateTime(s?.last_seen_at) || '—'}</Text>;
+  if (part === 'seen')
+    return (
+      <Text size="xs" c="dimmed">
+        {formatDateTime(s?.last_seen_at) || '—'}
+      </Text>
+    );
   return (
-    <Group gap={4} wrap="nowrap">
-      <RunningBadge state={s} />
-      <EngineLineBadge state={s} />
-      <ConnectionBadge state={s} />
-      <DeviceStateBadge state={s} />
+    <Group gap={3} wrap="nowrap">
+      <RunningBadge state={s} size="sm" />
+      <EngineLineBadge state={s} size="sm" />
+      <ConnectionBadge state={s} size="sm" />
+      <DeviceStateBadge state={s} size="sm" />
     </Group>
   );
 }
@@ -32,31 +49,81 @@ export function Component() {
   const live = useLiveStore((s) => s.connected);
   const actor = actorOf(useSession())!;
   const caps = capabilities(actor);
+  // 車種 and 販売店 start hidden (表示項目 shows them): with them the row no longer fits 1366 px.
   const columns: ListColumn<CarRow>[] = [
     { sortKey: 'car_id', label: L.car_id, render: (r) => r.car_id },
-    { sortKey: 'car_number', label: L.car_number, render: (r) => <Text size="sm" fw={600}>{r.car_number}</Text> },
-    { sortKey: 'car_type', label: L.car_type, render: (r) => r.car_type },
+    {
+      sortKey: 'car_number',
+      label: L.car_number,
+      render: (r) => (
+        <Text size="sm" fw={600}>
+          {r.car_number}
+        </Text>
+      ),
+    },
+    { sortKey: 'car_type', label: L.car_type, render: (r) => r.car_type, optional: 'hidden' },
     { sortKey: 'user_name', label: L.user_name, render: (r) => r.user_name ?? '—' },
-    { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant ?? '' },
-    { sortKey: 'payment_log', label: L.payment_log, render: (r) => <StatusBadge value={paymentDelays[r.payment_log ?? -1]} fallback="—" /> },
-    { label: '契約状態', render: (r) => <StatusBadge value={customerStates[r.user_state ?? -1]} fallback="—" /> },
-    { label: '走行・エンジン始動・通信・端末', render: (r) => <Live row={r} part="state" /> },
-    { label: '最終受信', render: (r) => <Live row={r} part="seen" /> },
-    ...(caps.allCompanies ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarRow) => r.company_name ?? '—' }] : []),
-    { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : null) },
+    { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant ?? '', optional: 'hidden' },
+    {
+      sortKey: 'payment_log',
+      label: L.payment_log,
+      render: (r) => <StatusBadge size="sm" value={paymentDelays[r.payment_log ?? -1]} fallback="—" />,
+      optional: 'shown',
+    },
+    {
+      label: T.contract,
+      render: (r) => <StatusBadge size="sm" value={customerStates[r.user_state ?? -1]} fallback="—" />,
+      optional: 'shown',
+    },
+    { label: T.terminal, render: (r) => <Live row={r} part="state" /> },
+    { label: T.lastSeen, render: (r) => <Live row={r} part="seen" />, optional: 'shown' },
+    ...(caps.allCompanies
+      ? [
+          {
+            sortKey: 'company_name',
+            label: L.company_name,
+            // Long company names are cut to keep the row on screen; the whole name is in the tooltip.
+            render: (r: CarRow) => (
+              <Text size="sm" truncate="end" maw={130} title={r.company_name ?? undefined}>
+                {r.company_name ?? '—'}
+              </Text>
+            ),
+            optional: 'shown' as const,
+          },
+        ]
+      : []),
+    {
+      label: T.status,
+      render: (r) =>
+        r.isDelete ? (
+          <Badge size="sm" color="dark">
+            {T.deleted}
+          </Badge>
+        ) : (
+          <Badge size="sm" variant="light" color="teal">
+            {T.active}
+          </Badge>
+        ),
+    },
   ];
   return (
     <>
       <PageHeader
-        title="車両一覧"
+        title={T.title}
         description={
           <Group gap={6} component="span">
             <Badge size="xs" variant="dot" color={live ? 'green' : 'gray'} component="span">
-              {live ? 'ライブ更新中' : '接続待ち'}
+              {live ? T.live : T.waiting}
             </Badge>
           </Group>
         }
-        actions={caps.registerCarsAndCustomers && <Button component={Link} to={paths.car.add} leftSection={<IconPlus size={16} />}>車両登録</Button>}
+        actions={
+          caps.registerCarsAndCustomers && (
+            <Button component={Link} to={paths.car.add} leftSection={<IconPlus size={16} />}>
+              {T.add}
+            </Button>
+          )
+        }
       />
       <ListShell<CarRow, typeof carList>
         id={carKeys.all[0]}
@@ -69,6 +136,8 @@ export function Component() {
         rowKey={(r) => r.car_id}
         rowLink={(r) => paths.car.detail(r.car_id, r.car_data_id ?? '')}
         columns={columns}
+        minWidth={0}
+        compact
       />
     </>
   );

@@ -2,7 +2,6 @@ import { deviceExistCheck, errorMessages, userExistCheck } from '@fleet/contract
 import { Alert, Skeleton } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CapabilityGate } from '../../../components/capability-gate';
 import { useCompanyOptions } from '../../../components/company-select';
 import { PageHeader } from '../../../components/page-header';
 import { CarFields } from '../../../features/car/car-fields';
@@ -19,10 +18,11 @@ import { generateCheckedId } from '../../../lib/use-id-generator';
 export function Component() {
   return (
     <>
-      <PageHeader title="一括登録" description="顧客・GPS端末・車両をまとめて登録します。最後に「この内容で登録する」を押すまで何も登録されません。" />
-      <CapabilityGate allow={(c) => c.registerCarsAndCustomers}>
-        <Wizard />
-      </CapabilityGate>
+      <PageHeader
+        title="一括登録"
+        description="顧客・GPS端末・車両をまとめて登録します。最後に「この内容で登録する」を押すまで何も登録されません。"
+      />
+      <Wizard />
     </>
   );
 }
@@ -42,7 +42,12 @@ function Wizard() {
     gcTime: 0,
     retry: false,
   });
-  if (ids.isError) return <Alert color="red" role="alert">{messageOf(ids.error, errorMessages.idGenerationFailed)}</Alert>;
+  if (ids.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageOf(ids.error, errorMessages.idGenerationFailed)}
+      </Alert>
+    );
   if (!ids.data) return <Skeleton h={480} maw={960} />;
   const { user_id, car_device_id, car_id } = ids.data;
   return (
@@ -51,7 +56,13 @@ function Wizard() {
       initial={{
         user: emptyCarUser(user_id, null),
         device: { ...emptyDevice(car_device_id), password: '' },
-        car: { car_id, car_number: '', car_type: '', car_vin: '', available_data: { lat_min: null, lat_max: null, lng_min: null, lng_max: null } },
+        car: {
+          car_id,
+          car_number: '',
+          car_type: '',
+          car_vin: '',
+          available_data: { lat_min: null, lat_max: null, lng_min: null, lng_max: null },
+        },
       }}
       steps={{
         user: <CarUserFields prefix="user." mode="add" companies={companies.data ?? []} />,

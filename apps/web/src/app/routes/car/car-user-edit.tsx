@@ -1,7 +1,6 @@
 import { errorMessages } from '@fleet/contract';
 import { Alert, Skeleton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { CapabilityGate } from '../../../components/capability-gate';
 import { PageHeader } from '../../../components/page-header';
 import { carUserDetailQuery } from '../../../features/car-user/api';
 import { carUserFormOf, CarUserFormView } from '../../../features/car-user/car-user-form';
@@ -12,9 +11,7 @@ export function Component() {
   return (
     <>
       <PageHeader title="顧客編集" />
-      <CapabilityGate allow={(c) => c.editCarsAndCustomers}>
-        <EditCarUser />
-      </CapabilityGate>
+      <EditCarUser />
     </>
   );
 }
@@ -22,8 +19,18 @@ export function Component() {
 function EditCarUser() {
   const id = useSelectedId('user_id');
   const q = useQuery(carUserDetailQuery(id));
-  if (!id) return <Alert color="red" role="alert">{errorMessages.notFound}</Alert>;
-  if (q.isError) return <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>;
+  if (!id)
+    return (
+      <Alert color="red" role="alert">
+        {errorMessages.notFound}
+      </Alert>
+    );
+  if (q.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageOf(q.error, errorMessages.fetchFailed)}
+      </Alert>
+    );
   if (!q.data) return <Skeleton h={480} maw={880} />;
   return <CarUserFormView mode="edit" initial={carUserFormOf(q.data)} companyName={q.data.company_name} />;
 }

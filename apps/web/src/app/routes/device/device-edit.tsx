@@ -1,7 +1,6 @@
 import { errorMessages } from '@fleet/contract';
 import { Alert, Skeleton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { CapabilityGate } from '../../../components/capability-gate';
 import { PageHeader } from '../../../components/page-header';
 import { deviceDetailQuery } from '../../../features/device/api';
 import { DeviceFormView } from '../../../features/device/device-form';
@@ -12,9 +11,7 @@ export function Component() {
   return (
     <>
       <PageHeader title="GPS端末編集" />
-      <CapabilityGate allow={(c) => c.devicesAndCompanies}>
-        <EditDevice />
-      </CapabilityGate>
+      <EditDevice />
     </>
   );
 }
@@ -23,8 +20,30 @@ function EditDevice() {
   const id = useSelectedId('car_device_id');
   const q = useQuery(deviceDetailQuery(id));
   const d = q.data;
-  if (!id) return <Alert color="red" role="alert">{errorMessages.notFound}</Alert>;
-  if (q.isError) return <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>;
+  if (!id)
+    return (
+      <Alert color="red" role="alert">
+        {errorMessages.notFound}
+      </Alert>
+    );
+  if (q.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageOf(q.error, errorMessages.fetchFailed)}
+      </Alert>
+    );
   if (!d) return <Skeleton h={320} maw={880} />;
-  return <DeviceFormView mode="edit" initial={{ car_device_id: d.car_device_id, password: '', ipaddr: d.ipaddr, macaddr: d.macaddr, car_type: d.car_type, car_data_id: d.car_data_id }} />;
+  return (
+    <DeviceFormView
+      mode="edit"
+      initial={{
+        car_device_id: d.car_device_id,
+        password: '',
+        ipaddr: d.ipaddr,
+        macaddr: d.macaddr,
+        car_type: d.car_type,
+        car_data_id: d.car_data_id,
+      }}
+    />
+  );
 }

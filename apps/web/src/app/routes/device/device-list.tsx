@@ -1,51 +1,65 @@
-import { capabilities, deviceLabels as L, deviceList, deviceListCount, deviceSearchColumns, type DeviceRow } from '@fleet/contract';
+import { deviceLabels as L, deviceList, deviceListCount, deviceSearchColumns, type DeviceRow } from '@fleet/contract';
 import { Anchor, Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { CapabilityGate } from '../../../components/capability-gate';
 import { ListShell } from '../../../components/list-shell/list-shell';
 import { NoWrap } from '../../../components/list-shell/no-wrap';
 import { PageHeader } from '../../../components/page-header';
 import { deviceKeys } from '../../../features/device/api';
 import { paths } from '../../../lib/paths';
-import { actorOf, useSession } from '../../../lib/session-store';
 
 export function Component() {
-  const allowed = capabilities(actorOf(useSession())!).devicesAndCompanies;
   return (
     <>
-      <PageHeader title="GPS端末一覧" actions={allowed && <Button component={Link} to={paths.device.add} leftSection={<IconPlus size={16} />}>GPS端末登録</Button>} />
-      <CapabilityGate allow={(c) => c.devicesAndCompanies}>
-        <ListShell<DeviceRow, typeof deviceList>
-          id={deviceKeys.all[0]}
-          countCall={deviceListCount}
-          listCall={deviceList}
-          searchColumns={deviceSearchColumns}
-          defaultSort={{ item: 'car_device_id' }}
-          rowKey={(r) => r.car_device_id}
-          rowLink={(r) => paths.device.detail(r.car_device_id)}
-          columns={[
-            { sortKey: 'car_device_id', label: L.car_device_id, render: (r) => <NoWrap>{r.car_device_id}</NoWrap> },
-            { sortKey: 'car_data_id', label: L.car_data_id, render: (r) => r.car_data_id },
-            { sortKey: 'car_type', label: L.car_type, render: (r) => r.car_type },
-            { sortKey: 'ipaddr', label: L.ipaddr, render: (r) => r.ipaddr },
-            { sortKey: 'macaddr', label: L.macaddr, render: (r) => r.macaddr },
-            {
-              sortKey: 'car_id',
-              label: L.car_id,
-              render: (r) =>
-                r.car_id ? (
-                  <Anchor component={Link} to={paths.car.detail(r.car_id, r.car_data_id)} size="sm">
-                    {r.car_id}
-                  </Anchor>
-                ) : (
-                  <Badge variant="outline" color="gray" radius="sm">未登録</Badge>
-                ),
-            },
-            { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge color="blue" variant="light">有効</Badge>) },
-          ]}
-        />
-      </CapabilityGate>
+      <PageHeader
+        title="GPS端末一覧"
+        actions={
+          <Button component={Link} to={paths.device.add} leftSection={<IconPlus size={16} />}>
+            GPS端末登録
+          </Button>
+        }
+      />
+      <ListShell<DeviceRow, typeof deviceList>
+        id={deviceKeys.all[0]}
+        countCall={deviceListCount}
+        listCall={deviceList}
+        searchColumns={deviceSearchColumns}
+        defaultSort={{ item: 'car_device_id' }}
+        rowKey={(r) => r.car_device_id}
+        rowLink={(r) => paths.device.detail(r.car_device_id)}
+        columns={[
+          { sortKey: 'car_device_id', label: L.car_device_id, render: (r) => <NoWrap>{r.car_device_id}</NoWrap> },
+          { sortKey: 'car_data_id', label: L.car_data_id, render: (r) => r.car_data_id },
+          { sortKey: 'car_type', label: L.car_type, render: (r) => r.car_type },
+          { sortKey: 'ipaddr', label: L.ipaddr, render: (r) => r.ipaddr },
+          { sortKey: 'macaddr', label: L.macaddr, render: (r) => r.macaddr },
+          {
+            sortKey: 'car_id',
+            label: L.car_id,
+            render: (r) =>
+              r.car_id ? (
+                <Anchor component={Link} to={paths.car.detail(r.car_id, r.car_data_id)} size="sm">
+                  {r.car_id}
+                </Anchor>
+              ) : (
+                <Badge variant="outline" color="gray" radius="sm">
+                  未登録
+                </Badge>
+              ),
+          },
+          {
+            label: '状態',
+            render: (r) =>
+              r.isDelete ? (
+                <Badge color="dark">削除済み</Badge>
+              ) : (
+                <Badge color="blue" variant="light">
+                  有効
+                </Badge>
+              ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -164,3 +164,18 @@ test('generated ids start with a letter or digit', async ({ page }) => {
   expect(bad).toEqual([]);
   expect(seen.size).toBe(100);
 });
+
+for (const account of ['tokyo-admin', 'tokyo-manager']) {
+  test(`${account} sees the company by its name on the account screens, never its id`, async ({ page }) => {
+    await loginAs(page, account);
+    for (const path of ['/account/account_add', '/account/account_edit/tokyo-staff']) {
+      await page.goto(path);
+      await expect(page.getByRole('textbox', { name: '所属会社' }), path).toHaveValue('株式会社東京モビリティサービス');
+      const values = await page.locator('main input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+      expect(
+        values.filter((v) => v === 'tokyo-mobility'),
+        path,
+      ).toEqual([]);
+    }
+  });
+}

@@ -18,6 +18,7 @@ import { useNavigate } from 'react-router';
 import { useCompanyOptions } from '../../components/company-select';
 import { PasswordField, SelectField, SwitchField, TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
+import { OwnCompanyField } from './own-company-field';
 import { callApi } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
@@ -125,7 +126,7 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
               disabled={self}
             />
           ) : (
-            <TextField name="company_id" label={L.company_id} disabled />
+            <OwnCompanyField />
           )}
           <EngineControlField mode={mode} self={self} />
           <PasswordField

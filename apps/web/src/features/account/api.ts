@@ -1,11 +1,4 @@
-import {
-  accountAdd,
-  accountDelete,
-  accountGetDetail,
-  accountUpdate,
-  passwordReset,
-  type CallRequest,
-} from '@fleet/contract';
+import { accountAdd, accountDelete, accountGetDetail, accountUpdate, me, passwordReset, type CallRequest } from '@fleet/contract';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
@@ -14,14 +7,24 @@ import { useDomainMutation } from '../../lib/mutation';
 export const accountKeys = {
   all: ['account'] as const,
   detail: (id: string) => ['account', 'detail', id] as const,
+  me: () => ['account', 'me'] as const,
 };
 
+/** The signed-in account's own company name (null: head office), which only the super admin could look up by id. */
+export const ownCompanyNameQuery = () =>
+  queryOptions({ queryKey: accountKeys.me(), queryFn: ({ signal }) => callApi(me, {}, { signal }), select: (m) => m.company_name });
+
 export const accountDetailQuery = (account_id: string) =>
-  queryOptions({ queryKey: accountKeys.detail(account_id), queryFn: ({ signal }) => callApi(accountGetDetail, { account_id }, { signal }) });
+  queryOptions({
+    queryKey: accountKeys.detail(account_id),
+    queryFn: ({ signal }) => callApi(accountGetDetail, { account_id }, { signal }),
+  });
 
 const useInvalidating = <V>(fn: (v: V) => Promise<unknown>) => useDomainMutation(accountKeys.all[0], fn);
 
 export const useAddAccount = () => useInvalidating((info: CallRequest<typeof accountAdd>['info']) => callApi(accountAdd, { info }));
-export const useUpdateAccount = () => useInvalidating((info: CallRequest<typeof accountUpdate>['info']) => callApi(accountUpdate, { info }));
+export const useUpdateAccount = () =>
+  useInvalidating((info: CallRequest<typeof accountUpdate>['info']) => callApi(accountUpdate, { info }));
 export const useDeleteAccount = () => useInvalidating((v: { account_id: string; isDelete: boolean }) => callApi(accountDelete, v));
-export const useChangePassword = () => useMutation({ mutationFn: (info: CallRequest<typeof passwordReset>['info']) => callApi(passwordReset, { info }) });
+export const useChangePassword = () =>
+  useMutation({ mutationFn: (info: CallRequest<typeof passwordReset>['info']) => callApi(passwordReset, { info }) });

@@ -3,4 +3,5 @@ export const accountTexts = {
   engineControlOn: 'あり',
   engineControlOff: 'なし',
   engineControlHint: 'エンジン始動の許可・禁止と、その予約リクエストができます。',
+  headOffice: '本部（所属なし）',
 } as const;

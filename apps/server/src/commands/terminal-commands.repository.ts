@@ -1,6 +1,11 @@
-import { reservationStates, reservedCommandTypes, type DeviceCommand, type ReservedCommandType } from '@fleet/contract';
-import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/database.js';
+import {
+  reservationStates,
+  reservedCommandTypes,
+  type DeviceCommand,
+  type ReservedCommandType,
+} from "@fleet/contract";
+import { sql, type RawBuilder } from "kysely";
+import type { Db } from "../db/database.js";
 
 /**
  * Reserved commands (ARCHITECTURE.md "Engine control"): 1 execWait → 2
@@ -23,7 +28,9 @@ export interface NewReservedCommand {
 
 /** The live vehicle carrying a terminal, as a subquery. */
 const liveCarOf = (carDataId: string) =>
-  sql<string | null>`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
+  sql<
+    string | null
+  >`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
 
 /**
  * Reserves a command for a terminal (state 1) with its 'reserved' event, in one
@@ -31,11 +38,14 @@ const liveCarOf = (carDataId: string) =>
  * own commands, and the hand-out checks the creator's right over that vehicle. Throws the unique violation (23505) when the terminal already has
  * an active command with the same cmd_idx.
  */
-export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<number> {
+export async function reserveCommand(
+  db: Db,
+  c: NewReservedCommand,
+): Promise<number> {
   const row = await db
-    .with('cmd', (qb) =>
+    .with("cmd", (qb) =>
       qb
-        .insertInto('reserved_commands')
+        .insertInto("reserved_commands")
         .values({
           car_data_id: c.car_data_id,
           cmd_idx: c.cmd_idx ?? reservedCommandTypes.indexOf(c.cmd_type),
@@ -50,23 +60,25 @@ export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<num
           result: null,
           deleted_at: null,
           car_id: c.car_id ?? liveCarOf(c.car_data_id),
-          company_id: sql<string | null>`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
+          company_id: sql<
+            string | null
+          >`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
         })
-        .returning(['id', 'created_by']),
+        .returning(["id", "created_by"]),
     )
-    .insertInto('reserved_command_events')
-    .columns(['command_id', 'state', 'event', 'account_id'])
+    .insertInto("reserved_command_events")
+    .columns(["command_id", "state", "event", "account_id"])
     .expression((eb) =>
       eb
-        .selectFrom('cmd')
+        .selectFrom("cmd")
         .select([
-          'cmd.id',
-          sql<number>`${reservationStates.execWait}::smallint`.as('state'),
-          sql<string>`'reserved'`.as('event'),
-          'cmd.created_by',
+          "cmd.id",
+          sql<number>`${reservationStates.execWait}::smallint`.as("state"),
+          sql<string>`'reserved'`.as("event"),
+          "cmd.created_by",
         ]),
     )
-    .returning('command_id')
+    .returning("command_id")
     .executeTakeFirstOrThrow();
   return Number(row.command_id);
 }
@@ -82,7 +94,9 @@ export const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
   id: Number(r.id),
   cmd_idx: r.cmd_idx,
   cmd_type: r.cmd_type,
-  cmd_info: (typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info) as Record<string, unknown>,
+  cmd_info: (typeof r.cmd_info === "string"
+    ? JSON.parse(r.cmd_info)
+    : r.cmd_info) as Record<string, unknown>,
   created_at: new Date(r.created_at).toISOString(),
 });
 
@@ -91,7 +105,10 @@ export const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
  * resultWait (with a 'fetched' event) and repeats those already fetched
  * whose result has not come yet, so a lost reply loses no command.
  */
-export async function takePendingCommands(db: Db, carDataId: string): Promise<DeviceCommand[]> {
+export async function takePendingCommands(
+  db: Db,
+  carDataId: string,
+): Promise<DeviceCommand[]> {
   return (await takePendingCommandsOf(db, [carDataId])).get(carDataId) ?? [];
 }
 
@@ -108,8 +125,12 @@ const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_ty
  * was deleted or no longer carries the terminal, is cancelled with the reason
  * (event and audit row) and never handed out; a fetched one is no longer repeated.
  */
-export function pendingCommandCtes(ids: RawBuilder<unknown>): RawBuilder<unknown>[] {
+export function pendingCommandCtes(
+  ids: RawBuilder<unknown>,
+  opts: { holdMovingProhibits?: boolean } = {},
+): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
+  const held = opts.holdMovingProhibits ? movingProhibit : sql`false`;
   return [
     sql`lapsed AS (
       UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${lapse}
@@ -129,7 +150,15 @@ export function pendingCommandCtes(ids: RawBuilder<unknown>): RawBuilder<unknown
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
       WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
         AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL
+        AND NOT ${held}
       RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
+    // Said once per command in its timeline: why it is still waiting.
+    sql`held_events AS (
+      INSERT INTO reserved_command_events (command_id, state, event, reason)
+      SELECT id, ${execWait}, 'held', ${HELD_WHILE_MOVING} FROM reserved_commands
+      WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
+        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${held}
+        AND NOT EXISTS (SELECT 1 FROM reserved_command_events AS e WHERE e.command_id = reserved_commands.id AND e.event = 'held'))`,
     sql`fetched_events AS (
       INSERT INTO reserved_command_events (command_id, state, event)
       SELECT id, ${resultWait}, 'fetched' FROM fetched)`,
@@ -142,12 +171,41 @@ export function pendingCommandCtes(ids: RawBuilder<unknown>): RawBuilder<unknown
   ];
 }
 
+/** The reason in the timeline of a prohibit held back while its vehicle moves. */
+export const HELD_WHILE_MOVING =
+  "車両が走行中のため、停車するまで送信を保留しています";
+
+/**
+ * A prohibit (cmd 1) for a vehicle moving now: its latest fix has a speed and
+ * its ignition is not known to be off. `cmd_info.while_moving: true` sends it anyway.
+ */
+const movingProhibit = sql<boolean>`(cmd_type = 'set_engine_boot_permission' AND cmd_info->>'cmd' = '1'
+  AND coalesce(cmd_info->>'while_moving', '') <> 'true'
+  AND EXISTS (SELECT 1 FROM device_latest_state AS s WHERE s.car_data_id = reserved_commands.car_data_id
+    AND coalesce(s.speed, 0) > 0 AND s.engine_running IS DISTINCT FROM 'off'))`;
+
+/**
+ * takePendingCommandsOf for terminals on a live link (Teltonika, GT06): the
+ * same hand-out with its authority checks, but a prohibit waits while the
+ * vehicle moves (a 'held' event says so) and goes out once it stopped.
+ */
+export async function takeLinkCommands(
+  db: Db,
+  carDataIds: readonly string[],
+): Promise<Map<string, DeviceCommand[]>> {
+  return takePendingCommandsOf(db, carDataIds, { holdMovingProhibits: true });
+}
+
 /** takePendingCommands for several terminals in one statement: IMEI → its commands (absent when none). */
-export async function takePendingCommandsOf(db: Db, carDataIds: readonly string[]): Promise<Map<string, DeviceCommand[]>> {
+export async function takePendingCommandsOf(
+  db: Db,
+  carDataIds: readonly string[],
+  opts: { holdMovingProhibits?: boolean } = {},
+): Promise<Map<string, DeviceCommand[]>> {
   const out = new Map<string, DeviceCommand[]>();
   if (carDataIds.length === 0) return out;
   const result = await sql<CommandRow & { car_data_id: string }>`
-    WITH ${sql.join(pendingCommandCtes(sql`${[...carDataIds]}::text[]`))}
+    WITH ${sql.join(pendingCommandCtes(sql`${[...carDataIds]}::text[]`, opts))}
     SELECT * FROM pending ORDER BY id`.execute(db);
   for (const row of result.rows) {
     const list = out.get(row.car_data_id);
@@ -161,15 +219,25 @@ export async function takePendingCommandsOf(db: Db, carDataIds: readonly string[
 export async function lockCommands(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return [];
   const rows = await db
-    .selectFrom('reserved_commands')
-    .select(['id', 'car_data_id', 'cmd_type', 'cmd_info', 'state', 'created_by', 'deleted_at'])
-    .where('id', 'in', ids)
+    .selectFrom("reserved_commands")
+    .select([
+      "id",
+      "car_data_id",
+      "cmd_type",
+      "cmd_info",
+      "state",
+      "created_by",
+      "deleted_at",
+    ])
+    .where("id", "in", ids)
     .forUpdate()
     .execute();
   return rows.map((r) => ({
     ...r,
     id: Number(r.id),
-    cmd_info: (typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info) as Record<string, unknown>,
+    cmd_info: (typeof r.cmd_info === "string"
+      ? JSON.parse(r.cmd_info)
+      : r.cmd_info) as Record<string, unknown>,
   }));
 }
 export type LockedCommand = Awaited<ReturnType<typeof lockCommands>>[number];
@@ -183,22 +251,29 @@ export interface CommandResult {
 }
 
 /** Moves commands to resultEnd with their results and a 'succeeded' / 'failed' event each. */
-export async function completeCommands(db: Db, results: readonly CommandResult[]) {
+export async function completeCommands(
+  db: Db,
+  results: readonly CommandResult[],
+) {
   for (const r of results) {
     await db
-      .updateTable('reserved_commands')
-      .set({ state: reservationStates.resultEnd, result_at: r.time, result: JSON.stringify({ success: r.success, detail: r.detail }) })
-      .where('id', '=', r.id)
+      .updateTable("reserved_commands")
+      .set({
+        state: reservationStates.resultEnd,
+        result_at: r.time,
+        result: JSON.stringify({ success: r.success, detail: r.detail }),
+      })
+      .where("id", "=", r.id)
       .execute();
   }
   if (results.length === 0) return;
   await db
-    .insertInto('reserved_command_events')
+    .insertInto("reserved_command_events")
     .values(
       results.map((r) => ({
         command_id: r.id,
         state: reservationStates.resultEnd,
-        event: r.success ? 'succeeded' : 'failed',
+        event: r.success ? "succeeded" : "failed",
         account_id: null,
       })),
     )

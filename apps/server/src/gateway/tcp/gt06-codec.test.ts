@@ -35,7 +35,7 @@ describe('GT06 framing', () => {
     expect(readGt06Frame(login.subarray(0, 1))).toBeNull();
     expect(readGt06Frame(login.subarray(0, 12))).toBeNull();
     const bad = Buffer.from(login);
-    bad[13] ^= 1;
+    bad[13] = bad[13]! ^ 1;
     expect(readGt06Frame(bad)).toEqual({ size: login.length, frame: null });
     expect(() => readGt06Frame(hex('474554'))).toThrow(Gt06FrameError);
     expect(() => readGt06Frame(hex('41'))).toThrow(Gt06FrameError);

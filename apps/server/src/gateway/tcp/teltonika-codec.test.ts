@@ -60,7 +60,7 @@ describe('Codec 8', () => {
     expect(readFrame(example.subarray(0, 20))).toBeNull();
     expect(readFrame(example.subarray(0, 5))).toBeNull();
     const bad = Buffer.from(example);
-    bad[bad.length - 1] ^= 0xff;
+    bad[bad.length - 1] = bad[bad.length - 1]! ^ 0xff;
     expect(readFrame(bad)).toEqual({ size: example.length, frame: null });
   });
   it('refuses garbage, an oversized length and a body that does not add up', () => {

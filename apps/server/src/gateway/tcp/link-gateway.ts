@@ -1,0 +1,164 @@
+import type { DeviceCommand, DeviceRecordInput, TelemetryState } from '@fleet/contract';
+import type { Db } from '../../db/database.js';
+import { takeLinkCommands } from '../../commands/terminal-commands.repository.js';
+import { GroupCommit } from '../group-commit.js';
+import type { IngestOutcome } from '../ingest.service.js';
+import { findLinkTerminal, type LinkProtocol, type LinkTerminal, type LoginRefusal } from './link-terminals.js';
+
+/**
+ * What the Teltonika and GT06 listeners share: the login by IMEI, the store
+ * (the JSON gateway's group commit, so the same logs, latest state,
+ * notifications and live push), and the commands. A command is handed out by
+ * the commands module (authority re-checked, a prohibit held while the
+ * vehicle moves) and written to the terminal's open connection: right after
+ * login, after each stored frame and every `pollMs` for every connected
+ * terminal, so a command reserved on any server instance goes out within
+ * that time. A terminal that is not connected gets it when it next logs in.
+ */
+export interface Link {
+  readonly terminal: LinkTerminal;
+  /** Writes the command in the protocol's own form; false when it has no such command (reported as failed). */
+  send(command: DeviceCommand): boolean;
+  close(): void;
+}
+
+export interface LinkLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface LinkGatewayOptions {
+  publicUrl: string;
+  log: LinkLog;
+  /** How often connected terminals' commands are looked for (ms). */
+  pollMs?: number;
+  /** Told the merged latest states after each commit (the live push). */
+  committed?: (states: TelemetryState[]) => Promise<void>;
+}
+
+/**
+ * Idempotency of a decoded record (issue #14): its terminal, time and kind.
+ * The JSON protocol's receipts key on (IMEI, seq); binary frames have no seq,
+ * so the seq is made of the record's time in ms and a kind (< 16).
+ */
+export const KIND = { avl: 1, location: 2, heartbeat: 3, alarm: 4, result: 5, connected: 6, disconnected: 7 } as const;
+export const seqOf = (time: Date, kind: number) => Math.max(0, Math.floor(time.getTime())) * 16 + kind;
+
+export class LinkGateway {
+  private readonly writer: GroupCommit;
+  private readonly links = new Map<string, { link: Link; sent: Set<number> }>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: LinkGatewayOptions,
+  ) {
+    this.writer = new GroupCommit(db, { notify: { publicUrl: opts.publicUrl }, committed: opts.committed });
+    const pollMs = opts.pollMs ?? 1000;
+    this.timer = setInterval(() => void this.poll(), pollMs);
+    this.timer.unref();
+  }
+
+  get log() {
+    return this.opts.log;
+  }
+
+  /** The terminal of this IMEI if it may log in over `protocol` from `address`; logs a refusal. */
+  async login(imei: string, protocol: LinkProtocol, address: string | undefined): Promise<LinkTerminal | null> {
+    const found = await findLinkTerminal(this.db, imei, protocol, address);
+    if (typeof found === 'string') {
+      this.opts.log.warn({ imei, protocol, ip: address, reason: found satisfies LoginRefusal }, 'terminal login refused');
+      return null;
+    }
+    return found;
+  }
+
+  /** A terminal connected: an older connection of the same terminal is closed, its commands follow. */
+  async attach(link: Link): Promise<void> {
+    const imei = link.terminal.car_data_id;
+    const old = this.links.get(imei);
+    this.links.set(imei, { link, sent: new Set() });
+    if (old && old.link !== link) old.link.close();
+    await this.store(link.terminal, KIND.connected, new Date(), [
+      { type: 'connection', time: new Date().toISOString(), state: 'connected' },
+    ]);
+    await this.deliver([imei]);
+  }
+
+  /** The connection ended: logged as a disconnection unless a newer connection took its place. */
+  async detach(link: Link): Promise<void> {
+    const imei = link.terminal.car_data_id;
+    if (this.links.get(imei)?.link !== link) return;
+    this.links.delete(imei);
+    const now = new Date();
+    await this.store(link.terminal, KIND.disconnected, now, [{ type: 'connection', time: now.toISOString(), state: 'disconnected' }]);
+  }
+
+  /** Stores the records of one frame (or one AVL record) and resolves once committed. */
+  store(terminal: LinkTerminal, kind: number, time: Date, records: DeviceRecordInput[], now = new Date()): Promise<IngestOutcome> {
+    return this.writer.ingest(terminal, { seq: seqOf(time, kind), records }, now);
+  }
+
+  /** A command's outcome from the terminal: closes it as the JSON protocol's command_result would. */
+  async result(terminal: LinkTerminal, commandId: number, success: boolean, detail: string, time = new Date()): Promise<void> {
+    const outcome = await this.store(terminal, KIND.result, time, [
+      { type: 'command_result', time: time.toISOString(), command_id: commandId, success, detail: detail.slice(0, 255) },
+    ]);
+    const refused = outcome.response.rejected[0];
+    if (refused)
+      this.opts.log.warn({ imei: terminal.car_data_id, command_id: commandId, reason: refused.reason }, 'command result refused');
+    else this.opts.log.info({ imei: terminal.car_data_id, command_id: commandId, success, detail }, 'command result stored');
+  }
+
+  /** Hands the waiting commands of these connected terminals to their connections (each once per connection). */
+  async deliver(imeis: readonly string[]): Promise<void> {
+    const connected = imeis.filter((imei) => this.links.has(imei));
+    if (connected.length === 0) return;
+    const commands = await takeLinkCommands(this.db, connected);
+    for (const [imei, list] of commands) {
+      const entry = this.links.get(imei);
+      if (!entry) continue; // disconnected meanwhile: repeated at its next login (resultWait)
+      for (const command of list) {
+        if (entry.sent.has(command.id)) continue;
+        entry.sent.add(command.id);
+        if (entry.link.send(command)) {
+          this.opts.log.info({ imei, command_id: command.id, cmd_type: command.cmd_type }, 'command sent to terminal');
+        } else {
+          await this.result(entry.link.terminal, command.id, false, 'このプロトコルの端末では実行できないコマンドです');
+        }
+      }
+    }
+  }
+
+  /** Every connected terminal's commands; one round at a time. */
+  poll(): Promise<void> {
+    this.polling ??= this.deliver([...this.links.keys()])
+      .catch((err: unknown) => this.opts.log.warn({ err }, 'terminal command poll failed'))
+      .finally(() => {
+        this.polling = undefined;
+      });
+    return this.polling;
+  }
+
+  /** Terminals connected to this instance. */
+  get connected(): number {
+    return this.links.size;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    for (const { link } of this.links.values()) link.close();
+    await this.polling;
+  }
+}
+
+/** The text of an engine permit/prohibit for this terminal: its own override, else the protocol's default; null for other commands. */
+export function immobiliserText(command: DeviceCommand, terminal: LinkTerminal, defaults: { cut: string; restore: string }): string | null {
+  if (command.cmd_type !== 'set_engine_boot_permission') return null;
+  const cmd = Number(command.cmd_info.cmd);
+  if (cmd === 1) return terminal.cmd_cut_text || defaults.cut;
+  if (cmd === 0) return terminal.cmd_restore_text || defaults.restore;
+  return null;
+}

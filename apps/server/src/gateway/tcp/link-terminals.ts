@@ -1,0 +1,74 @@
+import { BlockList, isIP } from 'node:net';
+import type { Db } from '../../db/database.js';
+
+/**
+ * The terminals of the binary protocols, found by IMEI alone: Teltonika and
+ * GT06 devices send nothing else to authenticate with. What keeps a stranger
+ * who knows an IMEI out is the terminal's protocol (a JSON or OsmAnd terminal
+ * never logs in here) and, when the terminal's `ipaddr` is set, the source
+ * networks it may connect from (docs/device-protocol.md).
+ */
+export type LinkProtocol = 'teltonika' | 'gt06';
+
+export interface LinkTerminal {
+  car_device_id: string;
+  car_data_id: string;
+  protocol: LinkProtocol;
+  /** The immobiliser texts set on the terminal (empty: the protocol's default). */
+  cmd_cut_text: string;
+  cmd_restore_text: string;
+}
+
+export type LoginRefusal = 'unknown' | 'deleted' | 'protocol' | 'network';
+
+/** The terminal with this IMEI that may log in over `protocol` from `address`, or why not. */
+export async function findLinkTerminal(
+  db: Db,
+  imei: string,
+  protocol: LinkProtocol,
+  address: string | undefined,
+): Promise<LinkTerminal | LoginRefusal> {
+  const d = await db
+    .selectFrom('devices')
+    .select(['car_device_id', 'car_data_id', 'is_delete', 'ipaddr', 'protocol', 'cmd_cut_text', 'cmd_restore_text'])
+    .where('car_data_id', '=', imei)
+    .orderBy('is_delete')
+    .orderBy('car_device_id')
+    .executeTakeFirst();
+  if (!d) return 'unknown';
+  if (d.is_delete) return 'deleted';
+  if (d.protocol !== protocol) return 'protocol';
+  if (!allowedFrom(d.ipaddr, address)) return 'network';
+  return {
+    car_device_id: d.car_device_id,
+    car_data_id: d.car_data_id,
+    protocol,
+    cmd_cut_text: d.cmd_cut_text,
+    cmd_restore_text: d.cmd_restore_text,
+  };
+}
+
+/**
+ * `ipaddr` as an allow-list: addresses or CIDR blocks separated by commas or
+ * spaces; empty allows any source. An entry that is neither is ignored.
+ */
+export function allowedFrom(ipaddr: string, address: string | undefined): boolean {
+  const entries = ipaddr.split(/[\s,]+/).filter(Boolean);
+  if (entries.length === 0) return true;
+  if (!address) return false;
+  const list = new BlockList();
+  let usable = 0;
+  for (const entry of entries) {
+    const [net = '', bits] = entry.split('/');
+    const family = isIP(net);
+    if (!family) continue;
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(net, type);
+    else if (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)) list.addSubnet(net, Number(bits), type);
+    else continue;
+    usable++;
+  }
+  if (usable === 0) return true;
+  const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  return list.check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
+}

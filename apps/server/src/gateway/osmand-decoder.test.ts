@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeOsmand, osmandSeq, parseOsmandTime } from './osmand-decoder.js';
 
@@ -112,5 +113,34 @@ describe('Traccar Client 9 JSON', () => {
     expect(decode({}, { location: body.location })).toEqual({ ok: false, error: 'noId' });
     const bad = { ...body, location: { ...body.location, coords: { latitude: '35.1x', longitude: 1 } } };
     expect(decode({}, bad)).toEqual({ ok: false, error: 'badNumber', field: 'latitude' });
+  });
+});
+
+describe('OsmAnd decoder under generated input', () => {
+  it('answers every query and body with a fix or a reason, never an exception', () => {
+    const names = fc.constantFrom(
+      'id',
+      'deviceid',
+      'lat',
+      'lon',
+      'location',
+      'timestamp',
+      'speed',
+      'bearing',
+      'altitude',
+      'batt',
+      'ignition',
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(names, fc.oneof(fc.string(), fc.integer().map(String), fc.double().map(String))),
+        fc.anything(),
+        (query, body) => {
+          const decoded = decodeOsmand(query, body, now);
+          expect(typeof decoded.ok).toBe('boolean');
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

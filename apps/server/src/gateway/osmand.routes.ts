@@ -68,7 +68,7 @@ export function registerOsmandRoutes(app: FastifyInstance, ctx: AppContext, deps
     }
 
     // Thousands of phones report every few seconds: log their requests only when something goes wrong.
-    const options = { bodyLimit: BODY_LIMIT, logLevel: 'warn' as const };
+    const options = { bodyLimit: BODY_LIMIT, logLevel: 'warn' as const, exposeHeadRoute: false };
     scope.get(`${OSMAND_PATH}/:password`, options, handler);
     scope.post(`${OSMAND_PATH}/:password`, options, handler);
   });

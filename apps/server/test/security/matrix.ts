@@ -1,4 +1,4 @@
-import { DEVICE_BATCH_PATH, LIVE_PATH, LOG_EXPORT_PATH } from '@fleet/contract';
+import { DEVICE_BATCH_PATH, LIVE_PATH, LOG_EXPORT_PATH, OSMAND_PATH } from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
 import {
   AREA,
@@ -366,6 +366,15 @@ export const matrix: MatrixRow[] = [
 
   // Device gateway ----------------------------------------------------------------------------------
   post(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),
+  // OsmAnd / Traccar Client: the terminal's password in the path, its IMEI in the query; no console token opens it.
+  ...(['GET', 'POST'] as const).map(
+    (method): MatrixRow => ({
+      route: `${method} ${OSMAND_PATH}/:password`,
+      expect: TERMINALS_ONLY,
+      // A new IMEI per cell: the failures of one cell must not reach the per-terminal limit of the next.
+      request: () => ({ query: { id: freshImei(), lat: '35', lon: '139' } }),
+    }),
+  ),
 
   // Operations: probes, metrics (no METRICS_TOKEN in the tests), the API description and its reading UI -----
   ...['/healthz', '/readyz', '/metrics', '/api/openapi.json'].map((path) => openGet(path)),

@@ -23,7 +23,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { logOptions } from './http/log-options.js';
 import { serverOptions } from './http/server-options.js';
-import { createMemoryHub, createPostgresHub } from './live/live-hub.js';
+import { createMemoryHub, createPostgresHub, type LiveHub } from './live/live-hub.js';
 import { registerLiveRoutes } from './live/live.routes.js';
 import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerNotificationRoutes } from './notify/notify.routes.js';
@@ -39,6 +39,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (the tests read them). */
   logStream?: LogStream;
+  /** The live push; made here when not given (startServer shares one with the TCP terminal links). */
+  live?: LiveHub;
 }
 
 /** A destination for pino's log lines, one JSON text per call. */
@@ -94,7 +96,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
-  const live = config.DATABASE_URL ? createPostgresHub(ctx.db, config.DATABASE_URL, app.log) : createMemoryHub();
+  const live = opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, config.DATABASE_URL, app.log) : createMemoryHub());
   app.addHook('onClose', () => live.close());
   registerGatewayRoutes(app, ctx, live);
   registerTelemetryRoutes(app, ctx, live);

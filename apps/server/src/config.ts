@@ -49,6 +49,10 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** OsmAnd / Traccar Client's own port (`http://host:5055/<password>`); 0 = off (docs/device-protocol.md §10). */
   OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
+  /** Teltonika terminals (Codec 8/8E/12 over TCP); 0 = off (docs/device-protocol.md §11). */
+  TELTONIKA_PORT: z.coerce.number().int().min(0).max(65535).default(5027),
+  /** GT06 / Concox terminals (TCP); 0 = off (docs/device-protocol.md §12). */
+  GT06_PORT: z.coerce.number().int().min(0).max(65535).default(5023),
   HOST: z.string().min(1).default('localhost'),
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('data'),

@@ -6,6 +6,8 @@ import { underBootLock } from './db/boot-lock.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { startJobs } from './jobs/jobs.js';
 import { startOsmandListener } from './gateway/osmand-listener.js';
+import { startTerminalLinks } from './gateway/tcp/link-server.js';
+import { createMemoryHub, createPostgresHub } from './live/live-hub.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
 
@@ -16,6 +18,9 @@ export interface RunningServer {
   seeded: boolean;
   /** The OSMAND_PORT listener's port, or null when it is off. */
   osmandPort: number | null;
+  /** The TELTONIKA_PORT and GT06_PORT listeners' ports, or null when off. */
+  teltonikaPort: number | null;
+  gt06Port: number | null;
   stop(): Promise<void>;
 }
 
@@ -31,12 +36,25 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     return empty;
   }, { info: (_obj, msg) => console.log(`  ${msg}`) });
 
-  const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot });
+  // One live push for the HTTP gateway and the TCP terminal links (on PGlite an in-process one).
+  const live = config.DATABASE_URL
+    ? createPostgresHub(database.db, config.DATABASE_URL, { warn: (obj, msg) => app.log.warn(obj, msg) })
+    : createMemoryHub();
+  const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot, live });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
 
   const osmand = await startOsmandPort(app, config);
+  const links = await startTerminalLinks({
+    db: database.db,
+    host: config.HOST,
+    publicUrl: config.publicUrl,
+    teltonikaPort: config.TELTONIKA_PORT,
+    gt06Port: config.GT06_PORT,
+    live,
+    log: app.log,
+  });
   const jobs = startJobs({ db: database.db, config, log: app.log });
   const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl: localBaseUrl(config.HOST, port), log: app.log }) : undefined;
 
@@ -46,10 +64,13 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     url: `http://localhost:${port}`,
     seeded,
     osmandPort: osmand?.port ?? null,
+    teltonikaPort: links.teltonikaPort,
+    gt06Port: links.gt06Port,
     stop: async () => {
       await jobs.stop();
       await fleet?.stop();
       await osmand?.close();
+      await links.stop();
       await app.close();
       await database.close();
     },

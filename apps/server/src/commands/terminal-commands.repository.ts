@@ -1,11 +1,6 @@
-import {
-  reservationStates,
-  reservedCommandTypes,
-  type DeviceCommand,
-  type ReservedCommandType,
-} from "@fleet/contract";
-import { sql, type RawBuilder } from "kysely";
-import type { Db } from "../db/database.js";
+import { reservationStates, reservedCommandTypes, type DeviceCommand, type ReservedCommandType } from '@fleet/contract';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
 
 /**
  * Reserved commands (ARCHITECTURE.md "Engine control"): 1 execWait → 2
@@ -28,9 +23,7 @@ export interface NewReservedCommand {
 
 /** The live vehicle carrying a terminal, as a subquery. */
 const liveCarOf = (carDataId: string) =>
-  sql<
-    string | null
-  >`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
+  sql<string | null>`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
 
 /**
  * Reserves a command for a terminal (state 1) with its 'reserved' event, in one
@@ -38,14 +31,11 @@ const liveCarOf = (carDataId: string) =>
  * own commands, and the hand-out checks the creator's right over that vehicle. Throws the unique violation (23505) when the terminal already has
  * an active command with the same cmd_idx.
  */
-export async function reserveCommand(
-  db: Db,
-  c: NewReservedCommand,
-): Promise<number> {
+export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<number> {
   const row = await db
-    .with("cmd", (qb) =>
+    .with('cmd', (qb) =>
       qb
-        .insertInto("reserved_commands")
+        .insertInto('reserved_commands')
         .values({
           car_data_id: c.car_data_id,
           cmd_idx: c.cmd_idx ?? reservedCommandTypes.indexOf(c.cmd_type),
@@ -60,25 +50,23 @@ export async function reserveCommand(
           result: null,
           deleted_at: null,
           car_id: c.car_id ?? liveCarOf(c.car_data_id),
-          company_id: sql<
-            string | null
-          >`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
+          company_id: sql<string | null>`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
         })
-        .returning(["id", "created_by"]),
+        .returning(['id', 'created_by']),
     )
-    .insertInto("reserved_command_events")
-    .columns(["command_id", "state", "event", "account_id"])
+    .insertInto('reserved_command_events')
+    .columns(['command_id', 'state', 'event', 'account_id'])
     .expression((eb) =>
       eb
-        .selectFrom("cmd")
+        .selectFrom('cmd')
         .select([
-          "cmd.id",
-          sql<number>`${reservationStates.execWait}::smallint`.as("state"),
-          sql<string>`'reserved'`.as("event"),
-          "cmd.created_by",
+          'cmd.id',
+          sql<number>`${reservationStates.execWait}::smallint`.as('state'),
+          sql<string>`'reserved'`.as('event'),
+          'cmd.created_by',
         ]),
     )
-    .returning("command_id")
+    .returning('command_id')
     .executeTakeFirstOrThrow();
   return Number(row.command_id);
 }
@@ -94,9 +82,7 @@ export const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
   id: Number(r.id),
   cmd_idx: r.cmd_idx,
   cmd_type: r.cmd_type,
-  cmd_info: (typeof r.cmd_info === "string"
-    ? JSON.parse(r.cmd_info)
-    : r.cmd_info) as Record<string, unknown>,
+  cmd_info: (typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info) as Record<string, unknown>,
   created_at: new Date(r.created_at).toISOString(),
 });
 
@@ -105,10 +91,7 @@ export const toDeviceCommand = (r: CommandRow): DeviceCommand => ({
  * resultWait (with a 'fetched' event) and repeats those already fetched
  * whose result has not come yet, so a lost reply loses no command.
  */
-export async function takePendingCommands(
-  db: Db,
-  carDataId: string,
-): Promise<DeviceCommand[]> {
+export async function takePendingCommands(db: Db, carDataId: string): Promise<DeviceCommand[]> {
   return (await takePendingCommandsOf(db, [carDataId])).get(carDataId) ?? [];
 }
 
@@ -125,10 +108,7 @@ const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_ty
  * was deleted or no longer carries the terminal, is cancelled with the reason
  * (event and audit row) and never handed out; a fetched one is no longer repeated.
  */
-export function pendingCommandCtes(
-  ids: RawBuilder<unknown>,
-  opts: { holdMovingProhibits?: boolean } = {},
-): RawBuilder<unknown>[] {
+export function pendingCommandCtes(ids: RawBuilder<unknown>, opts: { holdMovingProhibits?: boolean } = {}): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
   const held = opts.holdMovingProhibits ? movingProhibit : sql`false`;
   return [
@@ -172,8 +152,7 @@ export function pendingCommandCtes(
 }
 
 /** The reason in the timeline of a prohibit held back while its vehicle moves. */
-export const HELD_WHILE_MOVING =
-  "車両が走行中のため、停車するまで送信を保留しています";
+export const HELD_WHILE_MOVING = '車両が走行中のため、停車するまで送信を保留しています';
 
 /**
  * A prohibit (cmd 1) for a vehicle moving now: its latest fix has a speed and
@@ -189,10 +168,7 @@ const movingProhibit = sql<boolean>`(cmd_type = 'set_engine_boot_permission' AND
  * same hand-out with its authority checks, but a prohibit waits while the
  * vehicle moves (a 'held' event says so) and goes out once it stopped.
  */
-export async function takeLinkCommands(
-  db: Db,
-  carDataIds: readonly string[],
-): Promise<Map<string, DeviceCommand[]>> {
+export async function takeLinkCommands(db: Db, carDataIds: readonly string[]): Promise<Map<string, DeviceCommand[]>> {
   return takePendingCommandsOf(db, carDataIds, { holdMovingProhibits: true });
 }
 
@@ -219,25 +195,15 @@ export async function takePendingCommandsOf(
 export async function lockCommands(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return [];
   const rows = await db
-    .selectFrom("reserved_commands")
-    .select([
-      "id",
-      "car_data_id",
-      "cmd_type",
-      "cmd_info",
-      "state",
-      "created_by",
-      "deleted_at",
-    ])
-    .where("id", "in", ids)
+    .selectFrom('reserved_commands')
+    .select(['id', 'car_data_id', 'cmd_type', 'cmd_info', 'state', 'created_by', 'deleted_at'])
+    .where('id', 'in', ids)
     .forUpdate()
     .execute();
   return rows.map((r) => ({
     ...r,
     id: Number(r.id),
-    cmd_info: (typeof r.cmd_info === "string"
-      ? JSON.parse(r.cmd_info)
-      : r.cmd_info) as Record<string, unknown>,
+    cmd_info: (typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info) as Record<string, unknown>,
   }));
 }
 export type LockedCommand = Awaited<ReturnType<typeof lockCommands>>[number];
@@ -251,29 +217,22 @@ export interface CommandResult {
 }
 
 /** Moves commands to resultEnd with their results and a 'succeeded' / 'failed' event each. */
-export async function completeCommands(
-  db: Db,
-  results: readonly CommandResult[],
-) {
+export async function completeCommands(db: Db, results: readonly CommandResult[]) {
   for (const r of results) {
     await db
-      .updateTable("reserved_commands")
-      .set({
-        state: reservationStates.resultEnd,
-        result_at: r.time,
-        result: JSON.stringify({ success: r.success, detail: r.detail }),
-      })
-      .where("id", "=", r.id)
+      .updateTable('reserved_commands')
+      .set({ state: reservationStates.resultEnd, result_at: r.time, result: JSON.stringify({ success: r.success, detail: r.detail }) })
+      .where('id', '=', r.id)
       .execute();
   }
   if (results.length === 0) return;
   await db
-    .insertInto("reserved_command_events")
+    .insertInto('reserved_command_events')
     .values(
       results.map((r) => ({
         command_id: r.id,
         state: reservationStates.resultEnd,
-        event: r.success ? "succeeded" : "failed",
+        event: r.success ? 'succeeded' : 'failed',
         account_id: null,
       })),
     )

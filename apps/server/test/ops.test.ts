@@ -109,7 +109,8 @@ describe('GET /api/openapi.json', () => {
     const routes = registeredRoutes(t.app).filter((r) => r === 'GET /api/docs' || !/^[A-Z]+ \/api\/docs(\/|$)/.test(r));
     expect(routes.length).toBeGreaterThan(80);
     const missing = routes.filter((r) => {
-      const [method, path] = r.split(' ') as [string, string];
+      const [method, route] = r.split(' ') as [string, string];
+      const path = route.replace(/:(\w+)/g, '{$1}');
       return !doc.paths[path]?.[method.toLowerCase()];
     });
     expect(missing, 'registered routes missing from the OpenAPI document').toEqual([]);
@@ -133,6 +134,25 @@ describe('GET /api/openapi.json', () => {
       const op = doc.paths[call.path]!.post!;
       if (PUBLIC_CALLS.has(call.path)) expect(op.security, call.path).toEqual([]);
       else expect(Object.keys(op.responses), call.path).toContain('401');
+    }
+  });
+});
+
+describe('map tiles', () => {
+  it('default to 地理院タイル with 出典：国土地理院 linked to GSI; TILE_URL and TILE_ATTRIBUTION change them', async () => {
+    const config = (await post(t.app, '/api/client_config', {})).json<{ tile_url: string; tile_attribution: string }>();
+    expect(config.tile_url).toBe('https://cyberjapandata.gsi.go.jp/xyz/std/{z}/{x}/{y}.png');
+    expect(config.tile_attribution).toContain('出典：<a href="https://maps.gsi.go.jp/development/ichiran.html"');
+    expect(config.tile_attribution).toContain('国土地理院</a>');
+    const csp = String((await get('/healthz')).headers['content-security-policy']);
+    expect(csp).toMatch(/img-src [^;]*https:\/\/cyberjapandata\.gsi\.go\.jp/);
+
+    const own = await createTestApp({ env: { TILE_URL: 'https://tiles.example.jp/{z}/{x}/{y}.png', TILE_ATTRIBUTION: '© Example' } });
+    try {
+      const answer = (await post(own.app, '/api/client_config', {})).json<{ tile_url: string; tile_attribution: string }>();
+      expect(answer).toEqual({ tile_url: 'https://tiles.example.jp/{z}/{x}/{y}.png', tile_attribution: '© Example' });
+    } finally {
+      await own.close();
     }
   });
 });

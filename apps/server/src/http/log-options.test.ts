@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './log-options.js';
+import { logOptions, redactUrl } from './log-options.js';
 
 describe('redactUrl', () => {
   it.each([
@@ -11,5 +11,14 @@ describe('redactUrl', () => {
     ['/x?page=2&sort=name', '/x?page=2&sort=name'],
   ])('%s → %s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
+  });
+});
+
+describe('logOptions format', () => {
+  it('pretty: lines through pino-pretty (development); json: plain JSON lines (production); a test stream is never prettified', () => {
+    const pretty = logOptions('info', undefined, 'pretty') as { transport?: { target: string } };
+    expect(pretty.transport?.target).toBe('pino-pretty');
+    expect((logOptions('info', undefined, 'json') as { transport?: unknown }).transport).toBeUndefined();
+    expect((logOptions('info', { write: () => undefined }, 'pretty') as { transport?: unknown }).transport).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import {
   LIVE_PATH,
   LOG_EXPORT_PATH,
   LogExportQuery,
+  OSMAND_PATH,
   type Call,
 } from '@fleet/contract';
 import { z } from 'zod';
@@ -158,6 +159,38 @@ function otherPaths(): Record<string, Json> {
         },
       },
     },
+    [`${OSMAND_PATH}/{password}`]: Object.fromEntries(
+      (['get', 'post'] as const).map((method) => [
+        method,
+        {
+          operationId: `device_osmand_${method}`,
+          summary:
+            'OsmAnd / Traccar Client: one fix as query parameters (or a form or Traccar Client JSON body); docs/device-protocol.md §10',
+          tags: ['device gateway'],
+          security: [],
+          parameters: [
+            { name: 'password', in: 'path', required: true, description: "The terminal's password", schema: { type: 'string' } },
+            { name: 'id', in: 'query', description: "The terminal's IMEI (or device_id)", schema: { type: 'string' } },
+            ...['lat', 'lon', 'timestamp', 'speed', 'bearing', 'altitude', 'accuracy', 'batt'].map((name) => ({
+              name,
+              in: 'query',
+              schema: { type: 'string' },
+            })),
+          ],
+          responses: {
+            200: json(
+              {
+                type: 'object',
+                properties: { accepted: { type: 'integer' }, duplicate: { type: 'boolean' }, server_time: { type: 'string' } },
+              },
+              'Stored',
+            ),
+            ...errors(true),
+            401: errorRef('Unauthorized'),
+          },
+        },
+      ]),
+    ),
     [HEALTH_PATH]: probe('healthz', 'The process runs'),
     [READY_PATH]: probe('readyz', 'The database answers and every migration is applied'),
     [METRICS_PATH]: {

@@ -34,7 +34,7 @@ const nextTime = () => BASE_S + 60 * ++minute;
 const osmandGet = (query: Record<string, string | number>, password = TERMINAL_PASSWORD) =>
   t.app.inject({
     method: 'GET',
-    url: `/device/osmand/${encodeURIComponent(password)}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+    url: `/device/osmand/${encodeURIComponent(password)}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
   });
 
 const totals = async (imei: string) =>

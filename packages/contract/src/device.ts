@@ -69,11 +69,15 @@ export const DeviceRow = z.object({
   /** The live vehicle the terminal is on, or null. */
   car_id: z.string().nullable(),
   isDelete: z.boolean(),
+});
+export type DeviceRow = z.infer<typeof DeviceRow>;
+/** A row of the terminal list: a DeviceRow (as the vehicle screens' picker shows it) with its protocol. */
+export const DeviceListRow = DeviceRow.extend({
   protocol: z.enum(terminalProtocols),
   cmd_cut_text: z.string(),
   cmd_restore_text: z.string(),
 });
-export type DeviceRow = z.infer<typeof DeviceRow>;
+export type DeviceListRow = z.infer<typeof DeviceListRow>;
 export const DeviceCar = z.object({
   car_id: z.string(),
   car_number: z.string(),
@@ -82,7 +86,7 @@ export const DeviceCar = z.object({
   company_id: z.string().nullable(),
   company_name: z.string().nullable(),
 });
-export const DeviceDetail = DeviceRow.extend({
+export const DeviceDetail = DeviceListRow.extend({
   car: DeviceCar.nullable(),
   latest: TelemetryState.nullable(),
   created_at: z.string(),
@@ -95,7 +99,7 @@ const deviceListFilter = { ...listFilter, isRegistered: isRegisteredFilter };
 export const DeviceListCountRequest = z.object(deviceListFilter);
 export const DeviceListRequest = z.object({ ...deviceListFilter, ...paging });
 export const deviceListCount = defineCall('/api/device_list_count', DeviceListCountRequest, CountResponse);
-export const deviceList = defineCall('/api/device_list', DeviceListRequest, listResponse(DeviceRow));
+export const deviceList = defineCall('/api/device_list', DeviceListRequest, listResponse(DeviceListRow));
 
 export const DeviceIdRequest = z.object({ car_device_id: idField() });
 export const deviceGetDetail = defineCall('/api/device_get_detail', DeviceIdRequest, DeviceDetail);

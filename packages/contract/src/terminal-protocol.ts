@@ -32,6 +32,12 @@ export const terminalProtocolMessages = {
 
 export const terminalProtocol = () => z.enum(terminalProtocols, { error: terminalProtocolMessages.protocol }).optional().default('json');
 
+/** The immobiliser commands a binary-protocol terminal gets unless overridden on the terminal (issue #14). */
+export const defaultCommandTexts: Partial<Record<TerminalProtocol, { cut: string; restore: string }>> = {
+  teltonika: { cut: 'setdigout 1', restore: 'setdigout 0' },
+  gt06: { cut: 'Relay,1#', restore: 'Relay,0#' },
+};
+
 /** Longest override of the cut/restore command text. */
 export const COMMAND_TEXT_MAX = 128;
 

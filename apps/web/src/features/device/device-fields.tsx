@@ -1,9 +1,16 @@
-import { deviceExistCheck, deviceLabels as L } from '@fleet/contract';
+import {
+  defaultCommandTexts,
+  deviceExistCheck,
+  deviceLabels as L,
+  terminalProtocolLabels,
+  terminalProtocols,
+  type TerminalProtocol,
+} from '@fleet/contract';
 import { ActionIcon, Group, PasswordInput, Tooltip } from '@mantine/core';
 import { IconWand } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useFormContext } from 'react-hook-form';
-import { TextField } from '../../components/edit-shell/fields';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { SelectField, TextField } from '../../components/edit-shell/fields';
 import { FormSection } from '../../components/edit-shell/form-section';
 import { GeneratedIdField } from '../../components/edit-shell/generated-id-field';
 import { generateCheckedId } from '../../lib/use-id-generator';
@@ -16,7 +23,11 @@ export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'ad
     <>
       <FormSection title="端末情報">
         {mode === 'add' ? (
-          <GeneratedIdField name={n('car_device_id')} label={L.car_device_id} generate={() => generateCheckedId(deviceExistCheck, 'car_device_id')} />
+          <GeneratedIdField
+            name={n('car_device_id')}
+            label={L.car_device_id}
+            generate={() => generateCheckedId(deviceExistCheck, 'car_device_id')}
+          />
         ) : (
           <TextField name={n('car_device_id')} label={L.car_device_id} required disabled />
         )}
@@ -24,11 +35,48 @@ export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'ad
         <TextField name={n('car_data_id')} label={L.car_data_id} required placeholder="15桁の数字" />
         <TextField name={n('car_type')} label={L.car_type} />
       </FormSection>
+      <ProtocolFields prefix={prefix} />
       <FormSection title="ネットワーク">
         <TextField name={n('ipaddr')} label={L.ipaddr} placeholder="10.20.0.10" />
         <TextField name={n('macaddr')} label={L.macaddr} placeholder="02:1A:7F:00:00:01" />
       </FormSection>
     </>
+  );
+}
+
+const protocolOptions = terminalProtocols.map((value) => ({ value, label: terminalProtocolLabels[value] }));
+
+/** The protocol the terminal speaks and, for the binary ones with a relay, the immobiliser command texts. */
+function ProtocolFields({ prefix }: { prefix: string }) {
+  const protocol = useWatch({ name: `${prefix}protocol` }) as TerminalProtocol | undefined;
+  const defaults = protocol ? defaultCommandTexts[protocol] : undefined;
+  return (
+    <FormSection title={L.protocol}>
+      <SelectField
+        name={`${prefix}protocol`}
+        label={L.protocol}
+        data={protocolOptions}
+        description={
+          protocol === 'osmand' ? 'OsmAnd（Traccar Client）にはコマンドを送る経路がないため、エンジン制御はできません' : undefined
+        }
+      />
+      {defaults && (
+        <>
+          <TextField
+            name={`${prefix}cmd_cut_text`}
+            label={L.cmd_cut_text}
+            placeholder={defaults.cut}
+            description="空欄のときは既定のコマンド"
+          />
+          <TextField
+            name={`${prefix}cmd_restore_text`}
+            label={L.cmd_restore_text}
+            placeholder={defaults.restore}
+            description="空欄のときは既定のコマンド"
+          />
+        </>
+      )}
+    </FormSection>
   );
 }
 

@@ -7,7 +7,17 @@ import { paths } from '../../lib/paths';
 import { useAddDevice, useUpdateDevice } from './api';
 import { DeviceFields } from './device-fields';
 
-export const emptyDevice = (car_device_id: string): DeviceEditFormInput => ({ car_device_id, password: '', ipaddr: '', macaddr: '', car_type: '', car_data_id: '' });
+export const emptyDevice = (car_device_id: string): DeviceEditFormInput => ({
+  car_device_id,
+  password: '',
+  ipaddr: '',
+  macaddr: '',
+  car_type: '',
+  car_data_id: '',
+  protocol: 'json',
+  cmd_cut_text: '',
+  cmd_restore_text: '',
+});
 
 /**
  * SPEC.md §8: a server that answers 'already registered' for the IMEI gets the

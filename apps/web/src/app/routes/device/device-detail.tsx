@@ -1,4 +1,11 @@
-import { connectionLabel, deviceLabels as L, deviceStateLabel, errorMessages } from '@fleet/contract';
+import {
+  connectionLabel,
+  defaultCommandTexts,
+  deviceLabels as L,
+  deviceStateLabel,
+  errorMessages,
+  terminalProtocolLabels,
+} from '@fleet/contract';
 import { Anchor, Badge, Button, Group } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -50,6 +57,13 @@ export function Component() {
                 { label: L.car_device_id, value: d.car_device_id },
                 { label: L.car_data_id, value: d.car_data_id },
                 { label: L.car_type, value: d.car_type },
+                { label: L.protocol, value: terminalProtocolLabels[d.protocol] },
+                ...(defaultCommandTexts[d.protocol]
+                  ? [
+                      { label: L.cmd_cut_text, value: d.cmd_cut_text || `${defaultCommandTexts[d.protocol]!.cut}（既定）` },
+                      { label: L.cmd_restore_text, value: d.cmd_restore_text || `${defaultCommandTexts[d.protocol]!.restore}（既定）` },
+                    ]
+                  : []),
                 { label: L.ipaddr, value: d.ipaddr },
                 { label: L.macaddr, value: d.macaddr },
                 {

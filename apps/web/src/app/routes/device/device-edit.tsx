@@ -43,6 +43,9 @@ function EditDevice() {
         macaddr: d.macaddr,
         car_type: d.car_type,
         car_data_id: d.car_data_id,
+        protocol: d.protocol,
+        cmd_cut_text: d.cmd_cut_text,
+        cmd_restore_text: d.cmd_restore_text,
       }}
     />
   );

@@ -1,4 +1,12 @@
-import { deviceLabels as L, deviceList, deviceListCount, deviceSearchColumns, type DeviceRow } from '@fleet/contract';
+import {
+  deviceLabels as L,
+  deviceList,
+  deviceListCount,
+  deviceSearchColumns,
+  terminalProtocolLabels,
+  terminalProtocolShortLabels,
+  type DeviceListRow,
+} from '@fleet/contract';
 import { Anchor, Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -19,7 +27,7 @@ export function Component() {
           </Button>
         }
       />
-      <ListShell<DeviceRow, typeof deviceList>
+      <ListShell<DeviceListRow, typeof deviceList>
         id={deviceKeys.all[0]}
         countCall={deviceListCount}
         listCall={deviceList}
@@ -31,6 +39,19 @@ export function Component() {
           { sortKey: 'car_device_id', label: L.car_device_id, render: (r) => <NoWrap>{r.car_device_id}</NoWrap> },
           { sortKey: 'car_data_id', label: L.car_data_id, render: (r) => r.car_data_id },
           { sortKey: 'car_type', label: L.car_type, render: (r) => r.car_type },
+          {
+            label: L.protocol,
+            render: (r) => (
+              <Badge
+                variant={r.protocol === 'json' ? 'outline' : 'light'}
+                color={r.protocol === 'json' ? 'gray' : 'teal'}
+                radius="sm"
+                title={terminalProtocolLabels[r.protocol]}
+              >
+                {terminalProtocolShortLabels[r.protocol]}
+              </Badge>
+            ),
+          },
           { sortKey: 'ipaddr', label: L.ipaddr, render: (r) => r.ipaddr },
           { sortKey: 'macaddr', label: L.macaddr, render: (r) => r.macaddr },
           {

@@ -2,6 +2,8 @@ import { engineMessages, osmandMessages, type LiveState } from '@fleet/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { startOsmandListener, type OsmandListener } from '../src/gateway/osmand-listener.js';
+import { createFleet } from '../src/simulator/fleet.js';
+import { httpTransport } from '../src/simulator/transport.js';
 import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 import { reserveEngine } from './engine-support.js';
 import { TERMINAL_PASSWORD, count, latest, terminalA, terminalB } from './telemetry-support.js';
@@ -199,5 +201,31 @@ describe('live push and commands', () => {
     expect((await osmandGet({ id: terminalA.imei, lat: 35.75, lon: 139.85, timestamp: nextTime() })).statusCode).toBe(200);
     const row = await t.db.selectFrom('reserved_commands').select(['state', 'fetched_at']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toEqual({ state: 1, fetched_at: null });
+  });
+});
+
+describe("the simulator's OsmAnd terminal", () => {
+  it('reports its drive over the real HTTP form: positions with km/h speeds, battery and ignition', async () => {
+    const before = await count(t.db, 'gps_logs', terminalA.imei);
+    const fleet = createFleet({
+      terminals: [{ car_device_id: terminalA.id, password: TERMINAL_PASSWORD, car_data_id: terminalA.imei, protocol: 'osmand' }],
+      transport: httpTransport(base),
+      seed: 7,
+      start: Date.parse('2026-01-16T00:00:00Z'),
+      vehicle: { parkSeconds: [5, 10] },
+    });
+    await fleet.run(240);
+    const [terminal] = fleet.terminals;
+    expect(terminal!.refused).toBeFalsy();
+    const gps = await t.db
+      .selectFrom('gps_logs')
+      .select(['speed'])
+      .where('car_data_id', '=', terminalA.imei)
+      .where('recorded_at', '>=', new Date('2026-01-16T00:00:00Z'))
+      .execute();
+    expect(gps.length).toBeGreaterThan(10);
+    expect(await count(t.db, 'gps_logs', terminalA.imei)).toBe(before + gps.length);
+    expect(gps.some((g) => Number(g.speed) > 5)).toBe(true);
+    expect(gps.every((g) => g.speed === null || Number(g.speed) < 200)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 /** The believable demo fleet seeded on an empty database (never in production). */
+import type { TerminalProtocol } from '@fleet/contract';
 export const DEMO_PASSWORD = 'fleet-demo-2026';
 
 export const demoCompanies = [
@@ -39,11 +40,25 @@ const kana = ['あ', 'い', 'う', 'え', 'か', 'さ', 'た', 'な'];
 
 export interface DemoFleetEntry {
   user: Record<string, string | number | null>;
-  device: { car_device_id: string; password: string; ipaddr: string; macaddr: string; car_type: string; car_data_id: string };
+  device: {
+    car_device_id: string;
+    password: string;
+    ipaddr: string;
+    macaddr: string;
+    car_type: string;
+    car_data_id: string;
+    protocol: TerminalProtocol;
+  };
   car: { car_id: string; car_number: string; car_type: string; car_vin: string; company_id: string };
 }
 
 /** Sixteen customers, each with a terminal and a vehicle: twelve in Tokyo, four in Kanagawa. */
+/**
+ * Demo terminals that speak another protocol than ours (issue #14); the simulator speaks it to the
+ * real endpoint. D-demo-12 (C000012) is a phone running Traccar Client.
+ */
+const demoProtocols: Partial<Record<number, TerminalProtocol>> = { 11: 'osmand' };
+
 export function demoFleet(): DemoFleetEntry[] {
   return people.map(([family, given, gender, birthday], i) => {
     const company_id = i < 12 ? 'tokyo-mobility' : 'kanagawa-auto';
@@ -79,6 +94,7 @@ export function demoFleet(): DemoFleetEntry[] {
         macaddr: `02:1A:7F:00:00:${n}`,
         car_type: carType,
         car_data_id: `35840910${String(1000000 + i * 7919).slice(-7)}`,
+        protocol: demoProtocols[i] ?? 'json',
       },
       car: {
         car_id: `C${String(i + 1).padStart(6, '0')}`,

@@ -2,12 +2,13 @@ import { demoFleet } from '../seed/demo-data.js';
 import { createFleet, type Fleet, type FleetLog, type FleetTerminal } from './fleet.js';
 import { httpTransport } from './transport.js';
 
-/** The sixteen terminals of the demo seed with their passwords; the last four drive around Yokohama. */
+/** The sixteen terminals of the demo seed with their passwords and protocols; the last four drive around Yokohama. */
 export function demoTerminals(): FleetTerminal[] {
   return demoFleet().map((f) => ({
     car_device_id: f.device.car_device_id,
     password: f.device.password,
     car_data_id: f.device.car_data_id,
+    ...(f.device.protocol !== 'json' ? { protocol: f.device.protocol } : {}),
     region: f.car.company_id === 'kanagawa-auto' ? 'kanagawa' : 'tokyo',
   }));
 }

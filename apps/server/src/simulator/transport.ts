@@ -1,10 +1,13 @@
-import { DEVICE_BATCH_PATH, type DeviceRecordInput } from '@fleet/contract';
+import { DEVICE_BATCH_PATH, type DeviceRecordInput, type TerminalProtocol } from '@fleet/contract';
+import { sendOsmand } from './osmand-transport.js';
 
 /** What a terminal needs to log in to the gateway. */
 export interface TerminalCredentials {
   car_device_id: string;
   password: string;
   car_data_id: string;
+  /** What it speaks; absent: our JSON protocol. */
+  protocol?: TerminalProtocol;
 }
 export interface BatchBody {
   seq: number;
@@ -23,6 +26,7 @@ export const basicAuth = (c: TerminalCredentials) => `Basic ${Buffer.from(`${c.c
 export function httpTransport(baseUrl: string, timeoutMs = 15_000): Transport {
   const url = new URL(DEVICE_BATCH_PATH, baseUrl).toString();
   return async (creds, batch) => {
+    if (creds.protocol === 'osmand') return sendOsmand(baseUrl, creds, batch, timeoutMs);
     const res = await fetch(url, {
       method: 'POST',
       headers: { authorization: basicAuth(creds), 'content-type': 'application/json' },

@@ -130,7 +130,8 @@ export function pendingCommandCtes(ids: RawBuilder<unknown>, opts: { holdMovingP
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
       WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
         AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL
-        AND NOT ${held}
+        -- OsmAnd terminals cannot receive commands: theirs stay waiting and expire (docs/device-protocol.md §10).
+        AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${held}
       RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
     // Said once per command in its timeline: why it is still waiting.
     sql`held_events AS (

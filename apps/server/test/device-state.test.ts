@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const state = async () => (await latest(t.db, terminalA.imei))?.device_state;
-const send = async (seq: number, records: Record<string, unknown>[]) => expect((await sendBatch(t.app, terminalA, { seq, records })).statusCode).toBe(200);
+const send = async (seq: number, records: Record<string, unknown>[]) =>
+  expect((await sendBatch(t.app, terminalA, { seq, records })).statusCode).toBe(200);
 const gps = (m: number) => ({ type: 'gps', time: at(m), lat: 35.68, lng: 139.76 });
 const error = (m: number, status_code: number) => ({ type: 'error', time: at(m), error_type: 'sensor', status_code });
 

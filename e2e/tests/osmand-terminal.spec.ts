@@ -13,7 +13,7 @@ test('an OsmAnd terminal is registered with its protocol, shown in the list, and
   await page.getByLabel('端末パスワード').fill('osmand-secret-1');
   const imei = uniqueImei();
   await page.getByRole('textbox', { name: 'IMEI' }).fill(imei);
-  await page.getByRole('textbox', { name: '通信プロトコル' }).click();
+  await page.getByRole('combobox', { name: '通信プロトコル' }).click();
   await page.getByRole('option', { name: 'OsmAnd（Traccar Client）' }).click();
   await expect(page.getByText('エンジン制御はできません')).toBeVisible();
   await page.getByRole('button', { name: '登録する' }).click();

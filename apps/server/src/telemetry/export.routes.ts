@@ -36,20 +36,21 @@ const head = (kind: LogKind) => CSV_BOM + csvRow(logExportColumns[kind]);
  * ahead of the socket, so the next read overlaps the download; between two
  * reads the event loop gets a turn, so on PGlite other calls' queries get in.
  */
-async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]) {
+async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[], embedded: boolean) {
   const columns = logExportColumns[kind];
   yield head(kind);
   let rows = first;
   while (rows.length) {
     yield rows.map((r) => csvRow(cells(r, columns))).join('');
     if (rows.length < EXPORT_BATCH) return;
-    await breathe();
+    await breathe(embedded);
     rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), EXPORT_BATCH)) as Record<string, unknown>[];
   }
 }
 
-export const rowPathCsv = (ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[]): Readable =>
-  Readable.from(csvLines(ctx, kind, f, first));
+/** `embedded`: the database is PGlite, in this process (pause between reads, see db/breathe.ts). */
+export const rowPathCsv = (ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[], embedded = true): Readable =>
+  Readable.from(csvLines(ctx, kind, f, first, embedded));
 
 /** The COPY path (PostgreSQL): the database writes the lines, see export.copy.ts. */
 export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter): Promise<Readable> {
@@ -91,7 +92,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
         leave();
         return reply.status(204).send();
       }
-      body = copy ? await copyPathCsv(ctx, kind, filter) : rowPathCsv(ctx, kind, filter, first);
+      body = copy ? await copyPathCsv(ctx, kind, filter) : rowPathCsv(ctx, kind, filter, first, !ctx.config.DATABASE_URL);
     } catch (err) {
       leave();
       throw err;

@@ -134,6 +134,13 @@ export async function findRoutePage(db: Db, f: LogFilter, afterId: number | null
   return q.select(routeColumns).orderBy('recorded_at').orderBy('id').limit(size).execute() as Promise<RoutePoint[]>;
 }
 
+/** The latest point in the range (a thinned route ends where the vehicle last was). */
+export async function findLastRoutePoint(db: Db, f: LogFilter): Promise<RoutePoint | undefined> {
+  return gpsRange(db, f).select(routeColumns).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst() as Promise<
+    RoutePoint | undefined
+  >;
+}
+
 /** Epoch seconds of the first and last point in the range. */
 export async function gpsSpan(db: Db, f: LogFilter): Promise<{ first: number; last: number }> {
   const row = await gpsRange(db, f)

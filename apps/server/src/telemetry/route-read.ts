@@ -1,6 +1,14 @@
 import type { Db } from '../db/database.js';
 import { breathe } from '../db/breathe.js';
-import { countGps, findRoutePage, findRouteSlices, gpsSpan, type LogFilter, type RoutePoint } from './log.repository.js';
+import {
+  countGps,
+  findLastRoutePoint,
+  findRoutePage,
+  findRouteSlices,
+  gpsSpan,
+  type LogFilter,
+  type RoutePoint,
+} from './log.repository.js';
 
 /**
  * Points per database read. PGlite hands rows over at roughly 20 µs each: 1,000 points (or a
@@ -15,10 +23,10 @@ const SCAN_CHUNK = 5000;
  * `cap` points it reads them all; above, the first point of each of `cap` equal time slices, so any
  * range costs a bounded read (docs/telemetry.md). No query ever counts or reads the whole range.
  */
-export async function readRoute(db: Db, f: LogFilter, cap: number): Promise<{ points: RoutePoint[]; total: number }> {
+export async function readRoute(db: Db, f: LogFilter, cap: number, embedded: boolean): Promise<{ points: RoutePoint[]; total: number }> {
   const points: RoutePoint[] = [];
   if ((await countGps(db, f, cap + 1)) <= cap) {
-    for (let afterId: number | null = null; ; await breathe()) {
+    for (let afterId: number | null = null; ; await breathe(embedded)) {
       const page = await findRoutePage(db, f, afterId, ROUTE_CHUNK);
       for (const p of page) points.push(p);
       if (page.length < ROUTE_CHUNK) return { points, total: points.length };
@@ -37,7 +45,10 @@ export async function readRoute(db: Db, f: LogFilter, cap: number): Promise<{ po
     total += part.stored;
     slices = Math.max(1, Math.min(slices * 4, Math.floor((slices * SCAN_CHUNK) / Math.max(1, part.stored))));
     lo = hi;
-    await breathe();
+    await breathe(embedded);
   }
+  // The last slice may start before the last point (rounding): the route still ends where it ended.
+  const end = await findLastRoutePoint(db, f);
+  if (end && Number(end.id) !== Number(points.at(-1)?.id)) points.push(end);
   return { points, total };
 }

@@ -25,10 +25,11 @@ import { simplifyRoute } from './simplify.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 /**
- * Read at most this many points before simplifying; beyond it the read itself thins by time.
- * Simplifying runs in one go (about 1 µs a point), so this also bounds how long it holds the process.
+ * Read at most this many points before simplifying (twice the points asked for, at least 20,000);
+ * beyond it the read itself thins by time. Simplifying runs in one go (about 1 µs a point), so this
+ * also bounds how long it holds the process.
  */
-const GPS_READ_CAP = 50_000;
+const gpsReadCap = (maxPoints: number) => Math.max(20_000, 2 * maxPoints);
 
 /** A state last reported for the terminal's previous company is not the new company's to see. */
 function ownState(state: TelemetryState | null | undefined, windows: TimeWindow[] | null): TelemetryState | null {
@@ -136,7 +137,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, actor }) => {
       const filter = { ...body, windows: await readableWindows(actor, body.car_data_id) };
-      const { points, total } = await readRoute(db, filter, GPS_READ_CAP);
+      const { points, total } = await readRoute(db, filter, gpsReadCap(body.max_points), !ctx.config.DATABASE_URL);
       const kept = simplifyRoute(points, body.max_points);
       return {
         list: kept.map((p) => ({ recorded_at: iso(p.recorded_at), lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading })),

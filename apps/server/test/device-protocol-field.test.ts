@@ -1,0 +1,65 @@
+import { terminalProtocolMessages } from '@fleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+
+/** The terminal's protocol and command texts on the device_* calls (issue #14). */
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedFixtures(t.db);
+  token = await login(t.app, 'superAdmin');
+});
+afterAll(() => t?.close());
+
+const call = (path: string, body: object) => post(t.app, `/api/${path}`, body, token);
+const device = (id: string, over: object = {}) => ({
+  car_device_id: id,
+  password: 'terminal-pass',
+  car_data_id: '351234567890555',
+  ...over,
+});
+const row = (id: string) =>
+  t.db.selectFrom('devices').select(['protocol', 'cmd_cut_text', 'cmd_restore_text']).where('car_device_id', '=', id).executeTakeFirst();
+
+describe('device protocol', () => {
+  it('registers a terminal as json by default, and with OsmAnd when chosen; list and detail say which', async () => {
+    expect((await call('device_add', { info: device('proto-json', { car_data_id: '351234567890501' }) })).statusCode).toBe(200);
+    expect(await row('proto-json')).toEqual({ protocol: 'json', cmd_cut_text: '', cmd_restore_text: '' });
+    const res = await call('device_add', { info: device('proto-osm', { protocol: 'osmand' }) });
+    expect(res.statusCode, res.body).toBe(200);
+    const detail = (await call('device_get_detail', { car_device_id: 'proto-osm' })).json();
+    expect(detail).toMatchObject({ protocol: 'osmand', cmd_cut_text: '', cmd_restore_text: '' });
+    const list = (await call('device_list', { search_item: '0', search_text: 'proto-osm' })).json().list;
+    expect(list).toEqual([expect.objectContaining({ car_device_id: 'proto-osm', protocol: 'osmand' })]);
+  });
+
+  it('keeps command text overrides for a Teltonika terminal', async () => {
+    const info = device('proto-osm', {
+      password: '',
+      protocol: 'teltonika',
+      cmd_cut_text: ' setigndigout 1 ',
+      cmd_restore_text: 'setigndigout 0',
+    });
+    expect((await call('device_update', { info })).statusCode).toBe(200);
+    expect(await row('proto-osm')).toEqual({ protocol: 'teltonika', cmd_cut_text: 'setigndigout 1', cmd_restore_text: 'setigndigout 0' });
+  });
+
+  it('refuses an unknown protocol and unprintable or long command texts in Japanese, changing nothing', async () => {
+    const res = await call('device_add', {
+      info: device('proto-bad', {
+        car_data_id: '351234567890502',
+        protocol: 'mqtt',
+        cmd_cut_text: 'リレー',
+        cmd_restore_text: 'x'.repeat(129),
+      }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({
+      'info.protocol': terminalProtocolMessages.protocol,
+      'info.cmd_cut_text': terminalProtocolMessages.commandText,
+      'info.cmd_restore_text': terminalProtocolMessages.commandText,
+    });
+    expect(await row('proto-bad')).toBeUndefined();
+  });
+});

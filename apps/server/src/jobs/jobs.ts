@@ -27,7 +27,9 @@ export const CLEAN_UP_INTERVAL_MS = 3600_000;
 export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clock }): { jobs: Job[]; close(): Promise<void> } {
   const { db, config, log } = opts;
   const clock = opts.clock ?? systemClock;
-  if (!config.SMTP_URL) log.warn({}, 'SMTP_URL is not set: mail is kept in the outbox (mail_outbox) and logged, not sent');
+  // The demo has no mail server on purpose; in production a missing SMTP_URL is worth a warning.
+  if (!config.SMTP_URL)
+    log[config.production ? 'warn' : 'info']({}, 'SMTP_URL is not set: mail is kept in the outbox (mail_outbox) and logged, not sent');
   const mail = new MailDispatcher({
     db,
     transport: config.SMTP_URL ? createMailTransport(config.SMTP_URL) : null,

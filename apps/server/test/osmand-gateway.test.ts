@@ -1,4 +1,5 @@
 import { engineMessages, osmandMessages, type LiveState } from '@fleet/contract';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { startOsmandListener, type OsmandListener } from '../src/gateway/osmand-listener.js';
@@ -227,5 +228,33 @@ describe("the simulator's OsmAnd terminal", () => {
     expect(await count(t.db, 'gps_logs', terminalA.imei)).toBe(before + gps.length);
     expect(gps.some((g) => Number(g.speed) > 5)).toBe(true);
     expect(gps.every((g) => g.speed === null || Number(g.speed) < 200)).toBe(true);
+  });
+});
+
+describe('GET|POST /device/osmand under generated input', () => {
+  it('answers 200 or a 4xx with the error shape, never a 5xx, and stores nothing for a refusal', async () => {
+    const names = fc.constantFrom('id', 'deviceid', 'lat', 'lon', 'location', 'timestamp', 'speed', 'bearing', 'batt', 'ignition', 'x');
+    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.double().map(String), fc.constant(terminalA.imei), fc.constant('1764039600'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(names, value),
+        fc.oneof(fc.constant(TERMINAL_PASSWORD), fc.string({ minLength: 1, maxLength: 200 })),
+        fc.option(fc.jsonValue(), { nil: undefined }),
+        async (query, password, body) => {
+          const before = await count(t.db, 'device_batches', terminalA.imei);
+          const res = await t.app.inject({
+            method: body === undefined ? 'GET' : 'POST',
+            url: `/device/osmand/${encodeURIComponent(password)}?${new URLSearchParams(query)}`,
+            ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+          });
+          expect(res.statusCode, res.body).toBeLessThan(500);
+          if (res.statusCode !== 200) {
+            expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+            expect(await count(t.db, 'device_batches', terminalA.imei)).toBe(before);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -32,3 +32,4 @@ export * from './password-reset.js';
 export * from './engine.js';
 export * from './areas.js';
 export * from './audit.js';
+export * from './webhook.js';

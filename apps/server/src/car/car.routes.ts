@@ -5,6 +5,7 @@ import {
   carGetNewid,
   carList,
   carListCount,
+  carMapList,
   carStatusUpdate,
   carUpdate,
   type Capabilities,
@@ -16,6 +17,7 @@ import { notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
 import { countCars, findCar, listCars, nextCarId, setCarStatus } from './car.repository.js';
 import { addCar, deleteCar, editCar } from './car.service.js';
+import { listFleetCars } from './car-map.repository.js';
 
 const canRegister = (c: Capabilities) => c.registerCarsAndCustomers;
 const canEdit = (c: Capabilities) => c.editCarsAndCustomers;
@@ -29,6 +31,12 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
     handler: async ({ body, access }) => ({ count: await countCars(db, access, body) }),
   });
   registerCall(app, ctx, carList, { auth: 'user', handler: async ({ body, access }) => ({ list: await listCars(db, access, body) }) });
+
+  // The fleet map: a company sees its own vehicles whatever it asks; the super admin may pick one.
+  registerCall(app, ctx, carMapList, {
+    auth: 'user',
+    handler: async ({ body, access }) => ({ list: await listFleetCars(db, access.company ?? body.company_id ?? null, access.company) }),
+  });
 
   registerCall(app, ctx, carGetDetail, {
     auth: 'user',

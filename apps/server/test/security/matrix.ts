@@ -288,6 +288,8 @@ export const matrix: MatrixRow[] = [
   // Vehicles ------------------------------------------------------------------------------
   post('/api/car_list_count', SIGNED_IN, listOf),
   post('/api/car_list', SIGNED_IN, listOf),
+  // A company asking for another company's map still gets its own vehicles (tested in car-map.test.ts).
+  post('/api/car_map_list', SIGNED_IN, (_w, target) => ({ body: { company_id: companyOf[target] } })),
   post('/api/car_get_detail', OWN_COMPANY, carOf),
   post('/api/car_get_newid', SUPER_ADMIN, none),
   post('/api/car_add', SUPER_ADMIN, async (w, target) => ({

@@ -1,0 +1,37 @@
+import type { Area, FleetCar } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import { availableData } from '../areas/areas.repository.js';
+import { listLatestStates } from '../telemetry/latest-state.repository.js';
+
+/**
+ * The fleet map's vehicles: every live vehicle of `company` (null: all), with the latest state the
+ * `scope` may read (terminal periods, latest-state.repository) and its available region.
+ */
+export async function listFleetCars(db: Db, company: string | null, scope: string | null): Promise<FleetCar[]> {
+  let cars = db.selectFrom('cars as c').where('c.is_delete', '=', false);
+  if (company !== null) cars = cars.where('c.company_id', '=', company);
+  const rows = await cars
+    .select(['c.car_id', 'c.car_number', 'c.company_id', 'c.company_name', 'c.user_name', 'c.car_data_id'])
+    .select(['c.lat_min', 'c.lat_max', 'c.lng_min', 'c.lng_max'])
+    .orderBy('c.car_id')
+    .execute();
+  const areaRows = await db
+    .selectFrom('areas as a')
+    .innerJoin(cars.select('c.car_id').as('v'), 'v.car_id', 'a.car_id')
+    .select(['a.car_id', 'a.lat_min', 'a.lat_max', 'a.lng_min', 'a.lng_max'])
+    .where('a.kind', '=', 'available')
+    .execute();
+  // A company reads every state it may see in one query; the super admin only the listed terminals'.
+  const ids = company === null ? null : rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
+  const states = new Map((await listLatestStates(db, ids, scope)).map((s) => [s.car_data_id, s]));
+  const areas = new Map<string, Area[]>();
+  for (const { car_id, ...a } of areaRows) areas.set(car_id, [...(areas.get(car_id) ?? []), a]);
+  return rows.map(({ lat_min, lat_max, lng_min, lng_max, ...r }) => {
+    const own = availableData({ lat_min, lat_max, lng_min, lng_max });
+    return {
+      ...r,
+      state: (r.car_data_id && states.get(r.car_data_id)) || null,
+      areas: [...(own ? [own] : []), ...(areas.get(r.car_id) ?? [])],
+    };
+  });
+}

@@ -56,7 +56,9 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     log: app.log,
   });
   const jobs = startJobs({ db: database.db, config, log: app.log });
-  const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl: localBaseUrl(config.HOST, port), log: app.log }) : undefined;
+  const baseUrl = localBaseUrl(config.HOST, port);
+  const linkPorts = { host: new URL(baseUrl).hostname.replace(/^\[|\]$/g, ''), teltonikaPort: links.teltonikaPort, gt06Port: links.gt06Port };
+  const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl, log: app.log, links: linkPorts }) : undefined;
 
   return {
     app,

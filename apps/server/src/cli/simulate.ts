@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { demoTerminals } from '../simulator/demo.js';
 import { createFleet, type FleetTerminal } from '../simulator/fleet.js';
+import { linkTransport, withOpenLinks } from '../simulator/link-transport.js';
 import { httpTransport } from '../simulator/transport.js';
 
 /**
@@ -17,7 +18,9 @@ const usage = `usage: npm run simulate -- [options]
   --duration S          stop after S seconds (default: run until Ctrl+C)
   --flush-interval S    seconds between batches per terminal (default 5)
   --gps-interval S      seconds between GPS fixes while driving (default 5)
-  --seed N              random seed (default: from the clock)`;
+  --seed N              random seed (default: from the clock)
+  --teltonika-port N    the server's TELTONIKA_PORT for the Teltonika demo terminal (default 5027, 0 = leave it out)
+  --gt06-port N         the server's GT06_PORT for the GT06 demo terminal (default 5023, 0 = leave it out)`;
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,8 @@ const { values } = parseArgs({
     'flush-interval': { type: 'string', default: '5' },
     'gps-interval': { type: 'string', default: '5' },
     seed: { type: 'string' },
+    'teltonika-port': { type: 'string', default: '5027' },
+    'gt06-port': { type: 'string', default: '5023' },
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -49,6 +54,8 @@ const Args = z.object({
   'flush-interval': seconds.min(1),
   'gps-interval': seconds.min(1),
   seed: z.coerce.number().int().optional(),
+  'teltonika-port': z.coerce.number().int().min(0).max(65535),
+  'gt06-port': z.coerce.number().int().min(0).max(65535),
 });
 const parsed = Args.safeParse(values);
 if (!parsed.success) {
@@ -68,11 +75,17 @@ const DeviceList = z.array(
 );
 let terminals: FleetTerminal[] = values.devices ? DeviceList.parse(JSON.parse(await readFile(values.devices, 'utf8'))) : demoTerminals();
 if (args.terminals) terminals = terminals.slice(0, args.terminals);
+const links = {
+  host: new URL(args.url).hostname.replace(/^\[|\]$/g, ''),
+  teltonikaPort: args['teltonika-port'] || null,
+  gt06Port: args['gt06-port'] || null,
+};
+terminals = withOpenLinks(terminals, links);
 
 const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
 const fleet = createFleet({
   terminals,
-  transport: httpTransport(args.url),
+  transport: linkTransport(httpTransport(args.url), links),
   seed: args.seed ?? Date.now() % 2 ** 31,
   flushInterval: args['flush-interval'],
   vehicle: { gpsInterval: args['gps-interval'] },

@@ -1,5 +1,6 @@
 import { demoFleet } from '../seed/demo-data.js';
 import { createFleet, type Fleet, type FleetLog, type FleetTerminal } from './fleet.js';
+import { linkTransport, withOpenLinks, type LinkPorts } from './link-transport.js';
 import { httpTransport } from './transport.js';
 
 /** The sixteen terminals of the demo seed with their passwords and protocols; the last four drive around Yokohama. */
@@ -19,11 +20,12 @@ export function localBaseUrl(host: string, port: number): string {
   return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
-/** The demo fleet reporting over HTTP to a running server, in real time. */
-export function startDemoFleet(opts: { baseUrl: string; log?: FleetLog; terminals?: FleetTerminal[] }): Fleet {
+/** The demo fleet reporting to a running server in real time: over HTTP, and over TCP for Teltonika and GT06 terminals. */
+export function startDemoFleet(opts: { baseUrl: string; log?: FleetLog; terminals?: FleetTerminal[]; links?: LinkPorts }): Fleet {
+  const http = httpTransport(opts.baseUrl);
   const fleet = createFleet({
-    terminals: opts.terminals ?? demoTerminals(),
-    transport: httpTransport(opts.baseUrl),
+    terminals: opts.links ? withOpenLinks(opts.terminals ?? demoTerminals(), opts.links) : (opts.terminals ?? demoTerminals()),
+    transport: opts.links ? linkTransport(http, opts.links) : http,
     seed: Date.now() % 2 ** 31,
     ...(opts.log ? { log: opts.log } : {}),
   });

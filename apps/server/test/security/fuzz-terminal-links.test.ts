@@ -80,7 +80,8 @@ async function play(port: number, login: Buffer, loginReply: number, parts: Buff
   if (ackBytes === null) await sleep(100);
   else await d.take(ackBytes);
   d.close();
-  await sleep(20);
+  // The server's side of the closed connection (its disconnection record) settles before the next case counts.
+  await sleep(50);
   return d;
 }
 

@@ -146,11 +146,20 @@ export class LinkGateway {
     return this.links.size;
   }
 
+  /** Stops handing out commands, records every connected terminal's disconnection and closes the connections. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    for (const { link } of this.links.values()) link.close();
     await this.polling;
+    const links = [...this.links.values()].map((e) => e.link);
+    this.links.clear(); // detach() of the closing connections has nothing left to do
+    const now = new Date();
+    await Promise.allSettled(
+      links.map((link) =>
+        this.store(link.terminal, KIND.disconnected, now, [{ type: 'connection', time: now.toISOString(), state: 'disconnected' }]),
+      ),
+    );
+    for (const link of links) link.close();
   }
 }
 

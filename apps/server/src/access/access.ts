@@ -3,7 +3,7 @@ import type { SelectionKey } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import type { AuthedActor } from '../http/context.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { companyScope, isVisible, terminalWindows, type TimeWindow } from '../scope/visibility.js';
+import { companyScope, isVisible, terminalWindows, type TimeWindow } from './visibility.js';
 
 export interface CompanyFieldMessages {
   otherCompany: string;

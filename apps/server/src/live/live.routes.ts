@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { unauthorized } from '../http/errors.js';
 import { authenticate, registerCall } from '../access/route.js';
-import { companyScope } from '../scope/visibility.js';
+import { companyScope } from '../access/visibility.js';
 import { listLatestStates } from '../telemetry/latest-state.repository.js';
 import type { LiveHub } from './live-hub.js';
 import { createTicket, findLiveSession, redeemTicket, visibleTerminals } from './live.repository.js';

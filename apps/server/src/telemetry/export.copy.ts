@@ -54,7 +54,7 @@ const field: Record<ColumnType, (c: string) => string> = {
   },
 };
 
-/** withinWindows of scope/visibility.ts as literals: the stretches of time the reader's company may see. */
+/** withinWindows of access/visibility.ts as literals: the stretches of time the reader's company may see. */
 function windowsSql(windows: LogFilter['windows']): string {
   if (!windows) return '';
   if (windows.length === 0) return ' AND false';

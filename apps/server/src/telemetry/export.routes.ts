@@ -12,9 +12,9 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { breathe } from '../db/breathe.js';
 import type { AppContext } from '../http/context.js';
-import { badRequest, notFound, tooManyRequests } from '../http/errors.js';
+import { badRequest, tooManyRequests } from '../http/errors.js';
 import { authenticate } from '../access/route.js';
-import { isVisible, terminalWindows } from '../scope/visibility.js';
+import { createAccess } from '../access/access.js';
 import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy.js';
 import { createExportGate } from './export-gate.js';
 import { findLogBatch, type LogFilter } from './log.repository.js';
@@ -73,15 +73,15 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
   const byCopy = (kind: LogKind) => Boolean(ctx.config.DATABASE_URL) && copyable(kind);
   const enter = createExportGate();
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const actor = await authenticate(ctx, request);
+    const access = createAccess(ctx.db, await authenticate(ctx, request));
     const parsed = LogExportQuery.safeParse(request.method === 'POST' ? (request.body ?? {}) : request.query);
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const { kind, ...query } = parsed.data;
-    if (!(await isVisible(ctx.db, actor, 'car_data_id', query.car_data_id))) throw notFound();
+    await access.see('car_data_id', query.car_data_id);
     // Only the time the terminal was on the company's vehicles (docs/security.md).
-    const filter: LogFilter = { ...query, windows: await terminalWindows(ctx.db, actor, query.car_data_id) };
+    const filter: LogFilter = { ...query, windows: await access.windows(query.car_data_id) };
 
-    const leave = enter(actor.account_id);
+    const leave = enter(access.account_id);
     if (!leave) throw tooManyRequests(telemetryMessages.exportBusy);
     let body: Readable;
     try {

@@ -2,7 +2,7 @@ import type { LogKind } from '@fleet/contract';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { withinWindows, type TimeWindow } from '../scope/visibility.js';
+import { withinWindows, type TimeWindow } from '../access/visibility.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,

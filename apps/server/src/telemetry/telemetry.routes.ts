@@ -13,11 +13,11 @@ import {
   type TelemetryState,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext, AuthedActor } from '../http/context.js';
+import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import type { LiveHub } from '../live/live-hub.js';
-import { isVisible, terminalWindows, type TimeWindow } from '../scope/visibility.js';
+import type { Access } from '../access/access.js';
+import type { TimeWindow } from '../access/visibility.js';
 import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
 import { accountNames, findLogPage, type LogPage, type LogRow } from './log.repository.js';
 import { readRoute } from './route-read.js';
@@ -39,19 +39,20 @@ function ownState(state: TelemetryState | null | undefined, windows: TimeWindow[
   return windows.some((w) => w.to === null && (w.from === null || at >= w.from)) ? state : null;
 }
 
-export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, live: LiveHub) {
+/** Where a rebuilt state is pushed (live/live-hub.ts; passed in so telemetry does not import live). */
+interface StatePublisher {
+  publish(state: TelemetryState): Promise<void>;
+}
+
+export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, live: StatePublisher) {
   const { db } = ctx;
-  /** A terminal of another company is "not found" (ARCHITECTURE.md), never data. */
-  const visibleOr404 = async (actor: AuthedActor, carDataId: string) => {
-    if (!(await isVisible(db, actor, 'car_data_id', carDataId))) throw notFound();
+  /** Visible (another company's terminal is "not found"), and only the time it served the caller's company. */
+  const readableWindows = async (access: Access, carDataId: string) => {
+    await access.see('car_data_id', carDataId);
+    return access.windows(carDataId);
   };
-  /** Visible, and only the stretches of time the terminal served the actor's company. */
-  const readableWindows = async (actor: AuthedActor, carDataId: string) => {
-    await visibleOr404(actor, carDataId);
-    return terminalWindows(db, actor, carDataId);
-  };
-  const page = async <K extends LogKind, R>(actor: AuthedActor, kind: K, q: LogPage, map: (r: LogRow<K>) => R) => {
-    const windows = await readableWindows(actor, q.car_data_id);
+  const page = async <K extends LogKind, R>(access: Access, kind: K, q: LogPage, map: (r: LogRow<K>) => R) => {
+    const windows = await readableWindows(access, q.car_data_id);
     const { rows, more } = await findLogPage(db, kind, { ...q, windows });
     return { list: rows.map(map), next_before_id: more ? Number((rows.at(-1) as { id: number }).id) : null };
   };
@@ -60,15 +61,15 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetConnectionLog, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, actor }) =>
-      page(actor, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), state: r.state })),
+    handler: ({ body, access }) =>
+      page(access, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), state: r.state })),
   });
 
   registerCall(app, ctx, carGetEngineLog, {
     auth: 'user',
     allow: canSee,
-    handler: async ({ body, actor }) => {
-      const result = await page(actor, 'engine', body, (r) => r);
+    handler: async ({ body, access }) => {
+      const result = await page(access, 'engine', body, (r) => r);
       const names = await accountNames(
         db,
         result.list.flatMap((r) => (r.account_id ? [r.account_id] : [])),
@@ -92,8 +93,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetErrorLog, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, actor }) =>
-      page(actor, 'error', body, (r) => ({
+    handler: ({ body, access }) =>
+      page(access, 'error', body, (r) => ({
         id: Number(r.id),
         recorded_at: iso(r.recorded_at),
         error_type: r.error_type,
@@ -105,8 +106,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetBatteryLog, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, actor }) =>
-      page(actor, 'battery', body, (r) => ({
+    handler: ({ body, access }) =>
+      page(access, 'battery', body, (r) => ({
         id: Number(r.id),
         recorded_at: iso(r.recorded_at),
         voltage: r.voltage,
@@ -117,8 +118,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetSensorLog, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, actor }) =>
-      page(actor, 'sensor', body, (r) => ({
+    handler: ({ body, access }) =>
+      page(access, 'sensor', body, (r) => ({
         id: Number(r.id),
         recorded_at: iso(r.recorded_at),
         vibration: r.vibration,
@@ -129,14 +130,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetObd2Log, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, actor }) => page(actor, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), pids: r.pids })),
+    handler: ({ body, access }) => page(access, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), pids: r.pids })),
   });
 
   registerCall(app, ctx, carGetGpsLog, {
     auth: 'user',
     allow: canSee,
-    handler: async ({ body, actor }) => {
-      const filter = { ...body, windows: await readableWindows(actor, body.car_data_id) };
+    handler: async ({ body, access }) => {
+      const filter = { ...body, windows: await readableWindows(access, body.car_data_id) };
       const { points, total } = await readRoute(db, filter, gpsReadCap(body.max_points), !ctx.config.DATABASE_URL);
       const kept = simplifyRoute(points, body.max_points);
       return {
@@ -150,8 +151,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetLatestState, {
     auth: 'user',
     allow: canSee,
-    handler: async ({ body, actor }) => {
-      const windows = await readableWindows(actor, body.car_data_id);
+    handler: async ({ body, access }) => {
+      const windows = await readableWindows(access, body.car_data_id);
       return { state: ownState(await findLatestState(db, body.car_data_id, null), windows) };
     },
   });
@@ -159,12 +160,12 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carDataSync, {
     auth: 'user',
     allow: canSee,
-    handler: async ({ body, actor }) => {
-      if (!(await isVisible(db, actor, 'car_id', body.car_id))) throw notFound();
+    handler: async ({ body, access }) => {
+      await access.see('car_id', body.car_id);
       const car = await db.selectFrom('cars').select('car_data_id').where('car_id', '=', body.car_id).executeTakeFirst();
       if (car?.car_data_id !== body.car_data_id) throw notFound();
       const state = await db.transaction().execute((trx) => rebuildLatestState(trx, body.car_data_id));
-      const own = ownState(state, await terminalWindows(db, actor, body.car_data_id));
+      const own = ownState(state, await access.windows(body.car_data_id));
       // Pushed to everyone watching the vehicle: only a state of the company's own time.
       if (own) await live.publish(own);
       return { ok: true, state: own };

@@ -21,8 +21,8 @@ type Authed<C extends Call> = {
   allow?: (caps: Capabilities) => boolean;
   /** Open to a session that must set up TOTP first (its company requires it); every other call is 403 TOTP_SETUP_REQUIRED. */
   duringTotpSetup?: true;
-  /** `access` is what the caller may see and do (access/access.ts); `actor` is the same object. */
-  handler: (args: HandlerArgs<z.output<C['request']>> & { access: Access; actor: Access }) => Promise<CallResponse<C>>;
+  /** `access` is what the caller may see and do (access/access.ts). */
+  handler: (args: HandlerArgs<z.output<C['request']>> & { access: Access }) => Promise<CallResponse<C>>;
 };
 
 const bearer = (request: FastifyRequest) => {
@@ -75,7 +75,7 @@ export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppConte
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const body = parsed.data as z.output<C['request']>;
     const result =
-      opts.auth === 'user' ? await opts.handler({ body, request, access: access!, actor: access! }) : await opts.handler({ body, request });
+      opts.auth === 'user' ? await opts.handler({ body, request, access: access! }) : await opts.handler({ body, request });
     return call.response.parse(result);
   });
 }

@@ -10,8 +10,9 @@ import {
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
-import type { AppContext, AuthedActor } from '../http/context.js';
+import type { AppContext } from '../http/context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
+import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
 import { setCompanyTotpPolicy } from '../company/company.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
@@ -36,8 +37,8 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 
   /** A limited try on the caller's account: the attempt id, or 429. */
-  const attempt = async (actor: AuthedActor, ip: string) => {
-    const id = await beginLoginAttempt(db, ip, actor.account_id);
+  const attempt = async (access: Access, ip: string) => {
+    const id = await beginLoginAttempt(db, ip, access.account_id);
     if (id === undefined) throw tooManyRequests(sessionMessages.tooManyAttempts);
     return id;
   };
@@ -45,62 +46,62 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, totpStatus, {
     auth: 'user',
     duringTotpSetup: true,
-    handler: async ({ actor }) => ({
-      enabled: !!(await findTotp(db, actor.account_id))?.secret,
-      required: await companyRequiresTotp(db, actor.company_id),
+    handler: async ({ access }) => ({
+      enabled: !!(await findTotp(db, access.account_id))?.secret,
+      required: await companyRequiresTotp(db, access.company_id),
     }),
   });
 
   registerCall(app, ctx, totpSetup, {
     auth: 'user',
     duringTotpSetup: true,
-    handler: async ({ actor }) => {
-      if ((await findTotp(db, actor.account_id))?.secret) throw conflict(totpMessages.alreadyEnabled);
+    handler: async ({ access }) => {
+      if ((await findTotp(db, access.account_id))?.secret) throw conflict(totpMessages.alreadyEnabled);
       const secret = newTotpSecret();
-      await savePendingSecret(db, actor.account_id, secret);
-      return { secret, otpauth_url: otpauthUrl(secret, actor.account_id) };
+      await savePendingSecret(db, access.account_id, secret);
+      return { secret, otpauth_url: otpauthUrl(secret, access.account_id) };
     },
   });
 
   registerCall(app, ctx, totpEnable, {
     auth: 'user',
     duringTotpSetup: true,
-    handler: async ({ body, actor, request }) => {
-      const totp = await findTotp(db, actor.account_id);
+    handler: async ({ body, access, request }) => {
+      const totp = await findTotp(db, access.account_id);
       if (totp?.secret) throw conflict(totpMessages.alreadyEnabled);
       if (!totp?.pending_secret) throw badRequest(totpMessages.notPending);
-      const tried = await attempt(actor, request.ip);
+      const tried = await attempt(access, request.ip);
       const step = stepOfCode(totp.pending_secret, body.otp);
       if (step === undefined) throw badRequest(totpMessages.otpWrong, { otp: totpMessages.otpWrong });
       await markLoginSucceeded(db, tried);
-      if (!(await enablePendingSecret(db, actor.account_id, step))) throw conflict(totpMessages.alreadyEnabled);
-      await writeAudit(db, actor, 'account.totp_enable', 'account', actor.account_id);
+      if (!(await enablePendingSecret(db, access.account_id, step))) throw conflict(totpMessages.alreadyEnabled);
+      await writeAudit(db, access, 'account.totp_enable', 'account', access.account_id);
       return { ok: true };
     },
   });
 
   registerCall(app, ctx, totpDisable, {
     auth: 'user',
-    handler: async ({ body, actor, request }) => {
-      if (await companyRequiresTotp(db, actor.company_id)) throw forbidden(totpMessages.requiredByCompany);
-      const tried = await attempt(actor, request.ip);
-      const account = await db.selectFrom('accounts').select('password_hash').where('account_id', '=', actor.account_id).executeTakeFirst();
+    handler: async ({ body, access, request }) => {
+      if (await companyRequiresTotp(db, access.company_id)) throw forbidden(totpMessages.requiredByCompany);
+      const tried = await attempt(access, request.ip);
+      const account = await db.selectFrom('accounts').select('password_hash').where('account_id', '=', access.account_id).executeTakeFirst();
       if (!(await verifyPassword(body.password, account?.password_hash)))
         throw new AppError(401, 'UNAUTHORIZED', totpMessages.passwordWrong, { password: totpMessages.passwordWrong });
-      const second = await checkSecondFactor(db, actor.account_id, body.otp);
+      const second = await checkSecondFactor(db, access.account_id, body.otp);
       if (second === 'off') throw badRequest(totpMessages.notEnabled);
       if (second !== 'ok') throw new AppError(401, 'UNAUTHORIZED', totpMessages.otpWrong, { otp: totpMessages.otpWrong });
       await markLoginSucceeded(db, tried);
-      await deleteTotp(db, actor.account_id);
-      await writeAudit(db, actor, 'account.totp_disable', 'account', actor.account_id);
+      await deleteTotp(db, access.account_id);
+      await writeAudit(db, access, 'account.totp_disable', 'account', access.account_id);
       return { ok: true };
     },
   });
 
   /** A company's policy: its own company admin, or the super admin; another company is "not found". */
-  const policyOf = async (actor: AuthedActor, companyId: string) => {
-    if (actor.role !== 0) throw forbidden();
-    if (actor.company_id !== null && actor.company_id !== companyId) throw notFound();
+  const policyOf = async (access: Access, companyId: string) => {
+    if (access.role !== 0) throw forbidden();
+    if (access.company_id !== null && access.company_id !== companyId) throw notFound();
     const policy = await findCompanyTotpPolicy(db, companyId);
     if (!policy) throw notFound();
     return policy;
@@ -108,18 +109,18 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerCall(app, ctx, companyTotpPolicy, {
     auth: 'user',
-    handler: async ({ body, actor }) => policyOf(actor, body.company_id),
+    handler: async ({ body, access }) => policyOf(access, body.company_id),
   });
 
   registerCall(app, ctx, companyTotpPolicyUpdate, {
     auth: 'user',
-    handler: async ({ body, actor }) => {
-      await policyOf(actor, body.company_id);
+    handler: async ({ body, access }) => {
+      await policyOf(access, body.company_id);
       // A company admin turning it on would lock themselves into the setup: they set theirs up first.
-      if (body.require_totp && actor.company_id !== null && !(await findTotp(db, actor.account_id))?.secret)
+      if (body.require_totp && access.company_id !== null && !(await findTotp(db, access.account_id))?.secret)
         throw badRequest(totpMessages.ownTotpFirst, { require_totp: totpMessages.ownTotpFirst });
       await setCompanyTotpPolicy(db, body.company_id, body.require_totp);
-      await writeAudit(db, actor, 'company.totp_policy', 'company', body.company_id, { require_totp: body.require_totp });
+      await writeAudit(db, access, 'company.totp_policy', 'company', body.company_id, { require_totp: body.require_totp });
       return { ok: true };
     },
   });

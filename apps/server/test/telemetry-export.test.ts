@@ -325,10 +325,10 @@ describe('a big export shares the database', () => {
     t.app.inject({ method: 'GET', url: exportUrl(range), headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
 
   beforeAll(async () => {
-    // 200,000 points (about 11 MB of CSV), written straight to the table.
+    // 60,000 points (about 4 MB of CSV, 120 reads), written straight to the table.
     await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
       SELECT ${terminalA.imei}, timestamptz '2032-01-01T00:00:00Z' + make_interval(secs => i * 5), 35.6 + i / 1e7, 139.7, 30.5, 90
-      FROM generate_series(1, 200000) AS i`.execute(t.db);
+      FROM generate_series(1, 60000) AS i`.execute(t.db);
   }, 120_000);
 
   it('answers a cheap call while a big export is still streaming', async () => {
@@ -344,7 +344,7 @@ describe('a big export shares the database', () => {
     })();
     await Promise.all([cheap, rest]);
     expect(events).toEqual(['cheap call 200', 'export ended']);
-    expect(bytes).toBeGreaterThan(10_000_000);
+    expect(bytes).toBeGreaterThan(3_000_000);
   }, 120_000);
 
   it('runs one export per account at a time: a second one meanwhile is a 429 in Japanese', async () => {

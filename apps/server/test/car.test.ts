@@ -94,6 +94,11 @@ describe('car_list and car_list_count', () => {
     expect(await count({ search_item: '4', search_text: '遅延なし' })).toBe(3);
   });
 
+  it('search the terminal IMEI (the data-log screen finds its vehicle by it)', async () => {
+    expect(await ids({ search_item: '5', search_text: '351000000000002' })).toEqual(['C000002']);
+    expect(await count({ search_item: '5', search_text: '351000000000002' }, 'staffA')).toBe(1);
+  });
+
   it('keep only vehicles whose terminal last reported 正常 with isNormal', async () => {
     expect(await ids({ isNormal: true })).toEqual(['C000001', fleet.A.car_id]);
     expect(await count({ isNormal: true })).toBe(2);

@@ -40,6 +40,8 @@ export const carSearchColumns = [
   { key: 'merchant', label: carLabels.merchant },
   { key: 'car_number', label: carLabels.car_number },
   { key: 'payment_log', label: carLabels.payment_log },
+  // Beyond SPEC.md §3: a terminal's logs are addressed by IMEI, so its vehicle is found by it.
+  { key: 'car_data_id', label: carLabels.car_data_id },
 ] as const;
 export const carSortColumns = [
   'car_id',

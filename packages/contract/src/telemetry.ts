@@ -275,3 +275,6 @@ export const liveTicket = defineCall(
   z.object({}).optional(),
   z.object({ ticket: z.string(), expires_in: z.number().int() }),
 );
+
+// The meaning of the sensor and OBD2 keys, shared by the console and the CSV export.
+export * from './log-readings.js';

@@ -14,7 +14,7 @@ import {
 import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
 
-type Column = (typeof carSortColumns)[number];
+type Column = (typeof carSortColumns)[number] | 'car_data_id';
 
 /**
  * Every column lives on the vehicle row: the customer's full name, merchant and
@@ -34,6 +34,7 @@ export const carListConfig: ListConfig<Column> = {
     },
     company_name: { expr: sql.ref('c.company_name') },
     car_status: { expr: sql.ref('c.car_status') },
+    car_data_id: { expr: sql.ref('c.car_data_id') },
   },
   search: carSearchColumns,
   sortable: carSortColumns,

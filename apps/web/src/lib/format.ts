@@ -14,3 +14,9 @@ export function formatBirthday(v: string | null | undefined): string {
   const m = v ? /^(\d{4})-(\d{2})-(\d{2})/.exec(v) : null;
   return m ? `${m[1]}年${m[2]}月${m[3]}日` : '';
 }
+
+/** YYYYMMDDHHmm in Japan time, for file names (the console's users are in Japan whatever the PC's zone). */
+export function fileStamp(at: Date = new Date()): string {
+  const d = new Date(at.getTime() + 9 * 3600_000);
+  return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`;
+}

@@ -3,6 +3,7 @@ import { Box, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { timeTicks } from './time-ticks';
 
 export interface ChartSeries {
   label: string;
@@ -12,7 +13,7 @@ export interface ChartSeries {
   unit?: string;
 }
 
-/** A time-series chart drawn with uPlot (canvas; stays fast at 10^5 points). x is epoch seconds. */
+/** A time-series chart drawn with uPlot (canvas; stays fast at 10^5 points). x is epoch seconds, shown in Japan time. */
 export function TimeChart({ x, series, height = 220, title }: { x: number[]; series: ChartSeries[]; height?: number; title: string }) {
   const { ref, width } = useElementSize();
   const holder = useRef<HTMLDivElement>(null);
@@ -24,12 +25,34 @@ export function TimeChart({ x, series, height = 220, title }: { x: number[]; ser
       width,
       height,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Asia/Tokyo'),
-      fmtDate: (tpl) => uPlot.fmtDate(tpl.replace('{M}/{D}', '{M}/{D}')),
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
       scales: { x: { time: true } },
-      axes: [{ stroke: '#666' }, ...series.map((s, i) => ({ stroke: s.color, side: i === 0 ? 3 : 1, scale: s.unit ?? s.label, grid: { show: i === 0 }, values: (_u: uPlot, v: number[]) => v.map((n) => `${n}${s.unit ?? ''}`) }))],
-      series: [{ label: '時刻', value: '{YYYY}/{MM}/{DD} {HH}:{mm}' }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, scale: s.unit ?? s.label, spanGaps: false, points: { show: x.length < 200 } }))],
+      axes: [
+        {
+          stroke: '#666',
+          size: 44,
+          values: (_u: uPlot, splits: number[], _axis: number, _space: number, incr: number) => timeTicks(splits, incr),
+        },
+        ...series.map((s, i) => ({
+          stroke: s.color,
+          side: i === 0 ? 3 : 1,
+          scale: s.unit ?? s.label,
+          grid: { show: i === 0 },
+          values: (_u: uPlot, v: number[]) => v.map((n) => `${n}${s.unit ?? ''}`),
+        })),
+      ],
+      series: [
+        { label: '時刻', value: '{YYYY}/{MM}/{DD} {HH}:{mm}' },
+        ...series.map((s) => ({
+          label: s.unit ? `${s.label} (${s.unit})` : s.label,
+          stroke: s.color,
+          width: 1.5,
+          scale: s.unit ?? s.label,
+          spanGaps: false,
+          points: { show: x.length < 200 },
+        })),
+      ],
     };
     plot.current?.destroy();
     plot.current = new uPlot(opts, [x, ...series.map((s) => s.values)] as uPlot.AlignedData, holder.current);

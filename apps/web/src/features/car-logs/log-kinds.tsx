@@ -12,11 +12,18 @@ import {
   engineRunningLabel,
   errorStatusLabel,
   errorTypeLabels,
+  otherReadingsText,
+  readingColumns,
+  readingHeader,
+  readingKey,
+  readingOf,
+  readingValue,
+  type ReadingLog,
   startStopLabel,
   type Call,
   type LogKind,
 } from '@fleet/contract';
-import { Code, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ChartSeries } from '../../components/chart/time-chart';
 import { formatDateTime } from '../../lib/format';
@@ -35,17 +42,57 @@ export interface LogKindView {
   /** Request fields beyond car_data_id/from/to/paging (GPS asks for points instead of pages). */
   request?: Record<string, unknown>;
   columns: LogColumn[];
+  /** The call answers oldest first (the GPS route); the table still lists newest first. */
+  oldestFirst?: boolean;
   chart?(rows: Row[]): { title: string; series: ChartSeries[] } | null;
 }
 
 const num = (v: unknown, digits = 1) => (typeof v === 'number' ? v.toFixed(digits) : '');
-const json = (v: unknown) => (v && typeof v === 'object' && Object.keys(v).length ? JSON.stringify(v) : '');
-const col = (label: string, text: (r: Row) => string, render?: (r: Row) => ReactNode): LogColumn => ({ label, text, render: render ?? text });
+const col = (label: string, text: (r: Row) => string, render?: (r: Row) => ReactNode): LogColumn => ({
+  label,
+  text,
+  render: render ?? text,
+});
 const time = col('日時', (r) => formatDateTime(r.recorded_at));
 const palette = ['#1c64d9', '#e8590c', '#2f9e44', '#9c36b5', '#c2255c'];
 
+/** A column per catalogued key (label and unit from the contract), then the other keys as 「名前: 値」. */
+const readingCols = (log: ReadingLog, field: 'readings' | 'pids'): LogColumn[] => [
+  ...readingColumns[log].map((k) => col(readingHeader(log, k), (r) => readingValue(readingOf(r[field], k)))),
+  col(
+    'その他の値',
+    (r) => otherReadingsText(log, r[field]),
+    (r) => (
+      <Text size="xs" c="dimmed" span>
+        {otherReadingsText(log, r[field])}
+      </Text>
+    ),
+  ),
+];
+
+/** Chart series of the catalogued keys that hold numbers, labelled as the columns are. */
+const readingSeries = (log: ReadingLog, field: 'readings' | 'pids', rows: Row[], max: number, firstColor = 0): ChartSeries[] =>
+  readingColumns[log]
+    .filter((k) => rows.some((r) => typeof readingOf(r[field], k) === 'number'))
+    .slice(0, max)
+    .map((k, i) => ({
+      ...readingKey(log, k),
+      color: palette[(firstColor + i) % palette.length]!,
+      values: rows.map((r) => {
+        const v = readingOf(r[field], k);
+        return typeof v === 'number' ? v : null;
+      }),
+    }));
+
 /** Start/stop wording of SPEC.md §4: a console command says 始動 for permit, 停止 otherwise; a report by what the engine did. */
-const startStop = (r: Row) => (r.command !== null && r.command !== undefined ? startStopLabel(r.command) : r.running === 'on' ? '始動' : r.running === 'off' ? '停止' : '');
+const startStop = (r: Row) =>
+  r.command !== null && r.command !== undefined
+    ? startStopLabel(r.command)
+    : r.running === 'on'
+      ? '始動'
+      : r.running === 'off'
+        ? '停止'
+        : '';
 
 export const logKindViews: LogKindView[] = [
   {
@@ -60,8 +107,14 @@ export const logKindViews: LogKindView[] = [
     call: carGetEngineLog,
     columns: [
       time,
-      col('始動/停止', startStop, (r) => <Text size="sm" fw={700} c={startStop(r) === '始動' ? 'teal.7' : 'red.7'}>{startStop(r)}</Text>),
-      col('内容', (r) => (r.command !== null && r.command !== undefined ? `${engineCommandLabel(r.command)}（指示）` : engineRunningLabel(r.running))),
+      col('始動/停止', startStop, (r) => (
+        <Text size="sm" fw={700} c={startStop(r) === '始動' ? 'teal.7' : 'red.7'}>
+          {startStop(r)}
+        </Text>
+      )),
+      col('内容', (r) =>
+        r.command !== null && r.command !== undefined ? `${engineCommandLabel(r.command)}（指示）` : engineRunningLabel(r.running),
+      ),
       col('エンジン始動', (r) => (r.engine_line ? engineLineLabel(r.engine_line) : '')),
       col('指示者', (r) => String(r.account_name ?? r.account_id ?? '')),
     ],
@@ -71,7 +124,14 @@ export const logKindViews: LogKindView[] = [
     label: 'GPS',
     call: carGetGpsLog,
     request: { max_points: 20_000 },
-    columns: [time, col('緯度', (r) => num(r.lat, 6)), col('経度', (r) => num(r.lng, 6)), col('速度 (km/h)', (r) => num(r.speed, 0)), col('方位 (°)', (r) => num(r.heading, 0))],
+    oldestFirst: true,
+    columns: [
+      time,
+      col('緯度', (r) => num(r.lat, 6)),
+      col('経度', (r) => num(r.lng, 6)),
+      col('速度 (km/h)', (r) => num(r.speed, 0)),
+      col('方位 (°)', (r) => num(r.heading, 0)),
+    ],
   },
   {
     kind: 'battery',
@@ -90,18 +150,23 @@ export const logKindViews: LogKindView[] = [
     kind: 'sensor',
     label: 'センサー',
     call: carGetSensorLog,
-    columns: [time, col('振動', (r) => num(r.vibration, 2)), col('その他の値', (r) => json(r.readings), (r) => <Code>{json(r.readings)}</Code>)],
-    chart: (rows) => ({ title: '振動', series: [{ label: '振動', color: palette[2]!, values: rows.map((r) => (r.vibration as number | null) ?? null) }] }),
+    columns: [time, col('振動', (r) => num(r.vibration, 2)), ...readingCols('sensor', 'readings')],
+    chart: (rows) => ({
+      title: '振動・センサー値',
+      series: [
+        { label: '振動', color: palette[0]!, values: rows.map((r) => (r.vibration as number | null) ?? null) },
+        ...readingSeries('sensor', 'readings', rows, 2, 1),
+      ],
+    }),
   },
   {
     kind: 'obd2',
     label: 'OBD2',
     call: carGetObd2Log,
-    columns: [time, col('取得値 (PID)', (r) => json(r.pids), (r) => <Code>{json(r.pids)}</Code>)],
+    columns: [time, ...readingCols('obd2', 'pids')],
     chart: (rows) => {
-      const keys = [...new Set(rows.flatMap((r) => Object.entries((r.pids as Record<string, unknown>) ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].slice(0, 4);
-      if (!keys.length) return null;
-      return { title: 'OBD2 取得値', series: keys.map((k, i) => ({ label: k, color: palette[i]!, values: rows.map((r) => ((r.pids as Record<string, unknown>)?.[k] as number | undefined) ?? null) })) };
+      const series = readingSeries('obd2', 'pids', rows, 4);
+      return series.length ? { title: 'OBD2 取得値', series } : null;
     },
   },
   {

@@ -1,30 +1,38 @@
 import { errorMessages, LOG_EXPORT_PATH, telemetryMessages } from '@fleet/contract';
 import { Alert, Button, Group, Paper, Progress, ScrollArea, Table, Text } from '@mantine/core';
 import { IconDownload, IconFileText } from '@tabler/icons-react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { TimeChart } from '../../components/chart/time-chart';
 import { callApi, messageOf } from '../../lib/api-client';
+import { fileStamp } from '../../lib/format';
 import { downloadStream, saveBlob } from '../../lib/download';
 import type { LogKindView } from './log-kinds';
 
 type Row = Record<string, unknown> & { id?: number; recorded_at: string };
 const PAGE = 1000;
-const stamp = () => new Date().toISOString().slice(0, 16).replace(/\D/g, '');
 
 /** One log of a terminal: chart (where a person would rather look), table paged by before_id, CSV and text download. */
 export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; carDataId: string; from: string; to: string }) {
   const q = useInfiniteQuery({
     queryKey: ['car-log', view.kind, carDataId, from, to],
     queryFn: ({ pageParam, signal }) =>
-      callApi(view.call, { car_data_id: carDataId, from, to, ...(view.request ?? { limit: PAGE }), ...(pageParam ? { before_id: pageParam } : {}) } as never, { signal }) as Promise<{ list: Row[]; next_before_id?: number | null }>,
+      callApi(
+        view.call,
+        { car_data_id: carDataId, from, to, ...(view.request ?? { limit: PAGE }), ...(pageParam ? { before_id: pageParam } : {}) },
+        { signal },
+      ) as Promise<{ list: Row[]; next_before_id?: number | null }>,
     initialPageParam: 0,
     getNextPageParam: (last) => last.next_before_id ?? undefined,
+    // A failed or pending new range leaves the last rows on screen.
+    placeholderData: keepPreviousData,
   });
-  const rows = useMemo(() => q.data?.pages.flatMap((p) => p.list) ?? [], [q.data]);
+  const fetched = useMemo(() => q.data?.pages.flatMap((p) => p.list) ?? [], [q.data]);
+  // The table is newest first like every log; a route (GPS) arrives oldest first.
+  const rows = useMemo(() => (view.oldestFirst ? [...fetched].reverse() : fetched), [fetched, view.oldestFirst]);
   const chart = useMemo(() => {
     if (!view.chart || rows.length < 2) return null;
-    const asc = view.kind === 'gps' ? rows : [...rows].reverse();
+    const asc = [...rows].reverse();
     const c = view.chart(asc);
     return c && { ...c, x: asc.map((r) => Date.parse(r.recorded_at) / 1000) };
   }, [rows, view]);
@@ -38,7 +46,7 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
       const params = new URLSearchParams({ kind: view.kind, car_data_id: carDataId, from, to });
       const blob = await downloadStream(`${LOG_EXPORT_PATH}?${params}`, (p) => setProgress(p.lines));
       if (!blob) setNotice({ color: 'yellow', text: '出力するデータがありません。' });
-      else saveBlob(blob, `${view.kind}_log_${carDataId}_${stamp()}.csv`);
+      else saveBlob(blob, `${view.kind}_log_${carDataId}_${fileStamp()}.csv`);
     } catch (e) {
       setNotice({ color: 'red', text: messageOf(e, telemetryMessages.exportFailed) });
     } finally {
@@ -47,17 +55,22 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
   };
   const exportText = () => {
     const lines = [view.columns.map((c) => c.label).join('\t'), ...rows.map((r) => view.columns.map((c) => c.text(r)).join('\t'))];
-    saveBlob(new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/plain;charset=utf-8' }), `${view.kind}_log_${carDataId}_${stamp()}.txt`);
+    saveBlob(
+      new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/plain;charset=utf-8' }),
+      `${view.kind}_log_${carDataId}_${fileStamp()}.txt`,
+    );
   };
 
-  if (q.isError)
-    return (
-      <Alert color="red" role="alert">
-        {messageOf(q.error, q.error && (q.error as { status?: number }).status === 401 ? errorMessages.fetchFailed : telemetryMessages.logFetchFailed)}
-      </Alert>
-    );
   return (
     <Paper withBorder p="md" radius="md">
+      {q.isError && (
+        <Alert color="red" role="alert" mb="sm">
+          {messageOf(
+            q.error,
+            (q.error as { status?: number }).status === 401 ? errorMessages.fetchFailed : telemetryMessages.logFetchFailed,
+          )}
+        </Alert>
+      )}
       <Group justify="space-between" mb="sm">
         <Text size="sm" c="dimmed" data-testid="log-count">
           {q.isPending ? '読み込み中…' : `${rows.length.toLocaleString('ja-JP')}件を表示（新しい順）`}
@@ -74,7 +87,9 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
       {progress !== null && (
         <Group gap="xs" mb="sm">
           <Progress value={100} animated striped style={{ flex: 1 }} aria-label="CSV出力中" />
-          <Text size="xs" c="dimmed">{progress.toLocaleString('ja-JP')}行 受信</Text>
+          <Text size="xs" c="dimmed">
+            {progress.toLocaleString('ja-JP')}行 受信
+          </Text>
         </Group>
       )}
       {notice && (
@@ -84,7 +99,7 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
       )}
       {chart && <TimeChart title={chart.title} x={chart.x} series={chart.series} />}
       <ScrollArea h={chart ? 360 : 520} mt="sm" type="auto">
-        <Table striped stickyHeader verticalSpacing={4} fz="sm">
+        <Table striped stickyHeader verticalSpacing={4} fz="sm" aria-label={`${view.label}ログ`}>
           <Table.Thead>
             <Table.Tr>
               {view.columns.map((c) => (

@@ -1,46 +1,97 @@
-import { validationMessages } from '@fleet/contract';
+import { LogRequest, sessionCarId } from '@fleet/contract';
 import { Alert, Button, Group, Paper, Tabs, Text, TextInput } from '@mantine/core';
 import { IconFilter, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
+import { carByDataIdQuery } from '../../../features/car/api';
 import { CarNav } from '../../../features/car/car-nav';
 import { logKindViews } from '../../../features/car-logs/log-kinds';
 import { LogPanel } from '../../../features/car-logs/log-panel';
+import { callApi } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session-store';
+
+type Range = { from: string; to: string };
+
+/** The contract's date rule (both bounds or none, the start not after the end), per field. */
+function rangeErrors(carDataId: string, range: Range): Partial<Range> {
+  const parsed = LogRequest.safeParse({ car_data_id: carDataId, ...range });
+  if (parsed.success) return {};
+  const out: Partial<Range> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if ((field === 'from' || field === 'to') && !out[field]) out[field] = issue.message;
+  }
+  return out;
+}
 
 /** `/car/car_loges/{car_data_id?}`: every log a terminal sends, with the date filter of SPEC.md §5. */
 export function Component() {
   const params = useParams();
   const stored = useSession((s) => s.car_data_id);
-  const carId = useSession((s) => s.car_id);
   const carDataId = params.car_data_id || stored || '';
-  const [draft, setDraft] = useState({ from: '', to: '' });
-  const [range, setRange] = useState({ from: '', to: '' });
+  // The URL names the terminal only: its vehicle (tabs, number, customer) is looked up by the IMEI.
+  const car = useQuery(carByDataIdQuery(carDataId)).data;
+  useEffect(() => {
+    if (!car) return;
+    useSession.getState().select({ car_id: car.car_id, car_data_id: carDataId });
+    callApi(sessionCarId, { car_id: car.car_id }).catch(() => undefined);
+  }, [car, carDataId]);
+  const [draft, setDraft] = useState<Range>({ from: '', to: '' });
+  const [range, setRange] = useState<Range>({ from: '', to: '' });
   const [tab, setTab] = useState<string>('connection');
-  const oneSided = !!draft.from !== !!draft.to;
+  const errors = useMemo(() => rangeErrors(carDataId || '-', draft), [carDataId, draft]);
+  const invalid = !!(errors.from || errors.to);
 
   if (!carDataId) return <Alert color="yellow">端末が選択されていません。車両一覧から車両を選んでください。</Alert>;
   return (
     <>
-      <PageHeader title="データログ" description={`IMEI ${carDataId}`} />
-      {carId && <CarNav carId={carId} carDataId={carDataId} />}
+      <PageHeader
+        title="データログ"
+        description={
+          car
+            ? `${car.car_number}（${car.car_id}）${car.user_name ? ` ・ ${car.user_name}` : ''} ・ IMEI ${carDataId}`
+            : `IMEI ${carDataId}`
+        }
+      />
+      {car && <CarNav carId={car.car_id} carDataId={carDataId} />}
       <Paper withBorder p="md" radius="md" mb="md">
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (!oneSided) setRange(draft);
+            if (!invalid) setRange(draft);
           }}
         >
-          <Group align="flex-end" gap="sm">
-            <TextInput type="datetime-local" label="開始日時" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })} error={oneSided && !draft.from ? validationMessages.dateRange : undefined} />
-            <Text pb={8}>〜</Text>
-            <TextInput type="datetime-local" label="終了日時" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })} error={oneSided && !draft.to ? validationMessages.dateRange : undefined} />
-            <Button type="submit" leftSection={<IconFilter size={16} />} disabled={oneSided}>
+          <Group align="flex-start" gap="sm">
+            <TextInput
+              type="datetime-local"
+              label="開始日時"
+              value={draft.from}
+              onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+              error={errors.from}
+            />
+            <Text pt={32}>〜</Text>
+            <TextInput
+              type="datetime-local"
+              label="終了日時"
+              value={draft.to}
+              onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+              error={errors.to}
+            />
+            <Button type="submit" mt={25} leftSection={<IconFilter size={16} />} disabled={invalid}>
               絞り込む
             </Button>
             {(range.from || range.to) && (
-              <Button variant="subtle" leftSection={<IconX size={16} />} onClick={() => { setDraft({ from: '', to: '' }); setRange({ from: '', to: '' }); }}>
+              <Button
+                variant="subtle"
+                mt={25}
+                leftSection={<IconX size={16} />}
+                onClick={() => {
+                  setDraft({ from: '', to: '' });
+                  setRange({ from: '', to: '' });
+                }}
+              >
                 条件をクリア
               </Button>
             )}

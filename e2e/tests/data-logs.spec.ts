@@ -1,0 +1,125 @@
+import { expect, loginAs, test } from '../support/fixtures';
+import { demoTerminal } from '../support/terminal';
+
+// Issue #15.5-7, 9, 10: the data-log screen in Japanese, truthful and self-sufficient.
+const t = demoTerminal(13);
+const start = Date.parse('2026-04-02T23:40:00Z'); // 08:40 JST on 04/03
+const at = (min: number) => new Date(start + min * 60_000).toISOString();
+
+test.beforeAll(async ({ playwright }) => {
+  const request = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const records: Record<string, unknown>[] = [];
+  for (let i = 0; i < 6; i++) {
+    records.push({ type: 'gps', time: at(i), lat: 35.68 + i * 0.001, lng: 139.76, speed: 20 + i, heading: 90 });
+    records.push({
+      type: 'obd2',
+      time: at(i),
+      pids: {
+        rpm: 800 + i * 100,
+        vehicle_speed: 20 + i,
+        coolant_temp: 80,
+        fuel_level: 50 - i,
+        engine_load: 30,
+        throttle_pos: 12,
+        maf: 3.5,
+      },
+    });
+    records.push({
+      type: 'sensor',
+      time: at(i),
+      vibration: 0.1,
+      readings: { temperature_c: 21.5, humidity_pct: 40, charging: true, door: 'closed' },
+    });
+  }
+  // A fixed seq: a retried worker's beforeAll stores nothing twice.
+  const auth = Buffer.from(`${t.car_device_id}:${t.password}`).toString('base64');
+  const res = await request.post('/device/v1/batch', {
+    headers: { authorization: `Basic ${auth}` },
+    data: { seq: 1_775_000_000_013, records },
+  });
+  expect(res.ok()).toBe(true);
+  await request.dispose();
+});
+
+test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with labels and units', async ({ page }) => {
+  // The axes are drawn on a canvas: record every text the page draws.
+  await page.addInitScript(() => {
+    const drawn: string[] = [];
+    (window as unknown as { drawnTexts: string[] }).drawnTexts = drawn;
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text: string, x: number, y: number, maxWidth?: number) {
+      drawn.push(String(text));
+      return maxWidth === undefined ? fill.call(this, text, x, y) : fill.call(this, text, x, y, maxWidth);
+    };
+  });
+  await loginAs(page, 'admin');
+  await page.goto(`/car/car_loges/${t.imei}`);
+  await page.getByRole('tab', { name: 'OBD2' }).click();
+  await expect(page.getByTestId('time-chart')).toBeVisible();
+  const legend = page.locator('.u-legend');
+  await expect(legend).toContainText('エンジン回転数 (rpm)');
+  await expect(legend).toContainText('燃料残量 (%)');
+  await expect(legend).not.toContainText('fuel_level');
+  const texts = await page.evaluate(() => (window as unknown as { drawnTexts: string[] }).drawnTexts);
+  const ticks = texts.join(' | ');
+  expect(ticks).toMatch(/\b08:4\d\b/);
+  expect(ticks).not.toMatch(/\d(am|pm)\b/i);
+  expect(ticks).not.toMatch(/(?<![\d/])\d{1,2}\/\d{1,2}\/\d{2}(?!\d)/);
+});
+
+test('OBD2 and sensor cells are labelled columns with units, never raw JSON', async ({ page }) => {
+  await loginAs(page, 'admin');
+  await page.goto(`/car/car_loges/${t.imei}`);
+  await page.getByRole('tab', { name: 'OBD2' }).click();
+  await expect(page.getByRole('columnheader', { name: 'エンジン回転数 (rpm)' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '車速 (km/h)' })).toBeVisible();
+  const firstRow = page.getByRole('table', { name: 'OBD2ログ' }).getByRole('row').nth(1);
+  await expect(firstRow.getByRole('cell', { name: '1300', exact: true })).toBeVisible();
+  await expect(firstRow).toContainText('maf: 3.5');
+  await expect(page.getByRole('cell').filter({ hasText: '{' })).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'センサー' }).click();
+  await expect(page.getByRole('columnheader', { name: '温度 (℃)' })).toBeVisible();
+  const sensorRow = page.getByRole('table', { name: 'センサーログ' }).getByRole('row').nth(1);
+  await expect(sensorRow).toContainText('充電: ON');
+  await expect(sensorRow).toContainText('door: closed');
+  await expect(page.getByRole('cell').filter({ hasText: '{' })).toHaveCount(0);
+});
+
+test('the GPS tab lists newest first, as it says', async ({ page }) => {
+  await loginAs(page, 'admin');
+  await page.goto(`/car/car_loges/${t.imei}`);
+  await page.getByRole('tab', { name: 'GPS' }).click();
+  await expect(page.getByTestId('log-count')).toContainText('（新しい順）');
+  const rows = page.getByRole('table', { name: 'GPSログ' }).getByRole('row');
+  await expect(rows.nth(1).getByRole('cell').first()).toHaveText('2026/04/03 08:45');
+  await expect(rows.last().getByRole('cell').first()).toHaveText('2026/04/03 08:40');
+});
+
+test('a reversed date range marks the field and keeps the rows on screen', async ({ page }) => {
+  await loginAs(page, 'admin');
+  await page.goto(`/car/car_loges/${t.imei}`);
+  await page.getByRole('tab', { name: 'OBD2' }).click();
+  await page.getByLabel('開始日時').fill('2026-04-03T08:40');
+  await page.getByLabel('終了日時').fill('2026-04-03T08:43');
+  await page.getByRole('button', { name: '絞り込む' }).click();
+  await expect(page.getByTestId('log-count')).toContainText('4件');
+
+  await page.getByLabel('開始日時').fill('2026-04-03T09:00');
+  await expect(page.getByLabel('開始日時')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('開始日時は終了日時以前で指定してください')).toBeVisible();
+  await expect(page.getByRole('button', { name: '絞り込む' })).toBeDisabled();
+  await expect(page.getByText('入力内容に誤りがあります。')).toHaveCount(0);
+  await expect(page.getByTestId('log-count')).toContainText('4件');
+  await expect(page.getByRole('columnheader', { name: 'エンジン回転数 (rpm)' })).toBeVisible();
+});
+
+test('opened from a bookmark in a fresh session, the screen shows the vehicle and its tabs', async ({ page }) => {
+  await loginAs(page, 'admin'); // a new session: no vehicle selected before
+  await page.goto(`/car/car_loges/${t.imei}`);
+  await expect(page.getByRole('tab', { name: '車両詳細' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'エンジン制御' })).toBeVisible();
+  await expect(page.getByText(new RegExp(`（${t.car_id}）`))).toBeVisible();
+  await page.getByRole('tab', { name: '車両詳細' }).click();
+  await expect(page).toHaveURL(new RegExp(`/car/car_detail/${t.car_id}/${t.imei}`));
+});

@@ -15,6 +15,7 @@ import { FormSection } from '../../components/edit-shell/form-section';
 import { GeneratedIdField } from '../../components/edit-shell/generated-id-field';
 import { generateCheckedId } from '../../lib/use-id-generator';
 import { generateTerminalSecret } from './terminal-secret';
+import { deviceTexts } from './texts';
 
 /** The fields of the GPS terminal form (SPEC.md §3), shared by the terminal screens and the wizard ('device.' prefix). */
 export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'add' | 'edit' }) {
@@ -56,9 +57,7 @@ function ProtocolFields({ prefix }: { prefix: string }) {
         name={`${prefix}protocol`}
         label={L.protocol}
         data={protocolOptions}
-        description={
-          protocol === 'osmand' ? 'OsmAnd（Traccar Client）にはコマンドを送る経路がないため、エンジン制御はできません' : undefined
-        }
+        description={protocol === 'osmand' ? deviceTexts.osmandNoCommands : undefined}
       />
       {defaults && (
         <>
@@ -66,13 +65,13 @@ function ProtocolFields({ prefix }: { prefix: string }) {
             name={`${prefix}cmd_cut_text`}
             label={L.cmd_cut_text}
             placeholder={defaults.cut}
-            description="空欄のときは既定のコマンド"
+            description={deviceTexts.commandTextHint}
           />
           <TextField
             name={`${prefix}cmd_restore_text`}
             label={L.cmd_restore_text}
             placeholder={defaults.restore}
-            description="空欄のときは既定のコマンド"
+            description={deviceTexts.commandTextHint}
           />
         </>
       )}

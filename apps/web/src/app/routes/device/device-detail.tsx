@@ -14,6 +14,7 @@ import { DeleteRestoreButton } from '../../../components/edit-shell/delete-resto
 import { DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { deviceDetailQuery, useDeleteDevice } from '../../../features/device/api';
+import { deviceTexts } from '../../../features/device/texts';
 import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
@@ -60,8 +61,11 @@ export function Component() {
                 { label: L.protocol, value: terminalProtocolLabels[d.protocol] },
                 ...(defaultCommandTexts[d.protocol]
                   ? [
-                      { label: L.cmd_cut_text, value: d.cmd_cut_text || `${defaultCommandTexts[d.protocol]!.cut}（既定）` },
-                      { label: L.cmd_restore_text, value: d.cmd_restore_text || `${defaultCommandTexts[d.protocol]!.restore}（既定）` },
+                      { label: L.cmd_cut_text, value: d.cmd_cut_text || deviceTexts.byDefault(defaultCommandTexts[d.protocol]!.cut) },
+                      {
+                        label: L.cmd_restore_text,
+                        value: d.cmd_restore_text || deviceTexts.byDefault(defaultCommandTexts[d.protocol]!.restore),
+                      },
                     ]
                   : []),
                 { label: L.ipaddr, value: d.ipaddr },

@@ -30,6 +30,7 @@ import { registerNotificationRoutes } from './notify/notify.routes.js';
 import { registerOperations } from './ops/ops.js';
 import { registerExportRoutes } from './telemetry/export.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
+import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
 
 export interface BuildOptions {
   db: Db;
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAreaRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

@@ -31,5 +31,6 @@ export * from './notify.js';
 export * from './password-reset.js';
 export * from './engine.js';
 export * from './areas.js';
+export * from './fleet-map.js';
 export * from './audit.js';
 export * from './webhook.js';

@@ -267,6 +267,38 @@ export interface MailOutboxTable {
   created_at: Generated<Date>;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  /** null: the super admin's receiver, told about every company. */
+  company_id: string | null;
+  url: string;
+  secret: string;
+  events: Json<string[]>;
+  enabled: Generated<boolean>;
+  description: Generated<string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  body: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_status: number | null;
+  last_error: string | null;
+  sent_at: Date | string | null;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookCursorsTable {
+  name: string;
+  last_id: number;
+}
+
 export interface PasswordResetTokensTable {
   token_hash: string;
   account_id: string;
@@ -398,6 +430,9 @@ export interface DB {
   notification_settings: NotificationSettingsTable;
   notification_events: NotificationEventsTable;
   mail_outbox: MailOutboxTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_cursors: WebhookCursorsTable;
   password_reset_tokens: PasswordResetTokensTable;
   audit_log: AuditLogTable;
   device_batches: DeviceBatchesTable;

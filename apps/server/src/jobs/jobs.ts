@@ -11,10 +11,14 @@ import { pruneSentMails } from '../mail/outbox.repository.js';
 import { pruneNotificationEvents } from '../notify/notification.repository.js';
 import { runSweep } from '../notify/sweep.js';
 import { prunePasswordReset } from '../password-reset/password-reset.repository.js';
+import { queueCommandEvents } from '../webhooks/command-events.js';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { pruneDeliveries } from '../webhooks/webhook.repository.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
 export const MAIL_INTERVAL_MS = 5_000;
+export const WEBHOOK_INTERVAL_MS = 5_000;
 export const SWEEP_INTERVAL_MS = 60_000;
 export const CLEAN_UP_INTERVAL_MS = 3600_000;
 
@@ -37,10 +41,20 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
     log,
     clock,
   });
+  const webhooks = new WebhookDispatcher({ db, log, clock });
   const reservations = createRequestScheduler({ db, clock });
   const jobs: Job[] = [
     { name: 'reservation requests and command expiry', periodMs: RESERVATION_INTERVAL_MS, run: () => reservations.tick() },
     { name: 'mail dispatch', periodMs: MAIL_INTERVAL_MS, runAtStart: true, run: () => mail.runOnce() },
+    {
+      name: 'webhook dispatch',
+      periodMs: WEBHOOK_INTERVAL_MS,
+      runAtStart: true,
+      run: async () => {
+        await queueCommandEvents(db, clock());
+        return webhooks.runOnce();
+      },
+    },
     { name: 'notification sweep', periodMs: SWEEP_INTERVAL_MS, run: () => runSweep(db, { publicUrl: config.publicUrl, clock }) },
     {
       name: 'clean-up',
@@ -50,12 +64,13 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
           pruneLoginAttempts(db),
           pruneBatchReceipts(db, BATCH_RECEIPT_DAYS),
           pruneSentMails(db, clock()),
+          pruneDeliveries(db, clock()),
           pruneNotificationEvents(db, clock()),
           prunePasswordReset(db),
         ]),
     },
   ];
-  return { jobs, close: () => mail.stop() };
+  return { jobs, close: () => Promise.all([mail.stop(), webhooks.stop()]).then(() => undefined) };
 }
 
 /** Starts the server's jobs; stop() waits for runs in progress, then closes the mail transport. */

@@ -1,6 +1,7 @@
 import { NOTIFY_COOLDOWN_MINUTES, type NotifyItemKey } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
+import { enqueueWebhookEvent } from '../webhooks/webhook.repository.js';
 import { composeNotificationMail } from './notification-mail.js';
 import { lockNotificationKey, notifiedSince, recordNotification, type NotifyCar } from './notification.repository.js';
 import type { Subscriber } from './settings.repository.js';
@@ -57,5 +58,28 @@ export async function deliver(trx: Db, sub: Subscriber, car: NotifyCar, f: Findi
     outbox_id: outboxId,
     at: opts.now,
   });
+  // One webhook event per vehicle, item and occurrence, however many accounts were told (the id dedupes).
+  const occurrence = (f.since ?? f.at).toISOString();
+  await enqueueWebhookEvent(
+    trx,
+    {
+      id: `notify:${car.car_id}:${f.item}:${occurrence}`,
+      type: `notify.${f.item}`,
+      company_id: car.company_id,
+      at: f.at,
+      data: {
+        item: f.item,
+        car_id: car.car_id,
+        car_number: car.car_number,
+        car_data_id: car.car_data_id,
+        what: f.what,
+        happened_at: f.at.toISOString(),
+        since: f.since?.toISOString() ?? null,
+        position: f.position,
+        detail: f.detail,
+      },
+    },
+    opts.now,
+  );
   return true;
 }

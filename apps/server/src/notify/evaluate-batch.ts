@@ -7,6 +7,7 @@ import { lockMotions, saveMotions } from './motion.repository.js';
 import { findCarsByDataIds, latestPositions, loadVehicleAreas, type NotifyCar } from './notification.repository.js';
 import { findSubscribers, seesCompany } from './settings.repository.js';
 import { findBatchEvents } from './telemetry-rules.js';
+import { queueTerminalEvents } from '../webhooks/terminal-events.js';
 
 export interface NotifyOptions {
   /** Base of the links in the mail (config.publicUrl). */
@@ -73,8 +74,10 @@ export async function evaluateBatches(trx: Db, batches: readonly BatchToJudge[],
   }
   await saveMotions(trx, moved);
 
+  const fitted = reads ? reads.cars.filter((c) => ids.includes(c.car_data_id)) : await findCarsByDataIds(trx, ids);
+  await queueTerminalEvents(trx, todo, fitted);
   // Vehicles nobody could be told about are not judged further (the same answer, fewer statements).
-  const cars = reads ? reads.cars.filter((c) => c.watched && ids.includes(c.car_data_id)) : await findCarsByDataIds(trx, ids);
+  const cars = reads ? reads.cars.filter((c) => c.watched && ids.includes(c.car_data_id)) : fitted;
   if (cars.length === 0) return 0;
   const subs = await findSubscribers(
     trx,

@@ -8,6 +8,11 @@ import {
   LOG_EXPORT_PATH,
   LogExportQuery,
   OSMAND_PATH,
+  WEBHOOK_EVENT_HEADER,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookEventBody,
+  webhookEventTypes,
   type Call,
 } from '@fleet/contract';
 import { z } from 'zod';
@@ -83,6 +88,7 @@ const TAGS: [RegExp, string][] = [
   [/engine|reserve|cmd/, 'engine control'],
   [/area|template/, 'areas'],
   [/log|gps|data_sync|latest|car_data/, 'telemetry'],
+  [/^webhook/, 'webhooks'],
   [/notification|mail/, 'notifications'],
   [/^account/, 'accounts'],
   [/^company/, 'companies'],
@@ -223,6 +229,26 @@ function otherPaths(): Record<string, Json> {
   };
 }
 
+/** What a webhook receiver gets (OpenAPI 3.1 `webhooks`): one signed POST per event, docs/notifications.md. */
+function webhookDocs(): Json {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  return {
+    fleetEvent: {
+      post: {
+        summary: 'One event for a registered webhook receiver',
+        description: `Event types: ${webhookEventTypes.join(', ')}. Answer 2xx within 10 s; anything else is retried with backoff (1 min × 2^(n-1), at most 6 h, 12 attempts). Deduplicate by the event id.`,
+        parameters: [
+          header(WEBHOOK_SIGNATURE_HEADER, 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the secret>'),
+          header(WEBHOOK_EVENT_HEADER, 'The event type'),
+          header(WEBHOOK_EVENT_ID_HEADER, 'The event id, the same on every retry'),
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(WebhookEventBody, 'output') } } },
+        responses: { 200: { description: 'Received' } },
+      },
+    },
+  };
+}
+
 const errorResponse = (description: string) => json({ $ref: '#/components/schemas/ApiError' }, description);
 
 /** The OpenAPI 3.1 document of the whole server, built from the contract's schemas. */
@@ -242,6 +268,7 @@ export function buildOpenApiDocument(opts: { version: string; serverUrl?: string
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     security: [{ bearer: [] }],
     paths,
+    webhooks: webhookDocs(),
     components: {
       schemas: { ApiError: schemaOf(ApiError, 'output') },
       securitySchemes: {

@@ -137,6 +137,22 @@ const post = (path: string, expect: Expectation, request: MatrixRow['request'], 
   ...extra,
 });
 const none = () => ({ body: {} });
+/** Webhooks and their delivery log: administrators (role 0) of a company or the super admin. */
+const ADMINS: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(200), managerA: same(403), staffA: same(403) };
+/** A fresh webhook of the target company. */
+const webhookOf = async (w: World, target: Target) => {
+  const row = await w.db
+    .insertInto('webhooks')
+    .values({
+      company_id: companyOf[target],
+      url: 'https://hooks.example.jp/fleet',
+      secret: 'matrix-secret-0123456789',
+      events: '["command"]',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+};
 /** A GET (or HEAD) anyone may make, answering every role alike. */
 const openGet = (path: string, method: 'GET' | 'HEAD' = 'GET', status: Cell = same(200)): MatrixRow => ({
   route: `${method} ${path}`,
@@ -364,6 +380,15 @@ export const matrix: MatrixRow[] = [
 
   // Mail and audit -------------------------------------------------------------------------------
   post('/api/mail_outbox_list', SUPER_ADMIN, none),
+
+  // Webhooks: administrators (role 0); another company's receiver is "not found" -----------------
+  post('/api/webhook_list', ADMINS, none),
+  post('/api/webhook_add', ADMINS, () => ({ body: { url: 'https://hooks.example.jp/fleet', events: ['command'] } })),
+  post('/api/webhook_update', COMPANY_ADMINS, async (w, target) => ({
+    body: { id: await webhookOf(w, target), url: 'https://hooks.example.jp/updated', events: ['terminal.offline'] },
+  })),
+  post('/api/webhook_delete', COMPANY_ADMINS, async (w, target) => ({ body: { id: await webhookOf(w, target) } })),
+  post('/api/webhook_delivery_list', ADMINS, none),
   post('/api/audit_log_list', SUPER_ADMIN, none),
 
   // Device gateway ----------------------------------------------------------------------------------

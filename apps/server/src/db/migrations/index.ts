@@ -16,6 +16,7 @@ import * as engineAuthority from './2026_12_01_090000_engine_authority.js';
 import * as totp from './2026_12_02_100000_totp.js';
 import * as deviceStateReported from './2026_12_03_090000_device_state_reported.js';
 import * as terminalProtocol from './2026_12_05_090000_terminal_protocol.js';
+import * as webhooks from './2026_12_06_120000_webhooks.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_100000_totp': totp,
   '2026_12_03_090000_device_state_reported': deviceStateReported,
   '2026_12_05_090000_terminal_protocol': terminalProtocol,
+  '2026_12_06_120000_webhooks': webhooks,
 };

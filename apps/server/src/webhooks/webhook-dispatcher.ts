@@ -1,0 +1,103 @@
+import { WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@fleet/contract';
+import type { Db } from '../db/database.js';
+import { systemClock, type Clock } from '../mail/clock.js';
+import type { Log } from '../mail/mail-dispatcher.js';
+import { signatureHeader } from './webhook-signature.js';
+import { WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS, webhookRetryDelayMs } from './webhook-policy.js';
+import {
+  claimDueDeliveries,
+  markDelivered,
+  markDeliveryFailed,
+  releaseDeliveryClaims,
+  type ClaimedDelivery,
+} from './webhook.repository.js';
+
+export interface WebhookDispatcherOptions {
+  db: Db;
+  log: Log;
+  clock?: Clock;
+  batchSize?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends what webhook_deliveries holds, as MailDispatcher sends mail: a delivery is claimed by one
+ * instance at a time and one with sent_at set is never sent again. A 2xx answer is delivered; any
+ * other answer, a timeout or a refused connection is retried with backoff.
+ */
+export class WebhookDispatcher {
+  private readonly clock: Clock;
+  private running: Promise<{ sent: number; failed: number }> | undefined;
+
+  constructor(private readonly opts: WebhookDispatcherOptions) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  runOnce(): Promise<{ sent: number; failed: number }> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  private async pass() {
+    const result = { sent: 0, failed: 0 };
+    for (;;) {
+      const claimedAt = this.clock();
+      const batch = await this.opts.db.transaction().execute((trx) => claimDueDeliveries(trx, claimedAt, this.opts.batchSize ?? 10));
+      if (!batch.length) return result;
+      for (const [i, d] of batch.entries()) {
+        if (this.clock().getTime() - claimedAt.getTime() > WEBHOOK_CLAIM_LEASE_MS / 2) {
+          await releaseDeliveryClaims(
+            this.opts.db,
+            batch.slice(i).map((x) => x.id),
+            this.clock(),
+          );
+          return result;
+        }
+        if (await this.send(d)) result.sent++;
+        else result.failed++;
+      }
+    }
+  }
+
+  private async send(d: ClaimedDelivery): Promise<boolean> {
+    const { db, log } = this.opts;
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'fleet-console-webhook/1',
+          [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(d.secret, d.body, Math.floor(this.clock().getTime() / 1000)),
+          [WEBHOOK_EVENT_HEADER]: d.event_type,
+          [WEBHOOK_EVENT_ID_HEADER]: d.event_id,
+        },
+        body: d.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+      });
+      status = res.status;
+      await res.body?.cancel().catch(() => undefined);
+      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+    } catch (err) {
+      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+      error = `${err instanceof Error ? err.message : String(err)}${cause}`;
+    }
+    if (error === null) {
+      await markDelivered(db, d.id, status!, this.clock());
+      log.info({ deliveryId: d.id, event: d.event_type }, 'webhook delivered');
+      return true;
+    }
+    await markDeliveryFailed(db, d.id, status, error, new Date(this.clock().getTime() + webhookRetryDelayMs(d.attempts)));
+    const final = d.attempts >= WEBHOOK_MAX_ATTEMPTS;
+    log.warn({ deliveryId: d.id, attempts: d.attempts, err: error }, final ? 'webhook given up' : 'webhook failed, will retry');
+    return false;
+  }
+}

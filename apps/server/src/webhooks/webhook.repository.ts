@@ -1,0 +1,269 @@
+import type { Webhook, WebhookDeliveryRow, WebhookDeliveryStatus, WebhookEventBody, WebhookEventType } from '@fleet/contract';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_MAX_ATTEMPTS } from './webhook-policy.js';
+
+/**
+ * webhooks/ owns webhooks, webhook_deliveries and webhook_cursors. Other modules queue events with
+ * enqueueWebhookEvent inside the transaction that causes them; the dispatcher job sends them.
+ * `company` is the caller's scope: a company admin's id, or null for the super admin (every row).
+ */
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+
+type WebhookRow = {
+  id: number;
+  company_id: string | null;
+  url: string;
+  secret: string;
+  events: unknown;
+  enabled: boolean;
+  description: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+const toWebhook = (r: WebhookRow): Webhook => ({
+  id: Number(r.id),
+  company_id: r.company_id,
+  url: r.url,
+  events: json(r.events) as WebhookEventType[],
+  enabled: r.enabled,
+  description: r.description,
+  secret_hint: r.secret.slice(-4),
+  created_at: iso(r.created_at)!,
+  updated_at: iso(r.updated_at)!,
+});
+
+const scoped = (company: string | null) => (eb: ExpressionBuilder<DB, 'webhooks'>) =>
+  company === null ? eb.val(true) : eb('webhooks.company_id', '=', company);
+
+export async function listWebhooks(db: Db, company: string | null) {
+  const rows = await db.selectFrom('webhooks').selectAll().where(scoped(company)).orderBy('id').execute();
+  return { count: rows.length, list: rows.map(toWebhook) };
+}
+
+export interface WebhookInput {
+  url: string;
+  secret: string;
+  events: string[];
+  enabled: boolean;
+  description: string;
+}
+
+export async function insertWebhook(db: Db, company: string | null, w: WebhookInput, now: Date): Promise<Webhook> {
+  const row = await db
+    .insertInto('webhooks')
+    .values({ company_id: company, ...w, events: JSON.stringify(w.events), created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toWebhook(row);
+}
+
+/** Updates a webhook in the caller's scope; a blank secret keeps the old one. Returns whether it was found. */
+export async function updateWebhook(db: Db, company: string | null, id: number, w: WebhookInput, now: Date): Promise<boolean> {
+  const { secret, ...rest } = w;
+  const result = await db
+    .updateTable('webhooks')
+    .set({ ...rest, ...(secret ? { secret } : {}), events: JSON.stringify(w.events), updated_at: now })
+    .where('id', '=', id)
+    .where(scoped(company))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes a webhook in the caller's scope with its delivery log. Returns whether it was found. */
+export async function deleteWebhook(db: Db, company: string | null, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('webhooks').where('id', '=', id).where(scoped(company)).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export interface WebhookEvent {
+  /** Stable per event: queued twice, it is delivered once per receiver. */
+  id: string;
+  type: WebhookEventType;
+  /** The company the event is about (its vehicle's); null: only the super admin's receivers hear it. */
+  company_id: string | null;
+  at: Date;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Queues one event for every enabled receiver that wants its type and may see its company, once per
+ * receiver and event id. One statement; call it in the transaction of whatever causes the event.
+ */
+export async function enqueueWebhookEvent(db: Db, e: WebhookEvent, now: Date): Promise<number> {
+  const body: WebhookEventBody = { id: e.id, type: e.type, created_at: e.at.toISOString(), company_id: e.company_id, data: e.data };
+  const company = e.company_id === null ? sql`w.company_id IS NULL` : sql`(w.company_id IS NULL OR w.company_id = ${e.company_id})`;
+  const result = await sql`
+    INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, body, next_attempt_at, created_at)
+    SELECT w.id, ${e.id}, ${e.type}, ${JSON.stringify(body)}, ${now}, ${now}
+    FROM webhooks w
+    WHERE w.enabled AND w.events @> ${JSON.stringify([e.type])}::jsonb AND ${company}
+    ON CONFLICT (webhook_id, event_id) DO NOTHING`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Whether any enabled receiver wants the type: lets a caller skip building events nobody hears. */
+export async function anyWebhookWants(db: Db, type: WebhookEventType): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('enabled', '=', true)
+    .where(sql<boolean>`events @> ${JSON.stringify([type])}::jsonb`)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export interface ClaimedDelivery {
+  id: number;
+  event_id: string;
+  event_type: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+/** As claimDueMails: locks due deliveries (SKIP LOCKED), counts the attempt and leases them. In a transaction. */
+export async function claimDueDeliveries(trx: Db, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+  const rows = await trx
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select(['d.id', 'd.event_id', 'd.event_type', 'd.body', 'd.attempts', 'w.url', 'w.secret'])
+    .where('d.sent_at', 'is', null)
+    .where('d.attempts', '<', WEBHOOK_MAX_ATTEMPTS)
+    .where('d.next_attempt_at', '<=', now)
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.id')
+    .limit(limit)
+    .forUpdate('d')
+    .skipLocked()
+    .execute();
+  if (!rows.length) return [];
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + WEBHOOK_CLAIM_LEASE_MS) })
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
+}
+
+export async function markDelivered(db: Db, id: number, status: number, now: Date): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ sent_at: now, last_status: status, last_error: null }).where('id', '=', id).execute();
+}
+
+export async function markDeliveryFailed(db: Db, id: number, status: number | null, error: string, nextAttemptAt: Date): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ last_status: status, last_error: error.slice(0, 1000), next_attempt_at: nextAttemptAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function releaseDeliveryClaims(db: Db, ids: number[], now: Date): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ attempts: sql`attempts - 1`, next_attempt_at: now })
+    .where('id', 'in', ids)
+    .where('sent_at', 'is', null)
+    .execute();
+}
+
+const statusFilter = (status: WebhookDeliveryStatus) => (eb: ExpressionBuilder<DB, 'webhook_deliveries' | 'webhooks'>) => {
+  switch (status) {
+    case 'sent':
+      return eb('webhook_deliveries.sent_at', 'is not', null);
+    case 'pending':
+      return eb.and([eb('webhook_deliveries.sent_at', 'is', null), eb('webhook_deliveries.attempts', '<', WEBHOOK_MAX_ATTEMPTS)]);
+    case 'failed':
+      return eb.and([eb('webhook_deliveries.sent_at', 'is', null), eb('webhook_deliveries.attempts', '>=', WEBHOOK_MAX_ATTEMPTS)]);
+    default:
+      return eb.val(true);
+  }
+};
+
+/** The delivery log: newest first, of the caller's receivers (one, when webhookId is given). */
+export async function listDeliveries(
+  db: Db,
+  company: string | null,
+  q: { webhook_id?: number | undefined; status: WebhookDeliveryStatus; offset: number; limit: number },
+) {
+  const base = () => {
+    let b = db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .where(scoped(company))
+      .where(statusFilter(q.status));
+    if (q.webhook_id !== undefined) b = b.where('webhook_deliveries.webhook_id', '=', q.webhook_id);
+    return b;
+  };
+  const [count, rows] = await Promise.all([
+    base()
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow(),
+    base()
+      .select([
+        'webhook_deliveries.id',
+        'webhook_deliveries.webhook_id',
+        'webhooks.url',
+        'webhook_deliveries.event_id',
+        'webhook_deliveries.event_type',
+        'webhook_deliveries.attempts',
+        'webhook_deliveries.last_status',
+        'webhook_deliveries.last_error',
+        'webhook_deliveries.next_attempt_at',
+        'webhook_deliveries.sent_at',
+        'webhook_deliveries.created_at',
+      ])
+      .orderBy('webhook_deliveries.id', 'desc')
+      .offset(q.offset)
+      .limit(q.limit)
+      .execute(),
+  ]);
+  const list: WebhookDeliveryRow[] = rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    webhook_id: Number(r.webhook_id),
+    status: r.sent_at !== null ? 'sent' : r.attempts >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending',
+    next_attempt_at: iso(r.next_attempt_at)!,
+    sent_at: iso(r.sent_at),
+    created_at: iso(r.created_at)!,
+  }));
+  return { count: count.n, list };
+}
+
+/** Delivered calls are kept 30 days for the log, like sent mail. */
+export async function pruneDeliveries(db: Db, now: Date): Promise<void> {
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('sent_at', 'is not', null)
+    .where('sent_at', '<', new Date(now.getTime() - 30 * 86_400_000))
+    .execute();
+}
+
+/** How far a log of another module was read; locked until the transaction ends. Starts at the log's end. */
+export async function lockCursor(trx: Db, name: string, start: () => Promise<number>): Promise<number> {
+  const row = await trx.selectFrom('webhook_cursors').select('last_id').where('name', '=', name).forUpdate().executeTakeFirst();
+  if (row) return Number(row.last_id);
+  const first = await start();
+  await trx
+    .insertInto('webhook_cursors')
+    .values({ name, last_id: first })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const again = await trx.selectFrom('webhook_cursors').select('last_id').where('name', '=', name).forUpdate().executeTakeFirstOrThrow();
+  return Number(again.last_id);
+}
+
+export async function saveCursor(trx: Db, name: string, lastId: number): Promise<void> {
+  await trx.updateTable('webhook_cursors').set({ last_id: lastId }).where('name', '=', name).execute();
+}

@@ -1,0 +1,64 @@
+import { webhookAdd, webhookDelete, webhookDeliveryList, webhookList, webhookMessages, webhookUpdate } from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Access } from '../access/access.js';
+import { registerCall } from '../access/route.js';
+import type { AppContext } from '../http/context.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { newWebhookSecret } from './webhook-signature.js';
+import { deleteWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhook.repository.js';
+
+/** Administrators (role 0): a company admin for the company, the super admin for every company. */
+const adminsOnly = (access: Access) => {
+  if (access.role !== 0) throw forbidden(webhookMessages.companyAdminsOnly);
+};
+
+/**
+ * Webhooks (docs/notifications.md "Webhooks"). A company admin's receivers hear their company's events;
+ * the super admin's hear every company's, and the super admin sees and edits every receiver. Another
+ * company's receiver is "not found".
+ */
+export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerCall(app, ctx, webhookList, {
+    auth: 'user',
+    handler: ({ access }) => {
+      adminsOnly(access);
+      return listWebhooks(ctx.db, access.company);
+    },
+  });
+
+  registerCall(app, ctx, webhookAdd, {
+    auth: 'user',
+    handler: async ({ body, access }) => {
+      adminsOnly(access);
+      const secret = body.secret || newWebhookSecret();
+      const webhook = await insertWebhook(ctx.db, access.company, { ...body, secret }, new Date());
+      return { webhook, secret };
+    },
+  });
+
+  registerCall(app, ctx, webhookUpdate, {
+    auth: 'user',
+    handler: async ({ body: { id, ...w }, access }) => {
+      adminsOnly(access);
+      if (!(await updateWebhook(ctx.db, access.company, id, w, new Date()))) throw notFound(webhookMessages.notFound);
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, webhookDelete, {
+    auth: 'user',
+    handler: async ({ body, access }) => {
+      adminsOnly(access);
+      if (!(await deleteWebhook(ctx.db, access.company, body.id))) throw notFound(webhookMessages.notFound);
+      return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, webhookDeliveryList, {
+    auth: 'user',
+    handler: ({ body, access }) => {
+      adminsOnly(access);
+      return listDeliveries(ctx.db, access.company, body);
+    },
+  });
+}

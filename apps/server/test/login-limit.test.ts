@@ -29,7 +29,8 @@ describe('login rate limit', () => {
     expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: sessionMessages.tooManyAttempts });
 
     expect((await attempt('198.51.100.20', FIXTURE_PASSWORD)).statusCode).toBe(200);
-  });
+    // Eleven scrypt checks one after the other: minutes on a machine busy with other suites.
+  }, 120_000);
 
   it('also holds against a burst of simultaneous guesses', async () => {
     const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt('203.0.113.8', `burst-${i}`)));

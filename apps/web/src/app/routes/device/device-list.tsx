@@ -46,6 +46,7 @@ export function Component() {
                 variant={r.protocol === 'json' ? 'outline' : 'light'}
                 color={r.protocol === 'json' ? 'gray' : 'teal'}
                 radius="sm"
+                tt="none"
                 title={terminalProtocolLabels[r.protocol]}
               >
                 {terminalProtocolShortLabels[r.protocol]}

@@ -18,6 +18,8 @@ const freePort = () =>
 
 export interface E2eServer {
   url: string;
+  /** TELTONIKA_PORT of the server (a free port), for tests that play a Teltonika terminal. */
+  teltonikaPort: number;
   child: ChildProcess;
   dataDir: string;
 }
@@ -28,8 +30,9 @@ export interface E2eServer {
  */
 export async function startE2eServer(extraEnv: Record<string, string> = {}): Promise<E2eServer> {
   const port = await freePort();
+  const teltonikaPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-e2e-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIMULATE: '0', ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIMULATE: '0', TELTONIKA_PORT: String(teltonikaPort), GT06_PORT: '0', ...extraEnv };
   delete env.DATABASE_URL;
   delete env.INIT_CWD;
   const child = spawn(process.execPath, ['--conditions=@fleet/source', '--import', 'tsx', 'src/main.ts'], { cwd: path.join(repoRoot, 'apps/server'), env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +44,7 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     const ok = await fetch(`${url}/`).then((r) => r.ok, () => false);
-    if (ok) return { url, child, dataDir };
+    if (ok) return { url, child, dataDir, teltonikaPort };
     await new Promise((r) => setTimeout(r, 300));
   }
   child.kill('SIGKILL');

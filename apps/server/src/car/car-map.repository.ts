@@ -1,6 +1,5 @@
 import type { Area, FleetCar } from '@fleet/contract';
 import type { Db } from '../db/database.js';
-import { availableData } from '../areas/areas.repository.js';
 import { listLatestStates } from '../telemetry/latest-state.repository.js';
 
 /**
@@ -27,7 +26,8 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
   const areas = new Map<string, Area[]>();
   for (const { car_id, ...a } of areaRows) areas.set(car_id, [...(areas.get(car_id) ?? []), a]);
   return rows.map(({ lat_min, lat_max, lng_min, lng_max, ...r }) => {
-    const own = availableData({ lat_min, lat_max, lng_min, lng_max });
+    const own =
+      lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null ? { lat_min, lat_max, lng_min, lng_max } : null;
     return {
       ...r,
       state: (r.car_data_id && states.get(r.car_data_id)) || null,

@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
         lazy: () => import('./layouts/default-layout'),
         children: [
           { path: 'car/car_list', handle: screen(t.carList), lazy: () => import('./routes/car/car-list') },
+          { path: 'car/car_map', handle: screen(t.carMap), lazy: () => import('./routes/car/car-map') },
           { path: 'car/car_detail/:car_id?/:car_data_id?', handle: screen(t.carDetail), lazy: () => import('./routes/car/car-detail') },
           { path: 'car/car_loges/:car_data_id?', handle: screen(t.carLogs), lazy: () => import('./routes/car/car-logs') },
           {

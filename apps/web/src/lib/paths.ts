@@ -18,6 +18,8 @@ export const paths = {
   car: {
     add: '/car/car_add',
     list: '/car/car_list',
+    /** Ours (issue #18): every visible vehicle on one live map. */
+    map: '/car/car_map',
     userAdd: '/car/car_user_add',
     wizard: '/car/car_user_device_add',
     userList: '/car/car_user_list',

@@ -6,6 +6,7 @@ export const shellTexts = {
   menu: {
     cars: '車両管理',
     carList: '車両一覧',
+    carMap: '車両マップ',
     carAdd: '車両登録',
     wizard: '一括登録',
     customers: '顧客管理',
@@ -42,6 +43,7 @@ export const shellTexts = {
     warning: 'セッションが無効です',
     passwordResetRequest: 'パスワード再設定',
     carList: '車両一覧',
+    carMap: '車両マップ',
     carDetail: '車両詳細',
     carLogs: 'データログ',
     carTravelRoute: '走行ルート',

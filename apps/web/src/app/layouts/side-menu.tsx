@@ -23,6 +23,7 @@ export function menuFor(actor: Actor): MenuGroup[] {
       icon: <IconCar size={18} />,
       items: [
         { label: t.carList, to: paths.car.list },
+        { label: t.carMap, to: paths.car.map },
         ...(caps.registerCarsAndCustomers
           ? [
               { label: t.carAdd, to: paths.car.add },

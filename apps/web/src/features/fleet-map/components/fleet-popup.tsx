@@ -1,0 +1,33 @@
+import { fleetStateColors, fleetStateLabels } from '@fleet/contract';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
+import { Popup } from 'react-leaflet';
+import { Link } from 'react-router';
+import { formatDateTime } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import type { FleetItem } from '../fleet-view';
+import { fleetMapTexts as T } from '../texts';
+
+/** The picked vehicle's popup, with the way to its detail screen. */
+export function FleetPopup({ item, onClose }: { item: FleetItem; onClose(): void }) {
+  if (item.lat === null || item.lng === null) return null;
+  const { car } = item;
+  return (
+    <Popup position={[item.lat, item.lng]} offset={[0, -4]} eventHandlers={{ remove: onClose }}>
+      <Stack gap={4} miw={180} data-testid="fleet-popup">
+        <Text fw={700}>{car.car_number || car.car_id}</Text>
+        <Text size="xs" c="dimmed">
+          {car.car_id}・{car.company_name ?? ''}
+        </Text>
+        <Badge color={fleetStateColors[item.state]} variant="filled" size="sm">
+          {fleetStateLabels[item.state]}
+        </Badge>
+        <Text size="xs">
+          {T.speed(item.speed)}・{T.seen} {formatDateTime(item.seen)}
+        </Text>
+        <Anchor component={Link} to={paths.car.detail(car.car_id, car.car_data_id ?? '')} size="sm">
+          {T.detail}
+        </Anchor>
+      </Stack>
+    </Popup>
+  );
+}

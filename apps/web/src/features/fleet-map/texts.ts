@@ -1,0 +1,18 @@
+/** Texts of the fleet map (issue #18); state labels come from the contract's fleetStateLabels. */
+export const fleetMapTexts = {
+  title: '車両マップ',
+  description: '閲覧できる全車両の最新位置です。新しい報告はそのまま地図と一覧に反映されます。',
+  search: '検索（車両番号・車両ID・顧客名）',
+  states: '状態',
+  company: '加盟店',
+  shown: (n: number, all: number) => `表示 ${n.toLocaleString('ja-JP')}台 / 全${all.toLocaleString('ja-JP')}台`,
+  noPosition: (n: number) => `位置情報のない車両 ${n.toLocaleString('ja-JP')}台は地図に表示されません。`,
+  empty: '条件に一致する車両がありません。',
+  detail: '車両詳細を開く',
+  listLabel: '車両一覧（地図と同じ車両）',
+  pageLabel: '一覧のページ',
+  fetchFailed: '車両の位置を取得できませんでした。管理者に問い合わせてください。',
+  cluster: (n: number) => `${n}台`,
+  speed: (v: number | null) => (v === null ? '速度不明' : `${Math.round(v)} km/h`),
+  seen: '最終受信',
+} as const;

@@ -1,0 +1,98 @@
+import { fileURLToPath } from 'node:url';
+import { expect, loginAs, test } from '../support/fixtures';
+import { demoTerminal, sendBatch } from '../support/terminal';
+
+const SCREENSHOT = fileURLToPath(new URL('../../docs/screenshots/car-map-1366.png', import.meta.url));
+
+/** One report putting a demo vehicle at a place in a state. */
+const report = (lat: number, lng: number, o: { running?: 'on' | 'off'; line?: string; connection?: string } = {}) => {
+  const time = new Date().toISOString();
+  return [
+    { type: 'engine', time, running: o.running ?? 'on', engine_line: o.line ?? 'connected' },
+    { type: 'connection', time, state: o.connection ?? 'connected' },
+    { type: 'gps', time, lat, lng, speed: o.running === 'off' ? 0 : 40, heading: 90, satellites: 9, accuracy: 5 },
+  ];
+};
+
+test('the fleet map shows the visible vehicles, filters them, follows a live report and opens a vehicle', async ({ page }) => {
+  const [t1, t2, t3, t4] = [1, 2, 3, 4].map(demoTerminal) as [
+    ReturnType<typeof demoTerminal>,
+    ReturnType<typeof demoTerminal>,
+    ReturnType<typeof demoTerminal>,
+    ReturnType<typeof demoTerminal>,
+  ];
+  await sendBatch(page.request, t1, report(35.6812, 139.7671));
+  await sendBatch(page.request, t2, report(35.7101, 139.8107, { running: 'off' }));
+  await sendBatch(page.request, t3, report(35.6586, 139.7454, { line: 'disconnected' }));
+  await sendBatch(page.request, t4, report(35.6298, 139.7946, { connection: 'disconnected' }));
+
+  await loginAs(page, 'tokyo-manager');
+  await page.goto('/car/car_map');
+  await expect(page).toHaveTitle(/車両マップ/);
+  const list = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' });
+  const map = page.locator('.leaflet-container');
+  for (const t of [t1, t2, t3, t4]) await expect(list.getByRole('button', { name: new RegExp(t.car_id) })).toBeVisible();
+  await expect(list).not.toContainText('C000013'); // another company's vehicle
+  const row = (t: { car_id: string }) => list.getByRole('button', { name: new RegExp(t.car_id) });
+  await expect(row(t1)).toContainText('走行中');
+  await expect(row(t2)).toContainText('停止中');
+  await expect(row(t3)).toContainText('禁止中');
+  await expect(row(t4)).toContainText('通信途絶');
+
+  // The map draws exactly the vehicles the list shows.
+  const listed = async () => Number((await page.getByTestId('fleet-count').textContent())!.match(/表示 ([\d,]+)台/)![1]!.replace(/,/g, ''));
+  await expect.poll(async () => Number(await map.getAttribute('data-vehicles'))).toBe(await listed());
+
+  await page
+    .getByRole('group', { name: '状態' })
+    .getByText(/^禁止中/)
+    .click();
+  await expect(list.getByRole('button')).toHaveCount(1);
+  await expect(row(t3)).toBeVisible();
+  await expect(map).toHaveAttribute('data-vehicles', '1');
+  await page
+    .getByRole('group', { name: '状態' })
+    .getByText(/^禁止中/)
+    .click();
+
+  await page.getByLabel('検索（車両番号・車両ID・顧客名）').fill(t2.car_id);
+  await expect(list.getByRole('button')).toHaveCount(1);
+  await expect(map).toHaveAttribute('data-vehicles', '1');
+
+  // A live report changes the vehicle's state without a reload.
+  await sendBatch(page.request, t2, report(35.7121, 139.8127, { running: 'on' }));
+  await expect(row(t2)).toContainText('走行中', { timeout: 15_000 });
+
+  // The list centres the map and opens the popup; a click on the marker opens it again.
+  await row(t2).click();
+  const popup = page.getByTestId('fleet-popup');
+  await expect(popup).toContainText(t2.car_id);
+  await page.locator('.leaflet-popup-close-button').click();
+  await expect(popup).toHaveCount(0);
+  const box = (await map.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(popup).toContainText(t2.car_id);
+  await popup.getByRole('link', { name: '車両詳細を開く' }).click();
+  await expect(page).toHaveURL(new RegExp(`/car/car_detail/${t2.car_id}`));
+  await expect(page.getByRole('heading', { name: '車両詳細' })).toBeVisible();
+});
+
+test('the fleet map at 1366×768', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const kinds = [{}, { running: 'off' }, {}, { line: 'disconnected' }, {}, { connection: 'disconnected' }] as const;
+  for (let n = 1; n <= 12; n++) {
+    const angle = (n / 12) * 2 * Math.PI;
+    await sendBatch(
+      page.request,
+      demoTerminal(n),
+      report(35.68 + 0.06 * Math.sin(angle), 139.76 + 0.08 * Math.cos(angle), kinds[n % kinds.length]),
+    );
+  }
+  await loginAs(page, 'tokyo-manager');
+  await page.goto('/car/car_map');
+  await expect(page.getByRole('link', { name: '車両マップ' })).toBeVisible();
+  await expect(page.getByRole('list', { name: '車両一覧（地図と同じ車両）' }).getByRole('button')).toHaveCount(12);
+  await expect(page.locator('.leaflet-container')).toHaveAttribute('data-vehicles', '12');
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: SCREENSHOT });
+});

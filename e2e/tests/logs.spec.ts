@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { expect, loginAs, test } from '../support/fixtures';
 import { demoTerminal, drive, sendBatch } from '../support/terminal';
 
+/** YYYYMMDDHHmm in Japan time. */
+const jstStamp = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace(/\D/g, '');
+
 test('data logs: charts, date filter and the CSV export', async ({ page }) => {
   const t = demoTerminal(2);
   const start = new Date('2026-03-10T01:00:00Z');
@@ -22,12 +25,19 @@ test('data logs: charts, date filter and the CSV export', async ({ page }) => {
   await expect(page.getByRole('cell', { name: '2026/03/10 10:04' })).toBeVisible();
 
   const download = page.waitForEvent('download');
+  const clickedAt = new Date();
   await page.getByRole('button', { name: 'CSVダウンロード' }).click();
   const file = readFileSync(await (await download).path());
   expect(file.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
   const lines = file.toString('utf8').slice(1).trim().split(/\r?\n/);
-  expect(lines[0]).toBe('recorded_at,voltage,percentage');
+  expect(lines[0]).toBe('日時,電圧 (V),残量 (%)');
   expect(lines).toHaveLength(6);
+  // Japan time with seconds, newest first as on screen; the file name's time is Japan time too.
+  expect(lines[1]).toMatch(/^2026\/03\/10 10:04:00,/);
+  expect(lines[5]).toMatch(/^2026\/03\/10 10:00:00,/);
+  const name = /^battery_log_(\d+)_(\d{12})\.csv$/.exec((await download).suggestedFilename());
+  expect(name?.[1]).toBe(t.imei);
+  expect([jstStamp(clickedAt), jstStamp(new Date())]).toContain(name?.[2]);
 });
 
 test('one bound only shows the date-range message', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
-import { telemetryMessages } from '@fleet/contract';
+import { exportFileStamp, telemetryMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AppContext } from '../src/http/context.js';
 import { EXPORT_BATCH, copyPathCsv, rowPathCsv } from '../src/telemetry/export.routes.js';
@@ -35,29 +35,33 @@ const get = (q: Record<string, string>, token?: string) =>
   t.app.inject({ method: 'GET', url: exportUrl(q), headers: token ? { authorization: `Bearer ${token}` } : {} });
 
 describe('GET /api/car_log_export', () => {
-  it('streams a CSV with a byte-order mark, a header row and objects as JSON', async () => {
+  it('streams a CSV with a byte-order mark, Japanese headers, JST times, newest first, the rest of an object as JSON', async () => {
+    const before = exportFileStamp(new Date());
     const res = await get({ kind: 'obd2', car_data_id: terminalA.imei }, tokenA);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="obd2_log_${terminalA.imei}.csv"`);
+    // The file name's time is Japan time (YYYYMMDDHHmm).
+    const name = /^attachment; filename="obd2_log_(\d+)_(\d{12})\.csv"$/.exec(String(res.headers['content-disposition']));
+    expect(name?.[1]).toBe(terminalA.imei);
+    expect([before, exportFileStamp(new Date())]).toContain(name?.[2]);
     expect(res.body).toBe(
-      '\uFEFFrecorded_at,pids\r\n' +
-        '2026-01-15T12:00:00.000+09:00,"{""rpm"":900,""note"":""idle, \\""cold\\""""}"\r\n' +
-        '2026-01-15T12:01:00.000+09:00,"{""rpm"":2100}"\r\n',
+      '\uFEFF日時,エンジン回転数 (rpm),車速 (km/h),冷却水温 (℃),燃料残量 (%),エンジン負荷 (%),スロットル開度 (%),その他の値\r\n' +
+        '2026/01/15 12:01:00,2100,,,,,,\r\n' +
+        '2026/01/15 12:00:00,900,,,,,,"{""note"":""idle, \\""cold\\""""}"\r\n',
     );
   });
 
   it('neutralises text a spreadsheet would run as a formula', async () => {
     const res = await get({ kind: 'error', car_data_id: terminalA.imei }, tokenA);
     const lines = res.body.split('\r\n');
-    expect(lines[0]).toBe('\uFEFFrecorded_at,error_type,status_code,detail');
-    expect(lines[1]).toBe(`2026-01-15T12:02:00.000+09:00,sensor,1002,"'=HYPERLINK(""http://evil.example"",""x"")"`);
-    expect(lines[2]).toBe(`2026-01-15T12:03:00.000+09:00,gps,0,'+81 @home -1`);
+    expect(lines[0]).toBe('\uFEFF日時,種別,ステータスコード,詳細');
+    expect(lines[1]).toBe(`2026/01/15 12:03:00,GPS,0,'+81 @home -1`);
+    expect(lines[2]).toBe(`2026/01/15 12:02:00,センサー,1002,"'=HYPERLINK(""http://evil.example"",""x"")"`);
   });
 
   it('writes numbers as numbers', async () => {
     const res = await get({ kind: 'gps', car_data_id: terminalA.imei }, tokenA);
-    expect(res.body.split('\r\n')[1]).toBe('2026-01-15T12:04:00.000+09:00,35.68,139.76,12.5,270,8,3');
+    expect(res.body.split('\r\n')[1]).toBe('2026/01/15 12:04:00,35.68,139.76,12.5,270,8,3');
   });
 
   it('exports nothing (204, empty body) for an empty log or range', async () => {
@@ -92,7 +96,7 @@ describe('GET /api/car_log_export', () => {
       headers: { authorization: `Bearer ${tokenA}` },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.body.startsWith('\uFEFFrecorded_at,lat,lng')).toBe(true);
+    expect(res.body.startsWith('\uFEFF日時,緯度,経度')).toBe(true);
   });
 
   it('streams a log larger than one read batch completely, each row once', async () => {
@@ -104,7 +108,9 @@ describe('GET /api/car_log_export', () => {
     expect(lines).toHaveLength(12_346);
     expect(new Set(lines).size).toBeLessThan(lines.length); // same-second rows repeat their text...
     const states = lines.slice(1).map((l) => l.split(',')[1]);
-    expect(states.filter((s) => s === 'connected')).toHaveLength(6173); // ...but every row comes exactly once
+    expect(states.filter((s) => s === '接続')).toHaveLength(6173); // ...but every row comes exactly once
+    expect(states.filter((s) => s === '切断')).toHaveLength(6172);
+    expect(lines[1]! > lines.at(-1)!).toBe(true); // newest first
   });
 });
 
@@ -200,87 +206,86 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
         .map(visible)
         .join('\n'),
     ).toMatchInlineSnapshot(`
-      "[BOM]recorded_at,error_type,status_code,detail␍
-      2000-01-03T00:00:00.000+09:00,sensor,0,'-1␍
-      2000-01-08T00:00:00.000+09:00,sensor,5,"a,b"␍
-      2000-01-13T00:00:00.000+09:00,sensor,10,␍
-      2026-01-15T23:59:59.999+09:00,sensor,-2,'=1+1␍
-      2026-01-17T00:00:00.000+09:00,sensor,-1,'+81␍
-      2026-01-20T23:59:59.999+09:00,sensor,3,"'␍=1"␍
-      2026-01-22T00:00:00.000+09:00,sensor,4,"'
-      =1"␍
-      2026-01-25T23:59:59.999+09:00,sensor,8,back\\slash \\N \\t␍
-      2026-01-27T00:00:00.000+09:00,sensor,9,日本語の詳細、「引用」␍
-      2026-03-11T16:30:00.000+09:00,sensor,1,'@SUM(A1)␍
-      2026-03-16T16:30:00.000+09:00,sensor,6,"say ""hi"""␍
-      2026-03-21T16:30:00.000+09:00,sensor,11, =not first␍
-      2026-07-04T23:59:59.123+09:00,sensor,2,'⇥x␍
-      2026-07-09T23:59:59.123+09:00,sensor,7,"line1␍
+      "[BOM]日時,種別,ステータスコード,詳細␍
+      2026/07/14 23:59:59,センサー,12,'=quoted␍
+      2026/07/09 23:59:59,センサー,7,"line1␍
       line2"␍
-      2026-07-14T23:59:59.123+09:00,sensor,12,'=quoted␍
-
-      [BOM]recorded_at,running,engine_line,command,command_id,account_id␍
-      2000-01-03T00:00:00.000+09:00,'-1,,,,'-1␍
-      2000-01-08T00:00:00.000+09:00,"a,b",off,,,"a,b"␍
-      2000-01-13T00:00:00.000+09:00,,,0,1012,␍
-      2026-01-15T23:59:59.999+09:00,'=1+1,,0,1000,'=1+1␍
-      2026-01-17T00:00:00.000+09:00,'+81,off,,,'+81␍
-      2026-01-20T23:59:59.999+09:00,"'␍=1",off,,,"'␍=1"␍
-      2026-01-22T00:00:00.000+09:00,"'
-      =1",,0,1006,"'
+      2026/07/04 23:59:59,センサー,2,'⇥x␍
+      2026/03/21 16:30:00,センサー,11, =not first␍
+      2026/03/16 16:30:00,センサー,6,"say ""hi"""␍
+      2026/03/11 16:30:00,センサー,1,'@SUM(A1)␍
+      2026/01/27 00:00:00,センサー,9,日本語の詳細、「引用」␍
+      2026/01/25 23:59:59,センサー,8,back\\slash \\N \\t␍
+      2026/01/22 00:00:00,センサー,4,"'
       =1"␍
-      2026-01-25T23:59:59.999+09:00,back\\slash \\N \\t,,,,back\\slash \\N \\t␍
-      2026-01-27T00:00:00.000+09:00,日本語の詳細、「引用」,off,,,日本語の詳細、「引用」␍
-      2026-01-30T23:59:59.999+09:00,,off,1,1015,␍
-      2026-03-11T16:30:00.000+09:00,'@SUM(A1),off,1,1003,'@SUM(A1)␍
-      2026-03-16T16:30:00.000+09:00,"say ""hi""",,,,"say ""hi"""␍
-      2026-03-21T16:30:00.000+09:00, =not first,off,,, =not first␍
-      2026-07-04T23:59:59.123+09:00,'⇥x,,,,'⇥x␍
-      2026-07-09T23:59:59.123+09:00,"line1␍
-      line2",off,1,1009,"line1␍
+      2026/01/20 23:59:59,センサー,3,"'␍=1"␍
+      2026/01/17 00:00:00,センサー,-1,'+81␍
+      2026/01/15 23:59:59,センサー,-2,'=1+1␍
+      2000/01/13 00:00:00,センサー,10,␍
+      2000/01/08 00:00:00,センサー,5,"a,b"␍
+      2000/01/03 00:00:00,センサー,0,'-1␍
+
+      [BOM]日時,走行状態,エンジン始動,指示,指示番号,指示者␍
+      2026/07/14 23:59:59,'=quoted,,,,'=quoted␍
+      2026/07/09 23:59:59,"line1␍
+      line2",禁止中,エンジン始動禁止,1009,"line1␍
       line2"␍
-      2026-07-14T23:59:59.123+09:00,'=quoted,,,,'=quoted␍
-
-      [BOM]recorded_at,lat,lng,speed,heading,satellites,accuracy␍
-      2000-01-03T00:00:00.000+09:00,1e-7,1e-7,1e-7,1e-7,-3,1e-7␍
-      2000-01-08T00:00:00.000+09:00,1e+21,1e+21,1e+21,1e+21,2,1e+21␍
-      2000-01-13T00:00:00.000+09:00,0,,,0,,␍
-      2026-01-15T23:59:59.999+09:00,35.681236,35.681236,35.681236,35.681236,,35.681236␍
-      2026-01-17T00:00:00.000+09:00,0,0,0,0,-4,0␍
-      2026-01-20T23:59:59.999+09:00,1000000,1000000,1000000,1000000,0,1000000␍
-      2026-01-22T00:00:00.000+09:00,1000000000000000,1000000000000000,1000000000000000,1000000000000000,1,1000000000000000␍
-      2026-01-25T23:59:59.999+09:00,0,,,0,5,␍
-      2026-01-27T00:00:00.000+09:00,0,,,0,6,␍
-      2026-03-11T16:30:00.000+09:00,0.000015,0.000015,0.000015,0.000015,-2,0.000015␍
-      2026-03-16T16:30:00.000+09:00,123456789.123,123456789.123,123456790,123456790,,123456790␍
-      2026-03-21T16:30:00.000+09:00,0,0,,,8,␍
-      2026-07-04T23:59:59.123+09:00,0.0001,0.0001,0.0001,0.0001,,0.0001␍
-      2026-07-09T23:59:59.123+09:00,-2.5e-7,-2.5e-7,-2.5e-7,-2.5e-7,4,-2.5e-7␍
-
-      [BOM]recorded_at,voltage,percentage␍
-      2000-01-03T00:00:00.000+09:00,1e-7,1e-7␍
-      2000-01-08T00:00:00.000+09:00,1e+21,1e+21␍
-      2000-01-13T00:00:00.000+09:00,,0␍
-      2026-01-15T23:59:59.999+09:00,35.681236,35.681236␍
-      2026-01-17T00:00:00.000+09:00,0,0␍
-      2026-01-20T23:59:59.999+09:00,1000000,1000000␍
-      2026-01-22T00:00:00.000+09:00,1000000000000000,1000000000000000␍
-      2026-01-25T23:59:59.999+09:00,,0␍
-      2026-01-27T00:00:00.000+09:00,,0␍
-      2026-03-11T16:30:00.000+09:00,0.000015,0.000015␍
-      2026-03-16T16:30:00.000+09:00,123456790,123456790␍
-      2026-03-21T16:30:00.000+09:00,,␍
-      2026-07-04T23:59:59.123+09:00,0.0001,0.0001␍
-      2026-07-09T23:59:59.123+09:00,-2.5e-7,-2.5e-7␍
-
-      [BOM]recorded_at,state␍
-      2030-01-01T09:03:00.000+09:00,'@SUM(A1)␍
-      2030-01-01T09:04:00.000+09:00,'⇥x␍
-      2030-01-01T09:05:00.000+09:00,"'␍=1"␍
-      2030-01-01T09:06:00.000+09:00,"'
+      2026/07/04 23:59:59,'⇥x,,,,'⇥x␍
+      2026/03/21 16:30:00, =not first,禁止中,,, =not first␍
+      2026/03/16 16:30:00,"say ""hi""",,,,"say ""hi"""␍
+      2026/03/11 16:30:00,'@SUM(A1),禁止中,エンジン始動禁止,1003,'@SUM(A1)␍
+      2026/01/30 23:59:59,,禁止中,エンジン始動禁止,1015,␍
+      2026/01/27 00:00:00,日本語の詳細、「引用」,禁止中,,,日本語の詳細、「引用」␍
+      2026/01/25 23:59:59,back\\slash \\N \\t,,,,back\\slash \\N \\t␍
+      2026/01/22 00:00:00,"'
+      =1",,エンジン始動許可,1006,"'
       =1"␍
-      2030-01-01T09:07:00.000+09:00,"a,b"␍
-      2030-01-01T09:08:00.000+09:00,"say ""hi"""␍
+      2026/01/20 23:59:59,"'␍=1",禁止中,,,"'␍=1"␍
+      2026/01/17 00:00:00,'+81,禁止中,,,'+81␍
+      2026/01/15 23:59:59,'=1+1,,エンジン始動許可,1000,'=1+1␍
+      2000/01/13 00:00:00,,,エンジン始動許可,1012,␍
+      2000/01/08 00:00:00,"a,b",禁止中,,,"a,b"␍
+      2000/01/03 00:00:00,'-1,,,,'-1␍
+
+      [BOM]日時,緯度,経度,速度 (km/h),方位 (°),衛星数,精度 (m)␍
+      2026/07/09 23:59:59,-2.5e-7,-2.5e-7,-2.5e-7,-2.5e-7,4,-2.5e-7␍
+      2026/07/04 23:59:59,0.0001,0.0001,0.0001,0.0001,,0.0001␍
+      2026/03/21 16:30:00,0,0,,,8,␍
+      2026/03/16 16:30:00,123456789.123,123456789.123,123456790,123456790,,123456790␍
+      2026/03/11 16:30:00,0.000015,0.000015,0.000015,0.000015,-2,0.000015␍
+      2026/01/27 00:00:00,0,,,0,6,␍
+      2026/01/25 23:59:59,0,,,0,5,␍
+      2026/01/22 00:00:00,1000000000000000,1000000000000000,1000000000000000,1000000000000000,1,1000000000000000␍
+      2026/01/20 23:59:59,1000000,1000000,1000000,1000000,0,1000000␍
+      2026/01/17 00:00:00,0,0,0,0,-4,0␍
+      2026/01/15 23:59:59,35.681236,35.681236,35.681236,35.681236,,35.681236␍
+      2000/01/13 00:00:00,0,,,0,,␍
+      2000/01/08 00:00:00,1e+21,1e+21,1e+21,1e+21,2,1e+21␍
+      2000/01/03 00:00:00,1e-7,1e-7,1e-7,1e-7,-3,1e-7␍
+
+      [BOM]日時,電圧 (V),残量 (%)␍
+      2026/07/09 23:59:59,-2.5e-7,-2.5e-7␍
+      2026/07/04 23:59:59,0.0001,0.0001␍
+      2026/03/21 16:30:00,,␍
+      2026/03/16 16:30:00,123456790,123456790␍
+      2026/03/11 16:30:00,0.000015,0.000015␍
+      2026/01/27 00:00:00,,0␍
+      2026/01/25 23:59:59,,0␍
+      2026/01/22 00:00:00,1000000000000000,1000000000000000␍
+      2026/01/20 23:59:59,1000000,1000000␍
+      2026/01/17 00:00:00,0,0␍
+      2026/01/15 23:59:59,35.681236,35.681236␍
+      2000/01/13 00:00:00,,0␍
+      2000/01/08 00:00:00,1e+21,1e+21␍
+      2000/01/03 00:00:00,1e-7,1e-7␍
+
+      [BOM]日時,接続状態␍
+      2030/01/01 09:08:00,切断␍
+      2030/01/01 09:07:00,切断␍
+      2030/01/01 09:06:00,切断␍
+      2030/01/01 09:05:00,切断␍
+      2030/01/01 09:04:00,切断␍
+      2030/01/01 09:03:00,切断␍
       "
     `);
   });
@@ -344,7 +349,7 @@ describe('a big export shares the database', () => {
     })();
     await Promise.all([cheap, rest]);
     expect(events).toEqual(['cheap call 200', 'export ended']);
-    expect(bytes).toBeGreaterThan(3_000_000);
+    expect(bytes).toBeGreaterThan(2_500_000);
   }, 120_000);
 
   it('runs one export per account at a time: a second one meanwhile is a 429 in Japanese', async () => {

@@ -231,7 +231,7 @@ export const LOG_EXPORT_PATH = '/api/car_log_export';
 export const logKinds = ['gps', 'engine', 'connection', 'battery', 'sensor', 'obd2', 'error'] as const;
 export type LogKind = (typeof logKinds)[number];
 
-/** Columns of each export, in order; the header row is these names. */
+/** The stored columns of each export, in order; the header row and the values' wording are logExportSpec's. */
 export const logExportColumns = {
   gps: ['recorded_at', 'lat', 'lng', 'speed', 'heading', 'satellites', 'accuracy'],
   engine: ['recorded_at', 'running', 'engine_line', 'command', 'command_id', 'account_id'],
@@ -278,3 +278,4 @@ export const liveTicket = defineCall(
 
 // The meaning of the sensor and OBD2 keys, shared by the console and the CSV export.
 export * from './log-readings.js';
+export * from './log-export.js';

@@ -1,4 +1,4 @@
-import { CSV_EOL, logExportColumns, type LogKind } from '@fleet/contract';
+import { CSV_EOL, csvField, logExportColumns, logExportSpec, type LogExportColumn, type LogKind } from '@fleet/contract';
 import { type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -31,8 +31,8 @@ const columnTypes: { [K in LogKind]?: Record<(typeof logExportColumns)[K][number
 export const copyable = (kind: LogKind) => columnTypes[kind] !== undefined;
 
 const field: Record<ColumnType, (c: string) => string> = {
-  // jst() of export.routes.ts: the UTC instant + 9 h, milliseconds truncated as a JS Date truncates them.
-  time: (c) => `to_char((${c} AT TIME ZONE 'UTC') + interval '9 hours', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+09:00"')`,
+  // exportTime of the contract: the UTC instant + 9 h as YYYY/MM/DD HH:mm:ss, fractions dropped.
+  time: (c) => `to_char((${c} AT TIME ZONE 'UTC') + interval '9 hours', 'YYYY/MM/DD HH24:MI:SS')`,
   int: (c) => `coalesce(${c}::text, '')`,
   // String(Number(text)): PostgreSQL's shortest digits, which JS prints the same way except
   // where it chooses another notation (JS: exponent below 1e-6 and from 1e21, without leading
@@ -64,16 +64,28 @@ function windowsSql(windows: LogFilter['windows']): string {
   return ` AND (${windows.map(one).join(' OR ')})`;
 }
 
-/** The COPY statement of one export: its CSV lines (without line ends) in time order. COPY takes no parameters, so the values are quoted literals. */
+/** exportCell of the contract: a column's labels (and `otherwise`) in place of the stored values, written as csvField writes them. */
+function labelled(col: LogExportColumn, type: ColumnType): string {
+  if (!col.labels && col.otherwise === undefined) return field[type](col.key);
+  const c = col.key;
+  const lit = (label: string) => pg.escapeLiteral(csvField(label));
+  const whens = Object.entries(col.labels ?? {}).map(
+    ([value, label]) => ` WHEN ${c}::text = ${pg.escapeLiteral(value)} THEN ${lit(label)}`,
+  );
+  const rest = col.otherwise === undefined ? field[type](c) : lit(col.otherwise);
+  return `CASE WHEN ${c} IS NULL OR ${c}::text = '' THEN ''${whens.join('')} ELSE ${rest} END`;
+}
+
+/** The COPY statement of one export: its CSV lines (without line ends), newest first as on screen. COPY takes no parameters, so the values are quoted literals. */
 export function copyStatement(kind: LogKind, f: LogFilter): string {
   const types = columnTypes[kind] as Record<string, ColumnType> | undefined;
   if (!types) throw new Error(`${kind} logs are not exported by COPY`);
-  const line = logExportColumns[kind].map((c) => field[types[c]!](c)).join(` || ',' || `);
+  const line = (logExportSpec[kind] as readonly LogExportColumn[]).map((c) => labelled(c, types[c.key]!)).join(` || ',' || `);
   const range =
     f.from !== null && f.to !== null
       ? ` AND recorded_at >= ${pg.escapeLiteral(f.from)}::timestamptz AND recorded_at <= ${pg.escapeLiteral(f.to)}::timestamptz`
       : '';
-  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${windowsSql(f.windows)} ORDER BY recorded_at, id) TO STDOUT`;
+  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${windowsSql(f.windows)} ORDER BY recorded_at DESC, id DESC) TO STDOUT`;
 }
 
 const BACKSLASH = 0x5c;

@@ -4,8 +4,10 @@ import {
   LOG_EXPORT_PATH,
   LogExportQuery,
   csvRow,
+  exportFileStamp,
   fieldErrors,
-  logExportColumns,
+  logExportHeader,
+  logExportRow,
   telemetryMessages,
   type LogKind,
 } from '@fleet/contract';
@@ -22,26 +24,19 @@ import { findLogBatch, type LogFilter } from './log.repository.js';
 /** Rows per database read while streaming on the row path: on PGlite a few tens of milliseconds, the longest other calls wait. */
 export const EXPORT_BATCH = 500;
 
-/** 2026-11-23T10:15:00.000+09:00: unambiguous, and the hour a Japanese reader expects. */
-const jst = (d: Date | string) => new Date(new Date(d).getTime() + 9 * 3600_000).toISOString().replace('Z', '+09:00');
-
-const cells = (row: Record<string, unknown>, columns: readonly string[]) =>
-  columns.map((c) => (c === 'recorded_at' ? jst(row[c] as Date) : row[c]));
-
-const head = (kind: LogKind) => CSV_BOM + csvRow(logExportColumns[kind]);
+const head = (kind: LogKind) => CSV_BOM + csvRow(logExportHeader(kind));
 
 /**
- * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads
- * formatted by the contract's csvRow. Readable.from reads up to 16 batches
+ * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads,
+ * newest first, worded by the contract's logExportRow and formatted by csvRow. Readable.from reads up to 16 batches
  * ahead of the socket, so the next read overlaps the download; between two
  * reads the event loop gets a turn, so on PGlite other calls' queries get in.
  */
 async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[], embedded: boolean) {
-  const columns = logExportColumns[kind];
   yield head(kind);
   let rows = first;
   while (rows.length) {
-    yield rows.map((r) => csvRow(cells(r, columns))).join('');
+    yield rows.map((r) => csvRow(logExportRow(kind, r))).join('');
     if (rows.length < EXPORT_BATCH) return;
     await breathe(embedded);
     rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), EXPORT_BATCH)) as Record<string, unknown>[];
@@ -101,7 +96,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     body.once('end', leave).once('close', leave);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${kind}_log_${filter.car_data_id}.csv"`)
+      .header('content-disposition', `attachment; filename="${kind}_log_${filter.car_data_id}_${exportFileStamp(new Date())}.csv"`)
       .send(body);
   };
   app.get(LOG_EXPORT_PATH, handler);

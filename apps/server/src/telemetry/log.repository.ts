@@ -60,15 +60,15 @@ export async function findLogPage<K extends LogKind>(db: Db, kind: K, p: LogPage
 }
 
 /**
- * One batch of a log in time order, after the (recorded_at, id) of the last
- * row of the previous batch: what the CSV export streams without ever
- * holding the whole log.
+ * One batch of a log, newest first as the console lists it, before the
+ * (recorded_at, id) of the last row of the previous batch: what the CSV export
+ * streams without ever holding the whole log.
  */
 export async function findLogBatch<K extends LogKind>(
   db: Db,
   kind: K,
   f: LogFilter,
-  afterId: number | null,
+  beforeId: number | null,
   size: number,
 ): Promise<LogRow<K>[]> {
   const table = logTables[kind] as LogTable;
@@ -76,9 +76,9 @@ export async function findLogBatch<K extends LogKind>(
   if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
   if (f.windows) q = q.where(withinWindows(f.windows));
   // The cursor row's own recorded_at: microseconds a JS Date would round away.
-  if (afterId !== null)
-    q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${afterId})`);
-  const rows = (await q.orderBy('recorded_at', 'asc').orderBy('id', 'asc').limit(size).execute()) as LogRow<K>[];
+  if (beforeId !== null)
+    q = q.where(sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${beforeId})`);
+  const rows = (await q.orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(size).execute()) as LogRow<K>[];
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
   if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
   return rows;

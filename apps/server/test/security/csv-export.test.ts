@@ -1,4 +1,4 @@
-import { CSV_BOM, LOG_EXPORT_PATH, logExportColumns } from '@fleet/contract';
+import { CSV_BOM, LOG_EXPORT_PATH, logExportHeader } from '@fleet/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic } from '../telemetry-support.js';
@@ -88,7 +88,9 @@ async function roundTrip(details: string[]) {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.body.startsWith(CSV_BOM)).toBe(true);
-    return parseCsv(csv.body.slice(CSV_BOM.length));
+    // Newest first, as on screen: turned back into the order the terminal sent.
+    const [head, ...rows] = parseCsv(csv.body.slice(CSV_BOM.length));
+    return [head!, ...rows.reverse()];
   };
   return { errors: await exported('error'), sensors: await exported('sensor') };
 }
@@ -121,12 +123,12 @@ describe('CSV export', () => {
 
   it('neutralises every field starting with = + - @ tab CR or LF and quotes per RFC 4180', async () => {
     const { errors, sensors } = await roundTrip([...dangerous, ...awkward]);
-    expect(errors[0]).toEqual([...logExportColumns.error]);
+    expect(errors[0]).toEqual(logExportHeader('error'));
     const details = errors.slice(1).map((r) => r[3]);
     expect(details).toEqual([...dangerous, ...awkward].map(neutralised));
     for (const cell of details.slice(0, dangerous.length)) expect(cell!.startsWith("'")).toBe(true);
-    // Objects are written as JSON, which starts with '{': never a formula, the text inside intact.
-    expect(sensors.slice(1).map((r) => JSON.parse(r[2]!) as unknown)).toEqual([...dangerous, ...awkward].map((note) => ({ note })));
+    // Objects (the keys without a column of their own) are written as JSON, which starts with '{': never a formula, the text inside intact.
+    expect(sensors.slice(1).map((r) => JSON.parse(r[4]!) as unknown)).toEqual([...dangerous, ...awkward].map((note) => ({ note })));
   });
 
   it('keeps the same promise for any text a terminal sends', async () => {
@@ -136,8 +138,8 @@ describe('CSV export', () => {
       fc.asyncProperty(fc.array(detail, { minLength: 1, maxLength: 6 }), async (texts) => {
         const { errors, sensors } = await roundTrip(texts);
         expect(errors.slice(1).map((r) => r[3])).toEqual(texts.map(neutralised));
-        expect(errors.slice(1).every((r) => r.length === logExportColumns.error.length)).toBe(true);
-        expect(sensors.slice(1).map((r) => (JSON.parse(r[2]!) as { note: string }).note)).toEqual(texts);
+        expect(errors.slice(1).every((r) => r.length === logExportHeader('error').length)).toBe(true);
+        expect(sensors.slice(1).map((r) => (JSON.parse(r[4]!) as { note: string }).note)).toEqual(texts);
       }),
       { numRuns: Math.max(20, Math.round(FUZZ_RUNS / 5)) },
     );

@@ -120,6 +120,12 @@ export const routes: RouteObject[] = [
           { path: 'account/password_reset', handle: screen(t.passwordChange), lazy: () => import('./routes/account/password-reset') },
           { path: 'notify', handle: screen(t.notify), lazy: () => import('./routes/notify') },
           { path: 'notify/mail_outbox', handle: screen(t.mailOutbox, (c) => c.superAdmin), lazy: () => import('./routes/mail-outbox') },
+          { path: 'notify/webhooks', handle: screen(t.webhooks, (c) => c.manageWebhooks), lazy: () => import('./routes/webhooks') },
+          {
+            path: 'notify/webhook_deliveries',
+            handle: screen(t.webhookDeliveries, (c) => c.manageWebhooks),
+            lazy: () => import('./routes/webhook-deliveries'),
+          },
           { path: 'audit_log', handle: screen(t.auditLog, (c) => c.superAdmin), lazy: () => import('./routes/audit-log') },
           {
             path: 'company/company_list',

@@ -6,6 +6,9 @@ export const paths = {
   warning: '/warning',
   /** Ours (not in SPEC.md §2): the super admin's view of outgoing mail. */
   mailOutbox: '/notify/mail_outbox',
+  /** Ours (issue #18): an administrator's webhook receivers and their delivery log. */
+  webhooks: '/notify/webhooks',
+  webhookDeliveries: '/notify/webhook_deliveries',
   /** Ours: the super admin's audit log. */
   auditLog: '/audit_log',
   account: {

@@ -22,6 +22,7 @@ export const shellTexts = {
     accountList: '管理アカウント一覧',
     accountAdd: '管理アカウント登録',
     notify: '通知設定',
+    webhooks: 'Webhook設定',
     logout: 'ログアウト',
   },
   header: {
@@ -68,6 +69,8 @@ export const shellTexts = {
     passwordChange: 'パスワード変更',
     notify: '通知設定',
     mailOutbox: '送信メール一覧',
+    webhooks: 'Webhook設定',
+    webhookDeliveries: 'Webhook送信履歴',
     auditLog: '操作履歴',
     companyList: '加盟店一覧',
     companyAdd: '加盟店登録',

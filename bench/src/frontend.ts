@@ -40,7 +40,7 @@ function jsOf(webRoot: string, urls: string[]): Loaded {
   return { gzip, files: urls.length, map, chart, largest: sizes.sort((a, b) => b[1] - a[1]).slice(0, 6) };
 }
 
-async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
+export async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
   const l = await login(url);
   const state = {
     authUser: l.id,

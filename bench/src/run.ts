@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,...]
+ * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,fleetmap,...]
  *
  * Builds a fleet in a database of its own, starts the real server on it and
  * measures every figure of bench/README.md beside its anchor; prints a table
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { launch } from './browser.js';
+import { benchFleetMap } from './fleet-map.js';
 import { DEFAULT_PG_URL, openBenchDb, type BenchDb, type DbKind } from './db.js';
 import { benchExport } from './export.js';
 import { benchFrontend } from './frontend.js';
@@ -136,6 +137,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       await section(report, 'export', () => benchExport(server, fleet, report));
       await section(report, 'stall', () => benchStall(bdb, server, fleet, report));
       if (browser && webRoot) await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
+      await section(report, 'fleetmap', () => benchFleetMap(webRoot ? browser : null, server, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'ingest', () =>
         benchIngest(bdb, server, report, {
@@ -182,8 +184,8 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
 
 async function main() {
   log(`machine: ${JSON.stringify(machine())}`);
-  const needsBrowser = ['route', 'logs', 'frontend'].some(wanted);
-  const webRoot = wanted('route') || wanted('frontend') ? buildWeb() : undefined;
+  const needsBrowser = ['route', 'logs', 'frontend', 'fleetmap'].some(wanted);
+  const webRoot = wanted('route') || wanted('frontend') || wanted('fleetmap') ? buildWeb() : undefined;
   let browser: Browser | null = null;
   if (needsBrowser) {
     try {

@@ -64,19 +64,44 @@ test('the wizard registers a customer, a terminal and a vehicle together', async
   expect(car.body).toMatchObject({ user_id: userId, car_device_id: deviceId, car_data_id: imei, company_id: 'tokyo-mobility' });
 });
 
+test('the terminal step refuses an IMEI already registered before going on (#15.14)', async ({ page }) => {
+  await loginAs(page, 'admin');
+  await page.goto('/car/car_user_device_add');
+  await page.getByRole('textbox', { name: '姓' }).fill('早期');
+  await page.getByRole('textbox', { name: '名', exact: true }).fill(`確認${runId}`);
+  await choose(page, '所属会社', '株式会社東京モビリティサービス（tokyo-mobility）');
+  await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByRole('button', { name: 'パスワードを生成' }).click();
+  await page.getByRole('textbox', { name: 'IMEI' }).fill(DEMO_IMEI);
+  await page.getByRole('button', { name: '次へ' }).click();
+  // Still on the terminal step, the message under the IMEI field; the vehicle step never opened.
+  await expect(page.getByText('入力されたIMEIは既に使用されています。')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'IMEI' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('textbox', { name: '車両番号' })).toHaveCount(0);
+  // A free IMEI goes on.
+  await page.getByRole('textbox', { name: 'IMEI' }).fill(uniqueImei());
+  await page.getByRole('button', { name: '次へ' }).click();
+  await expect(page.getByRole('textbox', { name: '車両番号' })).toBeVisible();
+});
+
 test('a refused wizard goes back to the failing step and registers nothing', async ({ page, request }) => {
   await loginAs(page, 'admin');
-  const { userId, deviceId, carId } = await fillWizard(page, DEMO_IMEI);
+  const api = await apiAs(request, 'admin');
+  const taken = uniqueImei();
+  const { userId, deviceId, carId } = await fillWizard(page, taken);
+  // Someone registers the same IMEI meanwhile: the server refuses at the end.
+  await api.addDevice({ car_device_id: uniqueId('D-race'), car_data_id: taken });
   await page.getByRole('button', { name: 'この内容で登録する' }).click();
 
   // Back on the terminal step, the server's message under the IMEI field.
   await expect(page.getByRole('alert')).toHaveText('登録に失敗しました。入力内容を確認してください（何も登録されていません）。');
-  await expect(page.getByRole('textbox', { name: 'IMEI' })).toHaveValue(DEMO_IMEI);
+  await expect(page.getByRole('textbox', { name: 'IMEI' })).toHaveValue(taken);
   await expect(page.getByText('入力されたIMEIは既に使用されています。')).toBeVisible();
 
-  const api = await apiAs(request, 'admin');
   expect((await api.call('/api/user_exist_check', { check_item: 'user_id', check_value: userId })).body).toEqual({ isExist: false });
-  expect((await api.call('/api/device_exist_check', { check_item: 'car_device_id', check_value: deviceId })).body).toEqual({ isExist: false });
+  expect((await api.call('/api/device_exist_check', { check_item: 'car_device_id', check_value: deviceId })).body).toEqual({
+    isExist: false,
+  });
   expect((await api.call('/api/car_get_detail', { car_id: carId })).status).toBe(404);
 
   // Fixing the IMEI lets the same input through.

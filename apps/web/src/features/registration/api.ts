@@ -1,4 +1,4 @@
-import { carUserDeviceAdd, type CarUserDeviceAddInput } from '@fleet/contract';
+import { carUserDeviceAdd, deviceExistCheck, deviceMessages, type CarUserDeviceAddInput } from '@fleet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 
@@ -6,4 +6,18 @@ import { callApi } from '../../lib/api-client';
 export function useRegisterAll() {
   const qc = useQueryClient();
   return useMutation({ mutationFn: (v: CarUserDeviceAddInput) => callApi(carUserDeviceAdd, v), onSuccess: () => qc.invalidateQueries() });
+}
+
+/**
+ * The terminal step's check with the server (SPEC.md §5: an IMEI already registered is refused):
+ * the fields already in use, with their messages, so the step stops there and not at the end.
+ */
+export async function terminalInUse(device: { car_device_id?: unknown; car_data_id?: unknown }): Promise<Record<string, string>> {
+  const taken = async (check_item: 'car_device_id' | 'car_data_id') =>
+    (await callApi(deviceExistCheck, { check_item, check_value: String(device[check_item] ?? '') })).isExist;
+  const [deviceId, imei] = await Promise.all([taken('car_device_id'), taken('car_data_id')]);
+  return {
+    ...(deviceId ? { car_device_id: deviceMessages.deviceIdInUse } : {}),
+    ...(imei ? { car_data_id: deviceMessages.imeiInUse } : {}),
+  };
 }

@@ -14,7 +14,7 @@ import { IconAlertCircle, IconArrowLeft, IconArrowRight, IconDeviceFloppy } from
 import { useState, type ReactNode } from 'react';
 import { FormProvider, useForm, type Resolver } from 'react-hook-form';
 import { ApiClientError } from '../../lib/api-client';
-import { useRegisterAll } from './api';
+import { terminalInUse, useRegisterAll } from './api';
 import { WizardDone, type Registered } from './wizard-done';
 import { WizardSummary } from './wizard-summary';
 
@@ -33,7 +33,15 @@ const DONE = CONFIRM + 2;
  * before the last step: the server registers all three in one transaction, and
  * its field errors ('user.x', 'device.x', 'car.x') send the user back to that step.
  */
-export function RegistrationWizard({ initial, steps, onRestart }: { initial: CarUserDeviceAddInput; steps: Record<Part, ReactNode>; onRestart(): void }) {
+export function RegistrationWizard({
+  initial,
+  steps,
+  onRestart,
+}: {
+  initial: CarUserDeviceAddInput;
+  steps: Record<Part, ReactNode>;
+  onRestart(): void;
+}) {
   const form = useForm<CarUserDeviceAddInput>({
     resolver: zodResolver(CarUserDeviceAddRequest as never) as unknown as Resolver<CarUserDeviceAddInput>,
     defaultValues: initial,
@@ -60,7 +68,27 @@ export function RegistrationWizard({ initial, steps, onRestart }: { initial: Car
     setRootError(null);
     setActive(index);
   };
-  const next = () => check(active) && go(active + 1);
+  const [checking, setChecking] = useState(false);
+  /** The terminal step also asks the server whether its id and IMEI are free, so a taken one stops here. */
+  const next = async () => {
+    if (!check(active)) return;
+    if (parts[active]!.key === 'device') {
+      setChecking(true);
+      try {
+        const inUse = Object.entries(await terminalInUse(form.getValues('device')));
+        for (const [field, message] of inUse) form.setError(`device.${field}` as 'device.car_data_id', { message });
+        if (inUse.length) {
+          setTimeout(() => form.setFocus(`device.${inUse[0]![0]}` as 'device.car_data_id'));
+          return;
+        }
+      } catch {
+        // The check is a convenience: the server checks again when everything is registered.
+      } finally {
+        setChecking(false);
+      }
+    }
+    go(active + 1);
+  };
 
   const submit = async () => {
     setRootError(null);
@@ -83,7 +111,13 @@ export function RegistrationWizard({ initial, steps, onRestart }: { initial: Car
   return (
     <FormProvider {...form}>
       <Paper p="lg" radius="md" withBorder maw={960} component="form" noValidate onSubmit={(e) => e.preventDefault()}>
-        <Stepper active={active} onStepClick={(i) => registered === null && i < active && go(i)} allowNextStepsSelect={false} size="sm" mb="lg">
+        <Stepper
+          active={active}
+          onStepClick={(i) => registered === null && i < active && go(i)}
+          allowNextStepsSelect={false}
+          size="sm"
+          mb="lg"
+        >
           {parts.map((p) => (
             <Stepper.Step key={p.key} label={p.label} />
           ))}
@@ -96,7 +130,11 @@ export function RegistrationWizard({ initial, steps, onRestart }: { initial: Car
               {rootError}
             </Alert>
           )}
-          {active < CONFIRM && <Stack gap="lg" key={parts[active]!.key}>{steps[parts[active]!.key]}</Stack>}
+          {active < CONFIRM && (
+            <Stack gap="lg" key={parts[active]!.key}>
+              {steps[parts[active]!.key]}
+            </Stack>
+          )}
           {active === CONFIRM && <WizardSummary values={form.getValues()} onEdit={(part) => go(parts.findIndex((p) => p.key === part))} />}
           {registered && <WizardDone registered={registered} onRestart={onRestart} />}
           {!registered && (
@@ -109,7 +147,7 @@ export function RegistrationWizard({ initial, steps, onRestart }: { initial: Car
                 <span />
               )}
               {active < CONFIRM ? (
-                <Button rightSection={<IconArrowRight size={16} />} onClick={next}>
+                <Button rightSection={<IconArrowRight size={16} />} onClick={() => void next()} loading={checking}>
                   次へ
                 </Button>
               ) : (

@@ -90,7 +90,7 @@ const refusals: Record<string, { path: string; title: string }[]> = {
     { path: '/company/company_list', title: '加盟店一覧' },
     { path: '/car/device/add', title: 'GPS端末登録' },
     { path: '/car/car_add', title: '車両登録' },
-    { path: '/car/car_user_device_add', title: '一括登録' },
+    { path: '/car/car_user_device_add', title: '新規登録ウィザード' },
     { path: '/notify/mail_outbox', title: '送信メール一覧' },
   ],
   'tokyo-manager': [

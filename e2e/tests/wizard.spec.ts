@@ -9,7 +9,7 @@ async function fillWizard(page: Page, imei: string) {
   const userId = uniqueId('U-wiz');
   const deviceId = uniqueId('D-wiz');
   await page.goto('/car/car_user_device_add');
-  await expect(page.getByRole('heading', { name: '一括登録' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '新規登録ウィザード' })).toBeVisible();
 
   // Step 1: the customer; nothing moves on until the contract's customer form passes.
   await page.getByRole('textbox', { name: '顧客ID' }).fill(userId);

@@ -6,7 +6,7 @@ const labels = (actor: { account_id: string; role: number; company_id: string | 
 describe('menuFor (SPEC.md §2, §6)', () => {
   it('gives the super admin every entry', () => {
     expect(labels({ account_id: 'a', role: 0, company_id: null })).toEqual([
-      '車両一覧', '車両マップ', '車両登録', '一括登録', '顧客一覧', '顧客登録', 'GPS端末一覧', 'GPS端末登録', '加盟店一覧', '加盟店登録', '管理アカウント一覧', '管理アカウント登録', '通知設定', 'Webhook設定',
+      '車両一覧', '車両マップ', '車両登録', '新規登録ウィザード', '顧客一覧', '顧客登録', 'GPS端末一覧', 'GPS端末登録', '加盟店一覧', '加盟店登録', '管理アカウント一覧', '管理アカウント登録', '通知設定', 'Webhook設定',
     ]);
   });
   it('gives managers (roles 0 and 1 of a company) the account entries but no registration, and company admins the webhooks', () => {

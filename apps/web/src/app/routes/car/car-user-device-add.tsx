@@ -12,6 +12,7 @@ import { DeviceFields } from '../../../features/device/device-fields';
 import { emptyDevice } from '../../../features/device/device-form';
 import { RegistrationWizard } from '../../../features/registration/registration-wizard';
 import { messageOf } from '../../../lib/api-client';
+import { shellTexts } from '../../../lib/texts';
 import { generateCheckedId } from '../../../lib/use-id-generator';
 
 /** `/car/car_user_device_add`: the registration wizard, composed from the customer, terminal and vehicle fields. */
@@ -19,8 +20,8 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="一括登録"
-        description="顧客・GPS端末・車両をまとめて登録します。最後に「この内容で登録する」を押すまで何も登録されません。"
+        title={shellTexts.titles.wizard}
+        description="新しい顧客・GPS端末・車両を1台分、順に入力してまとめて登録します。最後に「この内容で登録する」を押すまで何も登録されません。"
       />
       <Wizard />
     </>

@@ -92,8 +92,13 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
       leave();
       throw err;
     }
-    // Read to the end, failed or cancelled: the account may export again.
+    // Read to the end, failed or cancelled: the account may export again. A HEAD answer or a client
+    // that hangs up never reads the body: the response's close releases it and stops the read.
     body.once('end', leave).once('close', leave);
+    reply.raw.once('close', () => {
+      leave();
+      if (!body.readableEnded) body.destroy();
+    });
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${kind}_log_${filter.car_data_id}_${exportFileStamp(new Date())}.csv"`)

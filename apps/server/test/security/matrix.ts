@@ -52,6 +52,8 @@ export interface MatrixRow {
   public?: boolean;
   /** Streams (server-sent events) are called over a real socket. */
   stream?: boolean;
+  /** Cells one after another: the call allows one at a time per account (the CSV export). */
+  serial?: boolean;
 }
 
 const same = (s: Status) => [s, s] as const;
@@ -329,9 +331,9 @@ export const matrix: MatrixRow[] = [
   post('/api/car_data_sync', OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id },
   })),
-  { route: `GET ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }) },
-  { route: `HEAD ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }) },
-  post(LOG_EXPORT_PATH, OWN_COMPANY, (_w, target) => ({ body: exportQuery(target) })),
+  { route: `GET ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }), serial: true },
+  { route: `HEAD ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }), serial: true },
+  post(LOG_EXPORT_PATH, OWN_COMPANY, (_w, target) => ({ body: exportQuery(target) }), { serial: true }),
   post('/api/live_ticket', SIGNED_IN, none),
   { route: `GET ${LIVE_PATH}`, expect: SIGNED_IN, request: none, stream: true },
 
@@ -394,14 +396,12 @@ export const matrix: MatrixRow[] = [
   // Device gateway ----------------------------------------------------------------------------------
   post(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),
   // OsmAnd / Traccar Client: the terminal's password in the path, its IMEI in the query; no console token opens it.
-  ...(['GET', 'POST'] as const).map(
-    (method): MatrixRow => ({
-      route: `${method} ${OSMAND_PATH}/:password`,
-      expect: TERMINALS_ONLY,
-      // A new IMEI per cell: the failures of one cell must not reach the per-terminal limit of the next.
-      request: () => ({ query: { id: freshImei(), lat: '35', lon: '139' } }),
-    }),
-  ),
+  ...(['GET', 'POST'] as const).map((method): MatrixRow => ({
+    route: `${method} ${OSMAND_PATH}/:password`,
+    expect: TERMINALS_ONLY,
+    // A new IMEI per cell: the failures of one cell must not reach the per-terminal limit of the next.
+    request: () => ({ query: { id: freshImei(), lat: '35', lon: '139' } }),
+  })),
 
   // Operations: probes, metrics (no METRICS_TOKEN in the tests), the API description and its reading UI -----
   ...['/healthz', '/readyz', '/metrics', '/api/openapi.json'].map((path) => openGet(path)),

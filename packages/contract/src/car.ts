@@ -179,6 +179,21 @@ export const carAdd = defineCall('/api/car_add', z.object({ info: CarForm }), Ca
 export const carUpdate = defineCall('/api/car_update', z.object({ info: CarForm }), OkResponse);
 
 export const CAR_STATUS_MAX = 99;
+/**
+ * What a car_status code means on screen (SPEC.md leaves the values open; docs/decisions.md).
+ * Codes without a name (up to CAR_STATUS_MAX) are kept and shown by number.
+ */
+export const carStatuses: Record<number, string> = {
+  0: '通常',
+  1: '点検・整備中',
+  2: '利用停止中',
+  3: '返却・回収待ち',
+};
+export const carStatusLabel = (code: number): string => {
+  const name = carStatuses[code];
+  return name ? `${name}（${code}）` : `コード ${code}`;
+};
+export const carStatusMessages = { saved: (label: string) => `車両ステータスを「${label}」に更新しました。` } as const;
 export const CarStatusUpdateRequest = z.object({
   car_id: idField(),
   car_status: z.number({ error: m.number }).int(m.number).min(0, m.invalid).max(CAR_STATUS_MAX, m.invalid),

@@ -161,6 +161,18 @@ describe('webhook deliveries', () => {
     expect(rx.calls).toHaveLength(1);
   });
 
+  it('two dispatchers at once (two instances) call each event once', async () => {
+    await add('adminA', { url: rx.url, events: ['terminal.online', 'terminal.offline'], secret: SECRET });
+    const base = Date.now() - 120_000;
+    for (let i = 0; i < 6; i++) {
+      await sendBatch([{ type: 'connection', time: new Date(base + i * 1000).toISOString(), state: i % 2 ? 'connected' : 'disconnected' }]);
+    }
+    const results = await Promise.all([dispatcher().runOnce(), dispatcher().runOnce()]);
+    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(6);
+    expect(rx.calls).toHaveLength(6);
+    expect(new Set(rx.calls.map((c) => c.headers['x-fleet-event-id'])).size).toBe(6);
+  });
+
   it('retries after a 500 with backoff and delivers once the receiver answers 2xx', async () => {
     await add('adminA', { url: rx.url, events: ['terminal.offline'], secret: SECRET });
     rx.answers.push(500, 503);

@@ -101,24 +101,29 @@ describe('the authorization matrix', () => {
     expect(new Set(rows).size, 'one row per route').toBe(rows.length);
   });
 
-  it.each(matrix.map((row) => [row.route, row] as const))('%s', async (_route, row) => {
-    const cells = roles.flatMap((role) => targets.map((target, i) => ({ role, target, want: expected(row.expect, role)[i]! })));
-    const answers: Answer[] = [];
-    if (row.serial) for (const c of cells) answers.push(await call(row, c.role, c.target));
-    else answers.push(...(await Promise.all(cells.map((c) => call(row, c.role, c.target)))));
-    const got = cells.map((c, i) => `${c.role}/${c.target}: ${answers[i]!.statusCode}`);
-    const want = cells.map((c) => `${c.role}/${c.target}: ${c.want}`);
-    expect(got, answers.map((a) => a.body.slice(0, 200)).join('\n')).toEqual(want);
+  it.each(matrix.map((row) => [row.route, row] as const))(
+    '%s',
+    async (_route, row) => {
+      const cells = roles.flatMap((role) => targets.map((target, i) => ({ role, target, want: expected(row.expect, role)[i]! })));
+      const answers: Answer[] = [];
+      if (row.serial) for (const c of cells) answers.push(await call(row, c.role, c.target));
+      else answers.push(...(await Promise.all(cells.map((c) => call(row, c.role, c.target)))));
+      const got = cells.map((c, i) => `${c.role}/${c.target}: ${answers[i]!.statusCode}`);
+      const want = cells.map((c) => `${c.role}/${c.target}: ${c.want}`);
+      expect(got, answers.map((a) => a.body.slice(0, 200)).join('\n')).toEqual(want);
 
-    cells.forEach((c, i) => {
-      const res = answers[i]!;
-      const label = `${row.route} ${c.role}/${c.target}`;
-      if (row.route.startsWith('HEAD ')) expect(res.body, `${label}: HEAD has no body`).toBe('');
-      else if (res.statusCode >= 400) expectErrorShape(res, label);
-      else if (!row.public && c.role !== 'superAdmin' && c.role !== 'anonymous')
-        expect(res.body, `${label} leaks company B`).not.toMatch(COMPANY_B_MARKERS);
-    });
-  });
+      cells.forEach((c, i) => {
+        const res = answers[i]!;
+        const label = `${row.route} ${c.role}/${c.target}`;
+        if (row.route.startsWith('HEAD ')) expect(res.body, `${label}: HEAD has no body`).toBe('');
+        else if (res.statusCode >= 400) expectErrorShape(res, label);
+        else if (!row.public && c.role !== 'superAdmin' && c.role !== 'anonymous')
+          expect(res.body, `${label} leaks company B`).not.toMatch(COMPANY_B_MARKERS);
+      });
+      // A row's twelve cells may each run a full-cost scrypt (sign-in, reset by link): minutes on a loaded machine.
+    },
+    120_000,
+  );
 });
 
 /**

@@ -20,8 +20,9 @@ const apiProject = (name: string, url: string) => ({
     // '' counts as unset for loadConfig, so nothing in a PGlite run reaches PostgreSQL.
     env: { DATABASE_URL: url },
     provide: { databaseUrl: url },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a full-cost scrypt (sign-in, password change) takes ~0.6 s alone and many times that on a loaded machine.
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
   },
 });
 

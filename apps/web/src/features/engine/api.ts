@@ -10,8 +10,10 @@ import {
   getReserveRequests,
   type CallRequest,
 } from '@fleet/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { callApi } from '../../lib/api-client';
+import { useLiveStore } from '../../lib/live-feed';
 import { useDomainMutation } from '../../lib/mutation';
 
 /** Everything of the engine screen lives under ['engine', car_data_id] so one invalidation refreshes it. */
@@ -56,3 +58,20 @@ export const useCreateRequest = () =>
   );
 export const useDeleteRequest = () =>
   useDomainMutation(domain, (request_id: string) => callApi(carDeleteReserveEngineCmdRequest, { request_id }));
+
+/**
+ * The status panel follows the live push; the command slot and history follow the same push: a
+ * terminal's report (its engine line, a command's result) refreshes them at once instead of at the
+ * next poll, so the panel and the history never disagree for seconds.
+ */
+export function useEngineFollowsLive(car_data_id: string) {
+  const qc = useQueryClient();
+  const pushed = useLiveStore((s) => s.states[car_data_id]);
+  const seen = useRef<string | null>(null);
+  const mark = pushed ? `${pushed.engine_line ?? ''}|${pushed.recorded_at ?? ''}` : null;
+  useEffect(() => {
+    if (mark === null) return;
+    if (seen.current !== null && seen.current !== mark) void qc.invalidateQueries({ queryKey: ['engine', car_data_id] });
+    seen.current = mark;
+  }, [mark, car_data_id, qc]);
+}

@@ -2,18 +2,26 @@ import { commandStatusLabels, engineCommandLabel, reservedCommandTypeLabels, typ
 import { Badge, Card, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '../../lib/format';
-import { historyQuery } from './api';
+import { historyQuery, useEngineFollowsLive } from './api';
 
 /** Every command of the terminal, newest first, with who ordered it and how it ended (the start/stop log). */
 export function HistoryCard({ carDataId }: { carDataId: string }) {
   const q = useQuery(historyQuery(carDataId));
+  useEngineFollowsLive(carDataId);
   return (
     <Card withBorder radius="md" padding="lg">
       <Title order={2} size="h5" mb="md">
         コマンド履歴
       </Title>
       <ScrollArea h={300} type="auto">
-        <Table fz="sm" striped stickyHeader>
+        {/* One line per command: dates and names never wrap; the area scrolls sideways instead. */}
+        <Table
+          fz="sm"
+          striped
+          stickyHeader
+          aria-label="コマンド履歴"
+          styles={{ td: { whiteSpace: 'nowrap' }, th: { whiteSpace: 'nowrap' } }}
+        >
           <Table.Thead>
             <Table.Tr>
               <Table.Th>予約日時</Table.Th>
@@ -36,7 +44,7 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
                     {commandStatusLabels[c.status]}
                   </Badge>
                   {c.cancel_reason && (
-                    <Text size="xs" c="red">
+                    <Text size="xs" c="red" style={{ whiteSpace: 'normal' }}>
                       {c.cancel_reason}
                     </Text>
                   )}

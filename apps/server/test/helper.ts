@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, inject } from 'vitest';
 import { buildApp, type LogStream } from '../src/app.js';
-import { hashDeviceSecret } from '../src/auth/device-secret.js';
+import { hashDeviceSecret } from '../src/credentials/device-secret.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TERMINAL_AUTH_LIMITS } from '../../src/gateway/terminal-auth-limit.js';
+import { TERMINAL_AUTH_LIMITS } from '../../src/credentials/terminal-auth-limit.js';
 import { createTestApp, fleet, seedFixtures, type TestApp } from '../helper.js';
 import { basic, reply } from '../telemetry-support.js';
 import { expectErrorShape } from './world.js';

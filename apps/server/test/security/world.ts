@@ -3,7 +3,7 @@ import { ApiError } from '@fleet/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect, inject } from 'vitest';
-import { hashDeviceSecret } from '../../src/auth/device-secret.js';
+import { hashDeviceSecret } from '../../src/credentials/device-secret.js';
 import { createSession } from '../../src/sessions/session.repository.js';
 import { hashToken } from '../../src/sessions/token.js';
 import type { Db } from '../../src/db/database.js';

@@ -13,6 +13,9 @@ export interface ChartSeries {
   unit?: string;
 }
 
+/** Room for the longest tick label of a value axis (「2000rpm」 must not be cut). */
+const axisWidth = (_u: uPlot, values: string[] | null) => (values?.length ? Math.max(...values.map((v) => v.length)) * 8 + 24 : 40);
+
 /** A time-series chart drawn with uPlot (canvas; stays fast at 10^5 points). x is epoch seconds, shown in Japan time. */
 export function TimeChart({ x, series, height = 220, title }: { x: number[]; series: ChartSeries[]; height?: number; title: string }) {
   const { ref, width } = useElementSize();
@@ -40,6 +43,7 @@ export function TimeChart({ x, series, height = 220, title }: { x: number[]; ser
           scale: s.unit ?? s.label,
           grid: { show: i === 0 },
           values: (_u: uPlot, v: number[]) => v.map((n) => `${n}${s.unit ?? ''}`),
+          size: axisWidth,
         })),
       ],
       series: [

@@ -111,13 +111,16 @@ export const accountDelete = defineCall('/api/account_delete', AccountDeleteRequ
  * Password change. Without account_id (or with one's own) the current password
  * is required; a manager may set the password of an account they manage without it.
  */
-export const PasswordResetForm = z
-  .object({
-    account_id: nullableId(),
-    current_password: z.string({ error: m.invalid }).max(128, m.tooLong).optional(),
-    password: password(),
-    password_confirm: z.string({ error: m.required }).min(1, m.required),
-  })
-  .superRefine(passwordsMatch);
+const passwordChangeFields = {
+  account_id: nullableId(),
+  current_password: z.string({ error: m.invalid }).max(128, m.tooLong).optional(),
+  password: password(),
+  password_confirm: z.string({ error: m.required }).min(1, m.required),
+};
+export const PasswordResetForm = z.object(passwordChangeFields).superRefine(passwordsMatch);
 export type PasswordResetFormInput = z.input<typeof PasswordResetForm>;
+/** The signed-in user's own change (the console's パスワード変更 screen): the current password is required. */
+export const OwnPasswordChangeForm = z
+  .object({ ...passwordChangeFields, current_password: z.string({ error: m.required }).min(1, m.required).max(128, m.tooLong) })
+  .superRefine(passwordsMatch);
 export const passwordReset = defineCall('/api/password_reset', z.object({ info: PasswordResetForm }), OkResponse);

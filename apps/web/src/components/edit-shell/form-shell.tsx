@@ -22,7 +22,14 @@ interface FormShellProps<T extends FieldValues> {
 
 /** One edit screen: validate with the contract's schema, save, show server field errors (STYLE.md "Screens"). */
 export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
-  const form = useForm<T, unknown, T>({ resolver: zodResolver(props.schema as never) as unknown as Resolver<T, unknown, T>, defaultValues: props.defaultValues, mode: 'onTouched' });
+  // Checked on submit, then as the user corrects: a message appearing on blur moved the submit button
+  // under the pointer (the click that blurred a field then missed it) and left only that field's message.
+  const form = useForm<T, unknown, T>({
+    resolver: zodResolver(props.schema as never) as unknown as Resolver<T, unknown, T>,
+    defaultValues: props.defaultValues,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
   const rootError = form.formState.errors.root?.message;
   const formRef = useRef<HTMLFormElement>(null);
   // Reset only when the loaded record changes (not on mount: that would wipe what was typed meanwhile).
@@ -50,7 +57,8 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
       let specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
       // Already shown under a field on screen: the banner only says the input needs fixing.
       const onScreen = (key: string) => !!formRef.current?.querySelector(`[name="${CSS.escape(key.replace(/^info\./, ''))}"]`);
-      if (e instanceof ApiClientError && Object.entries(e.errors).some(([k, m]) => m === specific && onScreen(k))) specific = errorMessages.badRequest;
+      if (e instanceof ApiClientError && Object.entries(e.errors).some(([k, m]) => m === specific && onScreen(k)))
+        specific = errorMessages.badRequest;
       form.setError('root', { message: specific || props.failureMessage });
     }
   });

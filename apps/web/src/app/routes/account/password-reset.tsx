@@ -1,4 +1,5 @@
-import { accountLabels as L, errorMessages, PasswordResetForm, type PasswordResetFormInput } from '@fleet/contract';
+import { accountLabels as L, errorMessages, OwnPasswordChangeForm } from '@fleet/contract';
+import type { z } from 'zod';
 import { Alert, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { PasswordField } from '../../../components/edit-shell/fields';
@@ -13,15 +14,19 @@ export function Component() {
   return (
     <>
       <PageHeader title="パスワード変更" description="現在のパスワードと新しいパスワード（8〜32文字）を入力してください。" />
-      {done && <Alert color="green" mb="md" role="status">パスワードを変更しました。</Alert>}
-      <FormShell<PasswordResetFormInput>
-        schema={PasswordResetForm as never}
+      {done && (
+        <Alert color="green" mb="md" role="status">
+          パスワードを変更しました。
+        </Alert>
+      )}
+      <FormShell<z.input<typeof OwnPasswordChangeForm>>
+        schema={OwnPasswordChangeForm}
         defaultValues={{ current_password: '', password: '', password_confirm: '' }}
         failureMessage={errorMessages.updateFailed}
         submitLabel="変更する"
         onSubmit={async (values, form) => {
           setDone(false);
-          await change.mutateAsync(values as never);
+          await change.mutateAsync(values);
           form.reset({ current_password: '', password: '', password_confirm: '' });
           setDone(true);
         }}

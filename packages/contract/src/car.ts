@@ -186,7 +186,7 @@ export const CAR_STATUS_MAX = 99;
 export const carStatuses: Record<number, string> = {
   0: '通常',
   1: '点検・整備中',
-  2: '利用停止中',
+  2: '利用休止',
   3: '返却・回収待ち',
 };
 export const carStatusLabel = (code: number): string => {

@@ -30,6 +30,11 @@ export function engineLineOf(cmd: Pick<LockedCommand, 'cmd_type' | 'cmd_info'>):
  * Applies the command results of a batch: the terminal's own commands in
  * resultWait move to resultEnd; a successful engine permission changes the
  * engine line and writes an engine log row carrying who ordered it.
+ *
+ * The engine log row lies in the time of the vehicle the terminal is on now. A
+ * command made for another company (the terminal fetched it, then moved) is not
+ * named there: the row keeps the engine line, not the command nor who ordered it,
+ * which only the command's own history shows (issue 12, tenancy follows the terminal).
  */
 export async function applyCommandResults(db: Db, carDataId: string, results: readonly IndexedResult[]) {
   const refused: RejectedRecord[] = [];
@@ -38,6 +43,12 @@ export async function applyCommandResults(db: Db, carDataId: string, results: re
   if (results.length === 0) return { refused, engineRows, lineChanges };
 
   const commands = new Map((await lockCommands(db, [...new Set(results.map((r) => r.record.command_id))])).map((c) => [c.id, c]));
+  const carrier = await db
+    .selectFrom('cars')
+    .select('company_id')
+    .where('car_data_id', '=', carDataId)
+    .where('is_delete', '=', false)
+    .executeTakeFirst();
   const seen = new Set<number>();
   const done: CommandResult[] = [];
   for (const { index, record } of results) {
@@ -52,14 +63,15 @@ export async function applyCommandResults(db: Db, carDataId: string, results: re
     const line = record.success ? engineLineOf(cmd) : null;
     if (line) {
       lineChanges.push({ time: record.time, engine_line: line });
+      const sameCompany = carrier !== undefined && carrier.company_id === cmd.company_id;
       engineRows.push({
         car_data_id: carDataId,
         recorded_at: record.time,
         running: null,
         engine_line: line,
-        command: Number(cmd.cmd_info.cmd),
-        command_id: cmd.id,
-        account_id: cmd.created_by,
+        command: sameCompany ? Number(cmd.cmd_info.cmd) : null,
+        command_id: sameCompany ? cmd.id : null,
+        account_id: sameCompany ? cmd.created_by : null,
       });
     }
   }

@@ -197,7 +197,7 @@ export async function lockCommands(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('reserved_commands')
-    .select(['id', 'car_data_id', 'cmd_type', 'cmd_info', 'state', 'created_by', 'deleted_at'])
+    .select(['id', 'car_data_id', 'cmd_type', 'cmd_info', 'state', 'created_by', 'deleted_at', 'company_id'])
     .where('id', 'in', ids)
     .forUpdate()
     .execute();

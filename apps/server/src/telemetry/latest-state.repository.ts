@@ -114,24 +114,42 @@ export async function mergeLatestState(db: Db, carDataId: string, p: LatestPatch
   return toTelemetryState(rows[0]!);
 }
 
+/** Each field group of the latest state after the column holding the time of the record it came from. */
+const stateGroups = [
+  ['position_at', 'lat', 'lng', 'speed', 'heading'],
+  ['engine_running_at', 'engine_running'],
+  ['engine_line_at', 'engine_line'],
+  ['connection_at', 'connection'],
+  ['device_state_at', 'device_state'],
+  ['battery_at', 'battery_voltage', 'battery_percentage'],
+] as const;
+
 /**
  * Latest states a company may read (null: every company's): the terminal is on one of the
  * company's live vehicles now and was already when it reported the state (terminal_periods).
  * A terminal that moved to another company's vehicle reports nothing to the old company.
+ * Each field group counts on its own: a position (engine line, battery, ...) last reported
+ * before the company's period began reads as null, even once a newer record of another kind
+ * made the state the company's (issue 12: the previous company's last position leaked so).
+ * A group without a time of its own counts at the state's time.
  */
 function latestStates(db: Db, company: string | null) {
-  const q = db.selectFrom('device_latest_state as s').selectAll('s');
-  if (company === null) return q;
-  return q.where(({ exists, selectFrom }) =>
-    exists(
-      selectFrom('terminal_periods as p')
-        .select('p.id')
-        .whereRef('p.car_data_id', '=', 's.car_data_id')
-        .where('p.company_id', '=', company)
-        .where('p.ended_at', 'is', null)
-        .where('p.started_at', '<=', sql<Date>`coalesce(s.recorded_at, s.last_seen_at)`),
+  const all = db.selectFrom('device_latest_state as s').selectAll('s');
+  if (company === null) return all;
+  const own = stateGroups.flatMap(([at, ...columns]) =>
+    [at, ...columns].map((column) =>
+      sql`CASE WHEN coalesce(${sql.ref(`s.${at}`)}, s.recorded_at, s.last_seen_at) >= p.started_at THEN ${sql.ref(`s.${column}`)} END`.as(
+        column,
+      ),
     ),
   );
+  return db
+    .selectFrom('device_latest_state as s')
+    .innerJoin('terminal_periods as p', (join) =>
+      join.onRef('p.car_data_id', '=', 's.car_data_id').on('p.company_id', '=', company).on('p.ended_at', 'is', null),
+    )
+    .where('p.started_at', '<=', sql<Date>`coalesce(s.recorded_at, s.last_seen_at)`)
+    .select(['s.car_data_id', 's.recorded_at', 's.last_seen_at', ...own]) as unknown as typeof all;
 }
 
 /** The stored row of a terminal's latest state, if the company may read it. */

@@ -152,8 +152,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     auth: 'user',
     allow: canSee,
     handler: async ({ body, access }) => {
-      const windows = await readableWindows(access, body.car_data_id);
-      return { state: ownState(await findLatestState(db, body.car_data_id, null), windows) };
+      await access.see('car_data_id', body.car_data_id);
+      // As the vehicle screens read it: no field group of another company's time.
+      return { state: await findLatestState(db, body.car_data_id, access.company) };
     },
   });
 
@@ -168,7 +169,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
       const own = ownState(state, await access.windows(body.car_data_id));
       // Pushed to everyone watching the vehicle: only a state of the company's own time.
       if (own) await live.publish(own);
-      return { ok: true, state: own };
+      // Answered as the company reads it: no field group of another company's time.
+      return { ok: true, state: own && (await findLatestState(db, body.car_data_id, access.company)) };
     },
   });
 }

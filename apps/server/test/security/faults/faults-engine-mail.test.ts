@@ -2,7 +2,8 @@ import { DEVICE_BATCH_PATH, type DeviceBatchResponse, type ReservedCommand } fro
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashDeviceSecret } from '../../../src/credentials/device-secret.js';
-import { createSession } from '../../../src/sessions/session.repository.js';
+import { createSession, markSteppedUp } from '../../../src/sessions/session.repository.js';
+import { hashToken } from '../../../src/sessions/token.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../smtp-receiver.js';
 import {
@@ -298,6 +299,8 @@ describe.skipIf(!available)('faults of commands, reservations and mail with a re
         .values({ account_id: 'fault-admin', items: JSON.stringify({ sensor_error: { enable: true, param: null } }) })
         .execute();
       token = await createSession(db, 'fault-admin', { idleMinutes: 600, maxHours: 12 });
+      // The prohibits below need a step-up (password re-entered): this session has made one.
+      await markSteppedUp(db, hashToken(token), new Date(Date.now() + 3_600_000));
     } finally {
       await database.close();
     }

@@ -37,6 +37,12 @@ test('a company user sees only the vehicles of their company', async ({ page }) 
 test('the vehicle detail shows the latest state and follows new reports without a reload', async ({ page }) => {
   const t = demoTerminal(1);
   await sendBatch(page.request, t, drive(new Date(Date.now() - 10 * 60_000), 5, 'on'));
+  // Other specs (the fleet map) report for this demo terminal too: the state under test is the newest.
+  const now = new Date().toISOString();
+  await sendBatch(page.request, t, [
+    { type: 'engine', time: now, running: 'on', engine_line: 'connected' },
+    { type: 'connection', time: now, state: 'connected' },
+  ]);
   await loginAs(page, 'tokyo-manager');
   await page.goto(`/car/car_detail/${t.car_id}/${t.imei}`);
   await expect(page.getByRole('heading', { name: '車両詳細' })).toBeVisible();

@@ -1,8 +1,21 @@
 import { expect, loginAs, test } from '../support/fixtures';
-import { bodyRows } from '../support/master-data';
+import { apiAs, bodyRows, uniqueId } from '../support/master-data';
 import { demoTerminal, drive, sendBatch } from '../support/terminal';
 
 const FORBIDDEN = 'この操作を行う権限がありません。';
+
+/** Whether the list table fits its box and the page without sideways scrolling (runs in the page). */
+const fits = () => {
+  const table = document.querySelector('table')!;
+  const box = table.parentElement!.closest('[class*="ScrollArea-viewport"]') ?? table.parentElement!;
+  const last = table.querySelector('thead th:last-child')!.getBoundingClientRect();
+  return {
+    page: document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth,
+    table: table.scrollWidth <= box.clientWidth,
+    lastHeader: last.right <= box.getBoundingClientRect().right + 0.5,
+  };
+};
+const noArea = { lat_min: null, lat_max: null, lng_min: null, lng_max: null };
 
 test.describe('the vehicle list at 1366×768', () => {
   test.use({ viewport: { width: 1366, height: 768 } });
@@ -35,20 +48,36 @@ test.describe('the vehicle list at 1366×768', () => {
   test('fits the window without sideways scrolling, with 状態 shown for active vehicles', async ({ page }) => {
     await loginAs(page, 'admin');
     await page.goto('/car/car_list');
-    await expect(bodyRows(page)).toHaveCount(16);
-    const fit = await page.evaluate(() => {
-      const table = document.querySelector('table')!;
-      const box = table.parentElement!.closest('[class*="ScrollArea-viewport"]') ?? table.parentElement!;
-      const last = table.querySelector('thead th:last-child')!.getBoundingClientRect();
-      return {
-        page: document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth,
-        table: table.scrollWidth <= box.clientWidth,
-        lastHeader: last.right <= box.getBoundingClientRect().right + 0.5,
-      };
-    });
-    expect(fit).toEqual({ page: true, table: true, lastHeader: true });
+    // Every row of the first page drawn (the demo fleet, plus what earlier specs registered).
+    const range = page.getByTestId('list-range');
+    await expect(range).toContainText(/全\d+件中 1〜\d+件を表示/);
+    const shown = Number(/〜(\d+)件/.exec((await range.textContent()) ?? '')?.[1]);
+    expect(shown).toBeGreaterThanOrEqual(16);
+    await expect(bodyRows(page)).toHaveCount(shown);
+    // Measured once the live states and last-seen times are drawn (they widen their columns).
+    await expect(bodyRows(page).filter({ hasText: /\d{4}\/\d{2}\/\d{2}/ }).first()).toBeVisible();
+    expect(await page.evaluate(fits)).toEqual({ page: true, table: true, lastHeader: true });
     await expect(page.getByRole('columnheader', { name: '状態', exact: true })).toBeInViewport();
     await expect(bodyRows(page).first().getByText('有効', { exact: true })).toBeInViewport();
+    // The longest vehicle number and a long customer name are cut (whole in the tooltip), never widen the row.
+    const api = await apiAs(page.request, 'admin');
+    const userId = uniqueId('U-fit');
+    const carId = uniqueId('C-fit');
+    const longName = '長い長い長い長い長い長い長い顧客名';
+    await api.addCustomer({ user_id: userId, first_name: '東京都千代田区丸の内一丁目', name: longName });
+    const added = await api.call('/api/car_add', {
+      info: { car_id: carId, car_number: '品川 500 て 12-34 ABCDEFGHIJKLMNOPQ', user_id: userId, car_device_id: null, available_data: noArea },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    await page.getByLabel('検索キーワード').fill(carId);
+    await page.getByRole('button', { name: '検索', exact: true }).click();
+    await expect(bodyRows(page)).toHaveCount(1);
+    await expect(bodyRows(page).first().getByText(longName, { exact: false })).toHaveAttribute('title', /長い顧客名$/);
+    await expect(bodyRows(page).first()).toContainText('端末未登録');
+    expect(await page.evaluate(fits)).toEqual({ page: true, table: true, lastHeader: true });
+    await page.getByLabel('検索キーワード').fill('');
+    await page.getByRole('button', { name: '検索', exact: true }).click();
+
     // The columns left out by default come back through 表示項目.
     await page.getByRole('button', { name: '表示項目' }).click();
     await page.getByRole('checkbox', { name: '車種' }).check();

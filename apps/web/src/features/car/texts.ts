@@ -4,6 +4,7 @@ export const carTexts = {
     title: '車両一覧',
     contract: '契約状態',
     terminal: '走行・始動・通信・端末',
+    noTerminal: '端末未登録',
     lastSeen: '最終受信',
     status: '状態',
     active: '有効',

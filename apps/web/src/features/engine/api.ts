@@ -75,3 +75,17 @@ export function useEngineFollowsLive(car_data_id: string) {
     seen.current = mark;
   }, [mark, car_data_id, qc]);
 }
+
+/**
+ * A request leaving the pending list has fired (or was cancelled): the command slot and history it
+ * changed are refreshed at once, not at their next poll up to 15 s later.
+ */
+export function useEngineFollowsRequests(pending: number | undefined) {
+  const qc = useQueryClient();
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (pending === undefined) return;
+    if (seen.current !== undefined && pending < seen.current) void qc.invalidateQueries({ queryKey: engineKeys.all });
+    seen.current = pending;
+  }, [pending, qc]);
+}

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { ConfirmButton } from '../../components/edit-shell/confirm-button';
 import { ApiClientError, messageOf } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
-import { requestsQuery, useCreateRequest, useDeleteRequest } from './api';
+import { requestsQuery, useCreateRequest, useDeleteRequest, useEngineFollowsRequests } from './api';
 import { useEngineRight } from './api-authority';
 import { ProhibitButton } from './prohibit-button';
 import { engineTexts as T } from './texts';
@@ -131,6 +131,7 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
 /** Reservation requests: permit or prohibit at a chosen time; the server's scheduler fires each once. */
 export function RequestsCard({ carId, carNumber }: { carId: string; carNumber: string }) {
   const q = useQuery(requestsQuery(carId));
+  useEngineFollowsRequests(q.data?.pending.length);
   const right = useEngineRight();
   const del = useDeleteRequest();
   return (

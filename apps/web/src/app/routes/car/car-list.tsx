@@ -27,11 +27,23 @@ const T = carTexts.list;
 /** The latest state of a row, updated live while the list is open; compact so the row fits 1366 px. */
 function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
   const s = useLatestState(row.car_data_id, row.latest);
-  if (part === 'seen')
+  if (part === 'seen') {
+    // Date over time: the column stays as narrow as its header once every vehicle has reported.
+    const [day, time] = (formatDateTime(s?.last_seen_at) || '—').split(' ');
     return (
-      <Text size="xs" c="dimmed">
-        {formatDateTime(s?.last_seen_at) || '—'}
+      <Text size="xs" c="dimmed" lh={1.3} style={{ whiteSpace: 'nowrap' }}>
+        {day}
+        {time && <br />}
+        {time}
       </Text>
+    );
+  }
+  // A vehicle without a terminal has no state to show: one badge says so instead of four 状態不明.
+  if (!row.car_data_id)
+    return (
+      <Badge size="sm" variant="outline" color="gray">
+        {T.noTerminal}
+      </Badge>
     );
   return (
     <Group gap={3} wrap="nowrap">
@@ -43,6 +55,15 @@ function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
   );
 }
 
+/** A cell cut to a width so one long name never pushes the row past 1366 px; the whole text is its tooltip. */
+function Cut({ w, fw, children }: { w: number; fw?: number; children: string | null | undefined }) {
+  return (
+    <Text size="sm" fw={fw} truncate="end" maw={w} title={children ?? undefined}>
+      {children || '—'}
+    </Text>
+  );
+}
+
 /** `/car/car_list`: the home screen after login. Its search query is kept across navigation and reloads. */
 export function Component() {
   useLiveFeed();
@@ -51,18 +72,18 @@ export function Component() {
   const caps = capabilities(actor);
   // 車種 and 販売店 start hidden (表示項目 shows them): with them the row no longer fits 1366 px.
   const columns: ListColumn<CarRow>[] = [
-    { sortKey: 'car_id', label: L.car_id, render: (r) => r.car_id },
+    { sortKey: 'car_id', label: L.car_id, render: (r) => <Cut w={120}>{r.car_id}</Cut> },
     {
       sortKey: 'car_number',
       label: L.car_number,
       render: (r) => (
-        <Text size="sm" fw={600}>
+        <Cut w={150} fw={600}>
           {r.car_number}
-        </Text>
+        </Cut>
       ),
     },
     { sortKey: 'car_type', label: L.car_type, render: (r) => r.car_type, optional: 'hidden' },
-    { sortKey: 'user_name', label: L.user_name, render: (r) => r.user_name ?? '—' },
+    { sortKey: 'user_name', label: L.user_name, render: (r) => <Cut w={120}>{r.user_name}</Cut> },
     { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant ?? '', optional: 'hidden' },
     {
       sortKey: 'payment_log',
@@ -82,12 +103,7 @@ export function Component() {
           {
             sortKey: 'company_name',
             label: L.company_name,
-            // Long company names are cut to keep the row on screen; the whole name is in the tooltip.
-            render: (r: CarRow) => (
-              <Text size="sm" truncate="end" maw={130} title={r.company_name ?? undefined}>
-                {r.company_name ?? '—'}
-              </Text>
-            ),
+            render: (r: CarRow) => <Cut w={130}>{r.company_name}</Cut>,
             optional: 'shown' as const,
           },
         ]

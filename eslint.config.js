@@ -25,7 +25,15 @@ export default tseslint.config(
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     plugins: { 'import-x': importX },
-    settings: { ...importX.flatConfigs.typescript.settings, 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'], noWarnOnMultipleProjects: true })] },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
@@ -38,11 +46,21 @@ export default tseslint.config(
           zones: [
             ...webFeatures.map((feature) => ({
               target: `./apps/web/src/features/${feature}/**`,
-              from: webFeatures.filter((other) => other !== feature).map((other) => `./apps/web/src/features/${other}/**`),
+              from: webFeatures
+                .filter((other) => other !== feature)
+                .map((other) => `./apps/web/src/features/${other}/**`),
               message: 'Features never import each other: compose them in app/.',
             })),
-            { target: ['./apps/web/src/components/**', './apps/web/src/lib/**'], from: ['./apps/web/src/features/**', './apps/web/src/app/**'], message: 'Shared code flows one way: components and lib import no feature or app code.' },
-            { target: './apps/web/src/features/**', from: './apps/web/src/app/**', message: 'Features do not import the app layer.' },
+            {
+              target: ['./apps/web/src/components/**', './apps/web/src/lib/**'],
+              from: ['./apps/web/src/features/**', './apps/web/src/app/**'],
+              message: 'Shared code flows one way: components and lib import no feature or app code.',
+            },
+            {
+              target: './apps/web/src/features/**',
+              from: './apps/web/src/app/**',
+              message: 'Features do not import the app layer.',
+            },
           ],
         },
       ],
@@ -54,7 +72,15 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': [
         'error',
-        { zones: [{ target: './apps/server/src/**/*.repository.ts', from: './apps/server/src/**/*.routes.ts', message: 'Repositories never import routes.' }] },
+        {
+          zones: [
+            {
+              target: './apps/server/src/**/*.repository.ts',
+              from: './apps/server/src/**/*.routes.ts',
+              message: 'Repositories never import routes.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -62,12 +88,25 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx,mjs,js}'],
     ignores: ['apps/server/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/server/src/**', '**/apps/web/src/**', '**/packages/contract/src/**'], message: 'Import a package by its name and exports, not its files.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/apps/server/src/**', '**/apps/web/src/**', '**/packages/contract/src/**'],
+              message: 'Import a package by its name and exports, not its files.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-empty-object-type': 'off',
       'no-empty-pattern': 'off',
     },

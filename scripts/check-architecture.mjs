@@ -52,7 +52,8 @@ function visit(module) {
   state.set(module, 'open');
   stack.push(module);
   for (const next of imports.get(module) ?? []) {
-    if (state.get(next) === 'open') problems.push(`import cycle between modules: ${[...stack.slice(stack.indexOf(next)), next].join(' → ')}`);
+    if (state.get(next) === 'open')
+      problems.push(`import cycle between modules: ${[...stack.slice(stack.indexOf(next)), next].join(' → ')}`);
     else if (!state.has(next)) visit(next);
   }
   stack.pop();
@@ -61,7 +62,8 @@ function visit(module) {
 for (const module of [...imports.keys()].sort()) if (!state.has(module)) visit(module);
 
 for (const [table, modules] of [...writers].sort()) {
-  if (modules.size > 1) problems.push(`table ${table} is written by ${modules.size} modules: ${[...modules].sort().join(', ')}`);
+  if (modules.size > 1)
+    problems.push(`table ${table} is written by ${modules.size} modules: ${[...modules].sort().join(', ')}`);
 }
 
 for (const problem of problems) console.error(problem);

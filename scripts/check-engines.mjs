@@ -14,9 +14,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const range = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node;
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
 
-const floors = new semver.Range(range).set.map((comparators) => semver.minVersion(comparators.map(String).join(' ')).version);
+const floors = new semver.Range(range).set.map(
+  (comparators) => semver.minVersion(comparators.map(String).join(' ')).version,
+);
 const problems = [];
-if (!semver.satisfies(process.version, range)) problems.push(`this Node (${process.version}) is outside engines.node "${range}"`);
+if (!semver.satisfies(process.version, range))
+  problems.push(`this Node (${process.version}) is outside engines.node "${range}"`);
 for (const [where, pkg] of Object.entries(lock.packages)) {
   const wanted = pkg.engines?.node;
   if (!where || typeof wanted !== 'string' || pkg.os || pkg.cpu) continue;
@@ -29,4 +32,6 @@ if (problems.length) {
   console.error(`engines.node "${range}" does not hold:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`engines.node "${range}": Node ${process.version} fits; floors ${floors.join(', ')} accepted by every dependency`);
+console.log(
+  `engines.node "${range}": Node ${process.version} fits; floors ${floors.join(', ')} accepted by every dependency`,
+);

@@ -52,16 +52,23 @@ function runVitest(dir) {
   const code = npmTest(dir, ['--reporter=default', '--reporter=json', `--outputFile=${file}`, '--passWithNoTests']);
   const r = readJson(file);
   if (!r) return { code, counts: undefined };
-  return { code, counts: { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests } };
+  return {
+    code,
+    counts: { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests },
+  };
 }
 
 /** The browser tests drive Debian's Chromium; install it when we can, else say how. */
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
-  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  const canInstall =
+    process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (canInstall) {
     console.log(`${CHROMIUM} is missing; installing it: ${CHROMIUM_INSTALL}`);
-    const r = spawnSync('sh', ['-c', CHROMIUM_INSTALL], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const r = spawnSync('sh', ['-c', CHROMIUM_INSTALL], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status === 0 && existsSync(CHROMIUM)) return;
   }
   throw new Error(`The browser tests need Chromium at ${CHROMIUM}. Install it (as root) with:\n  ${CHROMIUM_INSTALL}`);
@@ -92,7 +99,9 @@ for (const suite of suites) {
   }
   const counts = result.counts ?? { passed: 0, failed: 0, skipped: 0 };
   if (result.code !== 0 && counts.failed === 0) {
-    console.error(`\n${suite.dir}: exited with code ${result.code} ${result.counts ? 'without a failing test' : 'and no report'}; counted as one failure`);
+    console.error(
+      `\n${suite.dir}: exited with code ${result.code} ${result.counts ? 'without a failing test' : 'and no report'}; counted as one failure`,
+    );
     counts.failed = 1;
   }
   for (const k of Object.keys(total)) total[k] += counts[k];

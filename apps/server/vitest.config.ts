@@ -29,7 +29,9 @@ const apiProject = (name: string, url: string) => ({
 export default defineConfig({
   // Tests run on the TypeScript sources of the workspace packages (their `@fleet/source` export condition).
   resolve: { conditions: ['@fleet/source', ...defaultServerConditions] },
-  ssr: { resolve: { conditions: ['@fleet/source', ...defaultServerConditions], externalConditions: ['@fleet/source'] } },
+  ssr: {
+    resolve: { conditions: ['@fleet/source', ...defaultServerConditions], externalConditions: ['@fleet/source'] },
+  },
   test: {
     // Vitest's default is one worker per core but one: on a 2-core CI machine that runs every file
     // in turn, while most of a file's time is spent waiting on PostgreSQL, scrypt or a server process.
@@ -39,7 +41,12 @@ export default defineConfig({
       apiProject('pglite', ''),
       {
         extends: true,
-        test: { name: 'faults', include: ['test/security/faults/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 },
+        test: {
+          name: 'faults',
+          include: ['test/security/faults/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
       },
       ...(databaseUrl ? [apiProject('postgres', databaseUrl)] : []),
     ],

@@ -5,7 +5,10 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const STORE_KEY = 'fleet-console/session';
 
 export const launch = (): Promise<Browser> =>
-  chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 
 /** Signs in through the API and stores the session where the console keeps it (as e2e's loginAs). */
 export async function signIn(page: Page, url: string) {

@@ -7,9 +7,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Runs a bench client script (TypeScript, through tsx) in its own process; resolves with its last stdout line as JSON. */
 export function runClient<T>(script: string, args: unknown, onLine?: (line: string) => void): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'clients', script), JSON.stringify(args)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'clients', script), JSON.stringify(args)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     // A client outlives no bench: if this process ends first (e.g. the other client of a pair failed), so does the client.
     const stop = () => child.kill();
     process.on('exit', stop);

@@ -71,7 +71,8 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
       db: database.db,
       url,
       version,
-      raw: async <R>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
+      raw: async <R>(text: string, params: readonly unknown[] = []) =>
+        (await pool.query(text, params as unknown[])).rows as R[],
       close: async () => {
         await pool.end();
         await database.close();
@@ -89,7 +90,8 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
     database,
     db: database.db,
     version: `PGlite (${version.split(' on ')[0]})`,
-    raw: async <R>(text: string, params: readonly unknown[] = []) => (await lite.query<R>(text, params as unknown[])).rows,
+    raw: async <R>(text: string, params: readonly unknown[] = []) =>
+      (await lite.query<R>(text, params as unknown[])).rows,
     close: async () => {
       await database.close();
       rmSync(dir, { recursive: true, force: true });

@@ -59,9 +59,13 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
   });
   try {
     await page.goto(`${server.url}/car/car_map`);
-    await page.waitForFunction(() => Number(document.querySelector('.leaflet-container')?.getAttribute('data-vehicles') ?? 0) > 0, null, {
-      timeout: 60_000,
-    });
+    await page.waitForFunction(
+      () => Number(document.querySelector('.leaflet-container')?.getAttribute('data-vehicles') ?? 0) > 0,
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
     await painted(page);
     const first = await page.evaluate(() => performance.now());
     const stats = await drawStats(page);
@@ -77,10 +81,14 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
     const before = stats.draws;
     const t = performance.now();
     await answerLive!();
-    await page.waitForFunction((d) => Number(document.querySelector('.leaflet-container')?.getAttribute('data-draws') ?? 0) > d, before, {
-      timeout: 60_000,
-      polling: 'raf',
-    });
+    await page.waitForFunction(
+      (d) => Number(document.querySelector('.leaflet-container')?.getAttribute('data-draws') ?? 0) > d,
+      before,
+      {
+        timeout: 60_000,
+        polling: 'raf',
+      },
+    );
     await painted(page);
     const round = performance.now() - t;
     const after = await drawStats(page);
@@ -97,9 +105,13 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
     for (let i = 0; i < 3; i++) {
       const d = (await drawStats(page)).draws;
       await page.mouse.wheel(0, -300);
-      await page.waitForFunction((x) => Number(document.querySelector('.leaflet-container')?.getAttribute('data-draws') ?? 0) > x, d, {
-        timeout: 30_000,
-      });
+      await page.waitForFunction(
+        (x) => Number(document.querySelector('.leaflet-container')?.getAttribute('data-draws') ?? 0) > x,
+        d,
+        {
+          timeout: 30_000,
+        },
+      );
     }
     await painted(page);
     const zoomed = await drawStats(page);

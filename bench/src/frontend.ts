@@ -66,7 +66,14 @@ export async function signedInContext(browser: Browser, url: string): Promise<Br
 }
 
 /** Loads a route in a fresh context (nothing cached) and returns the JS it fetched, once `ready` is on the page. */
-async function load(browser: Browser, server: BenchServer, webRoot: string, route: string, ready: string, signedIn: boolean) {
+async function load(
+  browser: Browser,
+  server: BenchServer,
+  webRoot: string,
+  route: string,
+  ready: string,
+  signedIn: boolean,
+) {
   const context = signedIn ? await signedInContext(browser, server.url) : await browser.newContext();
   const page = await context.newPage();
   const js: string[] = [];
@@ -85,7 +92,13 @@ async function load(browser: Browser, server: BenchServer, webRoot: string, rout
   }
 }
 
-export async function benchFrontend(browser: Browser, server: BenchServer, webRoot: string, fleet: Fleet, report: Report) {
+export async function benchFrontend(
+  browser: Browser,
+  server: BenchServer,
+  webRoot: string,
+  fleet: Fleet,
+  report: Report,
+) {
   const { car_id, car_data_id } = fleet.busy;
   const loginScreen = await load(browser, server, webRoot, '/', 'input[type="password"]', false);
   report.add({
@@ -95,14 +108,26 @@ export async function benchFrontend(browser: Browser, server: BenchServer, webRo
     target: '≤ 150 KB, no map or chart code',
     met: loginScreen.loaded.gzip <= 150 * 1024 && !loginScreen.loaded.map && !loginScreen.loaded.chart,
   });
-  report.note(`largest scripts of the login screen (gzip): ${loginScreen.loaded.largest.map(([f, n]) => `${f} ${kb(n)}`).join(', ')}`);
+  report.note(
+    `largest scripts of the login screen (gzip): ${loginScreen.loaded.largest.map(([f, n]) => `${f} ${kb(n)}`).join(', ')}`,
+  );
   const routes: { name: string; route: string; ready: string; uses: 'map' | 'chart' | null }[] = [
     { name: 'vehicle list', route: '/car/car_list', ready: 'tbody tr td', uses: null },
     { name: 'vehicle detail', route: `/car/car_detail/${car_id}/${car_data_id}`, ready: 'main', uses: 'map' },
-    { name: 'travel route', route: `/car/car_travelroute/${car_id}/${car_data_id}`, ready: '.leaflet-container', uses: 'map' },
+    {
+      name: 'travel route',
+      route: `/car/car_travelroute/${car_id}/${car_data_id}`,
+      ready: '.leaflet-container',
+      uses: 'map',
+    },
     { name: 'logs', route: `/car/car_loges/${car_data_id}`, ready: 'table', uses: 'chart' },
     { name: 'engine', route: `/car/car_engine/${car_id}/${car_data_id}`, ready: 'main', uses: null },
-    { name: 'warning area', route: `/car/car_warning_area/${car_id}/${car_data_id}`, ready: '.leaflet-container', uses: 'map' },
+    {
+      name: 'warning area',
+      route: `/car/car_warning_area/${car_id}/${car_data_id}`,
+      ready: '.leaflet-container',
+      uses: 'map',
+    },
     { name: 'customer list', route: '/car/car_user_list', ready: 'tbody tr td', uses: null },
     { name: 'terminal list', route: '/car/device/list', ready: 'tbody tr td', uses: null },
     { name: 'account list', route: '/account/account_list', ready: 'tbody tr td', uses: null },
@@ -112,13 +137,17 @@ export async function benchFrontend(browser: Browser, server: BenchServer, webRo
   const stray: string[] = [];
   for (const r of routes) {
     const { loaded } = await load(browser, server, webRoot, r.route, r.ready, true);
-    const extra = [loaded.map && r.uses !== 'map' ? 'map' : '', loaded.chart && r.uses !== 'chart' ? 'chart' : ''].filter(Boolean);
+    const extra = [
+      loaded.map && r.uses !== 'map' ? 'map' : '',
+      loaded.chart && r.uses !== 'chart' ? 'chart' : '',
+    ].filter(Boolean);
     if (extra.length) stray.push(`${r.name} (${extra.join(', ')})`);
     report.add({
       section: '6 front end',
       name: `JS for ${r.name} (${r.route.split('/').slice(0, 3).join('/')}…, ${loaded.files} files)`,
       value: kb(loaded.gzip),
-      anchor: [loaded.map && 'map code', loaded.chart && 'chart code'].filter(Boolean).join(', ') || 'no map or chart code',
+      anchor:
+        [loaded.map && 'map code', loaded.chart && 'chart code'].filter(Boolean).join(', ') || 'no map or chart code',
     });
   }
   report.add({
@@ -129,7 +158,8 @@ export async function benchFrontend(browser: Browser, server: BenchServer, webRo
     met: stray.length === 0,
   });
   const firstRender: number[] = [];
-  for (let i = 0; i < 3; i++) firstRender.push((await load(browser, server, webRoot, '/car/car_list', 'tbody tr td', true)).renderedAt);
+  for (let i = 0; i < 3; i++)
+    firstRender.push((await load(browser, server, webRoot, '/car/car_list', 'tbody tr td', true)).renderedAt);
   firstRender.sort((a, b) => a - b);
   report.add({
     section: '6 front end',

@@ -150,7 +150,28 @@ const givenNames = [
   '浩二',
 ];
 const regions = ['品川', '練馬', '足立', '多摩', '横浜', '川崎', '湘南', '相模', '大宮', '所沢', '千葉', '習志野'];
-const kana = ['あ', 'い', 'う', 'え', 'か', 'き', 'く', 'け', 'こ', 'さ', 'す', 'せ', 'そ', 'た', 'ち', 'つ', 'て', 'と', 'な', 'に'];
+const kana = [
+  'あ',
+  'い',
+  'う',
+  'え',
+  'か',
+  'き',
+  'く',
+  'け',
+  'こ',
+  'さ',
+  'す',
+  'せ',
+  'そ',
+  'た',
+  'ち',
+  'つ',
+  'て',
+  'と',
+  'な',
+  'に',
+];
 const carTypes = [
   'プリウス',
   'アクア',
@@ -181,7 +202,23 @@ const dealers = [
   'ガリバー',
   'ネクステージ',
 ];
-const branches = ['新宿', '渋谷', '池袋', '品川', '上野', '立川', '町田', '八王子', '横浜', '川崎', '大宮', '船橋', '柏', '藤沢', '相模原'];
+const branches = [
+  '新宿',
+  '渋谷',
+  '池袋',
+  '品川',
+  '上野',
+  '立川',
+  '町田',
+  '八王子',
+  '横浜',
+  '川崎',
+  '大宮',
+  '船橋',
+  '柏',
+  '藤沢',
+  '相模原',
+];
 
 type Rows = Record<string, unknown[]>;
 
@@ -430,7 +467,11 @@ async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: st
     running: 'text',
     engine_line: 'text',
   });
-  const connection = new ColumnWriter(bdb, 'connection_logs', { car_data_id: 'text', recorded_at: 'timestamptz', state: 'text' });
+  const connection = new ColumnWriter(bdb, 'connection_logs', {
+    car_data_id: 'text',
+    recorded_at: 'timestamptz',
+    state: 'text',
+  });
   const battery = new ColumnWriter(bdb, 'battery_logs', {
     car_data_id: 'text',
     recorded_at: 'timestamptz',
@@ -439,7 +480,9 @@ async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: st
   });
   const dayMs = 86_400_000;
   const start = now - size.days * dayMs;
-  const cars = Array.from({ length: size.telemetryVehicles }, (_, v) => driver(v + 11, 35.5 + (v % 30) * 0.01, 139.5 + (v % 37) * 0.01));
+  const cars = Array.from({ length: size.telemetryVehicles }, (_, v) =>
+    driver(v + 11, 35.5 + (v % 30) * 0.01, 139.5 + (v % 37) * 0.01),
+  );
   for (let d = 0; d < size.days; d++) {
     const dayStart = start + d * dayMs;
     for (let v = 0; v < size.telemetryVehicles; v++) {
@@ -447,7 +490,12 @@ async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: st
       const r = rng(d * 100_003 + v);
       const car = cars[v]!;
       for (let t = dayStart; t < dayStart + dayMs; t += 15 * 60_000)
-        await battery.push({ car_data_id: id, recorded_at: iso(t), voltage: 12.2 + r() * 0.6, percentage: 60 + r() * 40 });
+        await battery.push({
+          car_data_id: id,
+          recorded_at: iso(t),
+          voltage: 12.2 + r() * 0.6,
+          percentage: 60 + r() * 40,
+        });
       const trips = 2 + Math.floor(r() * 3);
       for (let k = 0; k < trips; k++) {
         const from = dayStart + (7 + (k * 13) / trips + r() * 2) * 3600_000;
@@ -472,7 +520,12 @@ async function telemetry(bdb: BenchDb, size: FleetSize, now: number, log: (s: st
     log(`  telemetry: day ${d + 1}/${size.days}, ${gps.total.toLocaleString('en-US')} GPS rows so far`);
   }
   for (const w of [gps, engine, connection, battery]) await w.flush();
-  return { gps_logs: gps.total, engine_logs: engine.total, connection_logs: connection.total, battery_logs: battery.total };
+  return {
+    gps_logs: gps.total,
+    engine_logs: engine.total,
+    connection_logs: connection.total,
+    battery_logs: battery.total,
+  };
 }
 
 /** The busy vehicle: a day of 1-second GPS (a drive with stops and turns) and a long battery log, both ending now. */
@@ -507,7 +560,9 @@ async function busyVehicle(bdb: BenchDb, size: FleetSize, id: string, now: numbe
 export async function generateFleet(bdb: BenchDb, size: FleetSize, log: (s: string) => void): Promise<Fleet> {
   const started = performance.now();
   const now = Date.now() - 60_000;
-  log(`generating ${size.vehicles.toLocaleString('en-US')} vehicles, customers, terminals and accounts in ${size.companies} companies`);
+  log(
+    `generating ${size.vehicles.toLocaleString('en-US')} vehicles, customers, terminals and accounts in ${size.companies} companies`,
+  );
   await masterData(bdb, size, log);
   log(`generating ${size.days} day(s) of telemetry for ${size.telemetryVehicles} vehicles`);
   const rows: Record<string, number> = await telemetry(bdb, size, now, log);

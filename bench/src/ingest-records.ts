@@ -12,7 +12,16 @@ export interface IngestPlan {
 }
 
 export type BenchRecord =
-  | { type: 'gps'; time: string; lat: number; lng: number; speed: number; heading: number; satellites: number; accuracy: number }
+  | {
+      type: 'gps';
+      time: string;
+      lat: number;
+      lng: number;
+      speed: number;
+      heading: number;
+      satellites: number;
+      accuracy: number;
+    }
   | { type: 'battery'; time: string; voltage: number; percentage: number };
 
 export function batchRecords(plan: IngestPlan, terminal: number, batch: number): BenchRecord[] {

@@ -56,7 +56,15 @@ async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
   return (performance.now() - started) / 1000;
 }
 
-type IngestResult = { accepted: number; errors: number; failures: string[]; seconds: number; p50: number; p99: number; max: number };
+type IngestResult = {
+  accepted: number;
+  errors: number;
+  failures: string[];
+  seconds: number;
+  p50: number;
+  p99: number;
+  max: number;
+};
 
 export interface IngestOptions {
   terminals: number;
@@ -71,9 +79,18 @@ const TARGET_RATE = 20_000;
 
 export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Report, opts: IngestOptions) {
   const records = opts.terminals * opts.batchesPerTerminal * opts.recordsPerBatch;
-  const plan: IngestPlan = { ...opts, start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000 };
+  const plan: IngestPlan = {
+    ...opts,
+    start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000,
+  };
   const ids = Array.from({ length: opts.terminals }, (_, t) => deviceId(t + 1));
-  const g = await runClient<IngestResult>('ingest.ts', { ...plan, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 1_000_000 });
+  const g = await runClient<IngestResult>('ingest.ts', {
+    ...plan,
+    url: server.url,
+    ids,
+    secret: TERMINAL_SECRET,
+    seqBase: 1_000_000,
+  });
   // Terminals on a timer, together offering the target rate: the latency a terminal sees in service.
   const intervalMs = (opts.terminals * opts.recordsPerBatch * 1000) / TARGET_RATE;
   const pacedPlan: IngestPlan = {

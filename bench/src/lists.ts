@@ -85,7 +85,14 @@ function mainQuery(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQu
 
 const TARGET = 'p95 ≤ 20 ms, ≤ 2× raw';
 
-async function measureCase(bdb: BenchDb, server: BenchServer, path: string, body: object, kind: 'list' | 'count', runs: number) {
+async function measureCase(
+  bdb: BenchDb,
+  server: BenchServer,
+  path: string,
+  body: object,
+  kind: 'list' | 'count',
+  runs: number,
+) {
   server.capture.start();
   await call(server, path, body);
   const query = mainQuery(server.capture.stop(), kind);
@@ -123,22 +130,38 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   });
   const slow: { name: string; sql: string; raw: number }[] = [];
   for (const spec of specs) {
-    const total = (await bdb.raw<{ n: number }>(`SELECT count(*)::int AS n FROM ${spec.table} WHERE NOT is_delete`))[0]!.n;
+    const total = (await bdb.raw<{ n: number }>(`SELECT count(*)::int AS n FROM ${spec.table} WHERE NOT is_delete`))[0]!
+      .n;
     const deep = Math.floor((total * 0.9) / 20) * 20;
     const cases: { label: string; body: object; kind: 'list' | 'count' }[] = [
       { label: 'first page', body: { offset: 0, limit: 20 }, kind: 'list' },
       { label: 'count', body: {}, kind: 'count' },
       { label: `deep page (offset ${deep.toLocaleString('en-US')})`, body: { offset: deep, limit: 20 }, kind: 'list' },
       ...spec.searches.flatMap((s) => [
-        { label: `search ${s.label}`, body: { search_item: s.item, search_text: s.text, offset: 0, limit: 20 }, kind: 'list' as const },
-        { label: `count of search ${s.label}`, body: { search_item: s.item, search_text: s.text }, kind: 'count' as const },
+        {
+          label: `search ${s.label}`,
+          body: { search_item: s.item, search_text: s.text, offset: 0, limit: 20 },
+          kind: 'list' as const,
+        },
+        {
+          label: `count of search ${s.label}`,
+          body: { search_item: s.item, search_text: s.text },
+          kind: 'count' as const,
+        },
       ]),
       ...spec.sortable.flatMap((c) => [
         { label: `sort ${c} desc`, body: { sorts: `${c} desc`, offset: 0, limit: 20 }, kind: 'list' as const },
       ]),
     ];
     for (const c of cases) {
-      const { api, raw, sql } = await measureCase(bdb, server, c.kind === 'count' ? spec.count : spec.list, c.body, c.kind, runs);
+      const { api, raw, sql } = await measureCase(
+        bdb,
+        server,
+        c.kind === 'count' ? spec.count : spec.list,
+        c.body,
+        c.kind,
+        runs,
+      );
       addCase(report, `${spec.name} (${total.toLocaleString('en-US')} rows): ${c.label}`, api, raw);
       if (raw.p95 > 20) slow.push({ name: `${spec.name}: ${c.label}`, sql, raw: raw.p95 });
     }
@@ -159,5 +182,6 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
       met: r.rps >= 1000 && r.p99 <= 100 && r.errors === 0,
     });
   }
-  for (const s of slow) report.note(`slow raw SQL (${s.name}, p95 ${ms(s.raw)} ms): \`${s.sql.replace(/\s+/g, ' ').slice(0, 400)}\``);
+  for (const s of slow)
+    report.note(`slow raw SQL (${s.name}, p95 ${ms(s.raw)} ms): \`${s.sql.replace(/\s+/g, ' ').slice(0, 400)}\``);
 }

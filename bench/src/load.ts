@@ -94,7 +94,9 @@ function slopeMbPerMin(points: { t: number; v: number }[]) {
 
 /** Ids to ask for: a sample of live rows of each table, in a fixed order. */
 async function sampleIds(bdb: BenchDb, table: string, column: string, n: number) {
-  const rows = await bdb.raw<{ id: string }>(`SELECT ${column} AS id FROM ${table} WHERE NOT is_delete ORDER BY md5(${column}) LIMIT ${n}`);
+  const rows = await bdb.raw<{ id: string }>(
+    `SELECT ${column} AS id FROM ${table} WHERE NOT is_delete ORDER BY md5(${column}) LIMIT ${n}`,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -122,7 +124,8 @@ async function consoleKinds(bdb: BenchDb, fleet: Fleet) {
     const countBodies: string[] = [];
     for (let i = 0; i < N; i++) {
       const roll = r();
-      const search = roll < 0.1 ? { search_item: '0', search_text: String(Math.floor(r() * 10_000)).padStart(4, '0') } : {};
+      const search =
+        roll < 0.1 ? { search_item: '0', search_text: String(Math.floor(r() * 10_000)).padStart(4, '0') } : {};
       const sorts = roll >= 0.1 && roll < 0.3 ? { sorts: `${pick(l.sortable)} ${r() < 0.5 ? 'asc' : 'desc'}` } : {};
       listBodies.push(JSON.stringify({ ...search, ...sorts, offset: 20 * Math.floor(r() * 5), limit: 20 }));
       countBodies.push(JSON.stringify(search));
@@ -142,7 +145,8 @@ async function consoleKinds(bdb: BenchDb, fleet: Fleet) {
   }
   const now = fleet.now.getTime();
   const span = fleet.size.days * 86_400_000;
-  const vehicle = () => (r() < 0.05 ? fleet.busy.car_data_id : imei(1 + Math.floor(r() * fleet.size.telemetryVehicles)));
+  const vehicle = () =>
+    r() < 0.05 ? fleet.busy.car_data_id : imei(1 + Math.floor(r() * fleet.size.telemetryVehicles));
   /** A window of `hours` inside the generated history, as the console's date filter sends it. */
   const window = (hours: number) => {
     const len = Math.min(span, hours * 3_600_000);
@@ -151,10 +155,19 @@ async function consoleKinds(bdb: BenchDb, fleet: Fleet) {
   };
   const logs = [
     { name: 'GPS log (3 h)', path: '/api/car_get_gps_log', body: () => ({ car_data_id: vehicle(), ...window(3) }) },
-    { name: 'battery log (1 day)', path: '/api/car_get_battery_log', body: () => ({ car_data_id: vehicle(), ...window(24), limit: 100 }) },
-    { name: 'engine log (7 days)', path: '/api/car_get_engine_log', body: () => ({ car_data_id: vehicle(), ...window(24 * 7) }) },
+    {
+      name: 'battery log (1 day)',
+      path: '/api/car_get_battery_log',
+      body: () => ({ car_data_id: vehicle(), ...window(24), limit: 100 }),
+    },
+    {
+      name: 'engine log (7 days)',
+      path: '/api/car_get_engine_log',
+      body: () => ({ car_data_id: vehicle(), ...window(24 * 7) }),
+    },
   ];
-  for (const l of logs) kinds.push({ name: l.name, path: l.path, bodies: Array.from({ length: N }, () => JSON.stringify(l.body())) });
+  for (const l of logs)
+    kinds.push({ name: l.name, path: l.path, bodies: Array.from({ length: N }, () => JSON.stringify(l.body())) });
   return kinds;
 }
 
@@ -176,7 +189,8 @@ export async function benchLoad(bdb: BenchDb, server: BenchServer, fleet: Fleet,
   const batchesPerTerminal = Math.ceil((opts.seconds * 1000) / opts.intervalMs);
   let planned = 0;
   for (let t = 0; t < opts.terminals; t++)
-    for (let b = 0; b < batchesPerTerminal; b++) if ((t / opts.terminals + b) * opts.intervalMs < opts.seconds * 1000) planned++;
+    for (let b = 0; b < batchesPerTerminal; b++)
+      if ((t / opts.terminals + b) * opts.intervalMs < opts.seconds * 1000) planned++;
   const plan: IngestPlan = {
     terminals: opts.terminals,
     batchesPerTerminal,
@@ -189,7 +203,10 @@ export async function benchLoad(bdb: BenchDb, server: BenchServer, fleet: Fleet,
 
   const dir = mkdtempSync(path.join(tmpdir(), 'fleet-bench-load-'));
   const consoleArgs = path.join(dir, 'console.json');
-  writeFileSync(consoleArgs, JSON.stringify({ url: server.url, tokens, connections: opts.connections, duration: opts.seconds, kinds }));
+  writeFileSync(
+    consoleArgs,
+    JSON.stringify({ url: server.url, tokens, connections: opts.connections, duration: opts.seconds, kinds }),
+  );
 
   gc?.();
   await sleep(500);

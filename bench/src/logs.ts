@@ -19,7 +19,9 @@ const uplotDir = path.dirname(createRequire(import.meta.url).resolve('uplot'));
 export async function benchChart(browser: Browser, report: Report, points = 100_000) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
-    await page.setContent('<!doctype html><html><body style="margin:0"><div id="chart" style="width:1200px"></div></body></html>');
+    await page.setContent(
+      '<!doctype html><html><body style="margin:0"><div id="chart" style="width:1200px"></div></body></html>',
+    );
     await page.addStyleTag({ path: path.join(uplotDir, 'uPlot.min.css') });
     await page.addScriptTag({ path: path.join(uplotDir, 'uPlot.iife.min.js') });
     const times: number[] = [];
@@ -79,7 +81,9 @@ export async function benchChart(browser: Browser, report: Report, points = 100_
 
 export async function benchLogTable(bdb: BenchDb, server: BenchServer, fleet: Fleet, report: Report) {
   const id = fleet.busy.car_data_id;
-  const total = (await bdb.raw<{ n: number }>('SELECT count(*)::int AS n FROM battery_logs WHERE car_data_id = $1', [id]))[0]!.n;
+  const total = (
+    await bdb.raw<{ n: number }>('SELECT count(*)::int AS n FROM battery_logs WHERE car_data_id = $1', [id])
+  )[0]!.n;
   const depth = Math.floor(total * 0.9);
   const cursor = (
     await bdb.raw<{ id: number }>(
@@ -90,7 +94,10 @@ export async function benchLogTable(bdb: BenchDb, server: BenchServer, fleet: Fl
   const figures: Record<string, { api: number; apiP95: number; raw: number }> = {};
   for (const [label, body] of [
     ['first page', { car_data_id: id, limit: 1000 }],
-    [`page at row ${depth.toLocaleString('en-US')} (before_id)`, { car_data_id: id, limit: 1000, before_id: Number(cursor) }],
+    [
+      `page at row ${depth.toLocaleString('en-US')} (before_id)`,
+      { car_data_id: id, limit: 1000, before_id: Number(cursor) },
+    ],
   ] as const) {
     server.capture.start();
     await call(server, carGetBatteryLog.path, body);

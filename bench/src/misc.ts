@@ -10,9 +10,17 @@ import { int, mb, ms, sample } from './stats.js';
 export async function benchLogin(server: BenchServer, report: Report) {
   const hash = await sample(() => hashPassword('a-password-of-twenty'), { runs: 5, warmup: 1, budgetMs: 10_000 });
   const { log2N, r, p } = HASH_PARAMS;
-  report.add({ section: '7 login', name: `scrypt hash at N=2^${log2N}, r=${r}, p=${p}`, value: `p50 ${ms(hash.p50)} ms per hash` });
+  report.add({
+    section: '7 login',
+    name: `scrypt hash at N=2^${log2N}, r=${r}, p=${p}`,
+    value: `p50 ${ms(hash.p50)} ms per hash`,
+  });
   const api = await sample(() => login(server.url), { runs: 3, warmup: 1, budgetMs: 10_000 });
-  report.add({ section: '7 login', name: '/api/login through HTTP (verify + session)', value: `p50 ${ms(api.p50)} ms` });
+  report.add({
+    section: '7 login',
+    name: '/api/login through HTTP (verify + session)',
+    value: `p50 ${ms(api.p50)} ms`,
+  });
 }
 
 /** Storage per GPS row: the table with its indexes and TOAST, over its rows. */

@@ -23,7 +23,12 @@ export class Report {
   add(f: Figure) {
     this.figures.push(f);
     const mark = f.met === undefined ? '' : `  ${f.met ? 'met' : 'MISSED'}${f.verdict ? ` (${f.verdict})` : ''}`;
-    const parts = [f.value, f.anchor && `(${f.anchor})`, f.ratio && `ratio ${f.ratio}`, f.target && `target ${f.target}`].filter(Boolean);
+    const parts = [
+      f.value,
+      f.anchor && `(${f.anchor})`,
+      f.ratio && `ratio ${f.ratio}`,
+      f.target && `target ${f.target}`,
+    ].filter(Boolean);
     console.log(`  [${f.section}] ${f.name}: ${parts.join('  ')}${mark}`);
   }
 
@@ -35,7 +40,15 @@ export class Report {
   /** A plain text table for stdout. */
   table(): string {
     const head = ['section', 'figure', 'value', 'anchor', 'ratio', 'target', 'result'];
-    const rows = this.figures.map((f) => [f.section, f.name, f.value, f.anchor ?? '', f.ratio ?? '', f.target ?? '', result(f)]);
+    const rows = this.figures.map((f) => [
+      f.section,
+      f.name,
+      f.value,
+      f.anchor ?? '',
+      f.ratio ?? '',
+      f.target ?? '',
+      result(f),
+    ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
     const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join(' | ');
     return [line(head), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map(line)].join('\n');
@@ -57,7 +70,10 @@ export class Report {
       `## Summary: ${met} targets met, ${missed.length} missed`,
       '',
       ...(missed.length
-        ? missed.map((f) => `- missed${f.verdict ? ` (${f.verdict})` : ''}: [${f.section}] ${f.name} = ${f.value} (target ${f.target})`)
+        ? missed.map(
+            (f) =>
+              `- missed${f.verdict ? ` (${f.verdict})` : ''}: [${f.section}] ${f.name} = ${f.value} (target ${f.target})`,
+          )
         : ['- every target met']),
       '',
       '## Figures',
@@ -65,7 +81,8 @@ export class Report {
       '| section | figure | value | anchor | ratio | target | result |',
       '|---|---|---|---|---|---|---|',
       ...this.figures.map(
-        (f) => `| ${[f.section, f.name, f.value, f.anchor ?? '', f.ratio ?? '', f.target ?? '', result(f)].map(esc).join(' | ')} |`,
+        (f) =>
+          `| ${[f.section, f.name, f.value, f.anchor ?? '', f.ratio ?? '', f.target ?? '', result(f)].map(esc).join(' | ')} |`,
       ),
       '',
     ];
@@ -81,4 +98,5 @@ export class Report {
   }
 }
 
-const result = (f: Figure) => (f.met === undefined ? '' : `${f.met ? 'met' : 'missed'}${f.verdict ? ` (${f.verdict})` : ''}`);
+const result = (f: Figure) =>
+  f.met === undefined ? '' : `${f.met ? 'met' : 'missed'}${f.verdict ? ` (${f.verdict})` : ''}`;

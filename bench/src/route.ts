@@ -43,21 +43,33 @@ function deviations(raw: Pt[], kept: Pt[]): number[] {
   return out.sort((x, y) => x - y);
 }
 
-export async function benchRoute(bdb: BenchDb, server: BenchServer, browser: Browser | null, fleet: Fleet, report: Report) {
+export async function benchRoute(
+  bdb: BenchDb,
+  server: BenchServer,
+  browser: Browser | null,
+  fleet: Fleet,
+  report: Report,
+) {
   const id = fleet.busy.car_data_id;
   // The page asks for "the last 24 hours" of its own clock: move the day to end now.
   await bdb.raw(
     `UPDATE gps_logs SET recorded_at = recorded_at + (now() - interval '1 second' - (SELECT max(recorded_at) FROM gps_logs WHERE car_data_id = $1)) WHERE car_data_id = $1`,
     [id],
   );
-  const last = (await bdb.raw<{ t: Date }>('SELECT max(recorded_at) AS t FROM gps_logs WHERE car_data_id = $1', [id]))[0]!.t;
+  const last = (
+    await bdb.raw<{ t: Date }>('SELECT max(recorded_at) AS t FROM gps_logs WHERE car_data_id = $1', [id])
+  )[0]!.t;
   const to = new Date(new Date(last).getTime() + 1000).toISOString();
   const from = new Date(new Date(last).getTime() - (fleet.size.busyRoutePoints - 1) * 1000).toISOString();
   const body = { car_data_id: id, from, to, max_points: 5000 };
   server.capture.start();
   const text = await call(server, carGetGpsLog.path, body);
   const queries = server.capture.stop().filter((q) => /gps_logs/.test(q.sql));
-  const res = JSON.parse(text) as { list: { lat: number; lng: number; recorded_at: string }[]; total: number; simplified: boolean };
+  const res = JSON.parse(text) as {
+    list: { lat: number; lng: number; recorded_at: string }[];
+    total: number;
+    simplified: boolean;
+  };
   const api = await sample(() => call(server, carGetGpsLog.path, body), { runs: 10, warmup: 1, budgetMs: 10_000 });
   const raw = await sample(
     async () => {
@@ -97,9 +109,13 @@ export async function benchRoute(bdb: BenchDb, server: BenchServer, browser: Bro
     await page.goto(`${server.url}/car/car_travelroute/${fleet.busy.car_id}/${id}`);
     // The map draws on a canvas (preferCanvas): once the point count is on the page, the
     // route layer is on the map, and Leaflet paints it in the next animation frame.
-    await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="route-地点数"]')?.textContent ?? ''), null, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => /\d/.test(document.querySelector('[data-testid="route-地点数"]')?.textContent ?? ''),
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
     await page.waitForSelector('.leaflet-overlay-pane canvas', { state: 'attached', timeout: 30_000 });
     await painted(page);
     const firstHour = Date.now() - loadStart;

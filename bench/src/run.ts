@@ -35,11 +35,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 const args = process.argv.slice(2);
 const flag = (name: string) =>
-  args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ?? (args.includes(`--${name}`) ? '' : undefined);
+  args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ??
+  (args.includes(`--${name}`) ? '' : undefined);
 
 const quick = flag('quick') !== undefined;
 const dbArg = flag('db') ?? (process.env.DATABASE_URL ? 'pg' : 'pglite');
-const kinds: DbKind[] = dbArg === 'both' ? ['pglite', 'postgres'] : dbArg === 'pg' || dbArg === 'postgres' ? ['postgres'] : ['pglite'];
+const kinds: DbKind[] =
+  dbArg === 'both' ? ['pglite', 'postgres'] : dbArg === 'pg' || dbArg === 'postgres' ? ['postgres'] : ['pglite'];
 const only = flag('only')?.split(',').filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || DEFAULT_PG_URL;
 /** --vehicles=, --telemetry-vehicles=, --days=, --log-rows= override the size (e.g. a shorter history on PGlite); --load-seconds= and --load-interval= the load run's length and each terminal's seconds between batches. */
@@ -60,7 +62,9 @@ const wanted = (section: string) => !only || only.includes(section);
 const loadSeconds = num('load-seconds') ?? (quick ? 15 : 60);
 const loadInterval = num('load-interval') ?? 10;
 const loadShape =
-  flag('load-seconds') !== undefined || flag('load-interval') !== undefined ? `-load-${loadSeconds}s-every-${loadInterval}s` : '';
+  flag('load-seconds') !== undefined || flag('load-interval') !== undefined
+    ? `-load-${loadSeconds}s-every-${loadInterval}s`
+    : '';
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 /** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
@@ -136,7 +140,8 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       });
       await section(report, 'export', () => benchExport(server, fleet, report));
       await section(report, 'stall', () => benchStall(bdb, server, fleet, report));
-      if (browser && webRoot) await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
+      if (browser && webRoot)
+        await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
       await section(report, 'fleetmap', () => benchFleetMap(webRoot ? browser : null, server, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'ingest', () =>

@@ -53,7 +53,9 @@ export async function benchStall(bdb: BenchDb, server: BenchServer, fleet: Fleet
         token: server.token,
       }),
     );
-    const route = await longestStall(server, () => call(server, '/api/car_get_gps_log', { car_data_id: imei, from: FROM, to: TO }));
+    const route = await longestStall(server, () =>
+      call(server, '/api/car_get_gps_log', { car_data_id: imei, from: FROM, to: TO }),
+    );
     const anchor = (s: { seconds: number; probes: number; p50: number; p95: number }) =>
       `${s.probes} probes over ${s.seconds.toFixed(1)} s, p50 ${ms(s.p50)} / p95 ${ms(s.p95)} ms; idle: p50 ${ms(idle.p50)}, longest ${ms(idle.longest)} ms`;
     report.add({

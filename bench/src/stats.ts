@@ -16,7 +16,10 @@ export function summarize(ms: readonly number[]): Sample {
 }
 
 /** Runs `fn` `warmup` times unmeasured, then up to `runs` times or until `budgetMs` has passed (at least 3 runs). */
-export async function sample(fn: () => Promise<unknown>, opts: { runs: number; warmup?: number; budgetMs?: number }): Promise<Sample> {
+export async function sample(
+  fn: () => Promise<unknown>,
+  opts: { runs: number; warmup?: number; budgetMs?: number },
+): Promise<Sample> {
   for (let i = 0; i < (opts.warmup ?? 2); i++) await fn();
   const out: number[] = [];
   const deadline = performance.now() + (opts.budgetMs ?? 5000);
@@ -28,7 +31,8 @@ export async function sample(fn: () => Promise<unknown>, opts: { runs: number; w
   return summarize(out);
 }
 
-export const ms = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2)) : '—');
+export const ms = (n: number) =>
+  Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2)) : '—';
 export const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -7,11 +7,30 @@ export const STORE_KEY = 'fleet-console/session';
 export async function loginAs(page: Page, accountId: string) {
   const res = await page.request.post('/api/login', { data: { username: accountId, password: DEMO_PASSWORD } });
   expect(res.status()).toBe(200);
-  const login = (await res.json()) as { id: string; username: string; role: number; token: string; company_id: string | null };
+  const login = (await res.json()) as {
+    id: string;
+    username: string;
+    role: number;
+    token: string;
+    company_id: string | null;
+  };
   await page.goto('/warning');
   await page.evaluate(
     ([key, l]) => {
-      const state = { authUser: l.id, account_id: l.id, name: l.username, role: l.role, token: l.token, company_id: l.company_id, isMenuActive: true, car_id: null, user_id: null, car_data_id: null, car_device_id: null, companies: [] };
+      const state = {
+        authUser: l.id,
+        account_id: l.id,
+        name: l.username,
+        role: l.role,
+        token: l.token,
+        company_id: l.company_id,
+        isMenuActive: true,
+        car_id: null,
+        user_id: null,
+        car_data_id: null,
+        car_device_id: null,
+        companies: [],
+      };
       localStorage.setItem(key, JSON.stringify({ state, version: 1 }));
     },
     [STORE_KEY, login] as const,

@@ -12,7 +12,9 @@ export const mailboxFile = path.join(repoRoot, '.tmp/e2e-mailbox.json');
 export default async function globalSetup() {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(chromium)) {
-    throw new Error(`Chromium not found at ${chromium}. Install it with: apt-get update && apt-get install -y --no-install-recommends chromium fonts-ipafont-gothic`);
+    throw new Error(
+      `Chromium not found at ${chromium}. Install it with: apt-get update && apt-get install -y --no-install-recommends chromium fonts-ipafont-gothic`,
+    );
   }
   execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
   mkdirSync(path.dirname(stateFile), { recursive: true });

@@ -32,10 +32,24 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
   const port = await freePort();
   const teltonikaPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-e2e-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIMULATE: '0', TELTONIKA_PORT: String(teltonikaPort), GT06_PORT: '0', ...extraEnv };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SIMULATE: '0',
+    TELTONIKA_PORT: String(teltonikaPort),
+    GT06_PORT: '0',
+    ...extraEnv,
+  };
   delete env.DATABASE_URL;
   delete env.INIT_CWD;
-  const child = spawn(process.execPath, ['--conditions=@fleet/source', '--import', 'tsx', 'src/main.ts'], { cwd: path.join(repoRoot, 'apps/server'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@fleet/source', '--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(repoRoot, 'apps/server'),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
@@ -43,7 +57,10 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    const ok = await fetch(`${url}/`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { url, child, dataDir, teltonikaPort };
     await new Promise((r) => setTimeout(r, 300));
   }

@@ -21,10 +21,17 @@ const wrap = (data: Buffer) => {
   return Buffer.concat([head, data, crc]);
 };
 
-export const encodeLogin = (imei: string) => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei, 'latin1')]);
+export const encodeLogin = (imei: string) =>
+  Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei, 'latin1')]);
 
 /** A Codec 8 frame of one record; IO values (ids < 256) go as 1-byte values up to 255, else 2 bytes. */
-export function encodeAvlRecord(r: { time: Date; lat: number; lng: number; speed: number; io: Record<number, number> }) {
+export function encodeAvlRecord(r: {
+  time: Date;
+  lat: number;
+  lng: number;
+  speed: number;
+  io: Record<number, number>;
+}) {
   const gps = Buffer.alloc(24);
   gps.writeBigUInt64BE(BigInt(r.time.getTime()), 0);
   gps.writeInt32BE(Math.round(r.lng * 1e7), 9);

@@ -14,19 +14,42 @@ export const demoTerminal = (n: number) => {
 let seq = Date.now();
 
 /** Reports a batch through the real device gateway, as a terminal would. */
-export async function sendBatch(request: APIRequestContext, terminal: { car_device_id: string; password: string }, records: Record<string, unknown>[]) {
+export async function sendBatch(
+  request: APIRequestContext,
+  terminal: { car_device_id: string; password: string },
+  records: Record<string, unknown>[],
+) {
   const auth = Buffer.from(`${terminal.car_device_id}:${terminal.password}`).toString('base64');
-  const res = await request.post('/device/v1/batch', { headers: { authorization: `Basic ${auth}` }, data: { seq: seq++, records } });
+  const res = await request.post('/device/v1/batch', {
+    headers: { authorization: `Basic ${auth}` },
+    data: { seq: seq++, records },
+  });
   if (!res.ok()) throw new Error(`batch refused: ${res.status()} ${await res.text()}`);
-  return res.json() as Promise<{ accepted: number; rejected: unknown[]; commands: { id: number; cmd_type: string; cmd_info: Record<string, unknown> }[] }>;
+  return res.json() as Promise<{
+    accepted: number;
+    rejected: unknown[];
+    commands: { id: number; cmd_type: string; cmd_info: Record<string, unknown> }[];
+  }>;
 }
 
 /** A short drive: GPS points a minute apart from `start`, plus engine, battery and sensor readings. */
 export function drive(start: Date, points: number, engine: 'on' | 'off' = 'on') {
-  const records: Record<string, unknown>[] = [{ type: 'engine', time: start.toISOString(), running: engine, engine_line: 'connected' }, { type: 'connection', time: start.toISOString(), state: 'connected' }];
+  const records: Record<string, unknown>[] = [
+    { type: 'engine', time: start.toISOString(), running: engine, engine_line: 'connected' },
+    { type: 'connection', time: start.toISOString(), state: 'connected' },
+  ];
   for (let i = 0; i < points; i++) {
     const time = new Date(start.getTime() + i * 60_000).toISOString();
-    records.push({ type: 'gps', time, lat: 35.6812 + i * 0.002, lng: 139.7671 + i * 0.0015, speed: 30 + i, heading: 45, satellites: 9, accuracy: 5 });
+    records.push({
+      type: 'gps',
+      time,
+      lat: 35.6812 + i * 0.002,
+      lng: 139.7671 + i * 0.0015,
+      speed: 30 + i,
+      heading: 45,
+      satellites: 9,
+      accuracy: 5,
+    });
     records.push({ type: 'battery', time, voltage: 12.6 - i * 0.01, percentage: 90 - i });
     records.push({ type: 'sensor', time, vibration: 0.2 + (i % 3) * 0.1, readings: { temperature: 21 + i } });
   }

@@ -8,7 +8,9 @@ const engineRight = (page: Page) => page.getByRole('switch', { name: /エンジ�
 const detailValue = (page: import('@playwright/test').Page, label: string) =>
   page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
 
-test('a manager registers an account (generated id, roles 1-2 only), edits it, deletes and restores it', async ({ page }) => {
+test('a manager registers an account (generated id, roles 1-2 only), edits it, deletes and restores it', async ({
+  page,
+}) => {
   await loginAs(page, 'tokyo-manager');
   await page.goto('/account/account_list');
   await expect(page.getByRole('cell', { name: 'tokyo-staff', exact: true })).toBeVisible();
@@ -126,7 +128,11 @@ test('the company admin grants エンジン制御権限 on the edit screen, the 
   const id = uniqueId('staff');
   const info = { account_id: id, name: '権限 確認', email: `${id}@example.jp`, role: 2, company_id: 'tokyo-mobility' };
   expect(
-    (await admin.call('/api/account_add', { info: { ...info, password: DEMO_PASSWORD, password_confirm: DEMO_PASSWORD } })).status,
+    (
+      await admin.call('/api/account_add', {
+        info: { ...info, password: DEMO_PASSWORD, password_confirm: DEMO_PASSWORD },
+      })
+    ).status,
   ).toBe(200);
 
   await loginAs(page, id);

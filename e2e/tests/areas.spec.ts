@@ -1,7 +1,9 @@
 import { expect, loginAs, test } from '../support/fixtures';
 import { demoTerminal } from '../support/terminal';
 
-test('the area editor: add an area, edit its bounds, save, reload, still there; save and apply a template', async ({ page }) => {
+test('the area editor: add an area, edit its bounds, save, reload, still there; save and apply a template', async ({
+  page,
+}) => {
   const t = demoTerminal(7);
   await loginAs(page, 'tokyo-manager');
   await page.goto(`/car/car_forbidden_area/${t.car_id}/${t.imei}`);

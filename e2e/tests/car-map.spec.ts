@@ -14,7 +14,9 @@ const report = (lat: number, lng: number, o: { running?: 'on' | 'off'; line?: st
   ];
 };
 
-test('the fleet map shows the visible vehicles, filters them, follows a live report and opens a vehicle', async ({ page }) => {
+test('the fleet map shows the visible vehicles, filters them, follows a live report and opens a vehicle', async ({
+  page,
+}) => {
   const [t1, t2, t3, t4] = [1, 2, 3, 4].map(demoTerminal) as [
     ReturnType<typeof demoTerminal>,
     ReturnType<typeof demoTerminal>,
@@ -31,7 +33,8 @@ test('the fleet map shows the visible vehicles, filters them, follows a live rep
   await expect(page).toHaveTitle(/車両マップ/);
   const list = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' });
   const map = page.locator('.leaflet-container');
-  for (const t of [t1, t2, t3, t4]) await expect(list.getByRole('button', { name: new RegExp(t.car_id) })).toBeVisible();
+  for (const t of [t1, t2, t3, t4])
+    await expect(list.getByRole('button', { name: new RegExp(t.car_id) })).toBeVisible();
   await expect(list).not.toContainText('C000013'); // another company's vehicle
   const row = (t: { car_id: string }) => list.getByRole('button', { name: new RegExp(t.car_id) });
   await expect(row(t1)).toContainText('走行中');
@@ -40,7 +43,8 @@ test('the fleet map shows the visible vehicles, filters them, follows a live rep
   await expect(row(t4)).toContainText('通信途絶');
 
   // The map draws exactly the vehicles the list shows.
-  const listed = async () => Number((await page.getByTestId('fleet-count').textContent())!.match(/表示 ([\d,]+)台/)![1]!.replace(/,/g, ''));
+  const listed = async () =>
+    Number((await page.getByTestId('fleet-count').textContent())!.match(/表示 ([\d,]+)台/)![1]!.replace(/,/g, ''));
   await expect.poll(async () => Number(await map.getAttribute('data-vehicles'))).toBe(await listed());
 
   await page

@@ -8,9 +8,13 @@ test('車両ステータス shows its meaning and confirms a save', async ({ pag
   await expect(page.getByText('通常（0）').first()).toBeVisible();
   await choose(page, '車両ステータスの変更', '点検・整備中（1）');
   await page.getByRole('button', { name: '更新', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: '車両ステータスを「点検・整備中（1）」に更新しました。' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: '車両ステータスを「点検・整備中（1）」に更新しました。' }),
+  ).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('combobox', { name: '車両ステータスの変更', exact: true })).toHaveValue('点検・整備中（1）');
+  await expect(page.getByRole('combobox', { name: '車両ステータスの変更', exact: true })).toHaveValue(
+    '点検・整備中（1）',
+  );
 
   // Put it back for other tests.
   await choose(page, '車両ステータスの変更', '通常（0）');

@@ -1,7 +1,10 @@
 import { expect, loginAs, test } from '../support/fixtures';
 import { apiAs, runId, uniqueId, uniqueImei } from '../support/master-data';
 
-test('a vehicle is registered with a customer and a terminal chosen in the pickers, then edited', async ({ page, request }) => {
+test('a vehicle is registered with a customer and a terminal chosen in the pickers, then edited', async ({
+  page,
+  request,
+}) => {
   const api = await apiAs(request, 'admin');
   const userId = uniqueId('U-car');
   const deviceId = uniqueId('D-car');
@@ -63,7 +66,13 @@ test('a vehicle is registered with a customer and a terminal chosen in the picke
 
   const saved = await api.call('/api/car_get_detail', { car_id: carId });
   expect(saved.status).toBe(200);
-  expect(saved.body).toMatchObject({ user_id: userId, car_device_id: deviceId, car_data_id: imei, car_type: carType, available_data: { lat_min: 35.5, lat_max: 35.9, lng_min: 139.5, lng_max: 139.9 } });
+  expect(saved.body).toMatchObject({
+    user_id: userId,
+    car_device_id: deviceId,
+    car_data_id: imei,
+    car_type: carType,
+    available_data: { lat_min: 35.5, lat_max: 35.9, lng_min: 139.5, lng_max: 139.9 },
+  });
 
   // Both are taken now: the pickers no longer offer them.
   await page.goto('/car/car_add');

@@ -8,7 +8,14 @@ const listIds = [0, 1, 2, 3, 4].map((i) => `${listPrefix}-${i}`);
 test.beforeAll(async ({ request }) => {
   const api = await apiAs(request, 'admin');
   for (const [i, user_id] of listIds.entries()) {
-    await api.addCustomer({ user_id, first_name: '一覧', name: `テスト${i}`, merchant: `販売店${runId}`, state: [0, 3, 1, 2, 0][i], payment_log: i % 4 });
+    await api.addCustomer({
+      user_id,
+      first_name: '一覧',
+      name: `テスト${i}`,
+      merchant: `販売店${runId}`,
+      state: [0, 3, 1, 2, 0][i],
+      payment_log: i % 4,
+    });
   }
 });
 
@@ -41,7 +48,10 @@ test('the customer list pages, searches and sorts on the server', async ({ page 
   await expect(bodyRows(page).first()).toContainText(listIds[0]!);
 
   // 顧客ID ascending is the default; a click turns it to descending (▼).
-  await page.getByRole('columnheader', { name: /顧客ID/ }).getByRole('button').click();
+  await page
+    .getByRole('columnheader', { name: /顧客ID/ })
+    .getByRole('button')
+    .click();
   await expect(page.getByRole('columnheader', { name: /顧客ID/ })).toHaveAttribute('aria-sort', 'descending');
   await expect(bodyRows(page).first()).toContainText(listIds[4]!);
 
@@ -179,7 +189,9 @@ test('a customer still on a vehicle is not deleted, and the dialog says why', as
   await page.getByRole('button', { name: '削除', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '顧客の削除' });
   await dialog.getByRole('button', { name: '削除する' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('この顧客は車両に登録されているため削除できません。先に車両を削除してください。');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'この顧客は車両に登録されているため削除できません。先に車両を削除してください。',
+  );
   await dialog.getByRole('button', { name: 'キャンセル' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: '削除', exact: true })).toBeVisible();

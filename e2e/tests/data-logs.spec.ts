@@ -41,7 +41,9 @@ test.beforeAll(async ({ playwright }) => {
   await request.dispose();
 });
 
-test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with labels and units', async ({ page }) => {
+test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with labels and units', async ({
+  page,
+}) => {
   // The axes are drawn on a canvas: record every text the page draws.
   await page.addInitScript(() => {
     const drawn: string[] = [];

@@ -9,7 +9,8 @@ test('the command history follows the status panel at once and its cells do not 
   const now = () => new Date().toISOString();
   await loginAs(page, 'admin');
   const api = await apiAs(page.request, 'admin');
-  const carNumber = ((await api.call('/api/car_get_detail', { car_id: t.car_id })).body as { car_number: string }).car_number;
+  const carNumber = ((await api.call('/api/car_get_detail', { car_id: t.car_id })).body as { car_number: string })
+    .car_number;
   await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
   await expect(page.getByTestId('engine-line')).toHaveText('許可中');
 

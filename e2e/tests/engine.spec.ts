@@ -28,7 +28,10 @@ test('prohibiting engine start: vehicle number and password (a wrong one reserve
   await expect(dialog.getByText(engineMessages.stepUpFailed)).toBeVisible();
   await expect(password).toHaveAccessibleDescription(new RegExp(engineMessages.stepUpFailed));
   const manager = await apiAs(page.request, 'tokyo-manager');
-  expect((await manager.call('/api/car_get_reserve_cmd', { car_data_id: t.imei })).body).toMatchObject({ state: 0, command: null });
+  expect((await manager.call('/api/car_get_reserve_cmd', { car_data_id: t.imei })).body).toMatchObject({
+    state: 0,
+    command: null,
+  });
 
   await password.fill(DEMO_PASSWORD);
   await confirm.click();

@@ -23,12 +23,25 @@ test('notification settings: enable an item with its parameter, validation, save
   await expect(page.getByRole('switch', { name: '振動検知' })).not.toBeChecked();
 });
 
-test('password reset by mail: request, follow the link, set a new password, log in with it; the link works once', async ({ page, browser }) => {
+test('password reset by mail: request, follow the link, set a new password, log in with it; the link works once', async ({
+  page,
+  browser,
+}) => {
   // An account of its own, so a failure here never leaves a demo account with another password.
   const id = uniqueId('reset');
   const email = `${id}@example.jp`;
   const admin = await apiAs(page.request, 'admin');
-  const added = await admin.call('/api/account_add', { info: { account_id: id, name: '再設定 確認', email, role: 2, company_id: 'tokyo-mobility', password: 'first-pass-1', password_confirm: 'first-pass-1' } });
+  const added = await admin.call('/api/account_add', {
+    info: {
+      account_id: id,
+      name: '再設定 確認',
+      email,
+      role: 2,
+      company_id: 'tokyo-mobility',
+      password: 'first-pass-1',
+      password_confirm: 'first-pass-1',
+    },
+  });
   expect(added.status).toBe(200);
   await page.goto('/');
   await page.getByRole('link', { name: 'パスワードをお忘れの方はこちら' }).click();
@@ -58,5 +71,4 @@ test('password reset by mail: request, follow the link, set a new password, log 
   await again.getByRole('button', { name: 'パスワードを変更する' }).click();
   await expect(again.getByRole('alert')).toContainText('このリンクは');
   await again.close();
-
 });

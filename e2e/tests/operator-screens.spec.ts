@@ -55,7 +55,11 @@ test.describe('the vehicle list at 1366×768', () => {
     expect(shown).toBeGreaterThanOrEqual(16);
     await expect(bodyRows(page)).toHaveCount(shown);
     // Measured once the live states and last-seen times are drawn (they widen their columns).
-    await expect(bodyRows(page).filter({ hasText: /\d{4}\/\d{2}\/\d{2}/ }).first()).toBeVisible();
+    await expect(
+      bodyRows(page)
+        .filter({ hasText: /\d{4}\/\d{2}\/\d{2}/ })
+        .first(),
+    ).toBeVisible();
     expect(await page.evaluate(fits)).toEqual({ page: true, table: true, lastHeader: true });
     await expect(page.getByRole('columnheader', { name: '状態', exact: true })).toBeInViewport();
     await expect(bodyRows(page).first().getByText('有効', { exact: true })).toBeInViewport();
@@ -66,7 +70,13 @@ test.describe('the vehicle list at 1366×768', () => {
     const longName = '長い長い長い長い長い長い長い顧客名';
     await api.addCustomer({ user_id: userId, first_name: '東京都千代田区丸の内一丁目', name: longName });
     const added = await api.call('/api/car_add', {
-      info: { car_id: carId, car_number: '品川 500 て 12-34 ABCDEFGHIJKLMNOPQ', user_id: userId, car_device_id: null, available_data: noArea },
+      info: {
+        car_id: carId,
+        car_number: '品川 500 て 12-34 ABCDEFGHIJKLMNOPQ',
+        user_id: userId,
+        car_device_id: null,
+        available_data: noArea,
+      },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     await page.getByLabel('検索キーワード').fill(carId);
@@ -201,7 +211,9 @@ for (const account of ['tokyo-admin', 'tokyo-manager']) {
     for (const path of ['/account/account_add', '/account/account_edit/tokyo-staff']) {
       await page.goto(path);
       await expect(page.getByRole('textbox', { name: '所属会社' }), path).toHaveValue('株式会社東京モビリティサービス');
-      const values = await page.locator('main input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+      const values = await page
+        .locator('main input')
+        .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
       expect(
         values.filter((v) => v === 'tokyo-mobility'),
         path,

@@ -33,7 +33,9 @@ test('an OsmAnd terminal is registered with its protocol, shown in the list, and
 
   // The Traccar Client's request: the password in the path, the IMEI as the device identifier.
   const timestamp = Math.floor(Date.now() / 1000);
-  const fix = await request.get(`/device/osmand/osmand-secret-1?id=${imei}&lat=35.6812&lon=139.7671&timestamp=${timestamp}&speed=10`);
+  const fix = await request.get(
+    `/device/osmand/osmand-secret-1?id=${imei}&lat=35.6812&lon=139.7671&timestamp=${timestamp}&speed=10`,
+  );
   expect(fix.status()).toBe(200);
   expect((await request.get(`/device/osmand/wrong-secret?id=${imei}&lat=35&lon=139`)).status()).toBe(401);
   await page.goto(`/car/device/detail/${deviceId}`);

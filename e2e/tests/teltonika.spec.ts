@@ -22,12 +22,20 @@ async function teltonikaDevice(imei: string) {
   return { socket, take };
 }
 
-test('prohibiting the Teltonika vehicle: setdigout 1 goes out over TCP, the device answers, the screen shows 禁止中', async ({ page }) => {
+test('prohibiting the Teltonika vehicle: setdigout 1 goes out over TCP, the device answers, the screen shows 禁止中', async ({
+  page,
+}) => {
   const t = demoTerminal(14); // D-demo-14 (C000014) speaks Teltonika in the demo seed
   const device = await teltonikaDevice(t.imei);
   // Parked: ignition off, speed 0, relay not cut (DOUT1 0).
   device.socket.write(
-    encodeAvlRecord({ time: new Date(), lat: 35.4657, lng: 139.6223, speed: 0, io: { 239: 0, 240: 0, 179: 0, 66: 12600 } }),
+    encodeAvlRecord({
+      time: new Date(),
+      lat: 35.4657,
+      lng: 139.6223,
+      speed: 0,
+      io: { 239: 0, 240: 0, 179: 0, 66: 12600 },
+    }),
   );
   expect((await device.take(4)).readUInt32BE(0)).toBe(1);
 

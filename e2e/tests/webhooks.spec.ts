@@ -44,8 +44,12 @@ test('webhooks: a company admin adds a receiver (validation in Japanese, secret 
 test('webhooks: a manager has no menu entry and the screen refuses', async ({ page }) => {
   await loginAs(page, 'tokyo-manager');
   await page.goto('/notify');
-  await expect(page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: '通知設定' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: 'Webhook設定' })).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: '通知設定' }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: 'Webhook設定' }),
+  ).toHaveCount(0);
   await page.goto('/notify/webhooks');
   await expect(page.getByRole('heading', { name: 'Webhook設定' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Webhookを追加' })).toHaveCount(0);

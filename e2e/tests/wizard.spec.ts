@@ -53,15 +53,26 @@ test('the wizard registers a customer, a terminal and a vehicle together', async
 
   // Step 5: done, with links to all three.
   await expect(page.getByRole('status')).toContainText('登録が完了しました');
-  await expect(page.getByRole('link', { name: '車両詳細へ' })).toHaveAttribute('href', `/car/car_detail/${carId}/${imei}`);
-  await expect(page.getByRole('link', { name: 'GPS端末詳細へ' })).toHaveAttribute('href', `/car/device/detail/${deviceId}`);
+  await expect(page.getByRole('link', { name: '車両詳細へ' })).toHaveAttribute(
+    'href',
+    `/car/car_detail/${carId}/${imei}`,
+  );
+  await expect(page.getByRole('link', { name: 'GPS端末詳細へ' })).toHaveAttribute(
+    'href',
+    `/car/device/detail/${deviceId}`,
+  );
   await page.getByRole('link', { name: '顧客詳細へ' }).click();
   await expect(page).toHaveURL(new RegExp(`/car/car_user_detail/${userId}$`));
   await expect(page.getByRole('link', { name: carId })).toBeVisible();
 
   const api = await apiAs(request, 'admin');
   const car = await api.call('/api/car_get_detail', { car_id: carId });
-  expect(car.body).toMatchObject({ user_id: userId, car_device_id: deviceId, car_data_id: imei, company_id: 'tokyo-mobility' });
+  expect(car.body).toMatchObject({
+    user_id: userId,
+    car_device_id: deviceId,
+    car_data_id: imei,
+    company_id: 'tokyo-mobility',
+  });
 });
 
 test('the terminal step refuses an IMEI already registered before going on (#15.14)', async ({ page }) => {
@@ -94,12 +105,18 @@ test('a refused wizard goes back to the failing step and registers nothing', asy
   await page.getByRole('button', { name: 'この内容で登録する' }).click();
 
   // Back on the terminal step, the server's message under the IMEI field.
-  await expect(page.getByRole('alert')).toHaveText('登録に失敗しました。入力内容を確認してください（何も登録されていません）。');
+  await expect(page.getByRole('alert')).toHaveText(
+    '登録に失敗しました。入力内容を確認してください（何も登録されていません）。',
+  );
   await expect(page.getByRole('textbox', { name: 'IMEI' })).toHaveValue(taken);
   await expect(page.getByText('入力されたIMEIは既に使用されています。')).toBeVisible();
 
-  expect((await api.call('/api/user_exist_check', { check_item: 'user_id', check_value: userId })).body).toEqual({ isExist: false });
-  expect((await api.call('/api/device_exist_check', { check_item: 'car_device_id', check_value: deviceId })).body).toEqual({
+  expect((await api.call('/api/user_exist_check', { check_item: 'user_id', check_value: userId })).body).toEqual({
+    isExist: false,
+  });
+  expect(
+    (await api.call('/api/device_exist_check', { check_item: 'car_device_id', check_value: deviceId })).body,
+  ).toEqual({
     isExist: false,
   });
   expect((await api.call('/api/car_get_detail', { car_id: carId })).status).toBe(404);
@@ -111,5 +128,7 @@ test('a refused wizard goes back to the failing step and registers nothing', asy
   await page.getByRole('button', { name: '次へ' }).click();
   await page.getByRole('button', { name: 'この内容で登録する' }).click();
   await expect(page.getByRole('status')).toContainText('登録が完了しました');
-  expect((await api.call('/api/user_exist_check', { check_item: 'user_id', check_value: userId })).body).toEqual({ isExist: true });
+  expect((await api.call('/api/user_exist_check', { check_item: 'user_id', check_value: userId })).body).toEqual({
+    isExist: true,
+  });
 });

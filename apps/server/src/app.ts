@@ -100,7 +100,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
-  const live = opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, config.DATABASE_URL, app.log) : createMemoryHub());
+  const live =
+    opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, config.DATABASE_URL, app.log) : createMemoryHub());
   app.addHook('onClose', () => live.close());
   registerGatewayRoutes(app, ctx, live);
   registerTelemetryRoutes(app, ctx, live);
@@ -123,7 +124,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       wildcard: false,
       index: false,
       setHeaders: (res, file) => {
-        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }

@@ -5,13 +5,25 @@ import { loadConfig, repoRoot } from './config.js';
 describe('loadConfig', () => {
   it('fills defaults from an empty environment', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ PORT: 3000, HOST: 'localhost', production: false, SIMULATE: true, publicUrl: 'http://localhost:3000' });
+    expect(c).toMatchObject({
+      PORT: 3000,
+      HOST: 'localhost',
+      production: false,
+      SIMULATE: true,
+      publicUrl: 'http://localhost:3000',
+    });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.dataDir).toBe(path.join(repoRoot, 'data'));
   });
 
   it('reads and converts set values, and treats blank ones as unset', () => {
-    const c = loadConfig({ PORT: '8080', NODE_ENV: 'production', SIMULATE: '0', DATABASE_URL: '', PUBLIC_URL: 'https://fleet.example.jp/' });
+    const c = loadConfig({
+      PORT: '8080',
+      NODE_ENV: 'production',
+      SIMULATE: '0',
+      DATABASE_URL: '',
+      PUBLIC_URL: 'https://fleet.example.jp/',
+    });
     expect(c).toMatchObject({ PORT: 8080, production: true, SIMULATE: false, publicUrl: 'https://fleet.example.jp' });
     expect(c.DATABASE_URL).toBeUndefined();
   });
@@ -21,7 +33,9 @@ describe('loadConfig', () => {
   });
 
   it('lists every bad variable at once', () => {
-    expect(() => loadConfig({ PORT: 'x', DATABASE_URL: 'not a url', SIMULATE: 'maybe' })).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SIMULATE/);
+    expect(() => loadConfig({ PORT: 'x', DATABASE_URL: 'not a url', SIMULATE: 'maybe' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*SIMULATE/,
+    );
   });
 
   it.each([
@@ -37,9 +51,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY }).TRUST_PROXY).toEqual(expected);
   });
 
-  it.each(['yes', '-1', '100', 'proxy.example.jp', '10.0.0.1;rm', '10.0.0.0/33'])('refuses TRUST_PROXY=%s', (TRUST_PROXY) => {
-    expect(() => loadConfig({ TRUST_PROXY })).toThrow(/TRUST_PROXY/);
-  });
+  it.each(['yes', '-1', '100', 'proxy.example.jp', '10.0.0.1;rm', '10.0.0.0/33'])(
+    'refuses TRUST_PROXY=%s',
+    (TRUST_PROXY) => {
+      expect(() => loadConfig({ TRUST_PROXY })).toThrow(/TRUST_PROXY/);
+    },
+  );
 
   it('has request, header, connection and keep-alive timeouts, and refuses headers allowed longer than the request', () => {
     expect(loadConfig({})).toMatchObject({

@@ -7,8 +7,10 @@ import { z } from 'zod';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export const GSI_TILE_URL = 'https://cyberjapandata.gsi.go.jp/xyz/std/{z}/{x}/{y}.png';
-export const GSI_ATTRIBUTION = '出典：<a href="https://maps.gsi.go.jp/development/ichiran.html" target="_blank" rel="noopener">国土地理院</a>';
-const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">OpenStreetMap</a> contributors';
+export const GSI_ATTRIBUTION =
+  '出典：<a href="https://maps.gsi.go.jp/development/ichiran.html" target="_blank" rel="noopener">国土地理院</a>';
+const OSM_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">OpenStreetMap</a> contributors';
 
 /** The attribution a tile server asks for, when TILE_ATTRIBUTION does not say. */
 const attributionFor = (tileUrl: string) =>
@@ -22,25 +24,25 @@ const isProxyAddress = (entry: string) => {
   const [address = '', bits, ...rest] = entry.split('/');
   const family = isIP(address);
   const maxBits = family === 4 ? 32 : 128;
-  return family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits));
+  return (
+    family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))
+  );
 };
 /**
  * Which proxies may set X-Forwarded-For: a hop count (`0` none, `1` the one in
  * front of us, ... `true` means 1), or a comma-separated list of their
  * addresses/CIDRs. Never "trust every hop": a client would choose its own IP.
  */
-const trustProxy = z
-  .string()
-  .transform((v, ctx): number | string[] | false => {
-    const text = v.trim();
-    if (text === 'false') return false;
-    if (text === 'true') return 1;
-    if (/^\d{1,2}$/.test(text)) return Number(text) === 0 ? false : Number(text);
-    const list = text.split(',').map((a) => a.trim());
-    if (list.every(isProxyAddress)) return list;
-    ctx.addIssue({ code: 'custom', message: 'a hop count (0, 1, 2…) or comma-separated proxy addresses/CIDRs' });
-    return z.NEVER;
-  });
+const trustProxy = z.string().transform((v, ctx): number | string[] | false => {
+  const text = v.trim();
+  if (text === 'false') return false;
+  if (text === 'true') return 1;
+  if (/^\d{1,2}$/.test(text)) return Number(text) === 0 ? false : Number(text);
+  const list = text.split(',').map((a) => a.trim());
+  if (list.every(isProxyAddress)) return list;
+  ctx.addIssue({ code: 'custom', message: 'a hop count (0, 1, 2…) or comma-separated proxy addresses/CIDRs' });
+  return z.NEVER;
+});
 /** Milliseconds, at least 100 (the tests use short ones). */
 const millis = (byDefault: number) => z.coerce.number().int().min(100).max(3_600_000).default(byDefault);
 
@@ -77,8 +79,18 @@ const ConfigSchema = z.object({
   CONNECTION_TIMEOUT_MS: millis(120_000),
   /** An idle keep-alive connection is closed after this: longer than a load balancer's idle timeout (often 60 s). */
   KEEP_ALIVE_TIMEOUT_MS: millis(72_000),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(120),
-  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(120),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -92,9 +104,7 @@ export type Config = z.output<typeof ConfigSchema> & {
 
 /** Parses the environment once at start-up and fails loudly with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const blankToUndefined = Object.fromEntries(
-    Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]),
-  );
+  const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
   const parsed = ConfigSchema.refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
     path: ['HEADERS_TIMEOUT_MS'],
     message: 'must not exceed REQUEST_TIMEOUT_MS',

@@ -27,14 +27,21 @@ export interface RunningServer {
 /** Opens the database, migrates, seeds the demo when empty (never in production) and listens. */
 export async function startServer(config: Config, opts: { webRoot?: string } = {}): Promise<RunningServer> {
   if (!config.DATABASE_URL) mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : config.dataDir });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : config.dataDir,
+  });
   // Several instances may start at once on one database (replicas, a rolling deploy): one at a time migrates and seeds.
-  const seeded = await underBootLock(database.db, async (db) => {
-    await migrate(db);
-    const empty = !config.production && (await isEmpty(db));
-    if (empty) await seedDemo(db);
-    return empty;
-  }, { info: (_obj, msg) => console.log(`  ${msg}`) });
+  const seeded = await underBootLock(
+    database.db,
+    async (db) => {
+      await migrate(db);
+      const empty = !config.production && (await isEmpty(db));
+      if (empty) await seedDemo(db);
+      return empty;
+    },
+    { info: (_obj, msg) => console.log(`  ${msg}`) },
+  );
 
   // One live push for the HTTP gateway and the TCP terminal links (on PGlite an in-process one).
   const live = config.DATABASE_URL
@@ -57,8 +64,13 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
   });
   const jobs = startJobs({ db: database.db, config, log: app.log });
   const baseUrl = localBaseUrl(config.HOST, port);
-  const linkPorts = { host: new URL(baseUrl).hostname.replace(/^\[|\]$/g, ''), teltonikaPort: links.teltonikaPort, gt06Port: links.gt06Port };
-  const fleet = config.SIMULATE && !config.production ? startDemoFleet({ baseUrl, log: app.log, links: linkPorts }) : undefined;
+  const linkPorts = {
+    host: new URL(baseUrl).hostname.replace(/^\[|\]$/g, ''),
+    teltonikaPort: links.teltonikaPort,
+    gt06Port: links.gt06Port,
+  };
+  const fleet =
+    config.SIMULATE && !config.production ? startDemoFleet({ baseUrl, log: app.log, links: linkPorts }) : undefined;
 
   return {
     app,
@@ -86,9 +98,16 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
 async function startOsmandPort(app: FastifyInstance, config: Config) {
   if (config.OSMAND_PORT === 0) return undefined;
   try {
-    return await startOsmandListener(app, { port: config.OSMAND_PORT, host: config.HOST, timeoutMs: config.REQUEST_TIMEOUT_MS });
+    return await startOsmandListener(app, {
+      port: config.OSMAND_PORT,
+      host: config.HOST,
+      timeoutMs: config.REQUEST_TIMEOUT_MS,
+    });
   } catch (err) {
-    app.log.error({ err, port: config.OSMAND_PORT }, 'OSMAND_PORT could not be opened; OsmAnd clients must use /device/osmand/ on the main port');
+    app.log.error(
+      { err, port: config.OSMAND_PORT },
+      'OSMAND_PORT could not be opened; OsmAnd clients must use /device/osmand/ on the main port',
+    );
     return undefined;
   }
 }

@@ -36,7 +36,8 @@ const newAccount = (id: string, over: object = {}) => ({
   ...over,
 });
 const row = (id: string) => t.db.selectFrom('accounts').selectAll().where('account_id', '=', id).executeTakeFirst();
-const isLive = async (token: string) => (await call('account_get_detail', { account_id: 'x-none' }, token)).statusCode !== 401;
+const isLive = async (token: string) =>
+  (await call('account_get_detail', { account_id: 'x-none' }, token)).statusCode !== 401;
 
 describe('account_add', () => {
   it('registers an account in the own company (company forced), who can then sign in', async () => {
@@ -44,7 +45,9 @@ describe('account_add', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true, account_id: 'added-01' });
     expect(await row('added-01')).toMatchObject({ role: 1, company_id: companyA, is_delete: false });
-    expect((await post(t.app, '/api/login', { username: 'added-01@example.jp', password: 'new-pass-123' })).statusCode).toBe(200);
+    expect(
+      (await post(t.app, '/api/login', { username: 'added-01@example.jp', password: 'new-pass-123' })).statusCode,
+    ).toBe(200);
   });
 
   it('answers per-field Japanese errors and writes nothing', async () => {
@@ -64,7 +67,11 @@ describe('account_add', () => {
     const dupId = await call('account_add', { info: newAccount('staff-a') }, 'superAdmin');
     expect(dupId.statusCode).toBe(409);
     expect(dupId.json().errors).toEqual({ account_id: accountMessages.accountIdInUse });
-    const dupEmail = await call('account_add', { info: newAccount('added-03', { email: 'STAFF-A@example.jp' }) }, 'superAdmin');
+    const dupEmail = await call(
+      'account_add',
+      { info: newAccount('added-03', { email: 'STAFF-A@example.jp' }) },
+      'superAdmin',
+    );
     expect(dupEmail.statusCode).toBe(409);
     expect(dupEmail.json().errors).toEqual({ email: accountMessages.emailInUse });
   });
@@ -81,10 +88,15 @@ describe('account_add', () => {
   });
 
   it('lets the super admin choose an existing company only', async () => {
-    expect((await call('account_add', { info: newAccount('added-08', { company_id: companyB, role: 0 }) }, 'superAdmin')).statusCode).toBe(
-      200,
+    expect(
+      (await call('account_add', { info: newAccount('added-08', { company_id: companyB, role: 0 }) }, 'superAdmin'))
+        .statusCode,
+    ).toBe(200);
+    const res = await call(
+      'account_add',
+      { info: newAccount('added-09', { company_id: 'no-such-company' }) },
+      'superAdmin',
     );
-    const res = await call('account_add', { info: newAccount('added-09', { company_id: 'no-such-company' }) }, 'superAdmin');
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ company_id: accountMessages.companyMissing });
   });
@@ -124,7 +136,11 @@ describe('account_update', () => {
   });
 
   it('refuses a mismatched confirmation with 400', async () => {
-    const res = await call('account_update', { info: edit('staff-a', { password: 'changed-pass', password_confirm: 'x' }) }, 'adminA');
+    const res = await call(
+      'account_update',
+      { info: edit('staff-a', { password: 'changed-pass', password_confirm: 'x' }) },
+      'adminA',
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ 'info.password_confirm': m.confirmed });
   });
@@ -140,7 +156,9 @@ describe('account_update', () => {
 
   it('answers 404 for role 0 accounts to a manager and across companies, 403 to common users', async () => {
     expect((await call('account_update', { info: edit('admin-a', { role: 0 }) }, 'managerA')).statusCode).toBe(404);
-    expect((await call('account_update', { info: edit('admin-b', { role: 0, company_id: companyB }) }, 'adminA')).statusCode).toBe(404);
+    expect(
+      (await call('account_update', { info: edit('admin-b', { role: 0, company_id: companyB }) }, 'adminA')).statusCode,
+    ).toBe(404);
     expect((await call('account_update', { info: edit('staff-a') }, 'staffA')).statusCode).toBe(403);
     expect((await call('account_update', { info: edit('staff-a', { role: 0 }) }, 'managerA')).statusCode).toBe(403);
     expect(await row('admin-b')).toMatchObject({ name: accounts.adminB.name });
@@ -166,7 +184,9 @@ describe('account_delete', () => {
     expect((await call('account_delete', { account_id: 'admin-b', isDelete: true }, 'adminA')).statusCode).toBe(404);
     expect((await call('account_delete', { account_id: 'admin-a', isDelete: true }, 'managerA')).statusCode).toBe(404);
     expect((await call('account_delete', { account_id: 'manager-a', isDelete: true }, 'staffA')).statusCode).toBe(403);
-    expect((await call('account_delete', { account_id: 'manager-a' }, 'adminA')).json().errors).toEqual({ isDelete: expect.any(String) });
+    expect((await call('account_delete', { account_id: 'manager-a' }, 'adminA')).json().errors).toEqual({
+      isDelete: expect.any(String),
+    });
     expect((await call('account_delete', { account_id: 'manager-a', isDelete: true })).statusCode).toBe(401);
     expect(await row('admin-b')).toMatchObject({ is_delete: false });
   });
@@ -176,7 +196,11 @@ describe('password_reset', () => {
   const info = (over: object = {}) => ({ password: 'fresh-pass-99', password_confirm: 'fresh-pass-99', ...over });
 
   it('changes the own password with the current one; other sessions end, this one stays', async () => {
-    await call('account_add', { info: newAccount('pw-01', { password: FIXTURE_PASSWORD, password_confirm: FIXTURE_PASSWORD }) }, 'adminA');
+    await call(
+      'account_add',
+      { info: newAccount('pw-01', { password: FIXTURE_PASSWORD, password_confirm: FIXTURE_PASSWORD }) },
+      'adminA',
+    );
     const first = await login(t.app, 'pw-01');
     const second = await login(t.app, 'pw-01');
     const res = await call('password_reset', { info: info({ current_password: FIXTURE_PASSWORD }) }, first);
@@ -192,7 +216,11 @@ describe('password_reset', () => {
     expect(missing.json().errors).toEqual({ current_password: m.required });
     const wrong = await call('password_reset', { info: info({ current_password: 'not-it-at-all' }) }, 'staffA');
     expect(wrong.json().errors).toEqual({ current_password: accountMessages.currentPasswordWrong });
-    const mismatch = await call('password_reset', { info: info({ current_password: FIXTURE_PASSWORD, password_confirm: 'x' }) }, 'staffA');
+    const mismatch = await call(
+      'password_reset',
+      { info: info({ current_password: FIXTURE_PASSWORD, password_confirm: 'x' }) },
+      'staffA',
+    );
     expect(mismatch.json().errors).toEqual({ 'info.password_confirm': m.confirmed });
   });
 

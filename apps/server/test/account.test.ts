@@ -1,6 +1,16 @@
 import { fieldMessages, validationMessages as m } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, companyA, companyB, createTestApp, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  accounts,
+  companyA,
+  companyB,
+  createTestApp,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 
 /** account_list_count, account_list, account_get_detail, account_exist_check. */
 let t: TestApp;
@@ -28,7 +38,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call = (path: string, body: object, who?: FixtureAccount) =>
+  post(t.app, `/api/${path}`, body, who && tokens[who]);
 const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
   const res = await call('account_list', { limit: 100, ...body }, who);
   expect(res.statusCode, res.body).toBe(200);
@@ -158,7 +169,9 @@ describe('account_exist_check', () => {
 
   it('is for managers only and validates its input', async () => {
     expect((await call('account_exist_check', { check_item: 'account_id', check_value: 'x' })).statusCode).toBe(401);
-    expect((await call('account_exist_check', { check_item: 'account_id', check_value: 'x' }, 'staffA')).statusCode).toBe(403);
+    expect(
+      (await call('account_exist_check', { check_item: 'account_id', check_value: 'x' }, 'staffA')).statusCode,
+    ).toBe(403);
     const bad = await call('account_exist_check', { check_item: 'password', check_value: '' }, 'adminA');
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().errors)).toEqual(['check_item', 'check_value']);

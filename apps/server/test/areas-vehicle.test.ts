@@ -22,38 +22,72 @@ const tokyo = { name: '東京駅周辺', lat_min: 35.67, lat_max: 35.69, lng_min
 const osaka = { name: '大阪', lat_min: 34.6, lat_max: 34.8, lng_min: 135.4, lng_max: 135.6 };
 const rows = (list: AreaRow[]) => list.map(({ area_id: _id, ...a }) => a);
 const availableAreas = async (car_id = carA) =>
-  rows((await ok<{ available_areas: AreaRow[] }>(post(t.app, '/api/car_get_available_areas', { car_id }, token.staffA))).available_areas);
+  rows(
+    (await ok<{ available_areas: AreaRow[] }>(post(t.app, '/api/car_get_available_areas', { car_id }, token.staffA)))
+      .available_areas,
+  );
 const disableAreas = async (car_id = carA) =>
-  rows((await ok<{ disable_areas: AreaRow[] }>(post(t.app, '/api/car_get_disable_areas', { car_id }, token.staffA))).disable_areas);
+  rows(
+    (await ok<{ disable_areas: AreaRow[] }>(post(t.app, '/api/car_get_disable_areas', { car_id }, token.staffA)))
+      .disable_areas,
+  );
 
 describe('available_data', () => {
   it('reads, sets and clears the vehicle rectangle', async () => {
-    const get = () => ok<{ available_data: unknown }>(post(t.app, '/api/car_get_available_data', { car_id: carA }, token.staffA));
+    const get = () =>
+      ok<{ available_data: unknown }>(post(t.app, '/api/car_get_available_data', { car_id: carA }, token.staffA));
     expect((await get()).available_data).toBeNull();
     const data = { lat_min: 35.5, lat_max: 35.9, lng_min: '139.5', lng_max: 139.9 };
-    expect((await post(t.app, '/api/car_available_update', { car_id: carA, available_data: data }, token.staffA)).statusCode).toBe(200);
+    expect(
+      (await post(t.app, '/api/car_available_update', { car_id: carA, available_data: data }, token.staffA)).statusCode,
+    ).toBe(200);
     expect((await get()).available_data).toEqual({ lat_min: 35.5, lat_max: 35.9, lng_min: 139.5, lng_max: 139.9 });
     const empty = { lat_min: '', lat_max: '', lng_min: '', lng_max: '' };
-    expect((await post(t.app, '/api/car_available_update', { car_id: carA, available_data: empty }, token.staffA)).statusCode).toBe(200);
+    expect(
+      (await post(t.app, '/api/car_available_update', { car_id: carA, available_data: empty }, token.staffA))
+        .statusCode,
+    ).toBe(200);
     expect((await get()).available_data).toBeNull();
   });
 
   it('refuses a half-filled or inverted rectangle with Japanese field errors and writes nothing', async () => {
-    const res = await post(t.app, '/api/car_available_update', { car_id: carA, available_data: { lat_min: 36, lat_max: 35, lng_min: 139, lng_max: '' } }, token.staffA);
+    const res = await post(
+      t.app,
+      '/api/car_available_update',
+      { car_id: carA, available_data: { lat_min: 36, lat_max: 35, lng_min: 139, lng_max: '' } },
+      token.staffA,
+    );
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ 'available_data.lng_max': '必須項目です', 'available_data.lat_max': '最小値より大きい値を入力してください' });
-    const car = await t.db.selectFrom('cars').select(['lat_min', 'lng_min']).where('car_id', '=', carA).executeTakeFirstOrThrow();
+    expect(res.json().errors).toEqual({
+      'available_data.lng_max': '必須項目です',
+      'available_data.lat_max': '最小値より大きい値を入力してください',
+    });
+    const car = await t.db
+      .selectFrom('cars')
+      .select(['lat_min', 'lng_min'])
+      .where('car_id', '=', carA)
+      .executeTakeFirstOrThrow();
     expect(car).toEqual({ lat_min: null, lng_min: null });
   });
 });
 
 describe('area lists', () => {
   it('replace the whole list each time, in the order given, per kind', async () => {
-    let res = await post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: [tokyo, osaka] }, token.staffA);
+    let res = await post(
+      t.app,
+      '/api/car_available_areas_update',
+      { car_id: carA, available_areas: [tokyo, osaka] },
+      token.staffA,
+    );
     expect(res.json()).toEqual({ ok: true, count: 2 });
     await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: [osaka] }, token.staffA);
     expect(await availableAreas()).toEqual([tokyo, osaka]);
-    res = await post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: [{ ...osaka, name: undefined }] }, token.staffA);
+    res = await post(
+      t.app,
+      '/api/car_available_areas_update',
+      { car_id: carA, available_areas: [{ ...osaka, name: undefined }] },
+      token.staffA,
+    );
     expect(res.statusCode).toBe(200);
     expect(await availableAreas()).toEqual([{ ...osaka, name: '' }]);
     expect(await disableAreas()).toEqual([osaka]);
@@ -71,7 +105,12 @@ describe('area lists', () => {
       'disable_areas.2.lng_max': '経度は-180〜180の範囲で入力してください',
       'disable_areas.2.name': '入力が長すぎます',
     });
-    const tooMany = await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: Array.from({ length: AREA_LIST_MAX + 1 }, () => tokyo) }, token.staffA);
+    const tooMany = await post(
+      t.app,
+      '/api/car_disable_areas_update',
+      { car_id: carA, disable_areas: Array.from({ length: AREA_LIST_MAX + 1 }, () => tokyo) },
+      token.staffA,
+    );
     expect(tooMany.json().errors).toEqual({ disable_areas: areaMessages.tooManyAreas });
     expect(await disableAreas()).toEqual([tokyo]);
   });
@@ -79,7 +118,8 @@ describe('area lists', () => {
   it('never mix two replacements made at the same time', async () => {
     const one = Array.from({ length: 20 }, (_, i) => ({ ...tokyo, name: `one-${i}` }));
     const two = Array.from({ length: 20 }, (_, i) => ({ ...osaka, name: `two-${i}` }));
-    const send = (list: typeof one) => post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: list }, token.staffA);
+    const send = (list: typeof one) =>
+      post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: list }, token.staffA);
     const results = await Promise.all([send(one), send(two), send(one), send(two)]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     const final = await availableAreas();
@@ -89,7 +129,12 @@ describe('area lists', () => {
   it('are frozen on a deleted vehicle', async () => {
     await t.db.updateTable('cars').set({ is_delete: true }).where('car_id', '=', carA).execute();
     try {
-      const res = await post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: [tokyo] }, token.staffA);
+      const res = await post(
+        t.app,
+        '/api/car_available_areas_update',
+        { car_id: carA, available_areas: [tokyo] },
+        token.staffA,
+      );
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe(areaMessages.carDeleted);
     } finally {
@@ -99,15 +144,29 @@ describe('area lists', () => {
 });
 
 describe('judgement of the current position', () => {
-  type Status = { position: { lat: number; lng: number } | null; outsideAvailable: boolean; insideForbidden: boolean; availableCount: number; disableCount: number };
+  type Status = {
+    position: { lat: number; lng: number } | null;
+    outsideAvailable: boolean;
+    insideForbidden: boolean;
+    availableCount: number;
+    disableCount: number;
+  };
   const status = () => ok<Status>(post(t.app, '/api/car_get_area_status', { car_id: carA }, token.staffA));
 
   it('is false with no position or no areas, then follows SPEC.md §4 on the last reported position', async () => {
     expect(await status()).toMatchObject({ position: null, outsideAvailable: false, insideForbidden: false });
     // Now, not at a fixed past time: a test above deleted and restored the vehicle, and a company reads
     // only what the terminal reported while on its live vehicle (terminal_periods).
-    await sendBatch(t.app, terminalA, { seq: 1, records: [{ type: 'gps', time: new Date().toISOString(), lat: 35.68, lng: 139.77 }] });
-    expect(await status()).toMatchObject({ position: { lat: 35.68, lng: 139.77 }, outsideAvailable: false, insideForbidden: false, availableCount: 0 });
+    await sendBatch(t.app, terminalA, {
+      seq: 1,
+      records: [{ type: 'gps', time: new Date().toISOString(), lat: 35.68, lng: 139.77 }],
+    });
+    expect(await status()).toMatchObject({
+      position: { lat: 35.68, lng: 139.77 },
+      outsideAvailable: false,
+      insideForbidden: false,
+      availableCount: 0,
+    });
 
     // Available only in Osaka: Tokyo is outside. Adding Tokyo (as available_data) brings it inside.
     await post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: [osaka] }, token.staffA);
@@ -123,24 +182,29 @@ describe('judgement of the current position', () => {
 });
 
 describe('who may', () => {
-  const calls = (car_id: string) => [
-    ['/api/car_get_available_data', { car_id }],
-    ['/api/car_available_update', { car_id, available_data: tokyo }],
-    ['/api/car_get_available_areas', { car_id }],
-    ['/api/car_available_areas_update', { car_id, available_areas: [tokyo] }],
-    ['/api/car_get_disable_areas', { car_id }],
-    ['/api/car_disable_areas_update', { car_id, disable_areas: [tokyo] }],
-    ['/api/car_get_area_status', { car_id }],
-  ] as const;
+  const calls = (car_id: string) =>
+    [
+      ['/api/car_get_available_data', { car_id }],
+      ['/api/car_available_update', { car_id, available_data: tokyo }],
+      ['/api/car_get_available_areas', { car_id }],
+      ['/api/car_available_areas_update', { car_id, available_areas: [tokyo] }],
+      ['/api/car_get_disable_areas', { car_id }],
+      ['/api/car_disable_areas_update', { car_id, disable_areas: [tokyo] }],
+      ['/api/car_get_area_status', { car_id }],
+    ] as const;
 
   it('lets a common user work on the own company vehicles and the super admin on all', async () => {
-    for (const [url, body] of calls(carA)) expect((await post(t.app, url, body, token.staffA)).statusCode, url).toBe(200);
-    for (const [url, body] of calls(fleet.B.car_id)) expect((await post(t.app, url, body, token.superAdmin)).statusCode, url).toBe(200);
+    for (const [url, body] of calls(carA))
+      expect((await post(t.app, url, body, token.staffA)).statusCode, url).toBe(200);
+    for (const [url, body] of calls(fleet.B.car_id))
+      expect((await post(t.app, url, body, token.superAdmin)).statusCode, url).toBe(200);
   });
 
   it("answers another company's vehicle as not found and writes nothing", async () => {
-    for (const [url, body] of calls(fleet.B.car_id)) expect((await post(t.app, url, body, token.staffA)).statusCode, url).toBe(404);
-    for (const [url, body] of calls(carA)) expect((await post(t.app, url, body, token.adminB)).statusCode, url).toBe(404);
+    for (const [url, body] of calls(fleet.B.car_id))
+      expect((await post(t.app, url, body, token.staffA)).statusCode, url).toBe(404);
+    for (const [url, body] of calls(carA))
+      expect((await post(t.app, url, body, token.adminB)).statusCode, url).toBe(404);
     expect(await t.db.selectFrom('areas').select('id').execute()).toEqual([]);
   });
 });

@@ -1,6 +1,16 @@
 import { fleetStateOf, type FleetCar } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyA, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  companyA,
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 import { sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
 /** car_map_list (the fleet map, issue #18): the vehicles of the caller's scope at their latest state. */
@@ -64,7 +74,11 @@ describe('car_map_list', () => {
   });
 
   it('hides a terminal’s state from a company after the terminal left its vehicle', async () => {
-    await t.db.updateTable('cars').set({ car_device_id: null, car_data_id: null }).where('car_id', '=', fleet.A.car_id).execute();
+    await t.db
+      .updateTable('cars')
+      .set({ car_device_id: null, car_data_id: null })
+      .where('car_id', '=', fleet.A.car_id)
+      .execute();
     const [car] = await mapOf('adminA');
     expect(car).toMatchObject({ car_id: fleet.A.car_id, car_data_id: null, state: null });
   });

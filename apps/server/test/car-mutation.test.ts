@@ -1,6 +1,16 @@
 import { carMessages, fieldMessages, validationMessages as m } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyA, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  companyA,
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 
 /** car_add, car_update, car_status_update, car_delete. */
 let t: TestApp;
@@ -31,7 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call = (path: string, body: object, who?: FixtureAccount) =>
+  post(t.app, `/api/${path}`, body, who && tokens[who]);
 const car = (id: string, over: object = {}) => ({
   car_id: id,
   car_number: '品川 500 さ 11-22',
@@ -56,30 +67,49 @@ describe('car_add', () => {
       car_status: 0,
       is_delete: false,
     });
-    expect((await call('car_add', { info: car('C000101', { user_id: 'free-b', car_device_id: '' }) }, 'superAdmin')).statusCode).toBe(200);
-    expect(await row('C000101')).toMatchObject({ company_id: companyB, car_device_id: null, car_data_id: null, lat_min: null });
+    expect(
+      (await call('car_add', { info: car('C000101', { user_id: 'free-b', car_device_id: '' }) }, 'superAdmin'))
+        .statusCode,
+    ).toBe(200);
+    expect(await row('C000101')).toMatchObject({
+      company_id: companyB,
+      car_device_id: null,
+      car_data_id: null,
+      lat_min: null,
+    });
   });
 
   it('answers per-field Japanese errors and writes nothing', async () => {
     const info = car('C000110', { car_number: '', available_data: { ...area, lat_max: 35.1 } });
     const res = await call('car_add', { info }, 'superAdmin');
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ 'info.car_number': m.required, 'info.available_data.lat_max': fieldMessages.minBelowMax });
+    expect(res.json().errors).toEqual({
+      'info.car_number': m.required,
+      'info.available_data.lat_max': fieldMessages.minBelowMax,
+    });
     expect(await row('C000110')).toBeUndefined();
   });
 
   it('refuses a terminal already on a live vehicle, a deleted terminal, a taken id and an unknown customer', async () => {
-    const inUse = await call('car_add', { info: car('C000111', { car_device_id: fleet.A.car_device_id }) }, 'superAdmin');
+    const inUse = await call(
+      'car_add',
+      { info: car('C000111', { car_device_id: fleet.A.car_device_id }) },
+      'superAdmin',
+    );
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json().errors).toEqual({ car_device_id: carMessages.deviceInUse });
     const deleted = await call('car_add', { info: car('C000111', { car_device_id: 'fd-del' }) }, 'superAdmin');
     expect(deleted.statusCode).toBe(400);
     expect(deleted.json().errors).toEqual({ car_device_id: carMessages.deviceMissing });
-    expect((await call('car_add', { info: car(fleet.A.car_id, { car_device_id: 'fd-3' }) }, 'superAdmin')).json().errors).toEqual({
+    expect(
+      (await call('car_add', { info: car(fleet.A.car_id, { car_device_id: 'fd-3' }) }, 'superAdmin')).json().errors,
+    ).toEqual({
       car_id: carMessages.carIdInUse,
     });
     expect(
-      (await call('car_add', { info: car('C000111', { user_id: 'nobody', car_device_id: 'fd-3' }) }, 'superAdmin')).json().errors,
+      (
+        await call('car_add', { info: car('C000111', { user_id: 'nobody', car_device_id: 'fd-3' }) }, 'superAdmin')
+      ).json().errors,
     ).toEqual({
       user_id: carMessages.userMissing,
     });
@@ -94,10 +124,15 @@ describe('car_add', () => {
 });
 
 describe('car_update', () => {
-  const carA = (over: object = {}) => car(fleet.A.car_id, { user_id: fleet.A.user_id, car_device_id: fleet.A.car_device_id, ...over });
+  const carA = (over: object = {}) =>
+    car(fleet.A.car_id, { user_id: fleet.A.user_id, car_device_id: fleet.A.car_device_id, ...over });
 
   it('lets a manager edit a vehicle of the company, keeping its terminal', async () => {
-    const res = await call('car_update', { info: carA({ car_number: '練馬 300 あ 99-99', available_data: area }) }, 'managerA');
+    const res = await call(
+      'car_update',
+      { info: carA({ car_number: '練馬 300 あ 99-99', available_data: area }) },
+      'managerA',
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(await row(fleet.A.car_id)).toMatchObject({
       car_number: '練馬 300 あ 99-99',
@@ -135,7 +170,11 @@ describe('car_update', () => {
   });
 
   it('lets the super admin move a vehicle to another customer and terminal', async () => {
-    const res = await call('car_update', { info: car('C000101', { user_id: 'free-a2', car_device_id: 'fd-2' }) }, 'superAdmin');
+    const res = await call(
+      'car_update',
+      { info: car('C000101', { user_id: 'free-a2', car_device_id: 'fd-2' }) },
+      'superAdmin',
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(await row('C000101')).toMatchObject({
       user_id: 'free-a2',
@@ -154,7 +193,9 @@ describe('car_update', () => {
 
 describe('car_status_update', () => {
   it('sets a status from 0 to 99', async () => {
-    expect((await call('car_status_update', { car_id: fleet.A.car_id, car_status: 42 }, 'managerA')).statusCode).toBe(200);
+    expect((await call('car_status_update', { car_id: fleet.A.car_id, car_status: 42 }, 'managerA')).statusCode).toBe(
+      200,
+    );
     expect(await row(fleet.A.car_id)).toMatchObject({ car_status: 42 });
     const bad = await call('car_status_update', { car_id: fleet.A.car_id, car_status: 100 }, 'managerA');
     expect(bad.statusCode).toBe(400);
@@ -173,7 +214,9 @@ describe('car_delete', () => {
   it('deletes (freeing the terminal) and restores', async () => {
     expect((await call('car_delete', { car_id: 'C000100', isDelete: true }, 'managerA')).statusCode).toBe(200);
     expect(await row('C000100')).toMatchObject({ is_delete: true });
-    const free = (await call('device_list', { isRegistered: false, search_item: '0', search_text: 'fd-1' }, 'superAdmin')).json().list;
+    const free = (
+      await call('device_list', { isRegistered: false, search_item: '0', search_text: 'fd-1' }, 'superAdmin')
+    ).json().list;
     expect(free).toHaveLength(1);
     expect((await call('car_delete', { car_id: 'C000100', isDelete: false }, 'managerA')).statusCode).toBe(200);
     expect(await row('C000100')).toMatchObject({ is_delete: false });
@@ -181,7 +224,9 @@ describe('car_delete', () => {
 
   it('refuses a restore when the terminal went to another vehicle meanwhile', async () => {
     await call('car_delete', { car_id: 'C000100', isDelete: true }, 'adminA');
-    expect((await call('car_add', { info: car('C000102', { user_id: 'free-a2' }) }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call('car_add', { info: car('C000102', { user_id: 'free-a2' }) }, 'superAdmin')).statusCode).toBe(
+      200,
+    );
     const res = await call('car_delete', { car_id: 'C000100', isDelete: false }, 'adminA');
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(carMessages.restoreBlocked);

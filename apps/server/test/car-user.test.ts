@@ -1,6 +1,16 @@
 import { carUserMessages, validationMessages as m } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyA, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  companyA,
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 
 /** user_* calls: customers, scoped by company. */
 let t: TestApp;
@@ -24,13 +34,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call = (path: string, body: object, who?: FixtureAccount) =>
+  post(t.app, `/api/${path}`, body, who && tokens[who]);
 const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
   const res = await call('user_list', { limit: 100, ...body }, who);
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().list as { user_id: string }[]).map((u) => u.user_id);
 };
-const count = async (body: object, who: FixtureAccount = 'superAdmin') => (await call('user_list_count', body, who)).json().count as number;
+const count = async (body: object, who: FixtureAccount = 'superAdmin') =>
+  (await call('user_list_count', body, who)).json().count as number;
 const customer = (id: string, over: object = {}) => ({
   user_id: id,
   first_name: '高橋',
@@ -83,7 +95,11 @@ describe('user_list and user_list_count', () => {
   });
 
   it('page through exactly the counted rows and include deleted ones on request', async () => {
-    const pages = [...(await ids({ limit: 4 })), ...(await ids({ offset: 4, limit: 4 })), ...(await ids({ offset: 8, limit: 4 }))];
+    const pages = [
+      ...(await ids({ limit: 4 })),
+      ...(await ids({ offset: 4, limit: 4 })),
+      ...(await ids({ offset: 8, limit: 4 })),
+    ];
     expect(pages).toHaveLength(await count({}));
     expect(await count({ isDelete: true })).toBe(10);
   });
@@ -120,10 +136,14 @@ describe('user_get_detail', () => {
 
 describe('user_exist_check and user_add', () => {
   it('checks ids for the super admin only', async () => {
-    expect((await call('user_exist_check', { check_item: 'user_id', check_value: 'cu-5' }, 'superAdmin')).json()).toEqual({
+    expect(
+      (await call('user_exist_check', { check_item: 'user_id', check_value: 'cu-5' }, 'superAdmin')).json(),
+    ).toEqual({
       isExist: true,
     });
-    expect((await call('user_exist_check', { check_value: 'nobody' }, 'superAdmin')).json()).toEqual({ isExist: false });
+    expect((await call('user_exist_check', { check_value: 'nobody' }, 'superAdmin')).json()).toEqual({
+      isExist: false,
+    });
     expect((await call('user_exist_check', { check_value: 'cu-5' }, 'adminA')).statusCode).toBe(403);
   });
 
@@ -135,9 +155,17 @@ describe('user_exist_check and user_add', () => {
   });
 
   it('answers per-field Japanese errors and writes nothing', async () => {
-    const res = await call('user_add', { info: customer('new-u2', { first_name: '', birthday: '2001-02-30', state: 7 }) }, 'superAdmin');
+    const res = await call(
+      'user_add',
+      { info: customer('new-u2', { first_name: '', birthday: '2001-02-30', state: 7 }) },
+      'superAdmin',
+    );
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toMatchObject({ 'info.first_name': m.required, 'info.birthday': m.date, 'info.state': expect.any(String) });
+    expect(res.json().errors).toMatchObject({
+      'info.first_name': m.required,
+      'info.birthday': m.date,
+      'info.state': expect.any(String),
+    });
     expect(await row('new-u2')).toBeUndefined();
   });
 
@@ -145,7 +173,9 @@ describe('user_exist_check and user_add', () => {
     const dup = await call('user_add', { info: customer('cu-5') }, 'superAdmin');
     expect(dup.statusCode).toBe(409);
     expect(dup.json().errors).toEqual({ user_id: carUserMessages.userIdInUse });
-    expect((await call('user_add', { info: customer('new-u3', { company_id: 'nope' }) }, 'superAdmin')).statusCode).toBe(400);
+    expect(
+      (await call('user_add', { info: customer('new-u3', { company_id: 'nope' }) }, 'superAdmin')).statusCode,
+    ).toBe(400);
     expect((await call('user_add', { info: customer('new-u3') }, 'adminA')).statusCode).toBe(403);
     expect((await call('user_add', { info: customer('new-u3') })).statusCode).toBe(401);
     expect(await row('new-u3')).toBeUndefined();
@@ -161,7 +191,9 @@ describe('user_update and user_delete', () => {
 
   it('refuses common users (403), other companies (404) and moving a customer away (403)', async () => {
     expect((await call('user_update', { info: customer('cu-1') }, 'staffA')).statusCode).toBe(403);
-    expect((await call('user_update', { info: customer('cu-6', { company_id: companyB }) }, 'adminA')).statusCode).toBe(404);
+    expect((await call('user_update', { info: customer('cu-6', { company_id: companyB }) }, 'adminA')).statusCode).toBe(
+      404,
+    );
     const move = await call('user_update', { info: customer('cu-1', { company_id: companyB }) }, 'adminA');
     expect(move.statusCode).toBe(403);
     expect(move.json().errors).toEqual({ company_id: carUserMessages.otherCompany });
@@ -169,8 +201,15 @@ describe('user_update and user_delete', () => {
   });
 
   it("moves a customer's vehicles with them when the super admin changes the company", async () => {
-    expect((await call('user_update', { info: customer(fleet.B.user_id, { company_id: companyA }) }, 'superAdmin')).statusCode).toBe(200);
-    const car = await t.db.selectFrom('cars').select('company_id').where('car_id', '=', fleet.B.car_id).executeTakeFirstOrThrow();
+    expect(
+      (await call('user_update', { info: customer(fleet.B.user_id, { company_id: companyA }) }, 'superAdmin'))
+        .statusCode,
+    ).toBe(200);
+    const car = await t.db
+      .selectFrom('cars')
+      .select('company_id')
+      .where('car_id', '=', fleet.B.car_id)
+      .executeTakeFirstOrThrow();
     expect(car.company_id).toBe(companyA);
     await call('user_update', { info: customer(fleet.B.user_id, { company_id: companyB }) }, 'superAdmin');
   });

@@ -1,6 +1,16 @@
 import { fieldMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyA, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  companyA,
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 
 /** car_list_count, car_list, car_get_detail, car_get_newid. */
 let t: TestApp;
@@ -27,7 +37,9 @@ beforeAll(async () => {
     .execute();
   await t.db
     .insertInto('devices')
-    .values(n.map((i) => ({ car_device_id: `dv-${i}`, car_data_id: `35100000000000${i}`, password_hash: 'hmac256$x$y' })))
+    .values(
+      n.map((i) => ({ car_device_id: `dv-${i}`, car_data_id: `35100000000000${i}`, password_hash: 'hmac256$x$y' })),
+    )
     .execute();
   await t.db
     .insertInto('cars')
@@ -50,20 +62,29 @@ beforeAll(async () => {
     .insertInto('device_latest_state')
     .values([
       { car_data_id: fleet.A.car_data_id, device_state: 0, recorded_at: now },
-      { car_data_id: '351000000000001', device_state: 0, recorded_at: now, lat: 35.6, lng: 139.7, engine_running: 'on' },
+      {
+        car_data_id: '351000000000001',
+        device_state: 0,
+        recorded_at: now,
+        lat: 35.6,
+        lng: 139.7,
+        engine_running: 'on',
+      },
       { car_data_id: '351000000000002', device_state: 1002, recorded_at: now },
     ])
     .execute();
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call = (path: string, body: object, who?: FixtureAccount) =>
+  post(t.app, `/api/${path}`, body, who && tokens[who]);
 const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
   const res = await call('car_list', { limit: 100, ...body }, who);
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().list as { car_id: string }[]).map((c) => c.car_id);
 };
-const count = async (body: object, who: FixtureAccount = 'superAdmin') => (await call('car_list_count', body, who)).json().count as number;
+const count = async (body: object, who: FixtureAccount = 'superAdmin') =>
+  (await call('car_list_count', body, who)).json().count as number;
 
 describe('car_list and car_list_count', () => {
   it('list vehicles sorted by car_id with customer, company and latest state', async () => {
@@ -80,7 +101,13 @@ describe('car_list and car_list_count', () => {
   });
 
   it('keep company users to their company, ignoring companyId', async () => {
-    expect(await ids({ companyId: companyB }, 'staffA')).toEqual(['C000001', 'C000002', 'C000003', 'C000004', fleet.A.car_id]);
+    expect(await ids({ companyId: companyB }, 'staffA')).toEqual([
+      'C000001',
+      'C000002',
+      'C000003',
+      'C000004',
+      fleet.A.car_id,
+    ]);
     expect(await count({ companyId: companyB }, 'staffA')).toBe(5);
     expect(await ids({ companyId: companyB })).toEqual([fleet.B.car_id]);
   });

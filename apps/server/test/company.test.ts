@@ -1,6 +1,15 @@
 import { companyMessages, fieldMessages, validationMessages as m } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyA, companyB, createTestApp, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  companyA,
+  companyB,
+  createTestApp,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 
 /** company_* calls: the super admin's alone. */
 let t: TestApp;
@@ -21,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who as 'adminA']);
+const call = (path: string, body: object, who?: FixtureAccount) =>
+  post(t.app, `/api/${path}`, body, who && tokens[who as 'adminA']);
 const ids = async (body: object) => {
   const res = await call('company_list', body, 'superAdmin');
   expect(res.statusCode, res.body).toBe(200);
@@ -120,17 +130,31 @@ describe('company_add and company_update', () => {
     const add = await call('company_add', { info: company('new-co') }, 'superAdmin');
     expect(add.statusCode, add.body).toBe(200);
     expect(add.json()).toEqual({ ok: true, company_id: 'new-co' });
-    const upd = await call('company_update', { info: company('new-co', { company_name: '株式会社改名', email: '' }) }, 'superAdmin');
+    const upd = await call(
+      'company_update',
+      { info: company('new-co', { company_name: '株式会社改名', email: '' }) },
+      'superAdmin',
+    );
     expect(upd.statusCode).toBe(200);
     expect(await row('new-co')).toMatchObject({ company_name: '株式会社改名', email: '', phone: '03-1234-5678' });
   });
 
   it('answers per-field Japanese errors and writes nothing', async () => {
-    const res = await call('company_add', { info: company('bad-co', { company_name: ' ', email: 'x', phone: 'tel' }) }, 'superAdmin');
+    const res = await call(
+      'company_add',
+      { info: company('bad-co', { company_name: ' ', email: 'x', phone: 'tel' }) },
+      'superAdmin',
+    );
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ 'info.company_name': m.required, 'info.email': m.email, 'info.phone': fieldMessages.phone });
+    expect(res.json().errors).toEqual({
+      'info.company_name': m.required,
+      'info.email': m.email,
+      'info.phone': fieldMessages.phone,
+    });
     expect(await row('bad-co')).toBeUndefined();
-    expect((await call('company_update', { info: company(companyB, { company_name: '' }) }, 'superAdmin')).statusCode).toBe(400);
+    expect(
+      (await call('company_update', { info: company(companyB, { company_name: '' }) }, 'superAdmin')).statusCode,
+    ).toBe(400);
     expect(await row(companyB)).toMatchObject({ company_name: '株式会社テストB' });
   });
 

@@ -20,11 +20,17 @@ const device = (id: string, over: object = {}) => ({
   ...over,
 });
 const row = (id: string) =>
-  t.db.selectFrom('devices').select(['protocol', 'cmd_cut_text', 'cmd_restore_text']).where('car_device_id', '=', id).executeTakeFirst();
+  t.db
+    .selectFrom('devices')
+    .select(['protocol', 'cmd_cut_text', 'cmd_restore_text'])
+    .where('car_device_id', '=', id)
+    .executeTakeFirst();
 
 describe('device protocol', () => {
   it('registers a terminal as json by default, and with OsmAnd when chosen; list and detail say which', async () => {
-    expect((await call('device_add', { info: device('proto-json', { car_data_id: '351234567890501' }) })).statusCode).toBe(200);
+    expect(
+      (await call('device_add', { info: device('proto-json', { car_data_id: '351234567890501' }) })).statusCode,
+    ).toBe(200);
     expect(await row('proto-json')).toEqual({ protocol: 'json', cmd_cut_text: '', cmd_restore_text: '' });
     const res = await call('device_add', { info: device('proto-osm', { protocol: 'osmand' }) });
     expect(res.statusCode, res.body).toBe(200);
@@ -42,7 +48,11 @@ describe('device protocol', () => {
       cmd_restore_text: 'setigndigout 0',
     });
     expect((await call('device_update', { info })).statusCode).toBe(200);
-    expect(await row('proto-osm')).toEqual({ protocol: 'teltonika', cmd_cut_text: 'setigndigout 1', cmd_restore_text: 'setigndigout 0' });
+    expect(await row('proto-osm')).toEqual({
+      protocol: 'teltonika',
+      cmd_cut_text: 'setigndigout 1',
+      cmd_restore_text: 'setigndigout 0',
+    });
   });
 
   it('refuses an unknown protocol and unprintable or long command texts in Japanese, changing nothing', async () => {

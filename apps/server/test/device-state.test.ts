@@ -35,7 +35,11 @@ describe('device state (正常 / エラー発生 / 状態不明)', () => {
 
   it('is rebuilt from the logs: normal when they hold reports but no error record', async () => {
     await t.db.deleteFrom('error_logs').where('car_data_id', '=', terminalA.imei).execute();
-    await t.db.updateTable('device_latest_state').set({ device_state: null }).where('car_data_id', '=', terminalA.imei).execute();
+    await t.db
+      .updateTable('device_latest_state')
+      .set({ device_state: null })
+      .where('car_data_id', '=', terminalA.imei)
+      .execute();
     expect((await rebuildLatestState(t.db, terminalA.imei))?.device_state).toBe(0);
   });
 });

@@ -21,12 +21,18 @@ beforeAll(async () => {
   await t.db.insertInto('devices').values(extra).execute();
   await t.db
     .insertInto('device_latest_state')
-    .values({ car_data_id: fleet.A.car_data_id, device_state: 0, connection: 'connected', recorded_at: new Date().toISOString() })
+    .values({
+      car_data_id: fleet.A.car_data_id,
+      device_state: 0,
+      connection: 'connected',
+      recorded_at: new Date().toISOString(),
+    })
     .execute();
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) => post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call = (path: string, body: object, who?: FixtureAccount) =>
+  post(t.app, `/api/${path}`, body, who && tokens[who]);
 const ids = async (body: object) => {
   const res = await call('device_list', { limit: 100, ...body }, 'superAdmin');
   expect(res.statusCode, res.body).toBe(200);
@@ -46,7 +52,15 @@ const row = (id: string) => t.db.selectFrom('devices').selectAll().where('car_de
 
 describe('device_list and device_list_count', () => {
   it('list live terminals with the vehicle they are on', async () => {
-    expect(await ids({})).toEqual(['dev-0', 'dev-1', 'dev-2', 'dev-3', 'dev-4', fleet.A.car_device_id, fleet.B.car_device_id]);
+    expect(await ids({})).toEqual([
+      'dev-0',
+      'dev-1',
+      'dev-2',
+      'dev-3',
+      'dev-4',
+      fleet.A.car_device_id,
+      fleet.B.car_device_id,
+    ]);
     const list = (await call('device_list', { search_item: '0', search_text: 'device-a' }, 'superAdmin')).json().list;
     expect(list).toEqual([
       {
@@ -76,7 +90,11 @@ describe('device_list and device_list_count', () => {
     expect(await count({ search_item: '1', search_text: '10.0.0.' })).toBe(5);
     expect(await ids({ sorts: 'car_data_id desc', limit: 2 })).toEqual([fleet.B.car_device_id, fleet.A.car_device_id]);
     expect((await ids({ sorts: 'car_data_id asc' }))[0]).toBe('dev-0');
-    const pages = [...(await ids({ limit: 3 })), ...(await ids({ offset: 3, limit: 3 })), ...(await ids({ offset: 6, limit: 3 }))];
+    const pages = [
+      ...(await ids({ limit: 3 })),
+      ...(await ids({ offset: 3, limit: 3 })),
+      ...(await ids({ offset: 6, limit: 3 })),
+    ];
     expect(pages).toHaveLength(await count({}));
     expect(await count({ isDelete: true })).toBe(8);
   });
@@ -97,13 +115,18 @@ describe('device_get_detail and device_exist_check', () => {
       latest: { device_state: 0, connection: 'connected' },
     });
     expect(res.body).not.toContain('hmac256');
-    expect((await call('device_get_detail', { car_device_id: 'dev-0' }, 'superAdmin')).json()).toMatchObject({ car: null, latest: null });
+    expect((await call('device_get_detail', { car_device_id: 'dev-0' }, 'superAdmin')).json()).toMatchObject({
+      car: null,
+      latest: null,
+    });
   });
 
   it('answer 404, 403 and 401 where due', async () => {
     expect((await call('device_get_detail', { car_device_id: 'nope' }, 'superAdmin')).statusCode).toBe(404);
     expect((await call('device_get_detail', { car_device_id: 'dev-0' }, 'adminA')).statusCode).toBe(403);
-    expect((await call('device_exist_check', { check_item: 'car_data_id', check_value: fleet.A.car_data_id })).statusCode).toBe(401);
+    expect(
+      (await call('device_exist_check', { check_item: 'car_data_id', check_value: fleet.A.car_data_id })).statusCode,
+    ).toBe(401);
   });
 
   it('check ids and IMEIs, deleted terminals included', async () => {
@@ -112,7 +135,9 @@ describe('device_get_detail and device_exist_check', () => {
     expect(await check('car_device_id', 'dev-5')).toEqual({ isExist: true });
     expect(await check('car_data_id', '350000000000005')).toEqual({ isExist: true });
     expect(await check('car_data_id', '359999999999999')).toEqual({ isExist: false });
-    expect((await call('device_exist_check', { check_item: 'ipaddr', check_value: 'x' }, 'superAdmin')).statusCode).toBe(400);
+    expect(
+      (await call('device_exist_check', { check_item: 'ipaddr', check_value: 'x' }, 'superAdmin')).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -127,9 +152,16 @@ describe('device_add and device_update', () => {
   });
 
   it('refuses an IMEI already registered with the spec message', async () => {
-    const res = await call('device_add', { info: device('new-dev2', { car_data_id: '350000000000005' }) }, 'superAdmin');
+    const res = await call(
+      'device_add',
+      { info: device('new-dev2', { car_data_id: '350000000000005' }) },
+      'superAdmin',
+    );
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ message: errorMessages.imeiInUse, errors: { car_data_id: deviceMessages.imeiInUse } });
+    expect(res.json()).toMatchObject({
+      message: errorMessages.imeiInUse,
+      errors: { car_data_id: deviceMessages.imeiInUse },
+    });
     const dupId = await call('device_add', { info: device('dev-1', { car_data_id: '359999999999990' }) }, 'superAdmin');
     expect(dupId.statusCode).toBe(409);
     expect(dupId.json().errors).toEqual({ car_device_id: deviceMessages.deviceIdInUse });
@@ -157,7 +189,11 @@ describe('device_add and device_update', () => {
     const info = device(fleet.A.car_device_id, { password: '', car_data_id: '358409100000077' });
     expect((await call('device_update', { info }, 'superAdmin')).statusCode).toBe(200);
     expect((await row(fleet.A.car_device_id))!.password_hash).toBe(before);
-    const car = await t.db.selectFrom('cars').select('car_data_id').where('car_id', '=', fleet.A.car_id).executeTakeFirstOrThrow();
+    const car = await t.db
+      .selectFrom('cars')
+      .select('car_data_id')
+      .where('car_id', '=', fleet.A.car_id)
+      .executeTakeFirstOrThrow();
     expect(car.car_data_id).toBe('358409100000077');
     const back = device(fleet.A.car_device_id, { password: 'another-secret', car_data_id: fleet.A.car_data_id });
     expect((await call('device_update', { info: back }, 'superAdmin')).statusCode).toBe(200);
@@ -165,9 +201,10 @@ describe('device_add and device_update', () => {
   });
 
   it("refuses another terminal's IMEI (409), unknown terminals (404) and company users (403)", async () => {
-    expect((await call('device_update', { info: device('dev-0', { car_data_id: fleet.B.car_data_id }) }, 'superAdmin')).statusCode).toBe(
-      409,
-    );
+    expect(
+      (await call('device_update', { info: device('dev-0', { car_data_id: fleet.B.car_data_id }) }, 'superAdmin'))
+        .statusCode,
+    ).toBe(409);
     expect((await call('device_update', { info: device('nope') }, 'superAdmin')).statusCode).toBe(404);
     expect((await call('device_update', { info: device('dev-0') }, 'adminA')).statusCode).toBe(403);
     expect(await row('dev-0')).toMatchObject({ car_data_id: '350000000000000' });
@@ -177,11 +214,23 @@ describe('device_add and device_update', () => {
 describe('device_delete', () => {
   it('deletes and restores a free terminal', async () => {
     expect(
-      (await call('device_delete', { car_device_id: 'dev-4', car_data_id: '350000000000004', isDelete: true }, 'superAdmin')).statusCode,
+      (
+        await call(
+          'device_delete',
+          { car_device_id: 'dev-4', car_data_id: '350000000000004', isDelete: true },
+          'superAdmin',
+        )
+      ).statusCode,
     ).toBe(200);
     expect(await ids({})).not.toContain('dev-4');
     expect(
-      (await call('device_delete', { car_device_id: 'dev-4', car_data_id: '350000000000004', isDelete: false }, 'superAdmin')).statusCode,
+      (
+        await call(
+          'device_delete',
+          { car_device_id: 'dev-4', car_data_id: '350000000000004', isDelete: false },
+          'superAdmin',
+        )
+      ).statusCode,
     ).toBe(200);
     expect(await row('dev-4')).toMatchObject({ is_delete: false });
   });
@@ -198,12 +247,27 @@ describe('device_delete', () => {
 
   it('answers 404 for a mismatched IMEI, 403 and 401 where due', async () => {
     expect(
-      (await call('device_delete', { car_device_id: 'dev-3', car_data_id: '350000000000002', isDelete: true }, 'superAdmin')).statusCode,
+      (
+        await call(
+          'device_delete',
+          { car_device_id: 'dev-3', car_data_id: '350000000000002', isDelete: true },
+          'superAdmin',
+        )
+      ).statusCode,
     ).toBe(404);
     expect(
-      (await call('device_delete', { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true }, 'adminA')).statusCode,
+      (
+        await call(
+          'device_delete',
+          { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true },
+          'adminA',
+        )
+      ).statusCode,
     ).toBe(403);
-    expect((await call('device_delete', { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true })).statusCode).toBe(401);
+    expect(
+      (await call('device_delete', { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true }))
+        .statusCode,
+    ).toBe(401);
     expect(await row('dev-3')).toMatchObject({ is_delete: false });
   });
 });

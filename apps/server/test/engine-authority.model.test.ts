@@ -14,7 +14,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../src/sessions/session.repository.js';
 import { createRequestScheduler } from '../src/engine/request-scheduler.js';
-import { FIXTURE_PASSWORD, accounts, companyA, companyB, createTestApp, fleet, post, seedFixtures, type TestApp } from './helper.js';
+import {
+  FIXTURE_PASSWORD,
+  accounts,
+  companyA,
+  companyB,
+  createTestApp,
+  fleet,
+  post,
+  seedFixtures,
+  type TestApp,
+} from './helper.js';
 import { sendBatch } from './telemetry-support.js';
 
 /**
@@ -47,10 +57,19 @@ const count = (key: string) => stats?.set(key, (stats.get(key) ?? 0) + 1);
 const who = ['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB', 'managerB', 'staffB'] as const;
 type Who = (typeof who)[number];
 const extraAccounts = {
-  managerB: { account_id: 'manager-b', name: '別社 四郎', email: 'manager-b@example.jp', role: 1, company_id: companyB },
+  managerB: {
+    account_id: 'manager-b',
+    name: '別社 四郎',
+    email: 'manager-b@example.jp',
+    role: 1,
+    company_id: companyB,
+  },
   staffB: { account_id: 'staff-b', name: '別社 五郎', email: 'staff-b@example.jp', role: 2, company_id: companyB },
 } as const;
-const accountRows: Record<Who, { account_id: string; name: string; email: string; role: number; company_id: string | null }> = {
+const accountRows: Record<
+  Who,
+  { account_id: string; name: string; email: string; role: number; company_id: string | null }
+> = {
   ...accounts,
   ...extraAccounts,
 };
@@ -224,8 +243,10 @@ function changeAccount(m: Model, key: Who, patch: Partial<Pick<MAccount, 'engine
   Object.assign(a, patch);
   if (!triggers) return;
   if (a.deleted && !old.deleted) {
-    for (const c of commandsOf(m)) if (c.createdBy === a.id && c.status === 'execWait') cancelCommand(c, cancelReasons.creatorDeleted);
-    for (const r of requestsOf(m)) if (r.createdBy === a.id && r.status === 'pending') cancelRequest(r, cancelReasons.creatorDeleted);
+    for (const c of commandsOf(m))
+      if (c.createdBy === a.id && c.status === 'execWait') cancelCommand(c, cancelReasons.creatorDeleted);
+    for (const r of requestsOf(m))
+      if (r.createdBy === a.id && r.status === 'pending') cancelRequest(r, cancelReasons.creatorDeleted);
   } else if (engineRight(old) && !engineRight(a)) {
     for (const c of commandsOf(m))
       if (c.createdBy === a.id && c.status === 'execWait' && lapse(m, c.createdBy, c.carId, c.imei) !== null)
@@ -245,7 +266,8 @@ function terminalVisible(m: Model, a: MAccount, imei: string) {
     !cars.some((c) => !c.deleted && c.terminal === imei && c.company !== a.company)
   );
 }
-const carVisible = (m: Model, a: MAccount, carId: string) => isSuper(a) || m.cars[carId as CarId]?.company === a.company;
+const carVisible = (m: Model, a: MAccount, carId: string) =>
+  isSuper(a) || m.cars[carId as CarId]?.company === a.company;
 /** The company a report belongs to: the segment it was sent in, once a vehicle took the terminal (null: nobody's yet). */
 const ownerOf = (m: Model, r: MReport) => m.terminals[r.imei]!.segments[r.seg]!.company;
 const readable = (m: Model, a: MAccount, r: MReport) => isSuper(a) || ownerOf(m, r) === a.company;
@@ -325,14 +347,16 @@ function checkState(m: Model, a: MAccount, imei: string, state: State, label: st
   const ours = seg.open && seg.company === a.company;
   // Shown only while the terminal is on the company's live vehicle and its newest record is of the company's time;
   // shown for sure when that record is of the current period.
-  if (state === null) return expect(ours && ref === cur, `${label}: the company's own latest state is missing`).toBe(false);
+  if (state === null)
+    return expect(ours && ref === cur, `${label}: the company's own latest state is missing`).toBe(false);
   expect(ours && t.segments[ref]!.company === a.company, `(a) ${label}: another company's latest state`).toBe(true);
   if (state.lat !== null) {
     const report = gps.find((r) => r.lat === state.lat);
     expect(report, `${label}: a position nobody reported`).toBeDefined();
-    expect(ownerOf(m, report!), `(a) ${label}: position ${state.lat} was reported while the terminal was another company's`).toBe(
-      a.company,
-    );
+    expect(
+      ownerOf(m, report!),
+      `(a) ${label}: position ${state.lat} was reported while the terminal was another company's`,
+    ).toBe(a.company);
   }
   if (newest && newest.seg === cur) expect(state.lat, `${label}: the newest position`).toBe(newest.lat);
 }
@@ -352,7 +376,9 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
     case 'list': {
       const res = await go('car_list', { isDelete: true, limit: 100 });
       expectStatus(res, 200, label);
-      const list = res.json<{ list: { car_id: string; car_data_id: string | null; company_id: string | null; latest: State }[] }>().list;
+      const list = res.json<{
+        list: { car_id: string; car_data_id: string | null; company_id: string | null; latest: State }[];
+      }>().list;
       const expected = Object.values(m.cars).filter((c) => isSuper(a) || c.company === a.company);
       expect(list.map((x) => x.car_id).sort(), `${label}: vehicles`).toEqual(expected.map((c) => c.id).sort());
       for (const row of list) {
@@ -369,14 +395,19 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
       if (!carVisible(m, a, car.id)) return expectStatus(res, 404, label);
       expectStatus(res, 200, label);
       const state: State =
-        view === 'detail' ? res.json<{ latest: State }>().latest : (res.json<{ position: { lat: number } | null }>().position ?? null);
+        view === 'detail'
+          ? res.json<{ latest: State }>().latest
+          : (res.json<{ position: { lat: number } | null }>().position ?? null);
       if (!car.terminal) return expect(state, label).toBeNull();
       // The area status shows only the position: null stands for no state as well as for a state without one.
       if (view === 'area' && state === null) {
         const t = m.terminals[car.terminal]!;
         const cur = current(t);
         const newest = m.reports.filter((x) => x.imei === car.terminal && x.kind === 'gps').at(-1);
-        const ours = t.segments[cur]!.open && t.segments[cur]!.company === a.company && (t.lastRecordSeg ?? t.lastBatchSeg) === cur;
+        const ours =
+          t.segments[cur]!.open &&
+          t.segments[cur]!.company === a.company &&
+          (t.lastRecordSeg ?? t.lastBatchSeg) === cur;
         const mustShow = isSuper(a) ? !!newest : ours && newest?.seg === cur;
         return expect(mustShow, `${label}: the company's own position is missing`).toBe(false);
       }
@@ -406,7 +437,10 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
       const expected = view === 'slot' ? mine.slice(0, 1) : mine;
       for (const c of list) {
         const mc = m.commands.get(c.command_id);
-        expect(mc && (isSuper(a) || mc.company === a.company), `(a) ${label}: command ${c.command_id} of another company`).toBe(true);
+        expect(
+          mc && (isSuper(a) || mc.company === a.company),
+          `(a) ${label}: command ${c.command_id} of another company`,
+        ).toBe(true);
       }
       expect(
         list.map((c) => `${c.command_id}:${c.status}:${c.cancel_reason ?? ''}`),
@@ -422,10 +456,14 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
       const seen = [...body.pending, ...body.recent];
       for (const x of seen) {
         const mr = m.requests.get(x.request_id);
-        expect(mr && (isSuper(a) || mr.company === a.company), `(a) ${label}: request ${x.request_id} of another company`).toBe(true);
+        expect(
+          mr && (isSuper(a) || mr.company === a.company),
+          `(a) ${label}: request ${x.request_id} of another company`,
+        ).toBe(true);
       }
       const mine = requestsOf(m).filter((x) => x.carId === car.id && (isSuper(a) || x.company === a.company));
-      const show = (x: { id: string; status: string; reason: string | null }) => `${x.id}:${x.status}:${x.reason ?? ''}`;
+      const show = (x: { id: string; status: string; reason: string | null }) =>
+        `${x.id}:${x.status}:${x.reason ?? ''}`;
       expect(
         body.pending.map((x) => show({ id: x.request_id, ...x })),
         `${label}: pending`,
@@ -457,7 +495,9 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
             `(a) ${label}: position ${lat} was reported while the terminal was another company's`,
           ).toBe(true);
         }
-        const expected = m.reports.filter((x) => x.imei === imei && x.kind === 'gps' && readable(m, a, x)).map((x) => x.lat);
+        const expected = m.reports
+          .filter((x) => x.imei === imei && x.kind === 'gps' && readable(m, a, x))
+          .map((x) => x.lat);
         return expect(lats, label).toEqual(expected);
       }
       const rows = res.json<{ list: { command_id: number | null; account_id: string | null }[] }>().list;
@@ -468,10 +508,15 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
         }
         const c = m.commands.get(row.command_id);
         expect(c, `${label}: an engine log row of no known command`).toBeDefined();
-        expect(isSuper(a) || c!.company === a.company, `(a) ${label}: the engine log names command ${c!.id} of another company`).toBe(true);
+        expect(
+          isSuper(a) || c!.company === a.company,
+          `(a) ${label}: the engine log names command ${c!.id} of another company`,
+        ).toBe(true);
         expect(row.account_id, label).toBe(c!.createdBy);
       }
-      const expected = m.reports.filter((x) => x.imei === imei && x.kind === 'result' && readable(m, a, x)).map((x) => String(x.commandId));
+      const expected = m.reports
+        .filter((x) => x.imei === imei && x.kind === 'result' && readable(m, a, x))
+        .map((x) => String(x.commandId));
       return expect(rows.map((x) => String(x.command_id)).sort(), label).toEqual(expected.sort());
     }
   }
@@ -490,12 +535,18 @@ async function checkInvariants(m: Model, r: Real) {
       if (m.reports.some((x) => x.imei === imei && x.kind === 'gps')) await read(m, r, as, 'gps', i);
       if (m.reports.some((x) => x.imei === imei && x.kind === 'result')) await read(m, r, as, 'engineLog', i);
     }
-    for (const [i, carId] of carIds.entries()) if (requestsOf(m).some((x) => x.carId === carId)) await read(m, r, as, 'requests', i);
+    for (const [i, carId] of carIds.entries())
+      if (requestsOf(m).some((x) => x.carId === carId)) await read(m, r, as, 'requests', i);
   }
   await checkStored(m, r);
 }
 
-const storedStatus = (c: { state: number; deleted_at: unknown; closed_reason: string | null; result: unknown }): CommandStatus => {
+const storedStatus = (c: {
+  state: number;
+  deleted_at: unknown;
+  closed_reason: string | null;
+  result: unknown;
+}): CommandStatus => {
   if (c.deleted_at !== null) return (c.closed_reason ?? 'deleted') as CommandStatus;
   if (c.state === 1) return 'execWait';
   if (c.state === 2) return 'resultWait';
@@ -508,11 +559,25 @@ async function checkStored(m: Model, r: Real) {
   const db = r.t.db;
   const commands = await db
     .selectFrom('reserved_commands')
-    .select(['id', 'car_data_id', 'car_id', 'company_id', 'created_by', 'state', 'deleted_at', 'closed_reason', 'cancel_reason', 'result'])
+    .select([
+      'id',
+      'car_data_id',
+      'car_id',
+      'company_id',
+      'created_by',
+      'state',
+      'deleted_at',
+      'closed_reason',
+      'cancel_reason',
+      'result',
+    ])
     .orderBy('id')
     .execute();
   expect(
-    commands.map((c) => `${c.id} ${c.car_data_id} ${c.car_id} ${c.company_id} ${c.created_by} ${storedStatus(c)} ${c.cancel_reason ?? ''}`),
+    commands.map(
+      (c) =>
+        `${c.id} ${c.car_data_id} ${c.car_id} ${c.company_id} ${c.created_by} ${storedStatus(c)} ${c.cancel_reason ?? ''}`,
+    ),
     'stored commands',
   ).toEqual(
     commandsOf(m)
@@ -599,7 +664,12 @@ async function updateCar(m: Model, r: Real, car: MCar, company: string, imei: st
     await withTriggers(r, path === 'db', () =>
       r.t.db
         .updateTable('cars')
-        .set({ user_id: userOf[company]!, company_id: company, car_device_id: imei ? deviceOf[imei]! : null, car_data_id: imei })
+        .set({
+          user_id: userOf[company]!,
+          company_id: company,
+          car_device_id: imei ? deviceOf[imei]! : null,
+          car_data_id: imei,
+        })
         .where('car_id', '=', car.id)
         .execute(),
     );
@@ -690,7 +760,11 @@ class DeleteCar extends Step {
       return changeCar(m, car.id, { deleted: true }, this.path === 'db');
     }
     const status = carEditStatus(m, this.by, car);
-    expectStatus(await call(r, m, this.by, 'car_delete', { car_id: car.id, isDelete: true }), status, `car_delete ${car.id} by ${this.by}`);
+    expectStatus(
+      await call(r, m, this.by, 'car_delete', { car_id: car.id, isDelete: true }),
+      status,
+      `car_delete ${car.id} by ${this.by}`,
+    );
     if (status === 200) changeCar(m, car.id, { deleted: true }, true);
   }
   toString() {
@@ -712,7 +786,11 @@ class RestoreCar extends Step {
     const car = m.cars[this.car];
     let status = carEditStatus(m, this.by, car);
     if (status === 200 && car.terminal && liveCarOf(m, car.terminal)) status = 409;
-    expectStatus(await call(r, m, this.by, 'car_delete', { car_id: car.id, isDelete: false }), status, `restore ${car.id} by ${this.by}`);
+    expectStatus(
+      await call(r, m, this.by, 'car_delete', { car_id: car.id, isDelete: false }),
+      status,
+      `restore ${car.id} by ${this.by}`,
+    );
     if (status === 200) changeCar(m, car.id, { deleted: false }, true);
   }
   toString() {
@@ -811,7 +889,11 @@ class SetEngineControl extends Step {
     const target = m.accounts[this.target];
     if (this.path !== 'api') {
       await withTriggers(r, this.path === 'db', () =>
-        r.t.db.updateTable('accounts').set({ engine_control: this.value }).where('account_id', '=', target.id).execute(),
+        r.t.db
+          .updateTable('accounts')
+          .set({ engine_control: this.value })
+          .where('account_id', '=', target.id)
+          .execute(),
       );
       return changeAccount(m, this.target, { engine: this.value }, this.path === 'db');
     }
@@ -831,7 +913,9 @@ class SetEngineControl extends Step {
 type By = Who | number;
 function resolveBy(m: Model, by: By, company: string | null): Who {
   if (typeof by !== 'number') return by;
-  const pool = who.filter((k) => isSuper(m.accounts[k]) || (m.accounts[k].company === company && !m.accounts[k].deleted));
+  const pool = who.filter(
+    (k) => isSuper(m.accounts[k]) || (m.accounts[k].company === company && !m.accounts[k].deleted),
+  );
   return pool[by % pool.length]!;
 }
 
@@ -865,12 +949,17 @@ class Reserve extends Step {
     this.by = resolveBy(m, this.actor, liveCarOf(m, this.imei)?.company ?? null);
     await maybeStepUp(m, r, this.by, this.cmd, this.stepUp);
     const a = m.accounts[this.by];
-    const body = { car_data_id: this.imei, cmd_info: { cmd: this.cmd, ...(this.expiresIn ? { expires_in_minutes: this.expiresIn } : {}) } };
+    const body = {
+      car_data_id: this.imei,
+      cmd_info: { cmd: this.cmd, ...(this.expiresIn ? { expires_in_minutes: this.expiresIn } : {}) },
+    };
     const res = await call(r, m, this.by, 'car_engine_state_reserve', body);
     const label = `reserve ${this.cmd} on ${this.imei} by ${this.by}`;
     if (a.deleted) return expectStatus(res, 401, label);
     if (!terminalVisible(m, a, this.imei)) return expectStatus(res, 404, label);
-    const cars = Object.values(m.cars).filter((c) => c.terminal === this.imei && (isSuper(a) || c.company === a.company));
+    const cars = Object.values(m.cars).filter(
+      (c) => c.terminal === this.imei && (isSuper(a) || c.company === a.company),
+    );
     if (cars.length === 0) return expectStatus(res, 409, label);
     if (cars.every((c) => c.deleted)) {
       expectStatus(res, 409, label);
@@ -1006,7 +1095,9 @@ class DeleteCommand extends Step {
     if (a.deleted) return expectStatus(res, 401, label);
     if (!terminalVisible(m, a, this.imei)) return expectStatus(res, 404, label);
     if (!engineRight(a)) return expectStatus(res, 403, label);
-    const waiting = commandsOf(m).find((c) => c.imei === this.imei && c.status === 'execWait' && (isSuper(a) || c.company === a.company));
+    const waiting = commandsOf(m).find(
+      (c) => c.imei === this.imei && c.status === 'execWait' && (isSuper(a) || c.company === a.company),
+    );
     if (!waiting) return expectStatus(res, 409, label);
     expectStatus(res, 200, label);
     waiting.status = 'deleted';
@@ -1022,7 +1113,10 @@ async function tick(m: Model, r: Real, to: number) {
   r.clock.now = new Date(to);
   const expected = { fired: 0, failed: 0, cancelled: 0, expired: 0, conflicts: 0 };
   for (const c of commandsOf(m)) {
-    if ((c.status === 'execWait' && c.expiresAt <= to) || (c.status === 'resultWait' && c.expiresAt <= to - 10 * 60_000)) {
+    if (
+      (c.status === 'execWait' && c.expiresAt <= to) ||
+      (c.status === 'resultWait' && c.expiresAt <= to - 10 * 60_000)
+    ) {
       c.status = 'expired';
       expected.expired++;
     }
@@ -1135,7 +1229,9 @@ class Result extends Step {
     this.imei = c.imei;
     this.commandId = c.id;
     const time = await recordTime();
-    const reply = await batch(m, r, c.imei, [{ type: 'command_result', time, command_id: c.id, success: this.success, detail: '' }]);
+    const reply = await batch(m, r, c.imei, [
+      { type: 'command_result', time, command_id: c.id, success: this.success, detail: '' },
+    ]);
     const accepted = c.status === 'resultWait';
     expect(reply.accepted, `result of command ${c.id} (${c.status})`).toBe(accepted ? 1 : 0);
     if (accepted) {
@@ -1172,11 +1268,19 @@ class Report extends Step {
     const t = m.terminals[this.imei]!;
     const lat = Math.round((35 + ++m.lat * 0.001) * 1000) / 1000;
     const record =
-      this.kind === 'gps' ? { type: 'gps', time, lat, lng: 139.7, speed: 30 } : { type: 'battery', time, voltage: 12.4, percentage: 80 };
+      this.kind === 'gps'
+        ? { type: 'gps', time, lat, lng: 139.7, speed: 30 }
+        : { type: 'battery', time, voltage: 12.4, percentage: 80 };
     const reply = await batch(m, r, this.imei, [record]);
     expect(reply.accepted, `${this.kind} report of ${this.imei}: ${JSON.stringify(reply.rejected)}`).toBe(1);
     t.lastRecordSeg = current(t);
-    m.reports.push({ imei: this.imei, kind: this.kind, lat: this.kind === 'gps' ? lat : null, commandId: null, seg: current(t) });
+    m.reports.push({
+      imei: this.imei,
+      kind: this.kind,
+      lat: this.kind === 'gps' ? lat : null,
+      commandId: null,
+      seg: current(t),
+    });
     checkHandOut(
       m,
       this.imei,
@@ -1223,7 +1327,12 @@ const targetArb = fc.constantFrom(...accountTargets);
 const steps = (
   [
     [2, fc.tuple(imeiArb, carArb, pathArb).map(([imei, car, path]) => new MoveTerminal(imei, car, path))],
-    [3, fc.tuple(fc.nat(), fc.nat(3), companyPathArb).map(([pick, any, path]) => new ChangeCompany(pick, any === 0, path))],
+    [
+      3,
+      fc
+        .tuple(fc.nat(), fc.nat(3), companyPathArb)
+        .map(([pick, any, path]) => new ChangeCompany(pick, any === 0, path)),
+    ],
     [1, fc.tuple(carArb, whoArb, pathArb).map(([car, by, path]) => new DeleteCar(car, by, path))],
     [1, fc.tuple(carArb, whoArb).map(([car, by]) => new RestoreCar(car, by))],
     [1, fc.tuple(targetArb, fc.nat(), pathArb).map(([target, pick, path]) => new DeleteAccount(target, pick, path))],
@@ -1257,8 +1366,18 @@ const steps = (
     [1, fc.tuple(byArb, imeiArb).map(([by, imei]) => new DeleteCommand(by, imei))],
     [3, fc.integer({ min: 1, max: 180 }).map((minutes) => new Tick(minutes))],
     [3, imeiArb.map((imei) => new Poll(imei))],
-    [2, fc.tuple(fc.nat(), fc.boolean(), fc.boolean()).map(([pick, any, success]) => new Result(pick, any && pick % 3 === 0, success))],
-    [2, fc.tuple(imeiArb, fc.constantFrom<'gps' | 'battery'>('gps', 'gps', 'battery')).map(([imei, kind]) => new Report(imei, kind))],
+    [
+      2,
+      fc
+        .tuple(fc.nat(), fc.boolean(), fc.boolean())
+        .map(([pick, any, success]) => new Result(pick, any && pick % 3 === 0, success)),
+    ],
+    [
+      2,
+      fc
+        .tuple(imeiArb, fc.constantFrom<'gps' | 'battery'>('gps', 'gps', 'battery'))
+        .map(([imei, kind]) => new Report(imei, kind)),
+    ],
     [2, fc.tuple(whoArb, fc.constantFrom(...views), fc.nat()).map(([by, view, pick]) => new Read(by, view, pick))],
   ] as const
 ).flatMap(([weight, arb]) => Array.from({ length: weight }, () => arb as fc.Arbitrary<Step>));
@@ -1269,9 +1388,9 @@ let tables: string[];
 beforeAll(async () => {
   t = await createTestApp();
   tables = (
-    await sql<{ tablename: string }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely%'`.execute(
-      t.db,
-    )
+    await sql<{
+      tablename: string;
+    }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely%'`.execute(t.db)
   ).rows.map((x) => x.tablename);
 }, 120_000);
 afterAll(() => t?.close());
@@ -1307,7 +1426,12 @@ async function freshWorld(): Promise<{ model: Model; real: Real }> {
       steppedUp: false,
     };
   }
-  const car = (id: CarId, company: string, terminal: string | null): MCar => ({ id, company, terminal, deleted: false });
+  const car = (id: CarId, company: string, terminal: string | null): MCar => ({
+    id,
+    company,
+    terminal,
+    deleted: false,
+  });
   const model: Model = {
     accounts: accountsModel,
     cars: {
@@ -1362,7 +1486,8 @@ async function checkNothingLost(m: Model, r: Real) {
       expect(timeline.at(-1), label).toMatchObject({ event: 'cancelled', reason: c.cancel_reason });
       expect(audited('engine_command.cancel', String(c.id)), `${label}: audited`).toBe(true);
     }
-    if (status === 'deleted') expect(timeline.at(-1), label).toMatchObject({ event: 'deleted', account_id: expect.any(String) });
+    if (status === 'deleted')
+      expect(timeline.at(-1), label).toMatchObject({ event: 'deleted', account_id: expect.any(String) });
     if (status === 'expired') expect(timeline.at(-1), label).toMatchObject({ event: 'expired' });
     if (status === 'resultWait')
       expect(

@@ -1,7 +1,17 @@
 import type { ReservedCommand } from '@fleet/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ok, poll, reserveEngineOk } from './engine-support.js';
-import { accounts, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  accounts,
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 import { sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
 /**
@@ -23,7 +33,10 @@ let seq = 0;
 /** The terminal sends one record now (a few milliseconds after whatever came before). */
 async function send(terminal: { id: string }, record: Record<string, unknown>) {
   await new Promise((resolve) => setTimeout(resolve, 5));
-  const res = await sendBatch(t.app, terminal, { seq: ++seq, records: [{ ...record, time: new Date().toISOString() }] });
+  const res = await sendBatch(t.app, terminal, {
+    seq: ++seq,
+    records: [{ ...record, time: new Date().toISOString() }],
+  });
   expect(res.json()).toMatchObject({ accepted: 1 });
 }
 const gps = (lat: number) => ({ type: 'gps', lat, lng: 139.7, speed: 30 });
@@ -48,13 +61,24 @@ describe('the latest state of a terminal that moved to another company', () => {
     // Before the fix the battery record made the whole state company B's, company A's position included.
     await send(terminalA, battery);
 
-    const detail = await ok<{ latest: Latest }>(post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB));
+    const detail = await ok<{ latest: Latest }>(
+      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB),
+    );
     expect(detail.latest).toMatchObject({ lat: null, battery_voltage: 12.4 });
-    const list = await ok<{ list: { car_id: string; latest: Latest }[] }>(post(t.app, '/api/car_list', { isDelete: true }, token.adminB));
-    expect(list.list.find((c) => c.car_id === fleet.B.car_id)?.latest).toMatchObject({ lat: null, battery_voltage: 12.4 });
-    const area = await ok<{ position: unknown }>(post(t.app, '/api/car_get_area_status', { car_id: fleet.B.car_id }, token.adminB));
+    const list = await ok<{ list: { car_id: string; latest: Latest }[] }>(
+      post(t.app, '/api/car_list', { isDelete: true }, token.adminB),
+    );
+    expect(list.list.find((c) => c.car_id === fleet.B.car_id)?.latest).toMatchObject({
+      lat: null,
+      battery_voltage: 12.4,
+    });
+    const area = await ok<{ position: unknown }>(
+      post(t.app, '/api/car_get_area_status', { car_id: fleet.B.car_id }, token.adminB),
+    );
     expect(area.position).toBeNull();
-    const state = await ok<{ state: Latest }>(post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, token.adminB));
+    const state = await ok<{ state: Latest }>(
+      post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, token.adminB),
+    );
     expect(state.state).toMatchObject({ lat: null, battery_voltage: 12.4 });
     const synced = await ok<{ state: Latest }>(
       post(t.app, '/api/car_data_sync', { car_id: fleet.B.car_id, car_data_id: terminalA.imei }, token.adminB),
@@ -62,10 +86,14 @@ describe('the latest state of a terminal that moved to another company', () => {
     expect(synced.state).toMatchObject({ lat: null, battery_voltage: 12.4 });
 
     // Its own positions it sees; the super admin sees everything all along.
-    const all = await ok<{ latest: Latest }>(post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.superAdmin));
+    const all = await ok<{ latest: Latest }>(
+      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.superAdmin),
+    );
     expect(all.latest).toMatchObject({ lat: 35.6, battery_voltage: 12.4 });
     await send(terminalA, gps(35.9));
-    const after = await ok<{ latest: Latest }>(post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB));
+    const after = await ok<{ latest: Latest }>(
+      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB),
+    );
     expect(after.latest).toMatchObject({ lat: 35.9, battery_voltage: 12.4 });
   });
 });
@@ -90,18 +118,30 @@ describe('the result of a command the terminal fetched for one company and repor
       account_id: string | null;
       account_name: string | null;
     };
-    const theirs = await ok<{ list: Row[] }>(post(t.app, '/api/car_get_engine_log', { car_data_id: terminalB.imei }, token.adminA));
+    const theirs = await ok<{ list: Row[] }>(
+      post(t.app, '/api/car_get_engine_log', { car_data_id: terminalB.imei }, token.adminA),
+    );
     // Before the fix: command_id, command and account_id of company B's admin, with the name.
     expect(theirs.list).toEqual([
-      expect.objectContaining({ engine_line: 'connected', command: null, command_id: null, account_id: null, account_name: null }),
+      expect.objectContaining({
+        engine_line: 'connected',
+        command: null,
+        command_id: null,
+        account_id: null,
+        account_name: null,
+      }),
     ]);
 
     // The command's own history keeps the result, for the super admin (company B no longer sees the terminal).
     const history = await ok<{ list: ReservedCommand[] }>(
       post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalB.imei }, token.superAdmin),
     );
-    expect(history.list).toMatchObject([{ command_id: command.command_id, status: 'succeeded', created_by: accounts.adminB.account_id }]);
-    expect(await t.db.selectFrom('reserved_commands').select('company_id').executeTakeFirstOrThrow()).toEqual({ company_id: companyB });
+    expect(history.list).toMatchObject([
+      { command_id: command.command_id, status: 'succeeded', created_by: accounts.adminB.account_id },
+    ]);
+    expect(await t.db.selectFrom('reserved_commands').select('company_id').executeTakeFirstOrThrow()).toEqual({
+      company_id: companyB,
+    });
   });
 
   it('names the command in the engine log while the terminal is on a vehicle of the command’s company', async () => {

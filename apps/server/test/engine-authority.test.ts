@@ -2,8 +2,27 @@ import { cancelReasons, engineMessages, type ReservationRequest, type ReservedCo
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRequestScheduler } from '../src/engine/request-scheduler.js';
-import { getSlot, grantEngineControl, ok, poll, report, reserveEngine, reserveEngineOk, stepUp } from './engine-support.js';
-import { accounts, companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  getSlot,
+  grantEngineControl,
+  ok,
+  poll,
+  report,
+  reserveEngine,
+  reserveEngineOk,
+  stepUp,
+} from './engine-support.js';
+import {
+  accounts,
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 import { sendBatch, terminalA } from './telemetry-support.js';
 
 /**
@@ -36,7 +55,11 @@ const reportPosition = (seq: number, lat: number, lng: number) =>
   sendBatch(t.app, terminalA, { seq, records: [{ type: 'gps', time: new Date().toISOString(), lat, lng, speed: 42 }] });
 
 const commandRow = (id: number) =>
-  t.db.selectFrom('reserved_commands').select(['state', 'closed_reason', 'cancel_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom('reserved_commands')
+    .select(['state', 'closed_reason', 'cancel_reason'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 /** With the cars/accounts triggers off, only the checks at hand-out and firing stand in the way. */
 const withoutTriggers = async (run: () => Promise<void>) => {
@@ -58,23 +81,31 @@ function scheduler() {
 describe('1. the live position of a terminal that moved to another company', () => {
   it('is no longer readable by the old company through its deleted vehicle, the list or the area status', async () => {
     await reportPosition(1, 35.6, 139.7);
-    const before = await ok<{ latest: { lat: number } | null }>(post(t.app, '/api/car_get_detail', { car_id: fleet.A.car_id }, token.staffA));
+    const before = await ok<{ latest: { lat: number } | null }>(
+      post(t.app, '/api/car_get_detail', { car_id: fleet.A.car_id }, token.staffA),
+    );
     expect(before.latest?.lat).toBe(35.6);
 
     await moveTerminalToB();
     await reportPosition(2, 35.9, 139.9);
 
-    const detail = await ok<{ latest: unknown }>(post(t.app, '/api/car_get_detail', { car_id: fleet.A.car_id }, token.staffA));
+    const detail = await ok<{ latest: unknown }>(
+      post(t.app, '/api/car_get_detail', { car_id: fleet.A.car_id }, token.staffA),
+    );
     expect(detail.latest).toBeNull();
     const list = await ok<{ list: { car_id: string; latest: unknown }[] }>(
       post(t.app, '/api/car_list', { isDelete: true, page: 1 }, token.staffA),
     );
     expect(list.list.find((c) => c.car_id === fleet.A.car_id)).toMatchObject({ latest: null });
-    const area = await ok<{ position: unknown }>(post(t.app, '/api/car_get_area_status', { car_id: fleet.A.car_id }, token.staffA));
+    const area = await ok<{ position: unknown }>(
+      post(t.app, '/api/car_get_area_status', { car_id: fleet.A.car_id }, token.staffA),
+    );
     expect(area.position).toBeNull();
 
     // The new company reads it.
-    const theirs = await ok<{ latest: { lat: number } | null }>(post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB));
+    const theirs = await ok<{ latest: { lat: number } | null }>(
+      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB),
+    );
     expect(theirs.latest?.lat).toBe(35.9);
   });
 });
@@ -85,7 +116,11 @@ describe('2. a prohibit queued for a terminal that then moves to another company
     const c = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 1);
     await moveTerminalToB();
     expect(await poll(t.app, terminalA)).toEqual([]);
-    expect(await commandRow(c.command_id)).toMatchObject({ state: 1, closed_reason: 'cancelled', cancel_reason: cancelReasons.carDeleted });
+    expect(await commandRow(c.command_id)).toMatchObject({
+      state: 1,
+      closed_reason: 'cancelled',
+      cancel_reason: cancelReasons.carDeleted,
+    });
   });
 
   it('is refused at the hand-out even if nothing cancelled it when the terminal moved', async () => {
@@ -95,8 +130,15 @@ describe('2. a prohibit queued for a terminal that then moves to another company
       await moveTerminalToB();
       expect(await poll(t.app, terminalA)).toEqual([]);
     });
-    expect(await commandRow(c.command_id)).toMatchObject({ closed_reason: 'cancelled', cancel_reason: cancelReasons.carDeleted });
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'engine_command.cancel').execute();
+    expect(await commandRow(c.command_id)).toMatchObject({
+      closed_reason: 'cancelled',
+      cancel_reason: cancelReasons.carDeleted,
+    });
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'engine_command.cancel')
+      .execute();
     expect(audit.map((a) => a.target_id)).toEqual([String(c.command_id)]);
   });
 
@@ -104,7 +146,11 @@ describe('2. a prohibit queued for a terminal that then moves to another company
     await stepUp(t.app, token.managerA);
     await reserveEngineOk(t.app, token.managerA, terminalA.imei, 1);
     await withoutTriggers(async () => {
-      await t.db.updateTable('accounts').set({ engine_control: false }).where('account_id', '=', accounts.managerA.account_id).execute();
+      await t.db
+        .updateTable('accounts')
+        .set({ engine_control: false })
+        .where('account_id', '=', accounts.managerA.account_id)
+        .execute();
       expect(await poll(t.app, terminalA)).toEqual([]);
     });
     const slot = await getSlot(t.app, token.adminA, terminalA.imei);
@@ -118,7 +164,14 @@ describe('3. a scheduled request for a vehicle that moves to another company', (
     await stepUp(t.app, token.managerA);
     const { clock, s } = scheduler();
     const executeAt = new Date(clock.now.getTime() + 60_000);
-    await ok(post(t.app, '/api/car_engine_state_reserve_request', { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt.toISOString() } }, token.managerA));
+    await ok(
+      post(
+        t.app,
+        '/api/car_engine_state_reserve_request',
+        { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt.toISOString() } },
+        token.managerA,
+      ),
+    );
     await t.db.updateTable('cars').set({ company_id: companyB }).where('car_id', '=', fleet.A.car_id).execute();
     clock.now = new Date(executeAt.getTime() + 60_000);
     expect(await s.tick()).toMatchObject({ fired: 0 });
@@ -134,7 +187,14 @@ describe('3. a scheduled request for a vehicle that moves to another company', (
     await stepUp(t.app, token.managerA);
     const { clock, s } = scheduler();
     const executeAt = new Date(clock.now.getTime() + 60_000);
-    await ok(post(t.app, '/api/car_engine_state_reserve_request', { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt.toISOString() } }, token.managerA));
+    await ok(
+      post(
+        t.app,
+        '/api/car_engine_state_reserve_request',
+        { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt.toISOString() } },
+        token.managerA,
+      ),
+    );
     await withoutTriggers(async () => {
       await t.db.updateTable('cars').set({ company_id: companyB }).where('car_id', '=', fleet.A.car_id).execute();
       clock.now = new Date(executeAt.getTime() + 60_000);
@@ -154,10 +214,21 @@ describe('4. a scheduled request of an account that is deleted', () => {
     const { clock, s } = scheduler();
     const executeAt = new Date(clock.now.getTime() + 60_000);
     for (const car_id of [fleet.A.car_id]) {
-      await ok(post(t.app, '/api/car_engine_state_reserve_request', { request: { car_id, cmd: 1, execute_at: executeAt.toISOString() } }, staff));
+      await ok(
+        post(
+          t.app,
+          '/api/car_engine_state_reserve_request',
+          { request: { car_id, cmd: 1, execute_at: executeAt.toISOString() } },
+          staff,
+        ),
+      );
     }
     await withoutTriggers(async () => {
-      await t.db.updateTable('accounts').set({ is_delete: true }).where('account_id', '=', accounts.staffA.account_id).execute();
+      await t.db
+        .updateTable('accounts')
+        .set({ is_delete: true })
+        .where('account_id', '=', accounts.staffA.account_id)
+        .execute();
       clock.now = new Date(executeAt.getTime() + 60_000);
       expect(await s.tick()).toMatchObject({ fired: 0, cancelled: 1 });
     });
@@ -170,15 +241,27 @@ describe('4. a scheduled request of an account that is deleted', () => {
     const staff = await login(t.app, 'staffA');
     await stepUp(t.app, staff);
     const executeAt = new Date(Date.now() + 3_600_000).toISOString();
-    await ok(post(t.app, '/api/car_engine_state_reserve_request', { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt } }, staff));
+    await ok(
+      post(
+        t.app,
+        '/api/car_engine_state_reserve_request',
+        { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt } },
+        staff,
+      ),
+    );
     const c = await reserveEngineOk(t.app, staff, terminalA.imei, 1);
-    await ok(post(t.app, '/api/account_delete', { account_id: accounts.staffA.account_id, isDelete: true }, token.adminA));
+    await ok(
+      post(t.app, '/api/account_delete', { account_id: accounts.staffA.account_id, isDelete: true }, token.adminA),
+    );
     const requests = await ok<{ pending: ReservationRequest[]; recent: ReservationRequest[] }>(
       post(t.app, '/api/get_reserve_requests', { car_id: fleet.A.car_id }, token.adminA),
     );
     expect(requests.pending).toEqual([]);
     expect(requests.recent).toMatchObject([{ status: 'cancelled', reason: cancelReasons.creatorDeleted }]);
-    expect(await commandRow(c.command_id)).toMatchObject({ closed_reason: 'cancelled', cancel_reason: cancelReasons.creatorDeleted });
+    expect(await commandRow(c.command_id)).toMatchObject({
+      closed_reason: 'cancelled',
+      cancel_reason: cancelReasons.creatorDeleted,
+    });
     expect(await poll(t.app, terminalA)).toEqual([]);
   });
 });
@@ -189,18 +272,26 @@ describe('5. the command history of the previous company', () => {
     expect(await poll(t.app, terminalA)).toEqual([c.command_id]);
     await report(t.app, terminalA, c.command_id, true);
     await moveTerminalToB();
-    const history = await ok<{ list: ReservedCommand[] }>(post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.adminB));
+    const history = await ok<{ list: ReservedCommand[] }>(
+      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.adminB),
+    );
     expect(history.list).toEqual([]);
     expect(await getSlot(t.app, token.adminB, terminalA.imei)).toMatchObject({ state: 0, command: null });
     // The super admin still sees every company's history.
-    const all = await ok<{ list: ReservedCommand[] }>(post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.superAdmin));
+    const all = await ok<{ list: ReservedCommand[] }>(
+      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.superAdmin),
+    );
     expect(all.list.map((x) => x.command_id)).toEqual([c.command_id]);
   });
 });
 
 describe('6. software and settings updates', () => {
   it('are the super admin’s alone', async () => {
-    const body = { car_data_id: terminalA.imei, cmd_type: 'req_car_setting_update', cmd_info: { settings: { server: 'http://evil.example' } } };
+    const body = {
+      car_data_id: terminalA.imei,
+      cmd_type: 'req_car_setting_update',
+      cmd_info: { settings: { server: 'http://evil.example' } },
+    };
     await grantEngineControl(t.db, accounts.staffA.account_id);
     for (const who of ['staffA', 'managerA', 'adminA'] as const) {
       const res = await post(t.app, '/api/car_reserve_cmd', body, token[who]);
@@ -229,14 +320,22 @@ describe('the engine-control right', () => {
   });
 
   it('is given by the company admin on the account screen (audited), never by the account itself', async () => {
-    const detail = await ok<Record<string, unknown>>(post(t.app, '/api/account_get_detail', { account_id: accounts.staffA.account_id }, token.adminA));
+    const detail = await ok<Record<string, unknown>>(
+      post(t.app, '/api/account_get_detail', { account_id: accounts.staffA.account_id }, token.adminA),
+    );
     expect(detail.engine_control).toBe(false);
     const info = { ...accounts.staffA, engine_control: true, password: '', password_confirm: '' };
     const self = await post(t.app, '/api/account_update', { info }, token.staffA);
     expect(self.statusCode).not.toBe(200);
     await ok(post(t.app, '/api/account_update', { info }, token.adminA));
-    expect(await ok(post(t.app, '/api/account_get_detail', { account_id: accounts.staffA.account_id }, token.adminA))).toMatchObject({ engine_control: true });
-    const audit = await t.db.selectFrom('audit_log').select(['account_id', 'target_id']).where('action', '=', 'account.engine_control').execute();
+    expect(
+      await ok(post(t.app, '/api/account_get_detail', { account_id: accounts.staffA.account_id }, token.adminA)),
+    ).toMatchObject({ engine_control: true });
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['account_id', 'target_id'])
+      .where('action', '=', 'account.engine_control')
+      .execute();
     expect(audit).toEqual([{ account_id: accounts.adminA.account_id, target_id: accounts.staffA.account_id }]);
     expect((await reserveEngine(t.app, await login(t.app, 'staffA'), terminalA.imei, 0)).statusCode).toBe(200);
   });
@@ -262,7 +361,9 @@ describe('step-up before a prohibit', () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ errors: { password: engineMessages.stepUpFailed } });
     await stepUp(t.app, token.managerA);
-    expect(await ok(post(t.app, '/api/me', {}, token.managerA))).toMatchObject({ stepped_up_until: expect.any(String) });
+    expect(await ok(post(t.app, '/api/me', {}, token.managerA))).toMatchObject({
+      stepped_up_until: expect.any(String),
+    });
     const other = await login(t.app, 'managerA');
     expect((await reserveEngine(t.app, other, terminalA.imei, 1)).json()).toMatchObject({ code: 'STEP_UP_REQUIRED' });
     expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 1)).statusCode).toBe(200);
@@ -272,7 +373,12 @@ describe('step-up before a prohibit', () => {
 
   it('expires after five minutes', async () => {
     await stepUp(t.app, token.managerA);
-    await t.db.updateTable('sessions').set({ stepped_up_until: new Date(Date.now() - 1000) }).execute();
-    expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 1)).json()).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    await t.db
+      .updateTable('sessions')
+      .set({ stepped_up_until: new Date(Date.now() - 1000) })
+      .execute();
+    expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 1)).json()).toMatchObject({
+      code: 'STEP_UP_REQUIRED',
+    });
   });
 });

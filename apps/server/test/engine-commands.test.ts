@@ -1,11 +1,27 @@
 import { engineMessages, type ReservedCommand } from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventsOf, expireNow, getSlot, grantEngineControl, ok, poll, report, reserveEngine, reserveEngineOk, stepUp } from './engine-support.js';
+import {
+  eventsOf,
+  expireNow,
+  getSlot,
+  grantEngineControl,
+  ok,
+  poll,
+  report,
+  reserveEngine,
+  reserveEngineOk,
+  stepUp,
+} from './engine-support.js';
 import { accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 import { latest, terminalA, terminalB } from './telemetry-support.js';
 
 let t: TestApp;
-const token: Record<'staffA' | 'managerA' | 'adminB' | 'superAdmin', string> = { staffA: '', managerA: '', adminB: '', superAdmin: '' };
+const token: Record<'staffA' | 'managerA' | 'adminB' | 'superAdmin', string> = {
+  staffA: '',
+  managerA: '',
+  adminB: '',
+  superAdmin: '',
+};
 beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
@@ -64,7 +80,9 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
     const log = await ok<{ list: { command_id: number | null; account_id: string | null }[] }>(
       post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei }, token.staffA),
     );
-    expect(log.list).toContainEqual(expect.objectContaining({ command_id: reserved.command_id, account_id: 'staff-a' }));
+    expect(log.list).toContainEqual(
+      expect.objectContaining({ command_id: reserved.command_id, account_id: 'staff-a' }),
+    );
   });
 
   it('keeps a failed result as resultEnd with the reason', async () => {
@@ -72,7 +90,10 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
     await poll(t.app, terminalA);
     await report(t.app, terminalA, c.command_id, false, 'リレー応答なし');
     const slot = await getSlot(t.app, token.managerA, terminalA.imei);
-    expect(slot).toMatchObject({ state: 3, command: { status: 'failed', result: { success: false, detail: 'リレー応答なし' } } });
+    expect(slot).toMatchObject({
+      state: 3,
+      command: { status: 'failed', result: { success: false, detail: 'リレー応答なし' } },
+    });
   });
 
   it('refuses a second command in a busy slot (execWait and resultWait) with a Japanese 409', async () => {
@@ -89,9 +110,17 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
   });
 
   it('answers the reservation call with the contract shape and validates cmd_info in Japanese', async () => {
-    const res = await post(t.app, '/api/car_engine_state_reserve', { car_data_id: terminalA.imei, cmd_info: { cmd: 2, expires_in_minutes: 20000 } }, token.staffA);
+    const res = await post(
+      t.app,
+      '/api/car_engine_state_reserve',
+      { car_data_id: terminalA.imei, cmd_info: { cmd: 2, expires_in_minutes: 20000 } },
+      token.staffA,
+    );
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ 'cmd_info.cmd': '選択肢から選んでください', 'cmd_info.expires_in_minutes': engineMessages.expiresRange });
+    expect(res.json().errors).toEqual({
+      'cmd_info.cmd': '選択肢から選んでください',
+      'cmd_info.expires_in_minutes': engineMessages.expiresRange,
+    });
     expect(await t.db.selectFrom('reserved_commands').select('id').execute()).toEqual([]);
   });
 });
@@ -99,7 +128,13 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
 describe('deleting a reserved command', () => {
   it('is allowed in execWait: the slot is free, the terminal never gets it, the timeline says who deleted it', async () => {
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
-    expect((await ok<{ ok: boolean }>(post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei }, token.managerA))).ok).toBe(true);
+    expect(
+      (
+        await ok<{ ok: boolean }>(
+          post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei }, token.managerA),
+        )
+      ).ok,
+    ).toBe(true);
     const slot = await getSlot(t.app, token.staffA, terminalA.imei);
     expect(slot.state).toBe(0);
     expect(slot.command).toMatchObject({ command_id: c.command_id, status: 'deleted', state: 1 });
@@ -109,7 +144,8 @@ describe('deleting a reserved command', () => {
   });
 
   it('is refused in resultWait and resultEnd, and when there is nothing to delete', async () => {
-    const del = () => post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei, cmd_idx: 0 }, token.staffA);
+    const del = () =>
+      post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei, cmd_idx: 0 }, token.staffA);
     expect((await del()).json()).toMatchObject({ code: 'CONFLICT', message: engineMessages.nothingToDelete });
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
     await poll(t.app, terminalA);
@@ -155,39 +191,80 @@ describe('expiry', () => {
 describe('the other command types', () => {
   it('go through the same lifecycle in their own slots', async () => {
     const update = await ok<{ command: ReservedCommand }>(
-      post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' } }, token.superAdmin),
+      post(
+        t.app,
+        '/api/car_reserve_cmd',
+        { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' } },
+        token.superAdmin,
+      ),
     );
-    expect(update.command).toMatchObject({ cmd_idx: 1, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' }, state: 1 });
+    expect(update.command).toMatchObject({
+      cmd_idx: 1,
+      cmd_type: 'req_client_update',
+      cmd_info: { version: '2.1.0' },
+      state: 1,
+    });
     const setting = await ok<{ command: ReservedCommand }>(
-      post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_car_setting_update', expires_in_minutes: 60 }, token.superAdmin),
+      post(
+        t.app,
+        '/api/car_reserve_cmd',
+        { car_data_id: terminalA.imei, cmd_type: 'req_car_setting_update', expires_in_minutes: 60 },
+        token.superAdmin,
+      ),
     );
     expect(setting.command).toMatchObject({ cmd_idx: 2, cmd_info: {} });
     const engine = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 0);
-    const busy = await post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, token.superAdmin);
+    const busy = await post(
+      t.app,
+      '/api/car_reserve_cmd',
+      { car_data_id: terminalA.imei, cmd_type: 'req_client_update' },
+      token.superAdmin,
+    );
     expect(busy.json()).toMatchObject({ message: engineMessages.slotBusy });
 
-    expect((await poll(t.app, terminalA)).sort()).toEqual([update.command.command_id, setting.command.command_id, engine.command_id].sort());
+    expect((await poll(t.app, terminalA)).sort()).toEqual(
+      [update.command.command_id, setting.command.command_id, engine.command_id].sort(),
+    );
     await report(t.app, terminalA, update.command.command_id);
     expect((await getSlot(t.app, token.staffA, terminalA.imei, 1)).command).toMatchObject({ status: 'succeeded' });
     expect((await getSlot(t.app, token.staffA, terminalA.imei, 2)).state).toBe(2);
-    expect((await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei, cmd_idx: 2 }, token.superAdmin)).json().message).toBe(
-      engineMessages.deleteFetched,
-    );
+    expect(
+      (
+        await post(
+          t.app,
+          '/api/car_delete_reserve_engine_cmd',
+          { car_data_id: terminalA.imei, cmd_idx: 2 },
+          token.superAdmin,
+        )
+      ).json().message,
+    ).toBe(engineMessages.deleteFetched);
   });
 
   it('lists the history newest first with who ordered each command', async () => {
     const first = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
     await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei }, token.staffA);
     const second = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 0);
-    await post(t.app, '/api/car_reserve_cmd', { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, token.superAdmin);
-    const all = await ok<{ list: ReservedCommand[] }>(post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.staffA));
+    await post(
+      t.app,
+      '/api/car_reserve_cmd',
+      { car_data_id: terminalA.imei, cmd_type: 'req_client_update' },
+      token.superAdmin,
+    );
+    const all = await ok<{ list: ReservedCommand[] }>(
+      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.staffA),
+    );
     expect(all.list.map((c) => [c.cmd_idx, c.status, c.created_by_name])).toEqual([
       [1, 'execWait', accounts.superAdmin.name],
       [0, 'execWait', accounts.managerA.name],
       [0, 'deleted', accounts.staffA.name],
     ]);
     const engine = await ok<{ list: ReservedCommand[] }>(
-      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei, cmd_idx: 0, limit: 1 }, token.staffA),
+      post(
+        t.app,
+        '/api/car_get_reserve_cmd_history',
+        { car_data_id: terminalA.imei, cmd_idx: 0, limit: 1 },
+        token.staffA,
+      ),
     );
     expect(engine.list.map((c) => c.command_id)).toEqual([second.command_id]);
     expect(first.command_id).toBeLessThan(second.command_id);
@@ -195,20 +272,22 @@ describe('the other command types', () => {
 });
 
 describe('who may', () => {
-  const calls = (imei: string) => [
-    ['/api/car_get_reserve_cmd', { car_data_id: imei, cmd_idx: 0 }],
-    ['/api/car_get_reserve_cmd_history', { car_data_id: imei }],
-    ['/api/car_engine_state_reserve', { car_data_id: imei, cmd_info: { cmd: 1 } }],
-    ['/api/car_reserve_cmd', { car_data_id: imei, cmd_type: 'req_client_update' }],
-    ['/api/car_delete_reserve_engine_cmd', { car_data_id: imei }],
-  ] as const;
+  const calls = (imei: string) =>
+    [
+      ['/api/car_get_reserve_cmd', { car_data_id: imei, cmd_idx: 0 }],
+      ['/api/car_get_reserve_cmd_history', { car_data_id: imei }],
+      ['/api/car_engine_state_reserve', { car_data_id: imei, cmd_info: { cmd: 1 } }],
+      ['/api/car_reserve_cmd', { car_data_id: imei, cmd_type: 'req_client_update' }],
+      ['/api/car_delete_reserve_engine_cmd', { car_data_id: imei }],
+    ] as const;
 
   it("refuses another company's vehicle as not found, to common users and company admins alike", async () => {
     for (const [url, body] of calls(terminalB.imei)) {
       const res = await post(t.app, url, body, token.staffA);
       expect(res.statusCode, url).toBe(404);
     }
-    for (const [url, body] of calls(terminalA.imei)) expect((await post(t.app, url, body, token.adminB)).statusCode, url).toBe(404);
+    for (const [url, body] of calls(terminalA.imei))
+      expect((await post(t.app, url, body, token.adminB)).statusCode, url).toBe(404);
     expect(await t.db.selectFrom('reserved_commands').select('id').execute()).toEqual([]);
   });
 

@@ -31,10 +31,13 @@ beforeEach(async () => {
 
 const inMinutes = (m: number, from = Date.now()) => new Date(from + m * 60_000);
 type Requests = { pending: ReservationRequest[]; recent: ReservationRequest[] };
-const requests = (car_id = fleet.A.car_id, who = token.staffA) => ok<Requests>(post(t.app, '/api/get_reserve_requests', { car_id }, who));
-const request = (body: Record<string, unknown>, who = token.staffA) => post(t.app, '/api/car_engine_state_reserve_request', { request: body }, who);
+const requests = (car_id = fleet.A.car_id, who = token.staffA) =>
+  ok<Requests>(post(t.app, '/api/get_reserve_requests', { car_id }, who));
+const request = (body: Record<string, unknown>, who = token.staffA) =>
+  post(t.app, '/api/car_engine_state_reserve_request', { request: body }, who);
 async function requestOk(car_id: string, cmd: 0 | 1, executeAt: Date, who = token.staffA): Promise<string> {
-  return (await ok<{ request_id: string }>(request({ car_id, cmd, execute_at: executeAt.toISOString() }, who))).request_id;
+  return (await ok<{ request_id: string }>(request({ car_id, cmd, execute_at: executeAt.toISOString() }, who)))
+    .request_id;
 }
 /** A scheduler whose clock the test sets. */
 function scheduler(db: Db = t.db) {
@@ -48,7 +51,14 @@ describe('reservation requests', () => {
     const id = await requestOk(fleet.A.car_id, 1, inMinutes(1, start));
     const listed = await requests();
     expect(listed.pending).toEqual([
-      expect.objectContaining({ request_id: id, cmd: 1, status: 'pending', created_by: 'staff-a', created_by_name: accounts.staffA.name, command_id: null }),
+      expect.objectContaining({
+        request_id: id,
+        cmd: 1,
+        status: 'pending',
+        created_by: 'staff-a',
+        created_by_name: accounts.staffA.name,
+        command_id: null,
+      }),
     ]);
 
     const { clock, s } = scheduler();
@@ -65,7 +75,13 @@ describe('reservation requests', () => {
     const [fired] = after.recent;
     expect(fired).toMatchObject({ request_id: id, status: 'fired', command_status: 'execWait', reason: null });
     const slot = await getSlot(t.app, token.staffA, terminalA.imei);
-    expect(slot.command).toMatchObject({ command_id: fired!.command_id, request_id: id, cmd_info: { cmd: 1 }, created_by: 'staff-a', state: 1 });
+    expect(slot.command).toMatchObject({
+      command_id: fired!.command_id,
+      request_id: id,
+      cmd_info: { cmd: 1 },
+      created_by: 'staff-a',
+      state: 1,
+    });
     expect(eventsOf(slot.command)).toEqual(['1:reserved:staff-a']);
     const commands = await t.db.selectFrom('reserved_commands').select('id').where('request_id', '=', id).execute();
     expect(commands).toHaveLength(1);
@@ -93,10 +109,15 @@ describe('reservation requests', () => {
 
   it('deletes a request only while it is pending, keeping who cancelled it', async () => {
     const id = await requestOk(fleet.A.car_id, 0, inMinutes(30));
-    const del = (who = token.managerA) => post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: id }, who);
+    const del = (who = token.managerA) =>
+      post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: id }, who);
     expect((await del()).statusCode).toBe(200);
     const [cancelled] = (await requests()).recent;
-    expect(cancelled).toMatchObject({ status: 'cancelled', cancelled_by: 'manager-a', cancelled_by_name: accounts.managerA.name });
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'manager-a',
+      cancelled_by_name: accounts.managerA.name,
+    });
     expect(cancelled!.cancelled_at).not.toBeNull();
     const again = await del();
     expect(again.statusCode).toBe(409);
@@ -108,7 +129,10 @@ describe('reservation requests', () => {
     await s.tick();
     const res = await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: fired }, token.staffA);
     expect(res.json()).toMatchObject({ code: 'CONFLICT', message: engineMessages.requestNotPending });
-    expect((await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: 'no-such-request' }, token.staffA)).statusCode).toBe(404);
+    expect(
+      (await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: 'no-such-request' }, token.staffA))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('marks a request failed with the reason when the slot is busy at its time', async () => {
@@ -117,7 +141,12 @@ describe('reservation requests', () => {
     const { clock, s } = scheduler();
     clock.now = inMinutes(2);
     expect(await s.tick()).toMatchObject({ fired: 0, failed: 1 });
-    expect((await requests()).recent[0]).toMatchObject({ request_id: id, status: 'failed', reason: engineMessages.firedSlotBusy, command_id: null });
+    expect((await requests()).recent[0]).toMatchObject({
+      request_id: id,
+      status: 'failed',
+      reason: engineMessages.firedSlotBusy,
+      command_id: null,
+    });
     expect((await getSlot(t.app, token.staffA, terminalA.imei)).command?.command_id).toBe(busy.command_id);
   });
 
@@ -135,7 +164,15 @@ describe('reservation requests', () => {
   it(`holds at most ${REQUEST_PENDING_MAX} pending requests per vehicle`, async () => {
     await t.db
       .insertInto('reservation_requests')
-      .values(Array.from({ length: REQUEST_PENDING_MAX }, (_, i) => ({ request_id: `bulk-${i}`, car_id: fleet.A.car_id, cmd: 0, execute_at: inMinutes(60 + i), created_by: 'staff-a' })))
+      .values(
+        Array.from({ length: REQUEST_PENDING_MAX }, (_, i) => ({
+          request_id: `bulk-${i}`,
+          car_id: fleet.A.car_id,
+          cmd: 0,
+          execute_at: inMinutes(60 + i),
+          created_by: 'staff-a',
+        })),
+      )
       .execute();
     const res = await request({ car_id: fleet.A.car_id, cmd: 1, execute_at: inMinutes(5).toISOString() });
     expect(res.statusCode).toBe(409);
@@ -147,17 +184,31 @@ describe('reservation requests', () => {
     const { clock, s } = scheduler();
     clock.now = new Date(Date.parse(c.expires_at!) + 1000);
     expect((await s.tick()).expired).toBe(1);
-    const row = await t.db.selectFrom('reserved_commands').select(['deleted_at', 'closed_reason']).where('id', '=', c.command_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('reserved_commands')
+      .select(['deleted_at', 'closed_reason'])
+      .where('id', '=', c.command_id)
+      .executeTakeFirstOrThrow();
     expect(row.closed_reason).toBe('expired');
     expect(new Date(row.deleted_at!).toISOString()).toBe(c.expires_at);
   });
 
   it("refuses another company's vehicle and request as not found", async () => {
     const id = await requestOk(fleet.A.car_id, 0, inMinutes(30));
-    expect((await post(t.app, '/api/get_reserve_requests', { car_id: fleet.A.car_id }, token.adminB)).statusCode).toBe(404);
-    expect((await request({ car_id: fleet.A.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.adminB)).statusCode).toBe(404);
-    expect((await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: id }, token.adminB)).statusCode).toBe(404);
-    expect((await request({ car_id: fleet.B.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.staffA)).statusCode).toBe(404);
+    expect((await post(t.app, '/api/get_reserve_requests', { car_id: fleet.A.car_id }, token.adminB)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await request({ car_id: fleet.A.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.adminB))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: id }, token.adminB)).statusCode,
+    ).toBe(404);
+    expect(
+      (await request({ car_id: fleet.B.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.staffA))
+        .statusCode,
+    ).toBe(404);
     expect((await requests()).pending.map((r) => r.request_id)).toEqual([id]);
   });
 });
@@ -180,8 +231,20 @@ describe('two schedulers over one database', () => {
       car_device_id: `race-device-${i}`,
       car_data_id: `35840910001${String(i).padStart(4, '0')}`,
     }));
-    await t.db.insertInto('devices').values(extra.map((e) => ({ car_device_id: e.car_device_id, car_data_id: e.car_data_id, password_hash: hashDeviceSecret('x') }))).execute();
-    await t.db.insertInto('cars').values(extra.map((e) => ({ ...e, company_id: companyA, user_id: fleet.A.user_id }))).execute();
+    await t.db
+      .insertInto('devices')
+      .values(
+        extra.map((e) => ({
+          car_device_id: e.car_device_id,
+          car_data_id: e.car_data_id,
+          password_hash: hashDeviceSecret('x'),
+        })),
+      )
+      .execute();
+    await t.db
+      .insertInto('cars')
+      .values(extra.map((e) => ({ ...e, company_id: companyA, user_id: fleet.A.user_id })))
+      .execute();
   });
 
   it('fire each due request exactly once, racing on the same requests', async () => {
@@ -190,7 +253,8 @@ describe('two schedulers over one database', () => {
       await t.db.deleteFrom('reserved_command_events').execute();
       await t.db.deleteFrom('reserved_commands').execute();
       const ids: string[] = [];
-      for (let i = 0; i < CARS; i++) ids.push(await requestOk(`race-car-${i}`, (i % 2) as 0 | 1, inMinutes(1), token.managerA));
+      for (let i = 0; i < CARS; i++)
+        ids.push(await requestOk(`race-car-${i}`, (i % 2) as 0 | 1, inMinutes(1), token.managerA));
       ids.push(await requestOk(fleet.A.car_id, 1, inMinutes(1), token.managerA));
 
       const a = scheduler(t.db);
@@ -208,7 +272,11 @@ describe('two schedulers over one database', () => {
         .groupBy('request_id')
         .execute();
       expect(perRequest.map((r) => [r.request_id, Number(r.n)]).sort()).toEqual(ids.map((id) => [id, 1]).sort());
-      const reservedEvents = await t.db.selectFrom('reserved_command_events').select('id').where('event', '=', 'reserved').execute();
+      const reservedEvents = await t.db
+        .selectFrom('reserved_command_events')
+        .select('id')
+        .where('event', '=', 'reserved')
+        .execute();
       expect(reservedEvents).toHaveLength(ids.length);
       const statuses = await t.db.selectFrom('reservation_requests').select('status').distinct().execute();
       expect(statuses.map((s) => s.status)).toEqual(['fired']);

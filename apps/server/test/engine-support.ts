@@ -29,10 +29,26 @@ export async function ok<T>(res: Promise<LightMyRequestResponse>): Promise<T> {
 export const getSlot = (app: FastifyInstance, token: string, car_data_id: string, cmd_idx = 0) =>
   ok<Slot>(post(app, '/api/car_get_reserve_cmd', { car_data_id, cmd_idx }, token));
 
-export const reserveEngine = (app: FastifyInstance, token: string, car_data_id: string, cmd: 0 | 1, expires_in_minutes?: number) =>
-  post(app, '/api/car_engine_state_reserve', { car_data_id, cmd_info: { cmd, ...(expires_in_minutes ? { expires_in_minutes } : {}) } }, token);
+export const reserveEngine = (
+  app: FastifyInstance,
+  token: string,
+  car_data_id: string,
+  cmd: 0 | 1,
+  expires_in_minutes?: number,
+) =>
+  post(
+    app,
+    '/api/car_engine_state_reserve',
+    { car_data_id, cmd_info: { cmd, ...(expires_in_minutes ? { expires_in_minutes } : {}) } },
+    token,
+  );
 
-export async function reserveEngineOk(app: FastifyInstance, token: string, car_data_id: string, cmd: 0 | 1): Promise<ReservedCommand> {
+export async function reserveEngineOk(
+  app: FastifyInstance,
+  token: string,
+  car_data_id: string,
+  cmd: 0 | 1,
+): Promise<ReservedCommand> {
   return (await ok<{ command: ReservedCommand }>(reserveEngine(app, token, car_data_id, cmd))).command;
 }
 
@@ -45,8 +61,17 @@ export async function poll(app: FastifyInstance, terminal: { id: string }): Prom
 }
 
 /** The terminal reports a result; returns the gateway's reply. */
-export async function report(app: FastifyInstance, terminal: { id: string }, command_id: number, success = true, detail = '') {
-  const res = await sendBatch(app, terminal, { seq: ++seq, records: [{ type: 'command_result', time: at(30), command_id, success, detail }] });
+export async function report(
+  app: FastifyInstance,
+  terminal: { id: string },
+  command_id: number,
+  success = true,
+  detail = '',
+) {
+  const res = await sendBatch(app, terminal, {
+    seq: ++seq,
+    records: [{ type: 'command_result', time: at(30), command_id, success, detail }],
+  });
   expect(res.statusCode, res.body).toBe(200);
   return reply(res);
 }
@@ -60,4 +85,5 @@ export async function expireNow(db: Db, commandId: number, minutesAgo = 1) {
     .execute();
 }
 
-export const eventsOf = (c: ReservedCommand | null) => (c?.events ?? []).map((e) => `${e.state}:${e.event}:${e.account_id ?? '-'}`);
+export const eventsOf = (c: ReservedCommand | null) =>
+  (c?.events ?? []).map((e) => `${e.state}:${e.event}:${e.account_id ?? '-'}`);

@@ -56,7 +56,9 @@ describe('group commit', () => {
     expect(await count(t.db, 'gps_logs', A.car_data_id)).toBe(before.a + 1);
     expect(await count(t.db, 'gps_logs', B.car_data_id)).toBe(before.b + 2);
     expect((await latest(t.db, B.car_data_id))?.lat).toBe(35.8);
-    expect(published.map((s) => s.car_data_id).sort()).toEqual([A.car_data_id, B.car_data_id, C.car_data_id, C.car_data_id].sort());
+    expect(published.map((s) => s.car_data_id).sort()).toEqual(
+      [A.car_data_id, B.car_data_id, C.car_data_id, C.car_data_id].sort(),
+    );
 
     // A repetition in a group stores nothing and gets its first answer.
     const [again, fresh] = await Promise.all([w.ingest(A, first), w.ingest(B, batch([gps(3)]))]);
@@ -81,7 +83,11 @@ describe('group commit', () => {
       .orderBy('id')
       .execute();
     expect(ids.map((r) => new Date(r.recorded_at).toISOString()).slice(-2)).toEqual([at(11), at(12)]);
-    const motion = await t.db.selectFrom('vehicle_motion').selectAll().where('car_data_id', '=', C.car_data_id).executeTakeFirstOrThrow();
+    const motion = await t.db
+      .selectFrom('vehicle_motion')
+      .selectAll()
+      .where('car_data_id', '=', C.car_data_id)
+      .executeTakeFirstOrThrow();
     expect(new Date(motion.moved_at).toISOString()).toBe(at(12));
     expect(motion.idle_since).toBeNull();
   });
@@ -90,7 +96,11 @@ describe('group commit', () => {
     await subscribe(t.db, accounts.superAdmin.account_id, { connect_error: null });
     await subscribe(t.db, accounts.staffA.account_id, { connect_error: null, sensor_error: null });
     const w = writer();
-    const lost = (minute: number) => ({ type: 'connection' as const, time: at(minute), state: 'disconnected' as const });
+    const lost = (minute: number) => ({
+      type: 'connection' as const,
+      time: at(minute),
+      state: 'disconnected' as const,
+    });
     await Promise.all([
       w.ingest(C, batch([gps(20)])),
       w.ingest(A, batch([lost(20)])),
@@ -111,13 +121,22 @@ describe('group commit', () => {
   });
 
   it("hands each terminal its own commands in a group's reply", async () => {
-    const id = await reserveCommand(t.db, { car_data_id: B.car_data_id, cmd_type: 'req_client_update', cmd_info: {}, created_by: accounts.superAdmin.account_id });
+    const id = await reserveCommand(t.db, {
+      car_data_id: B.car_data_id,
+      cmd_type: 'req_client_update',
+      cmd_info: {},
+      created_by: accounts.superAdmin.account_id,
+    });
     const w = writer();
     const [, a, b] = await Promise.all([w.ingest(C, batch([])), w.ingest(A, batch([])), w.ingest(B, batch([]))]);
     expect(w.stats.transactions).toBe(2);
     expect(a!.response.commands).toEqual([]);
     expect(b!.response.commands.map((c) => c.id)).toEqual([id]);
-    const row = await t.db.selectFrom('reserved_commands').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('reserved_commands')
+      .select('state')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.state).toBe(2);
   });
 
@@ -127,7 +146,9 @@ describe('group commit', () => {
       BEGIN IF NEW.car_data_id = ${sql.lit(C.car_data_id)} THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`.execute(
       t.db,
     );
-    await sql`CREATE TRIGGER group_commit_fail BEFORE INSERT ON gps_logs FOR EACH ROW EXECUTE FUNCTION group_commit_fail()`.execute(t.db);
+    await sql`CREATE TRIGGER group_commit_fail BEFORE INSERT ON gps_logs FOR EACH ROW EXECUTE FUNCTION group_commit_fail()`.execute(
+      t.db,
+    );
     try {
       const w = writer();
       const bad = batch([gps(30)]);
@@ -156,7 +177,11 @@ describe('vehicles someone may be told about (subscriberExists)', () => {
       t.db,
     );
     const subs = await findSubscribers(t.db, TELEMETRY_ITEMS);
-    return rows.map((r) => ({ car: r.car_id, watched: r.watched, found: subs.some((s) => seesCompany(s, r.company_id)) }));
+    return rows.map((r) => ({
+      car: r.car_id,
+      watched: r.watched,
+      found: subs.some((s) => seesCompany(s, r.company_id)),
+    }));
   };
   const watched = async () => {
     const rows = await both();
@@ -201,7 +226,13 @@ describe('coalesce', () => {
       },
       { concurrency: 1 },
     );
-    expect(await Promise.all(['a', 'b', 'a', 'none', 'c'].map((k) => lookup(k)))).toEqual(['A', 'B', 'A', undefined, 'C']);
+    expect(await Promise.all(['a', 'b', 'a', 'none', 'c'].map((k) => lookup(k)))).toEqual([
+      'A',
+      'B',
+      'A',
+      undefined,
+      'C',
+    ]);
     expect(calls).toEqual([['a'], ['b', 'a', 'none', 'c']]);
     expect(await lookup('a')).toBe('A');
     expect(calls).toHaveLength(3);

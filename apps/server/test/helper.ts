@@ -45,8 +45,17 @@ export interface TestAppOptions {
 /** The whole app (logger off unless a logStream is given) over a database of its own; call close() in afterAll. */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: inject('databaseUrl'), ...opts.env });
-  const app = await buildApp(opts.logStream ? { db: database.db, config, logStream: opts.logStream } : { db: database.db, config, logger: false });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: inject('databaseUrl'),
+    ...opts.env,
+  });
+  const app = await buildApp(
+    opts.logStream
+      ? { db: database.db, config, logStream: opts.logStream }
+      : { db: database.db, config, logger: false },
+  );
   await app.ready();
   return {
     app,
@@ -73,19 +82,50 @@ export async function seedFixtures(db: Db): Promise<void> {
     .values(Object.values(accounts).map((a) => ({ ...a, password_hash })))
     .execute();
   const entries = Object.values(fleet);
-  await db.insertInto('car_users').values(entries.map((f) => ({ user_id: f.user_id, company_id: f.company_id, first_name: '顧客', name: f.user_id, birthday: null, gender: null }))).execute();
+  await db
+    .insertInto('car_users')
+    .values(
+      entries.map((f) => ({
+        user_id: f.user_id,
+        company_id: f.company_id,
+        first_name: '顧客',
+        name: f.user_id,
+        birthday: null,
+        gender: null,
+      })),
+    )
+    .execute();
   await db
     .insertInto('devices')
-    .values(entries.map((f) => ({ car_device_id: f.car_device_id, car_data_id: f.car_data_id, password_hash: hashDeviceSecret('terminal-secret') })))
+    .values(
+      entries.map((f) => ({
+        car_device_id: f.car_device_id,
+        car_data_id: f.car_data_id,
+        password_hash: hashDeviceSecret('terminal-secret'),
+      })),
+    )
     .execute();
   await db
     .insertInto('cars')
-    .values(entries.map((f) => ({ car_id: f.car_id, company_id: f.company_id, user_id: f.user_id, car_device_id: f.car_device_id, car_data_id: f.car_data_id })))
+    .values(
+      entries.map((f) => ({
+        car_id: f.car_id,
+        company_id: f.company_id,
+        user_id: f.user_id,
+        car_device_id: f.car_device_id,
+        car_data_id: f.car_data_id,
+      })),
+    )
     .execute();
 }
 
 /** POSTs JSON to an API call, with a bearer token when given. */
-export function post(app: FastifyInstance, url: string, payload: unknown = {}, token?: string): Promise<LightMyRequestResponse> {
+export function post(
+  app: FastifyInstance,
+  url: string,
+  payload: unknown = {},
+  token?: string,
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url,
@@ -95,7 +135,11 @@ export function post(app: FastifyInstance, url: string, payload: unknown = {}, t
 }
 
 /** Signs a fixture account in through /api/login and returns its token. */
-export async function login(app: FastifyInstance, who: FixtureAccount | string, password = FIXTURE_PASSWORD): Promise<string> {
+export async function login(
+  app: FastifyInstance,
+  who: FixtureAccount | string,
+  password = FIXTURE_PASSWORD,
+): Promise<string> {
   const username = who in accounts ? accounts[who as FixtureAccount].account_id : who;
   const res = await post(app, '/api/login', { username, password });
   expect(res.statusCode, res.body).toBe(200);

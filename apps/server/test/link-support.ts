@@ -30,7 +30,9 @@ export async function listen(
 }
 
 export async function setProtocol(db: Db, carDeviceId: string, protocol: string, ipaddr = '') {
-  await sql`UPDATE devices SET protocol = ${protocol}, ipaddr = ${ipaddr} WHERE car_device_id = ${carDeviceId}`.execute(db);
+  await sql`UPDATE devices SET protocol = ${protocol}, ipaddr = ${ipaddr} WHERE car_device_id = ${carDeviceId}`.execute(
+    db,
+  );
 }
 
 /** A device's connection: everything the server sent is kept in `received` until taken. */
@@ -61,7 +63,8 @@ export class DeviceSocket {
   /** Waits until `n` bytes came, and takes them. */
   async take(n: number, timeoutMs = 5000): Promise<Buffer> {
     await until(() => this.received.length >= n || this.closed, timeoutMs);
-    if (this.received.length < n) throw new Error(`expected ${n} bytes, got ${this.received.length} (closed: ${this.closed})`);
+    if (this.received.length < n)
+      throw new Error(`expected ${n} bytes, got ${this.received.length} (closed: ${this.closed})`);
     const out = this.received.subarray(0, n);
     this.received = this.received.subarray(n);
     return out;

@@ -62,7 +62,13 @@ beforeAll(async () => {
     .execute();
   await t.db
     .insertInto('devices')
-    .values(['kd-1', 'kd-2', 'kd-3'].map((id, i) => ({ car_device_id: id, car_data_id: `35300000000000${i}`, password_hash: 'x' })))
+    .values(
+      ['kd-1', 'kd-2', 'kd-3'].map((id, i) => ({
+        car_device_id: id,
+        car_data_id: `35300000000000${i}`,
+        password_hash: 'x',
+      })),
+    )
     .execute();
   await t.db
     .insertInto('cars')
@@ -74,7 +80,14 @@ beforeAll(async () => {
     .execute();
   await t.db
     .insertInto('accounts')
-    .values({ account_id: 'acc-k', name: '経理 花子', email: 'k@example.jp', role: 2, company_id: 'co-k', password_hash: 'x' })
+    .values({
+      account_id: 'acc-k',
+      name: '経理 花子',
+      email: 'k@example.jp',
+      role: 2,
+      company_id: 'co-k',
+      password_hash: 'x',
+    })
     .execute();
 });
 afterAll(() => t?.close());
@@ -85,10 +98,13 @@ const list = async <T>(path: string, body: object) => {
   return res.json().list as T[];
 };
 const cars = (body: object) =>
-  list<{ car_id: string; user_name: string | null; merchant: string | null; payment_log: number | null; company_name: string | null }>(
-    'car_list',
-    body,
-  );
+  list<{
+    car_id: string;
+    user_name: string | null;
+    merchant: string | null;
+    payment_log: number | null;
+    company_name: string | null;
+  }>('car_list', body);
 const carIds = async (body: object) => (await cars(body)).map((c) => c.car_id);
 const ours = (ids: string[]) => ids.filter((id) => /^[KM]0/.test(id));
 
@@ -96,28 +112,50 @@ describe('company rename', () => {
   it('moves its vehicles, customers and accounts in sorts and searches by company name', async () => {
     // 株式会社エム < 株式会社ケー by code point: M001 first.
     expect(ours(await carIds({ sorts: 'company_name asc' }))).toEqual(['M001', 'K001', 'K002']);
-    const upd = await post(t.app, '/api/company_update', { info: { company_id: 'co-k', company_name: '株式会社アイ' } }, token);
+    const upd = await post(
+      t.app,
+      '/api/company_update',
+      { info: { company_id: 'co-k', company_name: '株式会社アイ' } },
+      token,
+    );
     expect(upd.statusCode, upd.body).toBe(200);
     expect(ours(await carIds({ sorts: 'company_name asc' }))).toEqual(['K001', 'K002', 'M001']);
-    expect((await cars({ search_item: '0', search_text: 'K00' })).map((c) => c.company_name)).toEqual(['株式会社アイ', '株式会社アイ']);
+    expect((await cars({ search_item: '0', search_text: 'K00' })).map((c) => c.company_name)).toEqual([
+      '株式会社アイ',
+      '株式会社アイ',
+    ]);
 
-    const users = await list<{ user_id: string; company_name: string }>('user_list', { search_item: '2', search_text: 'アイ' });
+    const users = await list<{ user_id: string; company_name: string }>('user_list', {
+      search_item: '2',
+      search_text: 'アイ',
+    });
     expect(users.map((u) => [u.user_id, u.company_name])).toEqual([
       ['ku-1', '株式会社アイ'],
       ['ku-2', '株式会社アイ'],
     ]);
     expect(await list('user_list', { search_item: '2', search_text: '株式会社ケー' })).toEqual([]);
-    const byCompany = (await list<{ user_id: string }>('user_list', { sorts: 'company_name asc' })).map((u) => u.user_id);
+    const byCompany = (await list<{ user_id: string }>('user_list', { sorts: 'company_name asc' })).map(
+      (u) => u.user_id,
+    );
     expect(byCompany.filter((id) => /^[km]u-/.test(id))).toEqual(['ku-1', 'ku-2', 'mu-1']);
 
-    const accounts = await list<{ account_id: string; company_name: string }>('account_list', { sorts: 'company_name asc' });
+    const accounts = await list<{ account_id: string; company_name: string }>('account_list', {
+      sorts: 'company_name asc',
+    });
     expect(accounts[0]).toMatchObject({ account_id: 'acc-k', company_name: '株式会社アイ' });
   });
 });
 
 describe('customer edit', () => {
   it('renames the customer on their vehicles: search, sort and the shown name follow', async () => {
-    const info = { user_id: 'ku-2', first_name: '阿部', name: '二郎', company_id: 'co-k', merchant: '空モータース', payment_log: 3 };
+    const info = {
+      user_id: 'ku-2',
+      first_name: '阿部',
+      name: '二郎',
+      company_id: 'co-k',
+      merchant: '空モータース',
+      payment_log: 3,
+    };
     const res = await post(t.app, '/api/user_update', { info }, token);
     expect(res.statusCode, res.body).toBe(200);
     expect(await cars({ search_item: '1', search_text: '阿部 二' })).toEqual([
@@ -132,9 +170,18 @@ describe('customer edit', () => {
   });
 
   it('moves the vehicles with the customer to a new company, company name included', async () => {
-    const info = { user_id: 'mu-1', first_name: '森', name: '三郎', company_id: companyA, merchant: '丘モーター', payment_log: 2 };
+    const info = {
+      user_id: 'mu-1',
+      first_name: '森',
+      name: '三郎',
+      company_id: companyA,
+      merchant: '丘モーター',
+      payment_log: 2,
+    };
     expect((await post(t.app, '/api/user_update', { info }, token)).statusCode).toBe(200);
-    expect((await cars({ search_item: '0', search_text: 'M001' }))[0]).toMatchObject({ company_name: '株式会社テストA' });
+    expect((await cars({ search_item: '0', search_text: 'M001' }))[0]).toMatchObject({
+      company_name: '株式会社テストA',
+    });
     const [user] = await list<{ company_name: string }>('user_list', { search_item: '0', search_text: 'mu-1' });
     expect(user!.company_name).toBe('株式会社テストA');
   });
@@ -161,7 +208,9 @@ describe('terminal reassignment', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(await carOf('kd-1')).toBeNull();
     expect(await carOf('kd-3')).toBe('K001');
-    const sorted = (await devices({ sorts: 'car_id desc' })).map((d) => d.car_device_id).filter((id) => id.startsWith('kd-'));
+    const sorted = (await devices({ sorts: 'car_id desc' }))
+      .map((d) => d.car_device_id)
+      .filter((id) => id.startsWith('kd-'));
     expect(sorted).toEqual(['kd-1', 'kd-2', 'kd-3']); // no vehicle first (NULLs first descending), then K002, K001
     expect((await devices({ isRegistered: false })).map((d) => d.car_device_id)).toContain('kd-1');
     expect((await devices({ isRegistered: true })).map((d) => d.car_device_id)).toContain('kd-3');
@@ -202,7 +251,9 @@ describe('two-character searches (bigrams, list_search_bigrams)', () => {
       .map((a) => a.account_id)
       .filter((id) => id.startsWith('bg-'));
   const count = async (text: string) =>
-    (await post(t.app, '/api/account_list_count', { search_item: '1', search_text: text, companyId: 'co-m' }, token)).json().count;
+    (
+      await post(t.app, '/api/account_list_count', { search_item: '1', search_text: text, companyId: 'co-m' }, token)
+    ).json().count;
 
   it('match a substring case aside, wildcards literally, as ILIKE does', async () => {
     expect(await names('ab')).toEqual(['bg-1', 'bg-2']);
@@ -222,23 +273,40 @@ describe('two-character searches (bigrams, list_search_bigrams)', () => {
     expect((await cars({ search_item: '1', search_text: '阿部' })).map((c) => c.car_id)).toEqual(['K002']);
     const users = await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '阿部' });
     expect(users.map((u) => u.user_id)).toEqual(['ku-2']);
-    const info = { user_id: 'ku-2', first_name: '岡部', name: '二郎', company_id: 'co-k', merchant: '空モータース', payment_log: 3 };
+    const info = {
+      user_id: 'ku-2',
+      first_name: '岡部',
+      name: '二郎',
+      company_id: 'co-k',
+      merchant: '空モータース',
+      payment_log: 3,
+    };
     expect((await post(t.app, '/api/user_update', { info }, token)).statusCode).toBe(200);
     expect(await cars({ search_item: '1', search_text: '阿部' })).toEqual([]);
     expect((await cars({ search_item: '1', search_text: '岡部' })).map((c) => c.car_id)).toEqual(['K002']);
-    expect((await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '岡部' })).map((u) => u.user_id)).toEqual([
-      'ku-2',
-    ]);
+    expect(
+      (await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '岡部' })).map((u) => u.user_id),
+    ).toEqual(['ku-2']);
   });
 });
 
 describe('the copies cannot be written around', () => {
   it('recomputes a copy a statement sets directly, and fills rows inserted by plain SQL', async () => {
-    await sql`update cars set user_name = 'forged', company_name = 'forged' where car_id = ${fleet.A.car_id}`.execute(t.db);
+    await sql`update cars set user_name = 'forged', company_name = 'forged' where car_id = ${fleet.A.car_id}`.execute(
+      t.db,
+    );
     await sql`update devices set car_id = 'forged' where car_device_id = ${fleet.A.car_device_id}`.execute(t.db);
     await sql`update car_users set company_name = 'forged' where user_id = ${fleet.A.user_id}`.execute(t.db);
-    const car = await t.db.selectFrom('cars').selectAll().where('car_id', '=', fleet.A.car_id).executeTakeFirstOrThrow();
-    expect(car).toMatchObject({ user_name: `顧客 ${fleet.A.user_id}`, company_name: '株式会社テストA', user_payment_log: 0 });
+    const car = await t.db
+      .selectFrom('cars')
+      .selectAll()
+      .where('car_id', '=', fleet.A.car_id)
+      .executeTakeFirstOrThrow();
+    expect(car).toMatchObject({
+      user_name: `顧客 ${fleet.A.user_id}`,
+      company_name: '株式会社テストA',
+      user_payment_log: 0,
+    });
     const device = await t.db
       .selectFrom('devices')
       .select('car_id')
@@ -271,7 +339,9 @@ describe('migration list_sort_keys', () => {
       await sql`insert into car_users (user_id, company_id, first_name, name, merchant, payment_log) values ('u1', 'c1', '佐藤', '花子', '店', 2), ('u2', null, '', '', '', 0)`.execute(
         db,
       );
-      await sql`insert into devices (car_device_id, car_data_id, password_hash) values ('d1', 'i1', 'x'), ('d2', 'i2', 'x')`.execute(db);
+      await sql`insert into devices (car_device_id, car_data_id, password_hash) values ('d1', 'i1', 'x'), ('d2', 'i2', 'x')`.execute(
+        db,
+      );
       await sql`insert into cars (car_id, company_id, user_id, car_device_id, is_delete) values ('a1', 'c1', 'u1', 'd1', false), ('a2', null, 'u2', 'd2', true), ('a3', null, null, null, false)`.execute(
         db,
       );
@@ -281,7 +351,9 @@ describe('migration list_sort_keys', () => {
       const after = await migrator.migrateTo('2026_11_27_090000_list_sort_keys');
       expect(after.error).toBeUndefined();
       const q = async (text: string) => (await sql.raw(text).execute(db)).rows;
-      expect(await q(`select car_id, user_name, user_merchant, user_payment_log, company_name from cars order by car_id`)).toEqual([
+      expect(
+        await q(`select car_id, user_name, user_merchant, user_payment_log, company_name from cars order by car_id`),
+      ).toEqual([
         { car_id: 'a1', user_name: '佐藤 花子', user_merchant: '店', user_payment_log: 2, company_name: '株式会社一' },
         { car_id: 'a2', user_name: ' ', user_merchant: '', user_payment_log: 0, company_name: null },
         { car_id: 'a3', user_name: null, user_merchant: null, user_payment_log: null, company_name: null },

@@ -93,7 +93,11 @@ describe('limits keyed on the account, whatever name reached it', () => {
         .where('account_id', '=', 'limit-ok')
         .execute();
     }
-    const counted = await t.db.selectFrom('login_attempts').select(['username', 'succeeded']).where('username', '=', 'limit-ok').execute();
+    const counted = await t.db
+      .selectFrom('login_attempts')
+      .select(['username', 'succeeded'])
+      .where('username', '=', 'limit-ok')
+      .execute();
     expect(counted).toEqual([
       { username: 'limit-ok', succeeded: true },
       { username: 'limit-ok', succeeded: true },

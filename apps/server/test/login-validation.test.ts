@@ -16,9 +16,21 @@ const huge = 'あ'.repeat(10_000);
 describe('/api/login input', () => {
   it.each([
     ['missing fields', {}, { username: validationMessages.required, password: validationMessages.required }],
-    ['empty strings', { username: '', password: '' }, { username: validationMessages.required, password: validationMessages.required }],
-    ['wrong types', { username: 123, password: ['x'] }, { username: validationMessages.required, password: validationMessages.required }],
-    ['10 kB strings', { username: huge, password: huge }, { username: validationMessages.tooLong, password: validationMessages.tooLong }],
+    [
+      'empty strings',
+      { username: '', password: '' },
+      { username: validationMessages.required, password: validationMessages.required },
+    ],
+    [
+      'wrong types',
+      { username: 123, password: ['x'] },
+      { username: validationMessages.required, password: validationMessages.required },
+    ],
+    [
+      '10 kB strings',
+      { username: huge, password: huge },
+      { username: validationMessages.tooLong, password: validationMessages.tooLong },
+    ],
   ])('answers %s with 400 and per-field errors', async (_label, payload, errors) => {
     const res = await post(t.app, '/api/login', payload);
     expect(res.statusCode).toBe(400);
@@ -31,19 +43,34 @@ describe('/api/login input', () => {
     ['a JSON string', '"admin-a"'],
     ['JSON null', 'null'],
   ])('answers %s as the body with 400', async (_label, payload) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload, headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'BAD_REQUEST', message: errorMessages.badRequest });
   });
 
   it('answers malformed JSON with 400 and the error shape', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: '{"username": "admin-a",', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: '{"username": "admin-a",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(japanese) });
   });
 
   it('answers a body that is not JSON with 415 and the error shape', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: 'username=admin-a&password=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: 'username=admin-a&password=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(japanese) });
   });
@@ -55,7 +82,11 @@ describe('/api/login input', () => {
   });
 
   it('answers an empty JSON body with 400 and the error shape', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(japanese) });
   });
@@ -67,6 +98,10 @@ describe('signed-in call input', () => {
     const token = await login(t.app, 'adminA');
     const res = await post(t.app, '/api/session_car_id', { car_id: 'bad id!' }, token);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: errorMessages.badRequest, errors: { car_id: validationMessages.invalid } });
+    expect(res.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: errorMessages.badRequest,
+      errors: { car_id: validationMessages.invalid },
+    });
   });
 });

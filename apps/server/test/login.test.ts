@@ -13,7 +13,14 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const countSessions = async () =>
-  Number((await t.db.selectFrom('sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('/api/login', () => {
   it('signs in by account id and answers exactly {id, username, role, token, company_id}', async () => {
@@ -50,14 +57,25 @@ describe('/api/login', () => {
     const before = await countSessions();
     const res = await post(t.app, '/api/login', { username, password });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ code: 'UNAUTHORIZED', message: 'ログインに失敗しました。ログイン情報を確認してください。' });
+    expect(res.json()).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'ログインに失敗しました。ログイン情報を確認してください。',
+    });
     expect(await countSessions()).toBe(before);
   });
 
   it('refuses a deleted account', async () => {
     await t.db
       .insertInto('accounts')
-      .values({ account_id: 'gone-a', name: '退職 者', email: 'gone@example.jp', role: 2, company_id: 'company-a', password_hash: inject('fixturePasswordHash'), is_delete: true })
+      .values({
+        account_id: 'gone-a',
+        name: '退職 者',
+        email: 'gone@example.jp',
+        role: 2,
+        company_id: 'company-a',
+        password_hash: inject('fixturePasswordHash'),
+        is_delete: true,
+      })
       .execute();
     const res = await post(t.app, '/api/login', { username: 'gone-a', password: FIXTURE_PASSWORD });
     expect(res.statusCode).toBe(401);
@@ -71,10 +89,24 @@ describe('/api/login', () => {
     const salt = randomBytes(16);
     const key = scryptSync(FIXTURE_PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 });
     const oldHash = ['scrypt', 14, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
-    await t.db.insertInto('accounts').values({ account_id: 'old-hash', name: '旧 方式', email: 'old@example.jp', role: 2, company_id: 'company-a', password_hash: oldHash }).execute();
+    await t.db
+      .insertInto('accounts')
+      .values({
+        account_id: 'old-hash',
+        name: '旧 方式',
+        email: 'old@example.jp',
+        role: 2,
+        company_id: 'company-a',
+        password_hash: oldHash,
+      })
+      .execute();
 
     await login(t.app, 'old-hash');
-    const row = await t.db.selectFrom('accounts').select('password_hash').where('account_id', '=', 'old-hash').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('account_id', '=', 'old-hash')
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).not.toBe(oldHash);
     expect(needsRehash(row.password_hash)).toBe(false);
     await login(t.app, 'old-hash');

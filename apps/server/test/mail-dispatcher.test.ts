@@ -23,8 +23,12 @@ beforeEach(async () => {
   clock.set('2026-12-01T00:00:00Z');
 });
 
-const queue = (to: string, subject = '件名テスト', body = '本文テスト\n二行目', kind: 'notification' | 'password_reset' = 'notification') =>
-  enqueueMail(t.db, { to, subject, body, kind }, clock.now());
+const queue = (
+  to: string,
+  subject = '件名テスト',
+  body = '本文テスト\n二行目',
+  kind: 'notification' | 'password_reset' = 'notification',
+) => enqueueMail(t.db, { to, subject, body, kind }, clock.now());
 const row = (id: number) => t.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 /** A loopback port nothing listens on (yet). */
@@ -165,7 +169,12 @@ describe('mail dispatcher', () => {
   });
 
   it('blanks the body of a sent password reset mail, so no reset link stays in the database', async () => {
-    const id = await queue('reset@example.jp', '再設定', 'https://fleet.example.jp/password_reset?token=secret', 'password_reset');
+    const id = await queue(
+      'reset@example.jp',
+      '再設定',
+      'https://fleet.example.jp/password_reset?token=secret',
+      'password_reset',
+    );
     await make().runOnce();
     expect(smtp.mails[0]!.text).toContain('token=secret');
     expect((await row(id)).body).toBe(REDACTED_BODY);

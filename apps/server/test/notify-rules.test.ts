@@ -26,7 +26,11 @@ const B: string = fleet.B.car_data_id;
 beforeAll(async () => {
   [t, smtp] = await Promise.all([createTestApp(), startSmtpReceiver()]);
   await seedFixtures(t.db);
-  await t.db.updateTable('cars').set({ car_number: '品川 300 あ 12-34' }).where('car_id', '=', fleet.A.car_id).execute();
+  await t.db
+    .updateTable('cars')
+    .set({ car_number: '品川 300 あ 12-34' })
+    .where('car_id', '=', fleet.A.car_id)
+    .execute();
 });
 afterAll(async () => {
   await smtp?.close();
@@ -38,7 +42,8 @@ beforeEach(async () => {
   clock.set('2026-12-01T03:00:00Z');
 });
 
-const evaluate = (records: DeviceRecord[], imei = A) => evaluateBatch(t.db, imei, records, { publicUrl: PUBLIC_URL, clock: clock.now });
+const evaluate = (records: DeviceRecord[], imei = A) =>
+  evaluateBatch(t.db, imei, records, { publicUrl: PUBLIC_URL, clock: clock.now });
 const sweep = () => runSweep(t.db, { publicUrl: PUBLIC_URL, clock: clock.now });
 /** Sends what the outbox holds to the SMTP receiver and answers what arrived since the last call. */
 let seen = 0;
@@ -74,7 +79,9 @@ describe('telemetry items', () => {
     const [mail] = await delivered();
     expect(mail!.to).toEqual([staff.email]);
     expect(mail!.subject).toBe('【車両通知】センサーエラー：品川 300 あ 12-34（車両ID: car-a）');
-    expect(mail!.text).toContain('内容：センサーエラーを受信しました（状態コード 1001: 起動エラー、加速度センサー応答なし）');
+    expect(mail!.text).toContain(
+      '内容：センサーエラーを受信しました（状態コード 1001: 起動エラー、加速度センサー応答なし）',
+    );
   });
 
   it('obd2_error: an OBD2 error with a non-zero status, not status 0 nor a sensor error', async () => {
@@ -117,7 +124,14 @@ describe('telemetry items', () => {
       .execute();
     await t.db
       .insertInto('areas')
-      .values({ car_id: fleet.A.car_id, kind: 'disable', lat_min: 35.66, lat_max: 35.67, lng_min: 139.76, lng_max: 139.77 })
+      .values({
+        car_id: fleet.A.car_id,
+        kind: 'disable',
+        lat_min: 35.66,
+        lat_max: 35.67,
+        lng_min: 139.76,
+        lng_max: 139.77,
+      })
       .execute();
 
     await evaluate([rec({ type: 'gps', time: now(), lat: 35.65, lng: 139.72, speed: 30 })]);
@@ -143,7 +157,14 @@ describe('telemetry items', () => {
 
     await t.db
       .insertInto('areas')
-      .values({ car_id: fleet.A.car_id, kind: 'available', lat_min: 35.6, lat_max: 35.7, lng_min: 139.7, lng_max: 139.8 })
+      .values({
+        car_id: fleet.A.car_id,
+        kind: 'available',
+        lat_min: 35.6,
+        lat_max: 35.7,
+        lng_min: 139.7,
+        lng_max: 139.8,
+      })
       .execute();
     await evaluate([rec({ type: 'gps', time: now(), lat: 35.65, lng: 139.75 })]);
     expect(await delivered()).toEqual([]);
@@ -175,7 +196,11 @@ describe('telemetry items', () => {
 describe('time-based items (the sweep)', () => {
   it('device_lost: no report for param minutes, once per silence', async () => {
     await subscribe(t.db, staff.account_id, { device_lost: 60 });
-    await setLatestState(t.db, A, { last_seen_at: new Date(clock.now().getTime() - 59 * MINUTE), lat: 35.68, lng: 139.76 });
+    await setLatestState(t.db, A, {
+      last_seen_at: new Date(clock.now().getTime() - 59 * MINUTE),
+      lat: 35.68,
+      lng: 139.76,
+    });
     await sweep();
     expect(await delivered()).toEqual([]);
 
@@ -278,9 +303,13 @@ describe('who hears about what', () => {
     for (const who of [accounts.staffA, accounts.adminB, accounts.superAdmin])
       await subscribe(t.db, who.account_id, { sensor_error: null });
     await evaluate([sensorError(1001)], A);
-    expect((await delivered()).map((m) => m.to[0]).sort()).toEqual([accounts.staffA.email, accounts.superAdmin.email].sort());
+    expect((await delivered()).map((m) => m.to[0]).sort()).toEqual(
+      [accounts.staffA.email, accounts.superAdmin.email].sort(),
+    );
     await evaluate([sensorError(1001)], B);
-    expect((await delivered()).map((m) => m.to[0]).sort()).toEqual([accounts.adminB.email, accounts.superAdmin.email].sort());
+    expect((await delivered()).map((m) => m.to[0]).sort()).toEqual(
+      [accounts.adminB.email, accounts.superAdmin.email].sort(),
+    );
   });
 
   it('applies the company scope to the sweep too', async () => {
@@ -293,12 +322,20 @@ describe('who hears about what', () => {
   it('sends to the address of the settings when one is given, and nothing to a deleted account', async () => {
     await subscribe(t.db, staff.account_id, { connect_error: null }, 'alerts@example.jp');
     await subscribe(t.db, accounts.managerA.account_id, { connect_error: null });
-    await t.db.updateTable('accounts').set({ is_delete: true }).where('account_id', '=', accounts.managerA.account_id).execute();
+    await t.db
+      .updateTable('accounts')
+      .set({ is_delete: true })
+      .where('account_id', '=', accounts.managerA.account_id)
+      .execute();
     try {
       await evaluate([rec({ type: 'connection', time: now(), state: 'disconnected' })]);
       expect((await delivered()).map((m) => m.to)).toEqual([['alerts@example.jp']]);
     } finally {
-      await t.db.updateTable('accounts').set({ is_delete: false }).where('account_id', '=', accounts.managerA.account_id).execute();
+      await t.db
+        .updateTable('accounts')
+        .set({ is_delete: false })
+        .where('account_id', '=', accounts.managerA.account_id)
+        .execute();
     }
   });
 
@@ -313,7 +350,11 @@ describe('who hears about what', () => {
     expect(await evaluate([sensorError(1001)])).toBe(0);
     clock.advance(MINUTE);
     expect(await evaluate([sensorError(1001)])).toBe(1);
-    expect((await delivered()).map((m) => itemOf(m.subject))).toEqual(['センサーエラー', '接続エラー', 'センサーエラー']);
+    expect((await delivered()).map((m) => itemOf(m.subject))).toEqual([
+      'センサーエラー',
+      '接続エラー',
+      'センサーエラー',
+    ]);
   });
 
   it('writes the mail in Japanese: vehicle, what, when in Japan time, where with a map link, and the vehicle screen', async () => {
@@ -378,7 +419,9 @@ describe('durability', () => {
     expect(await t.db.selectFrom('mail_outbox').select('id').execute()).toEqual([]);
     expect(await t.db.selectFrom('notification_events').select('id').execute()).toEqual([]);
 
-    await t.db.transaction().execute((trx) => evaluateBatch(trx, A, [sensorError(1001)], { publicUrl: PUBLIC_URL, clock: clock.now }));
+    await t.db
+      .transaction()
+      .execute((trx) => evaluateBatch(trx, A, [sensorError(1001)], { publicUrl: PUBLIC_URL, clock: clock.now }));
     expect(await delivered()).toHaveLength(1);
   });
 });

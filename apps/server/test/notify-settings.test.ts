@@ -51,7 +51,9 @@ describe('/api/account_notify_update', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true });
 
-    const back = (await post(t.app, '/api/account_notify', { account_id: me }, staff)).json<{ notify: Record<string, unknown> }>().notify;
+    const back = (await post(t.app, '/api/account_notify', { account_id: me }, staff)).json<{
+      notify: Record<string, unknown>;
+    }>().notify;
     expect(back).toEqual({
       ...defaultNotifySettings(),
       email: 'alerts@example.jp',
@@ -84,13 +86,22 @@ describe('/api/account_notify_update', () => {
         'info.vibration.param': m.number,
       },
     });
-    const back = (await post(t.app, '/api/account_notify', { account_id: me }, staff)).json<{ notify: { device_lost: unknown } }>();
+    const back = (await post(t.app, '/api/account_notify', { account_id: me }, staff)).json<{
+      notify: { device_lost: unknown };
+    }>();
     expect(back.notify.device_lost).toEqual({ enable: true, param: 30 });
   });
 
   it('refuses without a session (401) and for another account (403)', async () => {
-    expect((await post(t.app, '/api/account_notify_update', { account_id: me, info: fullForm() })).statusCode).toBe(401);
-    const res = await post(t.app, '/api/account_notify_update', { account_id: accounts.adminA.account_id, info: fullForm() }, staff);
+    expect((await post(t.app, '/api/account_notify_update', { account_id: me, info: fullForm() })).statusCode).toBe(
+      401,
+    );
+    const res = await post(
+      t.app,
+      '/api/account_notify_update',
+      { account_id: accounts.adminA.account_id, info: fullForm() },
+      staff,
+    );
     expect(res.statusCode).toBe(403);
     const row = await t.db
       .selectFrom('notification_settings')
@@ -106,7 +117,11 @@ describe('/api/mail_outbox_list', () => {
     await t.db.deleteFrom('mail_outbox').execute();
     const now = new Date('2026-12-01T00:00:00Z');
     for (let i = 1; i <= 3; i++)
-      await enqueueMail(t.db, { to: `u${i}@example.jp`, subject: `件名${i}`, body: '秘密の本文', kind: 'notification' }, now);
+      await enqueueMail(
+        t.db,
+        { to: `u${i}@example.jp`, subject: `件名${i}`, body: '秘密の本文', kind: 'notification' },
+        now,
+      );
     await t.db.updateTable('mail_outbox').set({ sent_at: now }).where('to_addr', '=', 'u1@example.jp').execute();
     await t.db
       .updateTable('mail_outbox')
@@ -148,7 +163,10 @@ describe('/api/mail_outbox_list', () => {
       ['failed', ['u2@example.jp']],
       ['pending', ['u3@example.jp']],
     ] as const) {
-      const res = (await post(t.app, '/api/mail_outbox_list', { status }, token)).json<{ count: number; list: { to_addr: string }[] }>();
+      const res = (await post(t.app, '/api/mail_outbox_list', { status }, token)).json<{
+        count: number;
+        list: { to_addr: string }[];
+      }>();
       expect(res.list.map((r) => r.to_addr)).toEqual(expected);
       expect(res.count).toBe(1);
     }

@@ -42,7 +42,12 @@ export const rec = (r: DeviceRecordInput): DeviceRecord => DeviceRecord.parse(r)
 export const iso = (d: Date, plusMs = 0) => new Date(d.getTime() + plusMs).toISOString();
 
 /** Switches exactly the given items on for one account (param where the item has one). */
-export async function subscribe(db: Db, accountId: string, items: Partial<Record<NotifyItemKey, number | null>>, email = '') {
+export async function subscribe(
+  db: Db,
+  accountId: string,
+  items: Partial<Record<NotifyItemKey, number | null>>,
+  email = '',
+) {
   const s = defaultNotifySettings();
   s.email = email;
   for (const [k, param] of Object.entries(items) as [NotifyItemKey, number | null][]) {
@@ -87,6 +92,8 @@ export async function setLatestState(db: Db, carDataId: string, s: { last_seen_a
       device_state_at: null,
       battery_at: null,
     })
-    .onConflict((oc) => oc.column('car_data_id').doUpdateSet({ last_seen_at: s.last_seen_at, lat: s.lat ?? null, lng: s.lng ?? null }))
+    .onConflict((oc) =>
+      oc.column('car_data_id').doUpdateSet({ last_seen_at: s.last_seen_at, lat: s.lat ?? null, lng: s.lng ?? null }),
+    )
     .execute();
 }

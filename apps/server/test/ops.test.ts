@@ -48,7 +48,9 @@ describe('GET /metrics', () => {
     const text = res.body;
     expect(text).toMatch(/^http_requests_total\{method="POST",route="\/api\/me",status_code="200"\} 1$/m);
     expect(text).toMatch(/^http_requests_total\{method="POST",route="\/api\/me",status_code="401"\} 1$/m);
-    expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/login",status_code="200"\} \d+$/m);
+    expect(text).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/login",status_code="200"\} \d+$/m,
+    );
     expect(text).toMatch(/^fleet_ingest_batches_total [1-9]\d*$/m);
     expect(text).toMatch(/^fleet_ingest_records_total [2-9]\d*$/m);
     expect(text).toMatch(/^fleet_group_commit_batches_count [1-9]\d*$/m);
@@ -90,7 +92,10 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 describe('GET /api/openapi.json', () => {
   interface Doc {
     openapi: string;
-    paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
+    paths: Record<
+      string,
+      Record<string, { security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> }>
+    >;
     components: { securitySchemes: Record<string, unknown> };
   }
   let doc: Doc;
@@ -147,9 +152,14 @@ describe('map tiles', () => {
     const csp = String((await get('/healthz')).headers['content-security-policy']);
     expect(csp).toMatch(/img-src [^;]*https:\/\/cyberjapandata\.gsi\.go\.jp/);
 
-    const own = await createTestApp({ env: { TILE_URL: 'https://tiles.example.jp/{z}/{x}/{y}.png', TILE_ATTRIBUTION: '© Example' } });
+    const own = await createTestApp({
+      env: { TILE_URL: 'https://tiles.example.jp/{z}/{x}/{y}.png', TILE_ATTRIBUTION: '© Example' },
+    });
     try {
-      const answer = (await post(own.app, '/api/client_config', {})).json<{ tile_url: string; tile_attribution: string }>();
+      const answer = (await post(own.app, '/api/client_config', {})).json<{
+        tile_url: string;
+        tile_attribution: string;
+      }>();
       expect(answer).toEqual({ tile_url: 'https://tiles.example.jp/{z}/{x}/{y}.png', tile_attribution: '© Example' });
     } finally {
       await own.close();

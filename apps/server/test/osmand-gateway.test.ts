@@ -80,7 +80,14 @@ describe('GET /device/osmand/<password> (query form)', () => {
       device_batches: before.device_batches + 1,
     });
     const state = await latest(t.db, terminalA.imei);
-    expect(state).toMatchObject({ lat: 35.6812, lng: 139.7671, speed: 37.04, heading: 90, battery_percentage: 77, engine_running: 'on' });
+    expect(state).toMatchObject({
+      lat: 35.6812,
+      lng: 139.7671,
+      speed: 37.04,
+      heading: 90,
+      battery_percentage: 77,
+      engine_running: 'on',
+    });
     expect(new Date(state!.recorded_at!).getTime()).toBe(timestamp * 1000);
   });
 
@@ -132,7 +139,12 @@ describe('POST /device/osmand/<password> (Traccar Client 9 JSON)', () => {
       },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await latest(t.db, terminalA.imei)).toMatchObject({ lat: 35.71, speed: 18, heading: 45, battery_percentage: 55 });
+    expect(await latest(t.db, terminalA.imei)).toMatchObject({
+      lat: 35.71,
+      speed: 18,
+      heading: 45,
+      battery_percentage: 55,
+    });
   });
 });
 
@@ -140,14 +152,21 @@ describe('OSMAND_PORT: http://host:<port>/<password>', () => {
   it('stores over real HTTP, GET and POST, and refuses like the main port', async () => {
     const url = `http://127.0.0.1:${listener.port}`;
     const timestamp = nextTime();
-    const get = await fetch(`${url}/${TERMINAL_PASSWORD}?id=${terminalA.imei}&lat=35.72&lon=139.82&timestamp=${timestamp}`);
+    const get = await fetch(
+      `${url}/${TERMINAL_PASSWORD}?id=${terminalA.imei}&lat=35.72&lon=139.82&timestamp=${timestamp}`,
+    );
     expect(get.status).toBe(200);
     expect(await get.json()).toMatchObject({ duplicate: false });
-    const retry = await fetch(`${url}/${TERMINAL_PASSWORD}?id=${terminalA.imei}&lat=35.72&lon=139.82&timestamp=${timestamp}`);
+    const retry = await fetch(
+      `${url}/${TERMINAL_PASSWORD}?id=${terminalA.imei}&lat=35.72&lon=139.82&timestamp=${timestamp}`,
+    );
     expect(await retry.json()).toMatchObject({ duplicate: true });
     const body = {
       device_id: terminalA.imei,
-      location: { timestamp: new Date(nextTime() * 1000).toISOString(), coords: { latitude: 35.73, longitude: 139.83 } },
+      location: {
+        timestamp: new Date(nextTime() * 1000).toISOString(),
+        coords: { latitude: 35.73, longitude: 139.83 },
+      },
     };
     const posted = await fetch(`${url}/${TERMINAL_PASSWORD}`, {
       method: 'POST',
@@ -199,8 +218,14 @@ describe('live push and commands', () => {
       created_by: null,
       expires_at: new Date(Date.now() + 60_000),
     });
-    expect((await osmandGet({ id: terminalA.imei, lat: 35.75, lon: 139.85, timestamp: nextTime() })).statusCode).toBe(200);
-    const row = await t.db.selectFrom('reserved_commands').select(['state', 'fetched_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await osmandGet({ id: terminalA.imei, lat: 35.75, lon: 139.85, timestamp: nextTime() })).statusCode).toBe(
+      200,
+    );
+    const row = await t.db
+      .selectFrom('reserved_commands')
+      .select(['state', 'fetched_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ state: 1, fetched_at: null });
   });
 });
@@ -209,7 +234,9 @@ describe("the simulator's OsmAnd terminal", () => {
   it('reports its drive over the real HTTP form: positions with km/h speeds, battery and ignition', async () => {
     const before = await count(t.db, 'gps_logs', terminalA.imei);
     const fleet = createFleet({
-      terminals: [{ car_device_id: terminalA.id, password: TERMINAL_PASSWORD, car_data_id: terminalA.imei, protocol: 'osmand' }],
+      terminals: [
+        { car_device_id: terminalA.id, password: TERMINAL_PASSWORD, car_data_id: terminalA.imei, protocol: 'osmand' },
+      ],
       transport: httpTransport(base),
       seed: 7,
       start: Date.parse('2026-01-16T00:00:00Z'),
@@ -233,8 +260,25 @@ describe("the simulator's OsmAnd terminal", () => {
 
 describe('GET|POST /device/osmand under generated input', () => {
   it('answers 200 or a 4xx with the error shape, never a 5xx, and stores nothing for a refusal', async () => {
-    const names = fc.constantFrom('id', 'deviceid', 'lat', 'lon', 'location', 'timestamp', 'speed', 'bearing', 'batt', 'ignition', 'x');
-    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.double().map(String), fc.constant(terminalA.imei), fc.constant('1764039600'));
+    const names = fc.constantFrom(
+      'id',
+      'deviceid',
+      'lat',
+      'lon',
+      'location',
+      'timestamp',
+      'speed',
+      'bearing',
+      'batt',
+      'ignition',
+      'x',
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.double().map(String),
+      fc.constant(terminalA.imei),
+      fc.constant('1764039600'),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.dictionary(names, value),
@@ -245,7 +289,9 @@ describe('GET|POST /device/osmand under generated input', () => {
           const res = await t.app.inject({
             method: body === undefined ? 'GET' : 'POST',
             url: `/device/osmand/${encodeURIComponent(password)}?${new URLSearchParams(query)}`,
-            ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+            ...(body === undefined
+              ? {}
+              : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
           });
           expect(res.statusCode, res.body).toBeLessThan(500);
           if (res.statusCode !== 200) {

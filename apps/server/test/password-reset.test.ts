@@ -64,10 +64,18 @@ describe('password reset by mail', () => {
     expect(mail!.text).toContain(`http://localhost:3000/password_reset?token=${token}`);
 
     // Only the hash is stored, and the sent mail no longer holds the link.
-    const stored = await t.db.selectFrom('password_reset_tokens').select('token_hash').where('account_id', '=', who.account_id).execute();
+    const stored = await t.db
+      .selectFrom('password_reset_tokens')
+      .select('token_hash')
+      .where('account_id', '=', who.account_id)
+      .execute();
     expect(stored.map((r) => r.token_hash)).not.toContain(token);
     expect(stored[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    const outbox = await t.db.selectFrom('mail_outbox').select('body').where('kind', '=', 'password_reset').executeTakeFirstOrThrow();
+    const outbox = await t.db
+      .selectFrom('mail_outbox')
+      .select('body')
+      .where('kind', '=', 'password_reset')
+      .executeTakeFirstOrThrow();
     expect(outbox.body).toBe(REDACTED_BODY);
 
     const done = await setPassword(token);
@@ -75,7 +83,9 @@ describe('password reset by mail', () => {
     expect(done.json()).toEqual({ ok: true });
 
     await login(t.app, who.account_id, NEW_PASSWORD);
-    expect((await post(t.app, '/api/login', { username: who.account_id, password: FIXTURE_PASSWORD })).statusCode).toBe(401);
+    expect((await post(t.app, '/api/login', { username: who.account_id, password: FIXTURE_PASSWORD })).statusCode).toBe(
+      401,
+    );
     expect((await post(t.app, '/api/me', {}, oldSession)).statusCode).toBe(401);
 
     // The account is told its password changed.
@@ -123,7 +133,11 @@ describe('password reset by mail', () => {
     const token = await tokenFor(accounts.superAdmin.email);
     const mismatch = await setPassword(token, NEW_PASSWORD, `${NEW_PASSWORD}x`);
     expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json()).toEqual({ code: 'BAD_REQUEST', message: errorMessages.badRequest, errors: { password_confirm: m.confirmed } });
+    expect(mismatch.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: errorMessages.badRequest,
+      errors: { password_confirm: m.confirmed },
+    });
     expect((await setPassword(token, 'short')).json().errors).toEqual({ password: m.min });
     expect((await setPassword(token, 'x'.repeat(33))).json().errors).toEqual({ password: m.max });
     // None of that used the link up.
@@ -162,7 +176,9 @@ describe('password reset by mail', () => {
   });
 
   it('sends at most the limit of mails to one address for simultaneous requests (a lock per address)', async () => {
-    const burst = await Promise.all(Array.from({ length: 19 }, (_, i) => requestReset(accounts.adminA.email, `10.4.0.${i + 1}`)));
+    const burst = await Promise.all(
+      Array.from({ length: 19 }, (_, i) => requestReset(accounts.adminA.email, `10.4.0.${i + 1}`)),
+    );
     expect(burst.map((r) => r.statusCode)).toEqual(Array(19).fill(200));
     expect(await deliver()).toHaveLength(RESET_LIMITS.mailsPerEmailPerHour);
     const ip = '10.5.0.1';
@@ -171,12 +187,20 @@ describe('password reset by mail', () => {
   });
 
   it('sends no link for a deleted account', async () => {
-    await t.db.updateTable('accounts').set({ is_delete: true }).where('account_id', '=', accounts.managerA.account_id).execute();
+    await t.db
+      .updateTable('accounts')
+      .set({ is_delete: true })
+      .where('account_id', '=', accounts.managerA.account_id)
+      .execute();
     try {
       expect((await requestReset(accounts.managerA.email)).json()).toEqual({ ok: true });
       expect(await deliver()).toEqual([]);
     } finally {
-      await t.db.updateTable('accounts').set({ is_delete: false }).where('account_id', '=', accounts.managerA.account_id).execute();
+      await t.db
+        .updateTable('accounts')
+        .set({ is_delete: false })
+        .where('account_id', '=', accounts.managerA.account_id)
+        .execute();
     }
   });
 });
@@ -192,21 +216,40 @@ describe('a password change by any way ends the reset links and the other sessio
         self,
       ).then((r) => ({ r, kept: self, id })),
     "an admin's change (password_reset with account_id)": (_self: string, admin: string, id: string) =>
-      post(t.app, '/api/password_reset', { info: { account_id: id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } }, admin).then(
-        (r) => ({ r, kept: null, id }),
-      ),
+      post(
+        t.app,
+        '/api/password_reset',
+        { info: { account_id: id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+        admin,
+      ).then((r) => ({ r, kept: null, id })),
     'own account edit with a password (account_update)': (self: string, _admin: string, id: string) =>
       post(
         t.app,
         '/api/account_update',
-        { info: { account_id: id, ...other, email: `${id}@example.jp`, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+        {
+          info: {
+            account_id: id,
+            ...other,
+            email: `${id}@example.jp`,
+            password: NEW_PASSWORD,
+            password_confirm: NEW_PASSWORD,
+          },
+        },
         self,
       ).then((r) => ({ r, kept: self, id })),
     "an admin's account edit with a password (account_update)": (_self: string, admin: string, id: string) =>
       post(
         t.app,
         '/api/account_update',
-        { info: { account_id: id, ...other, email: `${id}@example.jp`, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+        {
+          info: {
+            account_id: id,
+            ...other,
+            email: `${id}@example.jp`,
+            password: NEW_PASSWORD,
+            password_confirm: NEW_PASSWORD,
+          },
+        },
         admin,
       ).then((r) => ({ r, kept: null, id })),
   };

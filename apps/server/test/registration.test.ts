@@ -33,13 +33,15 @@ const wizard = (n: string, over: { user?: object; device?: object; car?: object 
   },
   car: { car_id: `W00000${n}`, car_number: '横浜 330 な 12-34', car_type: 'マツダ CX-5', ...over.car },
 });
-const add = (body: object, token: string | undefined = superAdmin) => post(t.app, '/api/car_user_device_add', body, token);
+const add = (body: object, token: string | undefined = superAdmin) =>
+  post(t.app, '/api/car_user_device_add', body, token);
 const written = async (n: string) => ({
   user: await t.db.selectFrom('car_users').selectAll().where('user_id', '=', `wz-user-${n}`).executeTakeFirst(),
   device: await t.db.selectFrom('devices').selectAll().where('car_device_id', '=', `wz-dev-${n}`).executeTakeFirst(),
   car: await t.db.selectFrom('cars').selectAll().where('car_id', '=', `W00000${n}`).executeTakeFirst(),
 });
-const nothingWritten = async (n: string) => expect(await written(n)).toEqual({ user: undefined, device: undefined, car: undefined });
+const nothingWritten = async (n: string) =>
+  expect(await written(n)).toEqual({ user: undefined, device: undefined, car: undefined });
 
 describe('car_user_device_add', () => {
   it('registers customer, terminal and vehicle linked together', async () => {
@@ -49,7 +51,12 @@ describe('car_user_device_add', () => {
     const { user, device, car } = await written('1');
     expect(user).toMatchObject({ company_id: companyB, gender: 0 });
     expect(device).toMatchObject({ car_data_id: '353000000000001' });
-    expect(car).toMatchObject({ user_id: 'wz-user-1', car_device_id: 'wz-dev-1', car_data_id: '353000000000001', company_id: companyB });
+    expect(car).toMatchObject({
+      user_id: 'wz-user-1',
+      car_device_id: 'wz-dev-1',
+      car_data_id: '353000000000001',
+      company_id: companyB,
+    });
     const detail = await post(t.app, '/api/car_get_detail', { car_id: 'W000001' }, superAdmin);
     expect(detail.json()).toMatchObject({
       user: { user_id: 'wz-user-1' },
@@ -83,7 +90,9 @@ describe('car_user_device_add', () => {
     expect(res.json().errors).toEqual({ 'car.car_id': carMessages.carIdInUse });
     const { user, device } = await written('3');
     expect({ user, device }).toEqual({ user: undefined, device: undefined });
-    expect(await t.db.selectFrom('cars').select('user_id').where('car_id', '=', fleet.A.car_id).executeTakeFirst()).toEqual({
+    expect(
+      await t.db.selectFrom('cars').select('user_id').where('car_id', '=', fleet.A.car_id).executeTakeFirst(),
+    ).toEqual({
       user_id: fleet.A.user_id,
     });
   });
@@ -91,7 +100,10 @@ describe('car_user_device_add', () => {
   it('rolls back the customer when the terminal part fails (IMEI in use)', async () => {
     const res = await add(wizard('4', { device: { car_data_id: fleet.B.car_data_id } }));
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ message: deviceMessages.imeiInUse, errors: { 'device.car_data_id': deviceMessages.imeiInUse } });
+    expect(res.json()).toMatchObject({
+      message: deviceMessages.imeiInUse,
+      errors: { 'device.car_data_id': deviceMessages.imeiInUse },
+    });
     await nothingWritten('4');
   });
 

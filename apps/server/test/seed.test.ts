@@ -10,7 +10,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const count = async (table: 'accounts' | 'cars' | 'devices' | 'car_users' | 'companies') =>
-  (await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await t.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe('demo seed', () => {
   it('fills an empty database with the demo accounts and sixteen cars', async () => {

@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const selection = async (token: string) => (await post(t.app, '/api/me', {}, token)).json().selection as Record<string, string | null>;
+const selection = async (token: string) =>
+  (await post(t.app, '/api/me', {}, token)).json().selection as Record<string, string | null>;
 
 // call, the key it stores, an id in company A, the same kind of id in company B
 const calls = [

@@ -32,7 +32,11 @@ describe('/api/checkToken', () => {
 
   it.each([
     ['the right account and token', () => ({ account_id: 'staff-a', token }), true],
-    ['a tampered token', () => ({ account_id: 'staff-a', token: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` }), false],
+    [
+      'a tampered token',
+      () => ({ account_id: 'staff-a', token: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` }),
+      false,
+    ],
     ['another account id', () => ({ account_id: 'admin-a', token }), false],
   ])('answers %s', async (_label, body, ok) => {
     const res = await post(t.app, '/api/checkToken', body());
@@ -43,7 +47,9 @@ describe('/api/checkToken', () => {
   it('answers false once the token is logged out', async () => {
     const gone = await login(t.app, 'staffA');
     await post(t.app, '/api/logout', {}, gone);
-    expect((await post(t.app, '/api/checkToken', { account_id: 'staff-a', token: gone })).json()).toEqual({ ok: false });
+    expect((await post(t.app, '/api/checkToken', { account_id: 'staff-a', token: gone })).json()).toEqual({
+      ok: false,
+    });
   });
 });
 
@@ -59,7 +65,14 @@ describe('/api/me', () => {
       company_name: '株式会社テストA',
       engine_control: true,
       stepped_up_until: null,
-      selection: { account_id: null, company_id: null, car_id: null, user_id: null, car_data_id: null, car_device_id: null },
+      selection: {
+        account_id: null,
+        company_id: null,
+        car_id: null,
+        user_id: null,
+        car_data_id: null,
+        car_device_id: null,
+      },
     });
   });
 

@@ -31,7 +31,11 @@ beforeAll(async () => {
   ({ gateway } = linkGateway(t.db));
   listeners = [await listen(gateway, teltonikaProtocol), await listen(gateway, gt06Protocol)];
   const http: Transport = async () => ({ status: 500, body: null });
-  transport = linkTransport(http, { host: '127.0.0.1', teltonikaPort: listeners[0]!.port, gt06Port: listeners[1]!.port });
+  transport = linkTransport(http, {
+    host: '127.0.0.1',
+    teltonikaPort: listeners[0]!.port,
+    gt06Port: listeners[1]!.port,
+  });
 });
 afterAll(async () => {
   await gateway?.stop();
@@ -69,7 +73,10 @@ describe.each(cases)('the simulated $protocol terminal', ({ protocol, f, who }) 
       records: [{ type: 'command_result', time: time(), command_id: commands[0]!.id, success: true, detail: '' }],
     });
     await until(async () => (await getSlot(t.app, tokens[who]!, f.car_data_id)).state === 3);
-    expect((await getSlot(t.app, tokens[who]!, f.car_data_id)).command).toMatchObject({ command_id: cmd.command_id, status: 'succeeded' });
+    expect((await getSlot(t.app, tokens[who]!, f.car_data_id)).command).toMatchObject({
+      command_id: cmd.command_id,
+      status: 'succeeded',
+    });
     expect((await latest(t.db, f.car_data_id))?.engine_line).toBe('disconnected');
   });
 });

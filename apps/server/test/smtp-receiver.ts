@@ -24,7 +24,9 @@ function decodeWords(value: string): string {
       enc.toUpperCase() === 'B'
         ? Buffer.from(data, 'base64').toString('utf8')
         : Buffer.from(
-            data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            data
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
             'latin1',
           ).toString('utf8'),
     );
@@ -33,7 +35,9 @@ function decodeWords(value: string): string {
 function decodeBody(body: string, encoding: string): string {
   if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (encoding === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   return body;
@@ -48,7 +52,10 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
     const i = line.indexOf(':');
     if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
   }
-  const text = decodeBody(raw.slice(split + 4), (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase()).replace(/\r\n/g, '\n');
+  const text = decodeBody(
+    raw.slice(split + 4),
+    (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase(),
+  ).replace(/\r\n/g, '\n');
   return { ...envelope, subject: decodeWords(headers.get('subject') ?? ''), text: text.replace(/\n$/, ''), raw };
 }
 

@@ -16,13 +16,23 @@ let tokenA2: string;
 beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
-  [tokenA, tokenB, tokenA2] = await Promise.all([login(t.app, 'managerA'), login(t.app, 'adminB'), login(t.app, 'staffA')]);
+  [tokenA, tokenB, tokenA2] = await Promise.all([
+    login(t.app, 'managerA'),
+    login(t.app, 'adminB'),
+    login(t.app, 'staffA'),
+  ]);
   await sendBatch(t.app, terminalA, {
     seq: 1,
     records: [
       { type: 'obd2', time: at(0), pids: { rpm: 900, note: 'idle, "cold"' } },
       { type: 'obd2', time: at(1), pids: { rpm: 2100 } },
-      { type: 'error', time: at(2), error_type: 'sensor', status_code: 1002, detail: '=HYPERLINK("http://evil.example","x")' },
+      {
+        type: 'error',
+        time: at(2),
+        error_type: 'sensor',
+        status_code: 1002,
+        detail: '=HYPERLINK("http://evil.example","x")',
+      },
       { type: 'error', time: at(3), error_type: 'gps', status_code: 0, detail: '+81 @home -1' },
       { type: 'gps', time: at(4), lat: 35.68, lng: 139.76, speed: 12.5, heading: 270, satellites: 8, accuracy: 3 },
     ],
@@ -41,7 +51,9 @@ describe('GET /api/car_log_export', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     // The file name's time is Japan time (YYYYMMDDHHmm).
-    const name = /^attachment; filename="obd2_log_(\d+)_(\d{12})\.csv"$/.exec(String(res.headers['content-disposition']));
+    const name = /^attachment; filename="obd2_log_(\d+)_(\d{12})\.csv"$/.exec(
+      String(res.headers['content-disposition']),
+    );
     expect(name?.[1]).toBe(terminalA.imei);
     expect([before, exportFileStamp(new Date())]).toContain(name?.[2]);
     expect(res.body).toBe(
@@ -68,7 +80,10 @@ describe('GET /api/car_log_export', () => {
     const empty = await get({ kind: 'battery', car_data_id: terminalA.imei }, tokenA);
     expect(empty.statusCode).toBe(204);
     expect(empty.body).toBe('');
-    const outside = await get({ kind: 'obd2', car_data_id: terminalA.imei, from: '2020-01-01', to: '2020-01-02' }, tokenA);
+    const outside = await get(
+      { kind: 'obd2', car_data_id: terminalA.imei, from: '2020-01-01', to: '2020-01-02' },
+      tokenA,
+    );
     expect(outside.statusCode).toBe(204);
   });
 
@@ -83,9 +98,11 @@ describe('GET /api/car_log_export', () => {
     const bad = await get({ kind: 'passwords', car_data_id: terminalA.imei }, tokenA);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toHaveProperty('kind');
-    expect((await get({ kind: 'gps', car_data_id: terminalA.imei, from: '2026-01-01' }, tokenA)).json().errors).toEqual({
-      to: '開始日時と終了日時の両方を入力してください',
-    });
+    expect((await get({ kind: 'gps', car_data_id: terminalA.imei, from: '2026-01-01' }, tokenA)).json().errors).toEqual(
+      {
+        to: '開始日時と終了日時の両方を入力してください',
+      },
+    );
   });
 
   it('also answers POST with the query as JSON', async () => {
@@ -164,13 +181,16 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
     '-Infinity',
     null,
   ];
-  const exported = (kind: string, range: Record<string, string> = {}) => get({ kind, car_data_id: imei, ...range }, tokenB);
+  const exported = (kind: string, range: Record<string, string> = {}) =>
+    get({ kind, car_data_id: imei, ...range }, tokenB);
 
   beforeAll(async () => {
     const time = (i: number) => times[i % times.length]!;
     for (const [i, detail] of texts.entries())
       await sql`INSERT INTO error_logs (car_data_id, recorded_at, error_type, status_code, detail)
-        VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), 'sensor', ${i - 2}, ${detail})`.execute(t.db);
+        VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), 'sensor', ${i - 2}, ${detail})`.execute(
+        t.db,
+      );
     for (const [i, text] of [...texts, null].entries())
       await sql`INSERT INTO engine_logs (car_data_id, recorded_at, running, engine_line, command, command_id, account_id)
         VALUES (${imei}, ${time(i)}::timestamptz + make_interval(days => ${i}), ${text}, ${i % 2 ? 'off' : null}, ${i % 3 ? null : i % 2}, ${i % 3 ? null : 1000 + i}, ${text})`.execute(
@@ -292,32 +312,41 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
 
   it.runIf(inject('databaseUrl'))('on PostgreSQL, COPY writes what the row path writes', async () => {
     const ctx = { db: t.db } as AppContext;
-    const read = async (s: Readable) => Buffer.concat((await s.toArray()).map((c: Buffer | string) => Buffer.from(c))).toString();
+    const read = async (s: Readable) =>
+      Buffer.concat((await s.toArray()).map((c: Buffer | string) => Buffer.from(c))).toString();
     const range = { car_data_id: imei, from: null, to: null };
     for (const kind of ['error', 'engine', 'gps', 'battery', 'connection'] as const) {
       const viaRows = await read(
-        rowPathCsv(ctx, kind, range, (await findLogBatch(t.db, kind, range, null, EXPORT_BATCH)) as Record<string, unknown>[]),
+        rowPathCsv(
+          ctx,
+          kind,
+          range,
+          (await findLogBatch(t.db, kind, range, null, EXPORT_BATCH)) as Record<string, unknown>[],
+        ),
       );
       expect(await read(await copyPathCsv(ctx, kind, range))).toBe(viaRows);
     }
   });
 
-  it.runIf(inject('databaseUrl'))('a cancelled download gives its COPY connection back to the pool, ready for the next query', async () => {
-    await sql`INSERT INTO connection_logs (car_data_id, recorded_at, state)
+  it.runIf(inject('databaseUrl'))(
+    'a cancelled download gives its COPY connection back to the pool, ready for the next query',
+    async () => {
+      await sql`INSERT INTO connection_logs (car_data_id, recorded_at, state)
       SELECT ${imei}, timestamptz '2031-01-01T00:00:00Z' + make_interval(secs => i), 'connected' FROM generate_series(1, 20000) AS i`.execute(
-      t.db,
-    );
-    const ctx = { db: t.db } as AppContext;
-    const range = { car_data_id: imei, from: '2031-01-01T00:00:00Z', to: '2031-12-31T00:00:00Z' };
-    // More cancelled downloads than the test pool has connections (4): a connection kept would make the next wait and fail.
-    for (let i = 0; i < 6; i++) {
-      const csv = await copyPathCsv(ctx, 'connection', range);
-      await new Promise((ok) => csv.once('data', ok));
-      csv.destroy();
-    }
-    const res = await exported('connection', { from: range.from, to: range.to });
-    expect(res.body.split('\r\n').filter(Boolean)).toHaveLength(20_001);
-  });
+        t.db,
+      );
+      const ctx = { db: t.db } as AppContext;
+      const range = { car_data_id: imei, from: '2031-01-01T00:00:00Z', to: '2031-12-31T00:00:00Z' };
+      // More cancelled downloads than the test pool has connections (4): a connection kept would make the next wait and fail.
+      for (let i = 0; i < 6; i++) {
+        const csv = await copyPathCsv(ctx, 'connection', range);
+        await new Promise((ok) => csv.once('data', ok));
+        csv.destroy();
+      }
+      const res = await exported('connection', { from: range.from, to: range.to });
+      expect(res.body.split('\r\n').filter(Boolean)).toHaveLength(20_001);
+    },
+  );
 });
 
 /**
@@ -327,7 +356,12 @@ describe('the same bytes from COPY (PostgreSQL) and from rows (PGlite)', () => {
 describe('a big export shares the database', () => {
   const range = { kind: 'gps', car_data_id: terminalA.imei, from: '2032-01-01T00:00:00Z', to: '2032-12-31T00:00:00Z' };
   const open = (token: string) =>
-    t.app.inject({ method: 'GET', url: exportUrl(range), headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
+    t.app.inject({
+      method: 'GET',
+      url: exportUrl(range),
+      headers: { authorization: `Bearer ${token}` },
+      payloadAsStream: true,
+    });
 
   beforeAll(async () => {
     // 60,000 points (about 4 MB of CSV, 120 reads), written straight to the table.

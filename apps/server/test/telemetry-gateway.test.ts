@@ -24,7 +24,16 @@ describe('POST /device/v1/batch: storing', () => {
       records: [
         { type: 'connection', time: at(0), state: 'connected' },
         { type: 'engine', time: at(0, 5), running: 'on', engine_line: 'connected' },
-        { type: 'gps', time: at(0, 10), lat: 35.6812, lng: 139.7671, speed: 32.5, heading: 90, satellites: 9, accuracy: 4.5 },
+        {
+          type: 'gps',
+          time: at(0, 10),
+          lat: 35.6812,
+          lng: 139.7671,
+          speed: 32.5,
+          heading: 90,
+          satellites: 9,
+          accuracy: 4.5,
+        },
         { type: 'gps', time: at(0, 15), lat: 35.6815, lng: 139.768, speed: 35, heading: 92 },
         { type: 'battery', time: at(0, 15), voltage: 14.1, percentage: 87 },
         { type: 'sensor', time: at(0, 15), vibration: 0.4, readings: { temperature_c: 24.5 } },
@@ -35,7 +44,14 @@ describe('POST /device/v1/batch: storing', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(reply(res)).toMatchObject({ seq: s, accepted: 8, rejected: [], duplicate: false, commands: [] });
     expect(await count(t.db, 'gps_logs', terminalA.imei)).toBe(2);
-    for (const table of ['engine_logs', 'connection_logs', 'battery_logs', 'sensor_logs', 'obd2_logs', 'error_logs'] as const) {
+    for (const table of [
+      'engine_logs',
+      'connection_logs',
+      'battery_logs',
+      'sensor_logs',
+      'obd2_logs',
+      'error_logs',
+    ] as const) {
       expect(await count(t.db, table, terminalA.imei), table).toBe(1);
     }
     const state = await latest(t.db, terminalA.imei);
@@ -52,7 +68,11 @@ describe('POST /device/v1/batch: storing', () => {
       battery_percentage: 87,
     });
     expect(new Date(state!.recorded_at!).toISOString()).toBe(at(0, 15));
-    const obd = await t.db.selectFrom('obd2_logs').select('pids').where('car_data_id', '=', terminalA.imei).executeTakeFirstOrThrow();
+    const obd = await t.db
+      .selectFrom('obd2_logs')
+      .select('pids')
+      .where('car_data_id', '=', terminalA.imei)
+      .executeTakeFirstOrThrow();
     expect(obd.pids).toEqual({ rpm: 1800, coolant_temp: 88 });
   });
 
@@ -125,7 +145,12 @@ describe('POST /device/v1/batch: storing', () => {
     const wrongPassword = await sendBatch(t.app, terminalA, body, 'not-the-secret');
     const unknown = await sendBatch(t.app, { id: 'no-such-device' }, body);
     const none = await t.app.inject({ method: 'POST', url: '/device/v1/batch', payload: body });
-    const bearer = await t.app.inject({ method: 'POST', url: '/device/v1/batch', payload: body, headers: { authorization: 'Bearer abc' } });
+    const bearer = await t.app.inject({
+      method: 'POST',
+      url: '/device/v1/batch',
+      payload: body,
+      headers: { authorization: 'Bearer abc' },
+    });
     for (const res of [wrongPassword, unknown, none, bearer]) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ code: 'UNAUTHORIZED', message: '端末IDまたはパスワードが正しくありません。' });
@@ -141,12 +166,20 @@ describe('POST /device/v1/batch: storing', () => {
         car_device_id: 'device-gone',
         car_data_id: '358409100000099',
         password_hash: (
-          await t.db.selectFrom('devices').select('password_hash').where('car_device_id', '=', terminalA.id).executeTakeFirstOrThrow()
+          await t.db
+            .selectFrom('devices')
+            .select('password_hash')
+            .where('car_device_id', '=', terminalA.id)
+            .executeTakeFirstOrThrow()
         ).password_hash,
         is_delete: true,
       })
       .execute();
-    const res = await sendBatch(t.app, { id: 'device-gone' }, { seq: 1, records: [{ type: 'gps', time: at(4), lat: 35.7, lng: 139.7 }] });
+    const res = await sendBatch(
+      t.app,
+      { id: 'device-gone' },
+      { seq: 1, records: [{ type: 'gps', time: at(4), lat: 35.7, lng: 139.7 }] },
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('この端末は利用停止されています。');
     expect(await count(t.db, 'gps_logs', '358409100000099')).toBe(0);
@@ -199,11 +232,17 @@ describe('latest state', () => {
 });
 
 describe('reserved commands', () => {
-  const commandRow = (id: number) => t.db.selectFrom('reserved_commands').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const commandRow = (id: number) =>
+    t.db.selectFrom('reserved_commands').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const events = async (id: number) =>
-    (await t.db.selectFrom('reserved_command_events').select(['state', 'event']).where('command_id', '=', id).orderBy('id').execute()).map(
-      (e) => `${e.state}:${e.event}`,
-    );
+    (
+      await t.db
+        .selectFrom('reserved_command_events')
+        .select(['state', 'event'])
+        .where('command_id', '=', id)
+        .orderBy('id')
+        .execute()
+    ).map((e) => `${e.state}:${e.event}`);
 
   it('hands a waiting command out (1 → 2) until its result comes (2 → 3), which changes the engine line and logs who ordered it', async () => {
     const id = await reserveCommand(t.db, {
@@ -223,7 +262,9 @@ describe('reserved commands', () => {
     expect(fetched.fetched_at).not.toBeNull();
 
     // Not reported yet: the next reply repeats it.
-    expect(reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] })).commands.map((c) => c.id)).toEqual([id]);
+    expect(reply(await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] })).commands.map((c) => c.id)).toEqual(
+      [id],
+    );
 
     const res = reply(
       await sendBatch(t.app, terminalA, {
@@ -301,7 +342,12 @@ describe('reserved commands', () => {
   });
 
   it('refuses a second result for a finished command and a result for an unknown one', async () => {
-    const id = await reserveCommand(t.db, { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: {}, created_by: accounts.superAdmin.account_id });
+    const id = await reserveCommand(t.db, {
+      car_data_id: terminalA.imei,
+      cmd_type: 'req_client_update',
+      cmd_info: {},
+      created_by: accounts.superAdmin.account_id,
+    });
     await sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] });
     const res = reply(
       await sendBatch(t.app, terminalA, {
@@ -379,8 +425,20 @@ describe('batch receipts', () => {
     await t.db
       .insertInto('device_batches')
       .values([
-        { car_data_id: 'imei-old', seq: 1, accepted: 1, rejected: '[]', received_at: new Date(Date.now() - 8 * 86_400_000) },
-        { car_data_id: 'imei-old', seq: 2, accepted: 1, rejected: '[]', received_at: new Date(Date.now() - 6 * 86_400_000) },
+        {
+          car_data_id: 'imei-old',
+          seq: 1,
+          accepted: 1,
+          rejected: '[]',
+          received_at: new Date(Date.now() - 8 * 86_400_000),
+        },
+        {
+          car_data_id: 'imei-old',
+          seq: 2,
+          accepted: 1,
+          rejected: '[]',
+          received_at: new Date(Date.now() - 6 * 86_400_000),
+        },
       ])
       .execute();
     expect(await pruneBatchReceipts(t.db, 7, 1)).toBeGreaterThanOrEqual(1);
@@ -393,7 +451,11 @@ describe('basic auth parsing', () => {
   it('splits id and password at the first colon, so a password may contain colons', async () => {
     await t.db
       .insertInto('devices')
-      .values({ car_device_id: 'device-colon', car_data_id: '358409100000077', password_hash: hashDeviceSecret('pass:word:1') })
+      .values({
+        car_device_id: 'device-colon',
+        car_data_id: '358409100000077',
+        password_hash: hashDeviceSecret('pass:word:1'),
+      })
       .execute();
     const res = await t.app.inject({
       method: 'POST',

@@ -101,9 +101,15 @@ describe('GET /api/live', () => {
     const stream = await openStream(`${base}/api/live`, { authorization: `Bearer ${tokenSuper}` });
     try {
       const snapshot = await stream.next();
-      expect((snapshot.data as LiveSnapshot).states.map((s) => s.car_data_id).sort()).toEqual([terminalA.imei, terminalB.imei].sort());
+      expect((snapshot.data as LiveSnapshot).states.map((s) => s.car_data_id).sort()).toEqual(
+        [terminalA.imei, terminalB.imei].sort(),
+      );
       await sendBatch(t.app, terminalB, { seq: 2, records: [{ type: 'battery', time: at(2), voltage: 12.2 }] });
-      expect((await stream.next()).data).toMatchObject({ car_data_id: terminalB.imei, car_id: 'car-b', battery_voltage: 12.2 });
+      expect((await stream.next()).data).toMatchObject({
+        car_data_id: terminalB.imei,
+        car_id: 'car-b',
+        battery_voltage: 12.2,
+      });
     } finally {
       stream.close();
     }

@@ -11,7 +11,11 @@ let tokenB: string;
 beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
-  [tokenA, tokenSuper, tokenB] = await Promise.all([login(t.app, 'staffA'), login(t.app, 'superAdmin'), login(t.app, 'adminB')]);
+  [tokenA, tokenSuper, tokenB] = await Promise.all([
+    login(t.app, 'staffA'),
+    login(t.app, 'superAdmin'),
+    login(t.app, 'adminB'),
+  ]);
   // Ten minutes of terminal A: every kind of record once a minute.
   const records = Array.from({ length: 10 }, (_, m) => [
     { type: 'gps', time: at(m), lat: 35.68 + m * 0.001, lng: 139.76, speed: 30 + m, heading: 0 },
@@ -20,7 +24,13 @@ beforeAll(async () => {
     { type: 'battery', time: at(m), voltage: 12 + m / 10, percentage: 90 - m },
     { type: 'sensor', time: at(m), vibration: m / 10, readings: { temperature_c: 20 + m } },
     { type: 'obd2', time: at(m), pids: { rpm: 800 + m * 100 } },
-    { type: 'error', time: at(m), error_type: 'obd2', status_code: m === 3 ? 1002 : 0, detail: m === 3 ? '応答なし' : '' },
+    {
+      type: 'error',
+      time: at(m),
+      error_type: 'obd2',
+      status_code: m === 3 ? 1002 : 0,
+      detail: m === 3 ? '応答なし' : '',
+    },
   ]).flat();
   const res = await sendBatch(t.app, terminalA, { seq: 1, records });
   expect(res.json().accepted).toBe(70);
@@ -50,11 +60,18 @@ describe.each(logCalls)('%s', (path, field) => {
   });
 
   it('filters by from/to and pages with limit and before_id', async () => {
-    const first = (await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4 }, tokenA)).json();
+    const first = (
+      await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4 }, tokenA)
+    ).json();
     expect(first.list.map((r: { recorded_at: string }) => r.recorded_at)).toEqual([at(7), at(6), at(5), at(4)]);
     expect(first.next_before_id).toBe(first.list[3].id);
     const second = (
-      await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4, before_id: first.next_before_id }, tokenA)
+      await post(
+        t.app,
+        path,
+        { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4, before_id: first.next_before_id },
+        tokenA,
+      )
     ).json();
     expect(second.list.map((r: { recorded_at: string }) => r.recorded_at)).toEqual([at(3), at(2)]);
     expect(second.next_before_id).toBeNull();
@@ -63,7 +80,10 @@ describe.each(logCalls)('%s', (path, field) => {
   it('answers 400 with Japanese messages for a bad request', async () => {
     const res = await post(t.app, path, { car_data_id: terminalA.imei, from: at(2) }, tokenA);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'BAD_REQUEST', errors: { to: '開始日時と終了日時の両方を入力してください' } });
+    expect(res.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      errors: { to: '開始日時と終了日時の両方を入力してください' },
+    });
     const missing = await post(t.app, path, { limit: 0 }, tokenA);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toMatchObject({ car_data_id: '必須項目です', limit: '入力内容が不正です' });
@@ -86,7 +106,9 @@ describe.each(logCalls)('%s', (path, field) => {
 
 describe('log contents', () => {
   it('answers JSON objects of sensor readings and OBD2 pids as objects', async () => {
-    const sensor = (await post(t.app, '/api/car_get_sensor_log', { car_data_id: terminalA.imei, limit: 1 }, tokenA)).json();
+    const sensor = (
+      await post(t.app, '/api/car_get_sensor_log', { car_data_id: terminalA.imei, limit: 1 }, tokenA)
+    ).json();
     expect(sensor.list[0]).toMatchObject({ vibration: 0.9, readings: { temperature_c: 29 } });
     const obd2 = (await post(t.app, '/api/car_get_obd2_log', { car_data_id: terminalA.imei, limit: 1 }, tokenA)).json();
     expect(obd2.list[0].pids).toEqual({ rpm: 1700 });
@@ -105,8 +127,9 @@ describe('log contents', () => {
         account_id: accounts.managerA.account_id,
       })
       .execute();
-    const list = (await post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei, from: '', to: '', limit: 1 }, tokenA)).json()
-      .list;
+    const list = (
+      await post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei, from: '', to: '', limit: 1 }, tokenA)
+    ).json().list;
     expect(list[0]).toEqual({
       id: expect.any(Number),
       recorded_at: at(20),
@@ -122,9 +145,16 @@ describe('log contents', () => {
   it('reads the console date format as Japan time', async () => {
     // at(0) is 2026-01-15 03:00Z = 12:00 in Japan.
     const res = (
-      await post(t.app, '/api/car_get_error_log', { car_data_id: terminalA.imei, from: '2026/01/15 12:03', to: '2026/01/15 12:03' }, tokenA)
+      await post(
+        t.app,
+        '/api/car_get_error_log',
+        { car_data_id: terminalA.imei, from: '2026/01/15 12:03', to: '2026/01/15 12:03' },
+        tokenA,
+      )
     ).json();
-    expect(res.list).toEqual([expect.objectContaining({ recorded_at: at(3), status_code: 1002, error_type: 'obd2', detail: '応答なし' })]);
+    expect(res.list).toEqual([
+      expect.objectContaining({ recorded_at: at(3), status_code: 1002, error_type: 'obd2', detail: '応答なし' }),
+    ]);
   });
 });
 
@@ -139,7 +169,9 @@ describe('/api/car_get_gps_log', () => {
   });
 
   it('validates, needs a token, and hides other companies', async () => {
-    expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, to: at(1) }, tokenA)).statusCode).toBe(400);
+    expect(
+      (await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, to: at(1) }, tokenA)).statusCode,
+    ).toBe(400);
     expect(
       (await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, max_points: 1 }, tokenA)).json().errors,
     ).toHaveProperty('max_points');
@@ -149,10 +181,19 @@ describe('/api/car_get_gps_log', () => {
 
   it('brings a day of one-second points back small, keeping the shape', async () => {
     const imei = '358409100000555';
-    await t.db.insertInto('devices').values({ car_device_id: 'device-day', car_data_id: imei, password_hash: 'x' }).execute();
+    await t.db
+      .insertInto('devices')
+      .values({ car_device_id: 'device-day', car_data_id: imei, password_hash: 'x' })
+      .execute();
     await t.db
       .insertInto('cars')
-      .values({ car_id: 'car-day', company_id: 'company-a', car_data_id: imei, car_device_id: 'device-day', user_id: null })
+      .values({
+        car_id: 'car-day',
+        company_id: 'company-a',
+        car_data_id: imei,
+        car_device_id: 'device-day',
+        user_id: null,
+      })
       .execute();
     // A loop around the Imperial Palace, one point a second for 24 hours.
     await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
@@ -182,10 +223,19 @@ describe('/api/car_get_gps_log', () => {
 
   it('answers a route of more than 200,000 points, simplified, never 5xx', async () => {
     const imei = '358409100000556';
-    await t.db.insertInto('devices').values({ car_device_id: 'device-long', car_data_id: imei, password_hash: 'x' }).execute();
+    await t.db
+      .insertInto('devices')
+      .values({ car_device_id: 'device-long', car_data_id: imei, password_hash: 'x' })
+      .execute();
     await t.db
       .insertInto('cars')
-      .values({ car_id: 'car-long', company_id: 'company-a', car_data_id: imei, car_device_id: 'device-long', user_id: null })
+      .values({
+        car_id: 'car-long',
+        company_id: 'company-a',
+        car_data_id: imei,
+        car_device_id: 'device-long',
+        user_id: null,
+      })
       .execute();
     // 250,000 points, one every 5 s (about 14.5 days), written straight to the table.
     await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
@@ -219,7 +269,9 @@ describe('/api/car_get_latest_state and /api/car_data_sync', () => {
       connection: 'connected',
       device_state: 0,
     });
-    expect((await post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, tokenB)).statusCode).toBe(404);
+    expect((await post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, tokenB)).statusCode).toBe(
+      404,
+    );
   });
 
   it('rebuilds the latest state from the stored logs', async () => {
@@ -245,15 +297,28 @@ describe('/api/car_get_latest_state and /api/car_data_sync', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       ok: true,
-      state: { lat: 35.7, lng: 139.8, heading: 180, connection: 'disconnected', engine_line: 'disconnected', battery_percentage: 81 },
+      state: {
+        lat: 35.7,
+        lng: 139.8,
+        heading: 180,
+        connection: 'disconnected',
+        engine_line: 'disconnected',
+        battery_percentage: 81,
+      },
     });
     expect(res.json().state.recorded_at).toBe(at(20));
   });
 
   it('refuses a car of another company and a car_data_id that is not the car terminal', async () => {
-    expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei }, tokenB)).statusCode).toBe(404);
-    expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalB.imei }, tokenA)).statusCode).toBe(404);
+    expect(
+      (await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei }, tokenB)).statusCode,
+    ).toBe(404);
+    expect(
+      (await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalB.imei }, tokenA)).statusCode,
+    ).toBe(404);
     expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a' }, tokenA)).statusCode).toBe(400);
-    expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei })).statusCode).toBe(401);
+    expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei })).statusCode).toBe(
+      401,
+    );
   });
 });

@@ -14,7 +14,10 @@ beforeAll(async () => {
     { type: 'battery', time: at(m), voltage: 12.5 },
   ]).flat();
   await sendBatch(t.app, terminalA, { seq: 1, records: a });
-  await sendBatch(t.app, terminalB, { seq: 1, records: [0, 1, 2].map((m) => ({ type: 'gps', time: at(m), lat: 35.4, lng: 139.6 })) });
+  await sendBatch(t.app, terminalB, {
+    seq: 1,
+    records: [0, 1, 2].map((m) => ({ type: 'gps', time: at(m), lat: 35.4, lng: 139.6 })),
+  });
 });
 afterAll(() => t?.close());
 

@@ -15,7 +15,12 @@ let lostReplies = 0;
 
 /** The gateway through app.inject; every seventh reply is "lost" after the server stored the batch. */
 const flakyInject = (): Transport => async (creds, batch) => {
-  const res = await t.app.inject({ method: 'POST', url: DEVICE_BATCH_PATH, payload: batch, headers: { authorization: basicAuth(creds) } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: DEVICE_BATCH_PATH,
+    payload: batch,
+    headers: { authorization: basicAuth(creds) },
+  });
   if (++calls % 7 === 0) {
     lostReplies++;
     throw new Error('socket hang up');
@@ -46,7 +51,12 @@ afterAll(() => t?.close());
 describe('the fleet simulator against the app', () => {
   it('stores plausible routes around Tokyo', async () => {
     for (const imei of [terminalA.imei, terminalB.imei]) {
-      const gps = await t.db.selectFrom('gps_logs').selectAll().where('car_data_id', '=', imei).orderBy('recorded_at').execute();
+      const gps = await t.db
+        .selectFrom('gps_logs')
+        .selectAll()
+        .where('car_data_id', '=', imei)
+        .orderBy('recorded_at')
+        .execute();
       expect(gps.length).toBeGreaterThan(50);
       for (const p of gps) {
         expect(p.lat).toBeGreaterThan(35.5);
@@ -109,7 +119,11 @@ describe('the fleet simulator against the app', () => {
       created_by: accounts.adminA.account_id,
     });
     await fleet.run(30);
-    const cmd = await t.db.selectFrom('reserved_commands').select(['state', 'result']).where('id', '=', id).executeTakeFirstOrThrow();
+    const cmd = await t.db
+      .selectFrom('reserved_commands')
+      .select(['state', 'result'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(cmd.state).toBe(3);
     expect(cmd.result).toMatchObject({ success: true });
     expect(fleet.terminals[0]!.vehicle.engineLine).toBe('disconnected');

@@ -8,7 +8,8 @@ export const TERMINAL_PASSWORD = 'terminal-secret';
 export const terminalA = { id: fleet.A.car_device_id, imei: fleet.A.car_data_id };
 export const terminalB = { id: fleet.B.car_device_id, imei: fleet.B.car_data_id };
 
-export const basic = (id: string, password = TERMINAL_PASSWORD) => `Basic ${Buffer.from(`${id}:${password}`).toString('base64')}`;
+export const basic = (id: string, password = TERMINAL_PASSWORD) =>
+  `Basic ${Buffer.from(`${id}:${password}`).toString('base64')}`;
 
 export function sendBatch(
   app: FastifyInstance,
@@ -16,7 +17,12 @@ export function sendBatch(
   body: { seq: number; records: (DeviceRecordInput | Record<string, unknown>)[] } | Record<string, unknown>,
   password = TERMINAL_PASSWORD,
 ): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/device/v1/batch', payload: body, headers: { authorization: basic(terminal.id, password) } });
+  return app.inject({
+    method: 'POST',
+    url: '/device/v1/batch',
+    payload: body,
+    headers: { authorization: basic(terminal.id, password) },
+  });
 }
 export const reply = (res: LightMyRequestResponse) => res.json<DeviceBatchResponse>();
 
@@ -26,7 +32,15 @@ export const at = (minutes: number, seconds = 0) => new Date(BASE + minutes * 60
 
 export async function count(
   db: Db,
-  table: 'gps_logs' | 'engine_logs' | 'connection_logs' | 'battery_logs' | 'sensor_logs' | 'obd2_logs' | 'error_logs' | 'device_batches',
+  table:
+    | 'gps_logs'
+    | 'engine_logs'
+    | 'connection_logs'
+    | 'battery_logs'
+    | 'sensor_logs'
+    | 'obd2_logs'
+    | 'error_logs'
+    | 'device_batches',
   imei: string,
 ) {
   const row = await db

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyB, createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  companyB,
+  createTestApp,
+  fleet,
+  login,
+  post,
+  seedFixtures,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 import { at, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
@@ -40,7 +49,10 @@ beforeAll(async () => {
   t = await createTestApp();
   await seedFixtures(t.db);
   for (const who of ['superAdmin', 'adminA', 'adminB'] as const) tokens[who] = await login(t.app, who);
-  await t.db.insertInto('car_users').values({ user_id: 'move-b', company_id: companyB, birthday: null, gender: null }).execute();
+  await t.db
+    .insertInto('car_users')
+    .values({ user_id: 'move-b', company_id: companyB, birthday: null, gender: null })
+    .execute();
 });
 afterAll(() => t?.close());
 
@@ -66,7 +78,8 @@ describe('a terminal moved to another company', () => {
     expect((await call('car_delete', { car_id: fleet.A.car_id, isDelete: true }, 'superAdmin')).statusCode).toBe(200);
     const added = await call('car_add', { info: carB }, 'superAdmin');
     expect(added.statusCode, added.body).toBe(200);
-    const stateForB = async () => (await call('car_get_latest_state', { car_data_id: terminalA.imei }, 'adminB')).json().state;
+    const stateForB = async () =>
+      (await call('car_get_latest_state', { car_data_id: terminalA.imei }, 'adminB')).json().state;
     // The last position it reported for company A is not shown to B.
     expect(await stateForB()).toBeNull();
     // A record the terminal kept from company A's time and delivers late stays company A's.

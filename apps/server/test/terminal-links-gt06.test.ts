@@ -60,7 +60,10 @@ async function loggedIn(): Promise<DeviceSocket> {
 }
 
 const gpsCount = async () =>
-  Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM gps_logs WHERE car_data_id = ${imei}`.execute(t.db)).rows[0]!.n);
+  Number(
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM gps_logs WHERE car_data_id = ${imei}`.execute(t.db))
+      .rows[0]!.n,
+  );
 
 describe('GT06 data', () => {
   it('closes an unknown terminal without an answer', async () => {
@@ -111,7 +114,10 @@ describe('GT06 commands', () => {
     expect(sent).toEqual({ serverFlag: cmd.command_id, text: 'Relay,1#' });
     d.send(encodeGt06Reply(cmd.command_id, 'Cut off the fuel supply: Success!', ++serial));
     await until(async () => (await getSlot(t.app, token, imei)).state === 3);
-    expect((await getSlot(t.app, token, imei)).command).toMatchObject({ status: 'succeeded', result: { success: true } });
+    expect((await getSlot(t.app, token, imei)).command).toMatchObject({
+      status: 'succeeded',
+      result: { success: true },
+    });
     expect((await latest(t.db, imei))?.engine_line).toBe('disconnected');
     // A clone answers with a zero length byte: the reply still closes the command, failed by its text.
     const permit = await reserveEngineOk(t.app, token, imei, 0);
@@ -136,7 +142,12 @@ describe('GT06 commands', () => {
     await sleep(400);
     expect(d.received.length).toBe(0);
     expect((await getSlot(t.app, token, imei)).state).toBe(1);
-    d.send(encodeGt06Location({ time: new Date(Date.now() + 1000), lat: 35.6586, lng: 139.7454, speed: 0, acc: true }, ++serial));
+    d.send(
+      encodeGt06Location(
+        { time: new Date(Date.now() + 1000), lat: 35.6586, lng: 139.7454, speed: 0, acc: true },
+        ++serial,
+      ),
+    );
     await nextFrame(d);
     expect(readGt06Command(await nextFrame(d))?.text).toBe('Relay,1#');
     d.close();

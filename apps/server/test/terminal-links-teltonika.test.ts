@@ -3,9 +3,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HELD_WHILE_MOVING } from '../src/commands/terminal-commands.repository.js';
 import type { LinkGateway } from '../src/gateway/tcp/link-gateway.js';
 import type { LinkListener } from '../src/gateway/tcp/link-listener.js';
-import { commandTextOf, encodeAvlFrame, encodeLogin, encodeResponse, type DeviceAvl } from '../src/gateway/tcp/teltonika-device.js';
+import {
+  commandTextOf,
+  encodeAvlFrame,
+  encodeLogin,
+  encodeResponse,
+  type DeviceAvl,
+} from '../src/gateway/tcp/teltonika-device.js';
 import { teltonikaProtocol } from '../src/gateway/tcp/teltonika-link.js';
-import { eventsOf, expireNow, getSlot, grantEngineControl, reserveEngine, reserveEngineOk, stepUp } from './engine-support.js';
+import {
+  eventsOf,
+  expireNow,
+  getSlot,
+  grantEngineControl,
+  reserveEngine,
+  reserveEngineOk,
+  stepUp,
+} from './engine-support.js';
 import { accounts, createTestApp, fleet, login, seedFixtures, type TestApp } from './helper.js';
 import { DeviceSocket, linkGateway, listen, setProtocol, sleep, until, type LogLine } from './link-support.js';
 import { latest } from './telemetry-support.js';
@@ -59,7 +73,10 @@ async function loggedIn(): Promise<DeviceSocket> {
 }
 
 const gpsCount = async () =>
-  Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM gps_logs WHERE car_data_id = ${imei}`.execute(t.db)).rows[0]!.n);
+  Number(
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM gps_logs WHERE car_data_id = ${imei}`.execute(t.db))
+      .rows[0]!.n,
+  );
 
 /** The next Codec 12 command the device receives. */
 async function nextCommand(d: DeviceSocket): Promise<string | null> {
@@ -76,12 +93,22 @@ describe('login', () => {
       expect(await d.take(1)).toEqual(Buffer.from([0]));
       expect(await d.waitClosed()).toBe(true);
     }
-    expect(lines.some((l) => l.msg === 'terminal login refused' && (l.obj as { reason: string }).reason === 'protocol')).toBe(true);
-    await t.db.updateTable('devices').set({ is_delete: true }).where('car_device_id', '=', fleet.A.car_device_id).execute();
+    expect(
+      lines.some((l) => l.msg === 'terminal login refused' && (l.obj as { reason: string }).reason === 'protocol'),
+    ).toBe(true);
+    await t.db
+      .updateTable('devices')
+      .set({ is_delete: true })
+      .where('car_device_id', '=', fleet.A.car_device_id)
+      .execute();
     const d = await DeviceSocket.open(listener.port);
     d.send(encodeLogin(imei));
     expect(await d.take(1)).toEqual(Buffer.from([0]));
-    await t.db.updateTable('devices').set({ is_delete: false }).where('car_device_id', '=', fleet.A.car_device_id).execute();
+    await t.db
+      .updateTable('devices')
+      .set({ is_delete: false })
+      .where('car_device_id', '=', fleet.A.car_device_id)
+      .execute();
   });
   it('refuses a source outside the terminal’s networks (ipaddr) and accepts one inside', async () => {
     await setProtocol(t.db, fleet.A.car_device_id, 'teltonika', '10.1.2.3');
@@ -162,7 +189,9 @@ describe('commands', () => {
     expect(eventsOf(slot.command)).toEqual(['1:reserved:staff-a', '2:fetched:-', '3:succeeded:-']);
     expect((await latest(t.db, imei))?.engine_line).toBe('disconnected');
     // A permit uses the terminal's own text when one is set.
-    await sql`UPDATE devices SET cmd_restore_text = 'setigndigout 0' WHERE car_device_id = ${fleet.A.car_device_id}`.execute(t.db);
+    await sql`UPDATE devices SET cmd_restore_text = 'setigndigout 0' WHERE car_device_id = ${fleet.A.car_device_id}`.execute(
+      t.db,
+    );
     await sleep(10);
     d.close();
     const again = await loggedIn();
@@ -170,7 +199,10 @@ describe('commands', () => {
     expect(await nextCommand(again)).toBe('setigndigout 0');
     again.send(encodeResponse('ERROR'));
     await until(async () => (await getSlot(t.app, token, imei)).state === 3);
-    expect((await getSlot(t.app, token, imei)).command).toMatchObject({ status: 'failed', result: { success: false, detail: 'ERROR' } });
+    expect((await getSlot(t.app, token, imei)).command).toMatchObject({
+      status: 'failed',
+      result: { success: false, detail: 'ERROR' },
+    });
     await sql`UPDATE devices SET cmd_restore_text = '' WHERE car_device_id = ${fleet.A.car_device_id}`.execute(t.db);
     again.close();
   });

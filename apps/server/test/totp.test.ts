@@ -64,7 +64,12 @@ const failedAttempts = async () =>
     ).n,
   );
 const auditRows = (action: string, target: string) =>
-  t.db.selectFrom('audit_log').select(['account_id', 'detail']).where('action', '=', action).where('target_id', '=', target).execute();
+  t.db
+    .selectFrom('audit_log')
+    .select(['account_id', 'detail'])
+    .where('action', '=', action)
+    .where('target_id', '=', target)
+    .execute();
 
 describe('TOTP sign-in', () => {
   let secret = '';
@@ -112,7 +117,11 @@ describe('TOTP sign-in', () => {
   });
 
   it('a wrong password still answers the plain refusal, not OTP_REQUIRED', async () => {
-    const res = await post(t.app, '/api/login', { username: 'manager-a', password: 'wrong-password', otp: codeOf(secret) });
+    const res = await post(t.app, '/api/login', {
+      username: 'manager-a',
+      password: 'wrong-password',
+      otp: codeOf(secret),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('UNAUTHORIZED');
     expect(res.json().errors).toBeUndefined();
@@ -121,7 +130,11 @@ describe('TOTP sign-in', () => {
   it('a wrong code is a 401 with a field error and counts as a failed sign-in', async () => {
     moveToNextStep();
     const before = await failedAttempts();
-    const res = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) });
+    const res = await post(t.app, '/api/login', {
+      username: 'manager-a',
+      password: FIXTURE_PASSWORD,
+      otp: wrongCodeOf(secret),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED', errors: { otp: totpMessages.otpWrong } });
     expect(await failedAttempts()).toBe(before + 1);
@@ -136,7 +149,11 @@ describe('TOTP sign-in', () => {
     expect(replay.statusCode).toBe(401);
     expect(replay.json().errors).toEqual({ otp: totpMessages.otpWrong });
     // An older step's code is refused too once a later one was used.
-    const older = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD, otp: codeOf(secret, -1) });
+    const older = await post(t.app, '/api/login', {
+      username: 'manager-a',
+      password: FIXTURE_PASSWORD,
+      otp: codeOf(secret, -1),
+    });
     expect(older.statusCode).toBe(401);
   });
 
@@ -170,7 +187,11 @@ describe('TOTP sign-in', () => {
     expect(enable.json().errors).toEqual({ otp: totpMessages.otpFormat });
     const empty = await post(t.app, '/api/totp_disable', {}, token);
     expect(empty.json().errors).toEqual({ password: validationMessages.required, otp: validationMessages.required });
-    const loginBad = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD, otp: '1234567' });
+    const loginBad = await post(t.app, '/api/login', {
+      username: 'manager-a',
+      password: FIXTURE_PASSWORD,
+      otp: '1234567',
+    });
     expect(loginBad.statusCode).toBe(400);
     expect(loginBad.json().errors).toEqual({ otp: totpMessages.otpFormat });
   });
@@ -178,7 +199,12 @@ describe('TOTP sign-in', () => {
   it("nobody can disable another account's TOTP: the calls act on the caller's own account only", async () => {
     const staff = await login(t.app, 'staffA');
     moveToNextStep();
-    const res = await post(t.app, '/api/totp_disable', { account_id: 'manager-a', password: FIXTURE_PASSWORD, otp: codeOf(secret) }, staff);
+    const res = await post(
+      t.app,
+      '/api/totp_disable',
+      { account_id: 'manager-a', password: FIXTURE_PASSWORD, otp: codeOf(secret) },
+      staff,
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(totpMessages.notEnabled);
     expect((await post(t.app, '/api/totp_status', {}, token)).json().enabled).toBe(true);
@@ -187,10 +213,20 @@ describe('TOTP sign-in', () => {
 
   it('disable needs the password and a code; then the account signs in without a code', async () => {
     moveToNextStep();
-    const wrongPassword = await post(t.app, '/api/totp_disable', { password: 'wrong-password', otp: codeOf(secret) }, token);
+    const wrongPassword = await post(
+      t.app,
+      '/api/totp_disable',
+      { password: 'wrong-password', otp: codeOf(secret) },
+      token,
+    );
     expect(wrongPassword.statusCode).toBe(401);
     expect(wrongPassword.json().errors).toEqual({ password: totpMessages.passwordWrong });
-    const wrongCode = await post(t.app, '/api/totp_disable', { password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) }, token);
+    const wrongCode = await post(
+      t.app,
+      '/api/totp_disable',
+      { password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) },
+      token,
+    );
     expect(wrongCode.statusCode).toBe(401);
     expect(wrongCode.json().errors).toEqual({ otp: totpMessages.otpWrong });
     const ok = await post(t.app, '/api/totp_disable', { password: FIXTURE_PASSWORD, otp: codeOf(secret) }, token);
@@ -204,29 +240,43 @@ describe('TOTP sign-in', () => {
 describe('a company that requires TOTP', () => {
   it('only its company admin (with TOTP on) and the super admin may require it', async () => {
     const admin = await login(t.app, 'adminA');
-    const first = await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, admin);
+    const first = await post(
+      t.app,
+      '/api/company_totp_policy_update',
+      { company_id: 'company-a', require_totp: true },
+      admin,
+    );
     expect(first.statusCode).toBe(400);
     expect(first.json().message).toBe(totpMessages.ownTotpFirst);
 
     const manager = await login(t.app, 'managerA');
     expect(
-      (await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, manager)).statusCode,
+      (await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, manager))
+        .statusCode,
     ).toBe(403);
     const other = await login(t.app, 'adminB');
     expect((await post(t.app, '/api/company_totp_policy', { company_id: 'company-a' }, other)).statusCode).toBe(404);
-    expect((await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, other)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, other))
+        .statusCode,
+    ).toBe(404);
 
     moveToNextStep();
     await enableTotp('admin-a', admin);
-    const on = await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, admin);
+    const on = await post(
+      t.app,
+      '/api/company_totp_policy_update',
+      { company_id: 'company-a', require_totp: true },
+      admin,
+    );
     expect(on.statusCode, on.body).toBe(200);
     expect((await post(t.app, '/api/company_totp_policy', { company_id: 'company-a' }, admin)).json()).toEqual({
       company_id: 'company-a',
       require_totp: true,
     });
-    expect(await auditRows('company.totp_policy', 'company-a')).toEqual([{ account_id: 'admin-a', detail: { require_totp: true } }]);
+    expect(await auditRows('company.totp_policy', 'company-a')).toEqual([
+      { account_id: 'admin-a', detail: { require_totp: true } },
+    ]);
     const sup = await login(t.app, 'superAdmin');
     expect((await post(t.app, '/api/company_totp_policy', { company_id: 'company-b' }, sup)).json()).toEqual({
       company_id: 'company-b',

@@ -19,7 +19,8 @@ const clock = testClock();
 beforeAll(async () => {
   [t, rx, rxB] = await Promise.all([createTestApp(), startWebhookReceiver(), startWebhookReceiver()]);
   await seedFixtures(t.db);
-  for (const who of ['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB'] as const) tokens[who] = await login(t.app, who);
+  for (const who of ['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB'] as const)
+    tokens[who] = await login(t.app, who);
 });
 afterAll(async () => {
   await Promise.all([rx?.close(), rxB?.close()]);
@@ -36,7 +37,8 @@ beforeEach(async () => {
 });
 
 const add = (who: string, body: object) => post(t.app, '/api/webhook_add', body, tokens[who]);
-const dispatcher = (timeoutMs = 2_000) => new WebhookDispatcher({ db: t.db, log: memoryLog().log, clock: clock.now, timeoutMs });
+const dispatcher = (timeoutMs = 2_000) =>
+  new WebhookDispatcher({ db: t.db, log: memoryLog().log, clock: clock.now, timeoutMs });
 const deliveries = () => t.db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
 const SECRET = 'test-secret-0123456789abcdef';
 
@@ -59,14 +61,26 @@ async function freePort(): Promise<number> {
 
 describe('webhook calls', () => {
   it('an administrator adds, lists, updates and deletes their company receivers; the secret is shown once', async () => {
-    const res = await add('adminA', { url: rx.url, events: ['command', 'notify.vibration'], description: '回収システム' });
+    const res = await add('adminA', {
+      url: rx.url,
+      events: ['command', 'notify.vibration'],
+      description: '回収システム',
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { webhook, secret } = res.json();
     expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
-    expect(webhook).toMatchObject({ company_id: fleet.A.company_id, url: rx.url, enabled: true, secret_hint: secret.slice(-4) });
+    expect(webhook).toMatchObject({
+      company_id: fleet.A.company_id,
+      url: rx.url,
+      enabled: true,
+      secret_hint: secret.slice(-4),
+    });
 
     const list = await post(t.app, '/api/webhook_list', {}, tokens.adminA);
-    expect(list.json()).toMatchObject({ count: 1, list: [{ id: webhook.id, events: ['command', 'notify.vibration'] }] });
+    expect(list.json()).toMatchObject({
+      count: 1,
+      list: [{ id: webhook.id, events: ['command', 'notify.vibration'] }],
+    });
     expect(list.body).not.toContain(secret);
 
     const upd = await post(
@@ -82,9 +96,10 @@ describe('webhook calls', () => {
     expect((await post(t.app, '/api/webhook_list', {}, tokens.superAdmin)).json().count).toBe(1);
     expect((await post(t.app, '/api/webhook_list', {}, tokens.adminB)).json().count).toBe(0);
     expect((await post(t.app, '/api/webhook_delete', { id: webhook.id }, tokens.adminB)).statusCode).toBe(404);
-    expect((await post(t.app, '/api/webhook_update', { id: webhook.id, url: rx.url, events: ['command'] }, tokens.adminB)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await post(t.app, '/api/webhook_update', { id: webhook.id, url: rx.url, events: ['command'] }, tokens.adminB))
+        .statusCode,
+    ).toBe(404);
     expect((await post(t.app, '/api/webhook_delete', { id: webhook.id }, tokens.adminA)).json()).toEqual({ ok: true });
     expect((await post(t.app, '/api/webhook_list', {}, tokens.adminA)).json().count).toBe(0);
   });
@@ -98,7 +113,11 @@ describe('webhook calls', () => {
   it('refuses bad input in Japanese', async () => {
     const res = await add('adminA', { url: 'ftp://example.jp/x', events: [], secret: 'short' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toMatchObject({ url: webhookMessages.url, events: webhookMessages.events, secret: webhookMessages.secret });
+    expect(res.json().errors).toMatchObject({
+      url: webhookMessages.url,
+      events: webhookMessages.events,
+      secret: webhookMessages.secret,
+    });
     const bad = await add('adminA', { url: rx.url, events: ['nothing'] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors['events.0']).toBe('入力内容が不正です');
@@ -118,7 +137,11 @@ describe('webhook deliveries', () => {
   it('queues in the ingest transaction, answers the terminal before any call, then delivers signed bodies once', async () => {
     await subscribe(t.db, accounts.staffA.account_id, { connect_error: null });
     await add('adminA', { url: rx.url, events: ['notify.connect_error', 'terminal.offline'], secret: SECRET });
-    await add('adminB', { url: rxB.url, events: ['notify.connect_error', 'terminal.offline', 'command'], secret: SECRET });
+    await add('adminB', {
+      url: rxB.url,
+      events: ['notify.connect_error', 'terminal.offline', 'command'],
+      secret: SECRET,
+    });
     const time = new Date(Date.now() - 60_000).toISOString();
     const records = [{ type: 'connection', time, state: 'disconnected' }];
 
@@ -137,12 +160,17 @@ describe('webhook deliveries', () => {
     for (const call of rx.calls) {
       expect(call.headers['content-type']).toBe('application/json');
       expect(verifySignature(SECRET, call.body, String(call.headers['x-fleet-signature']), now)).toBe(true);
-      expect(verifySignature('another-secret-000000', call.body, String(call.headers['x-fleet-signature']), now)).toBe(false);
+      expect(verifySignature('another-secret-000000', call.body, String(call.headers['x-fleet-signature']), now)).toBe(
+        false,
+      );
     }
     const bodies = rx.calls.map((c) => JSON.parse(c.body) as WebhookEventBody);
     expect(bodies.map((b) => b.type).sort()).toEqual(['notify.connect_error', 'terminal.offline']);
     const notify = bodies.find((b) => b.type === 'notify.connect_error')!;
-    expect(notify).toMatchObject({ company_id: fleet.A.company_id, data: { item: 'connect_error', car_id: fleet.A.car_id } });
+    expect(notify).toMatchObject({
+      company_id: fleet.A.company_id,
+      data: { item: 'connect_error', car_id: fleet.A.car_id },
+    });
     expect(rx.calls[0]!.headers['x-fleet-event-id']).toBe(bodies[0]!.id);
 
     // Another company's receiver heard nothing; a second run and a restart send nothing more.
@@ -165,7 +193,13 @@ describe('webhook deliveries', () => {
     await add('adminA', { url: rx.url, events: ['terminal.online', 'terminal.offline'], secret: SECRET });
     const base = Date.now() - 120_000;
     for (let i = 0; i < 6; i++) {
-      await sendBatch([{ type: 'connection', time: new Date(base + i * 1000).toISOString(), state: i % 2 ? 'connected' : 'disconnected' }]);
+      await sendBatch([
+        {
+          type: 'connection',
+          time: new Date(base + i * 1000).toISOString(),
+          state: i % 2 ? 'connected' : 'disconnected',
+        },
+      ]);
     }
     const results = await Promise.all([dispatcher().runOnce(), dispatcher().runOnce()]);
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(6);
@@ -254,7 +288,10 @@ describe('webhook deliveries', () => {
     expect(rxB.calls).toHaveLength(0);
 
     const log = await post(t.app, '/api/webhook_delivery_list', {}, tokens.adminA);
-    expect(log.json()).toMatchObject({ count: 2, list: [{ status: 'sent', event_type: 'command', last_status: 200 }, {}] });
+    expect(log.json()).toMatchObject({
+      count: 2,
+      list: [{ status: 'sent', event_type: 'command', last_status: 200 }, {}],
+    });
     expect((await post(t.app, '/api/webhook_delivery_list', {}, tokens.adminB)).json().count).toBe(0);
   });
 });

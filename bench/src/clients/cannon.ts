@@ -5,7 +5,13 @@
  */
 import autocannon from 'autocannon';
 
-const opts = JSON.parse(process.argv[2]!) as { url: string; body: string; token: string; connections: number; duration: number };
+const opts = JSON.parse(process.argv[2]!) as {
+  url: string;
+  body: string;
+  token: string;
+  connections: number;
+  duration: number;
+};
 const result = await autocannon({
   url: opts.url,
   method: 'POST',

@@ -53,7 +53,8 @@ const requests: Request[] = opts.kinds.map((k) => {
       answered = k.name;
       const s = statuses.get(k.name)!;
       s[status] = (s[status] ?? 0) + 1;
-      if ((status < 200 || status > 299) && failures.length < 10) failures.push(`${k.name} ${status} ${body.slice(0, 200)}`);
+      if ((status < 200 || status > 299) && failures.length < 10)
+        failures.push(`${k.name} ${status} ${body.slice(0, 200)}`);
     },
   };
 });

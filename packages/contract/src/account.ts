@@ -58,16 +58,25 @@ const accountFields = {
 };
 
 const passwordsMatch = (v: { password: string; password_confirm: string }, ctx: z.RefinementCtx) => {
-  if (v.password !== v.password_confirm) ctx.addIssue({ code: 'custom', path: ['password_confirm'], message: m.confirmed });
+  if (v.password !== v.password_confirm)
+    ctx.addIssue({ code: 'custom', path: ['password_confirm'], message: m.confirmed });
 };
 
 /** Account registration form. */
 export const AccountForm = z
-  .object({ ...accountFields, password: password(), password_confirm: z.string({ error: m.required }).min(1, m.required) })
+  .object({
+    ...accountFields,
+    password: password(),
+    password_confirm: z.string({ error: m.required }).min(1, m.required),
+  })
   .superRefine(passwordsMatch);
 /** Account edit form: an empty password keeps the current one. */
 export const AccountEditForm = z
-  .object({ ...accountFields, password: optionalPassword(), password_confirm: z.string({ error: m.invalid }).optional().default('') })
+  .object({
+    ...accountFields,
+    password: optionalPassword(),
+    password_confirm: z.string({ error: m.invalid }).optional().default(''),
+  })
   .superRefine(passwordsMatch);
 export type AccountFormInput = z.input<typeof AccountForm>;
 export type AccountEditFormInput = z.input<typeof AccountEditForm>;
@@ -121,6 +130,9 @@ export const PasswordResetForm = z.object(passwordChangeFields).superRefine(pass
 export type PasswordResetFormInput = z.input<typeof PasswordResetForm>;
 /** The signed-in user's own change (the console's パスワード変更 screen): the current password is required. */
 export const OwnPasswordChangeForm = z
-  .object({ ...passwordChangeFields, current_password: z.string({ error: m.required }).min(1, m.required).max(128, m.tooLong) })
+  .object({
+    ...passwordChangeFields,
+    current_password: z.string({ error: m.required }).min(1, m.required).max(128, m.tooLong),
+  })
   .superRefine(passwordsMatch);
 export const passwordReset = defineCall('/api/password_reset', z.object({ info: PasswordResetForm }), OkResponse);

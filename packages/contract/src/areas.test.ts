@@ -11,7 +11,11 @@ describe('area lists', () => {
     expect(r[1]).toEqual({ name: '', lat_min: 35.1, lat_max: 35.2, lng_min: 139, lng_max: 139.5 });
   });
   it('refuses min ≥ max, out-of-range and missing bounds with Japanese messages per field', () => {
-    const r = AreaList.safeParse([{ ...area, lat_max: 35.6 }, { ...area, lng_min: 181 }, { ...area, lat_min: '' }]);
+    const r = AreaList.safeParse([
+      { ...area, lat_max: 35.6 },
+      { ...area, lng_min: 181 },
+      { ...area, lat_min: '' },
+    ]);
     expect(errorsOf(r)).toEqual({
       '0.lat_max': '最小値より大きい値を入力してください',
       '1.lng_min': '経度は-180〜180の範囲で入力してください',
@@ -19,7 +23,9 @@ describe('area lists', () => {
     });
   });
   it(`holds at most ${AREA_LIST_MAX} areas`, () => {
-    expect(errorsOf(AreaList.safeParse(Array.from({ length: AREA_LIST_MAX + 1 }, () => area)))).toEqual({ _: areaMessages.tooManyAreas });
+    expect(errorsOf(AreaList.safeParse(Array.from({ length: AREA_LIST_MAX + 1 }, () => area)))).toEqual({
+      _: areaMessages.tooManyAreas,
+    });
     expect(AreaList.parse([])).toEqual([]);
   });
 });
@@ -27,6 +33,10 @@ describe('area lists', () => {
 describe('area templates', () => {
   it('need a type, a name and at least one area', () => {
     const r = AreaTemplateForm.safeParse({ type: 'other', name: ' ', areas: [] });
-    expect(errorsOf(r)).toEqual({ type: '入力内容が不正です', name: '必須項目です', areas: areaMessages.areasRequired });
+    expect(errorsOf(r)).toEqual({
+      type: '入力内容が不正です',
+      name: '必須項目です',
+      areas: areaMessages.areasRequired,
+    });
   });
 });

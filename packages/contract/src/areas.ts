@@ -42,7 +42,9 @@ export const areaMessages = {
 } as const;
 
 const bound = (limit: number, message: string) =>
-  coordinate(limit, message).refine((v): v is number => v !== null, m.required).transform((v) => v!);
+  coordinate(limit, message)
+    .refine((v): v is number => v !== null, m.required)
+    .transform((v) => v!);
 
 /** One rectangle of an area list: all four bounds, min < max. */
 export const AreaInput = z
@@ -56,8 +58,10 @@ export const AreaInput = z
   .superRefine((v, ctx) => {
     // Zod runs this even after a bound failed; compare only bounds that passed.
     const ok = (x: unknown, limit: number) => typeof x === 'number' && Math.abs(x) <= limit;
-    if (ok(v.lat_min, 90) && ok(v.lat_max, 90) && v.lat_min >= v.lat_max) ctx.addIssue({ code: 'custom', path: ['lat_max'], message: fieldMessages.minBelowMax });
-    if (ok(v.lng_min, 180) && ok(v.lng_max, 180) && v.lng_min >= v.lng_max) ctx.addIssue({ code: 'custom', path: ['lng_max'], message: fieldMessages.minBelowMax });
+    if (ok(v.lat_min, 90) && ok(v.lat_max, 90) && v.lat_min >= v.lat_max)
+      ctx.addIssue({ code: 'custom', path: ['lat_max'], message: fieldMessages.minBelowMax });
+    if (ok(v.lng_min, 180) && ok(v.lng_max, 180) && v.lng_min >= v.lng_max)
+      ctx.addIssue({ code: 'custom', path: ['lng_max'], message: fieldMessages.minBelowMax });
   });
 export type AreaInput = z.input<typeof AreaInput>;
 export const AreaList = z.array(AreaInput, { error: m.invalid }).max(AREA_LIST_MAX, areaMessages.tooManyAreas);
@@ -169,7 +173,11 @@ export const areaTemplateUpdate = defineCall(
   z.object({ template: AreaTemplateForm }),
   OkResponse.extend({ template_id: z.string() }),
 );
-export const areaTemplateDelete = defineCall('/api/area_template_delete', z.object({ template_id: idField() }), OkResponse);
+export const areaTemplateDelete = defineCall(
+  '/api/area_template_delete',
+  z.object({ template_id: idField() }),
+  OkResponse,
+);
 
 /**
  * Replaces the vehicle's list of the template's type with the template's

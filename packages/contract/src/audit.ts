@@ -8,7 +8,15 @@ import { validationMessages as m } from './messages.js';
  * The audit log: who did what to accounts, companies, vehicles, areas and
  * engine commands (ours, not in SPEC.md §7). Visible to the super admin only.
  */
-export const auditTargetTypes = ['account', 'company', 'car', 'area', 'area_template', 'engine_command', 'reservation_request'] as const;
+export const auditTargetTypes = [
+  'account',
+  'company',
+  'car',
+  'area',
+  'area_template',
+  'engine_command',
+  'reservation_request',
+] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];
 export const auditTargetLabels: Record<AuditTargetType, string> = {
   account: 'アカウント',
@@ -73,4 +81,8 @@ export const AuditLogRow = z.object({
 });
 export type AuditLogRow = z.infer<typeof AuditLogRow>;
 /** Newest first; count is of the whole filtered log. */
-export const auditLogList = defineCall('/api/audit_log_list', AuditLogListRequest, CountResponse.extend({ list: z.array(AuditLogRow) }));
+export const auditLogList = defineCall(
+  '/api/audit_log_list',
+  AuditLogListRequest,
+  CountResponse.extend({ list: z.array(AuditLogRow) }),
+);

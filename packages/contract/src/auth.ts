@@ -4,8 +4,7 @@ import { validationMessages as m } from './messages.js';
 import { idField } from './fields.js';
 import { otpField } from './totp.js';
 
-const credential = (max: number) =>
-  z.string({ error: m.required }).min(1, m.required).max(max, m.tooLong);
+const credential = (max: number) => z.string({ error: m.required }).min(1, m.required).max(max, m.tooLong);
 
 export const LoginRequest = z.object({
   /** account_id or email */

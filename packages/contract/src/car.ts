@@ -77,7 +77,8 @@ export const AvailableData = z
   .object(coordinates)
   .superRefine((v, ctx) => {
     if (Object.values(v).every((x) => x === null)) return;
-    for (const [key, x] of Object.entries(v)) if (x === null) ctx.addIssue({ code: 'custom', path: [key], message: m.required });
+    for (const [key, x] of Object.entries(v))
+      if (x === null) ctx.addIssue({ code: 'custom', path: [key], message: m.required });
     if (v.lat_min !== null && v.lat_max !== null && v.lat_min >= v.lat_max)
       ctx.addIssue({ code: 'custom', path: ['lat_max'], message: fieldMessages.minBelowMax });
     if (v.lng_min !== null && v.lng_max !== null && v.lng_min >= v.lng_max)
@@ -86,7 +87,12 @@ export const AvailableData = z
   .transform((v) => (Object.values(v).every((x) => x === null) ? null : (v as Bounds)))
   .nullish()
   .transform((v) => v ?? null);
-export const AvailableDataOut = z.object({ lat_min: z.number(), lat_max: z.number(), lng_min: z.number(), lng_max: z.number() });
+export const AvailableDataOut = z.object({
+  lat_min: z.number(),
+  lat_max: z.number(),
+  lng_min: z.number(),
+  lng_max: z.number(),
+});
 
 /** Vehicle registration and edit form. car_data_id is not entered: it is the terminal's IMEI. */
 export const CarForm = z.object({
@@ -208,5 +214,14 @@ export const WizardCarForm = CarForm.omit({ user_id: true, car_device_id: true }
 /** Registration wizard: customer, terminal and vehicle in one transaction; errors keyed 'user.x', 'device.x', 'car.x'. */
 export const CarUserDeviceAddRequest = z.object({ user: CarUserForm, device: DeviceForm, car: WizardCarForm });
 export type CarUserDeviceAddInput = z.input<typeof CarUserDeviceAddRequest>;
-export const CarUserDeviceAddResponse = z.object({ ok: z.boolean(), user_id: z.string(), car_device_id: z.string(), car_id: z.string() });
-export const carUserDeviceAdd = defineCall('/api/car_user_device_add', CarUserDeviceAddRequest, CarUserDeviceAddResponse);
+export const CarUserDeviceAddResponse = z.object({
+  ok: z.boolean(),
+  user_id: z.string(),
+  car_device_id: z.string(),
+  car_id: z.string(),
+});
+export const carUserDeviceAdd = defineCall(
+  '/api/car_user_device_add',
+  CarUserDeviceAddRequest,
+  CarUserDeviceAddResponse,
+);

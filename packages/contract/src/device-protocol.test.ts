@@ -50,6 +50,8 @@ describe('DeviceBatch', () => {
     expect(DeviceBatch.safeParse({ seq: -1, records: [] }).success).toBe(false);
     expect(DeviceBatch.safeParse({ seq: 1.5, records: [] }).success).toBe(false);
     expect(DeviceBatch.safeParse({ seq: 1, records: {} }).success).toBe(false);
-    expect(DeviceBatch.safeParse({ seq: 1, records: new Array(MAX_RECORDS_PER_BATCH + 1).fill({}) }).success).toBe(false);
+    expect(DeviceBatch.safeParse({ seq: 1, records: new Array(MAX_RECORDS_PER_BATCH + 1).fill({}) }).success).toBe(
+      false,
+    );
   });
 });

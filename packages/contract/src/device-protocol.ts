@@ -40,7 +40,10 @@ const optionalNum = (label: string, min: number, max: number) => num(label, min,
 const jsonObject = (label: string) =>
   z
     .record(z.string(), z.unknown(), { error: `${label}はオブジェクトで指定してください` })
-    .refine((o) => JSON.stringify(o).length <= MAX_OBJECT_BYTES, `${label}が大きすぎます（${MAX_OBJECT_BYTES}バイトまで）`);
+    .refine(
+      (o) => JSON.stringify(o).length <= MAX_OBJECT_BYTES,
+      `${label}が大きすぎます（${MAX_OBJECT_BYTES}バイトまで）`,
+    );
 
 const base = {
   time: z.iso.datetime({ offset: true, error: 'time はタイムゾーン付きのISO 8601形式で指定してください' }),
@@ -56,7 +59,12 @@ export const GpsRecord = z.object({
   speed: optionalNum('速度', 0, 400),
   /** degrees clockwise from north, 0 to 360 */
   heading: optionalNum('方位', 0, 360),
-  satellites: z.number({ error: '衛星数は整数で指定してください' }).int('衛星数は整数で指定してください').min(0).max(128).nullish(),
+  satellites: z
+    .number({ error: '衛星数は整数で指定してください' })
+    .int('衛星数は整数で指定してください')
+    .min(0)
+    .max(128)
+    .nullish(),
   /** metres */
   accuracy: optionalNum('精度', 0, 100_000),
 });
@@ -70,7 +78,9 @@ export const EngineRecord = z
     type: z.literal('engine'),
     ...base,
     running: z.enum(runningStates, { error: 'running は on または off で指定してください' }).nullish(),
-    engine_line: z.enum(engineLines, { error: 'engine_line は connected または disconnected で指定してください' }).nullish(),
+    engine_line: z
+      .enum(engineLines, { error: 'engine_line は connected または disconnected で指定してください' })
+      .nullish(),
   })
   .refine((r) => r.running != null || r.engine_line != null, {
     message: 'running または engine_line のどちらかが必要です',
@@ -118,7 +128,10 @@ export const ErrorRecord = z.object({
   error_type: z.enum(errorTypes, { error: `error_type は ${errorTypes.join(', ')} のいずれかで指定してください` }),
   status_code: z
     .number({ error: 'status_code は数値で指定してください' })
-    .refine((v) => statusCodeValues.includes(v), `status_code は ${statusCodeValues.join(', ')} のいずれかで指定してください`),
+    .refine(
+      (v) => statusCodeValues.includes(v),
+      `status_code は ${statusCodeValues.join(', ')} のいずれかで指定してください`,
+    ),
   detail: z.string({ error: 'detail は文字列で指定してください' }).max(255, 'detail は255文字までです').default(''),
 });
 
@@ -133,12 +146,30 @@ export const CommandResultRecord = z.object({
   detail: z.string({ error: 'detail は文字列で指定してください' }).max(255, 'detail は255文字までです').default(''),
 });
 
-export const recordTypes = ['gps', 'engine', 'connection', 'battery', 'sensor', 'obd2', 'error', 'command_result'] as const;
+export const recordTypes = [
+  'gps',
+  'engine',
+  'connection',
+  'battery',
+  'sensor',
+  'obd2',
+  'error',
+  'command_result',
+] as const;
 export type RecordType = (typeof recordTypes)[number];
 
 export const DeviceRecord = z.discriminatedUnion(
   'type',
-  [GpsRecord, EngineRecord, ConnectionRecord, BatteryRecord, SensorRecord, Obd2Record, ErrorRecord, CommandResultRecord],
+  [
+    GpsRecord,
+    EngineRecord,
+    ConnectionRecord,
+    BatteryRecord,
+    SensorRecord,
+    Obd2Record,
+    ErrorRecord,
+    CommandResultRecord,
+  ],
   { error: `type は ${recordTypes.join(', ')} のいずれかで指定してください` },
 );
 export type DeviceRecord = z.output<typeof DeviceRecord>;

@@ -3,7 +3,14 @@ import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { flag, idField, optionalText, password } from './fields.js';
 import { CountResponse, listFilter, listResponse, paging } from './list.js';
-import { ExistCheckResponse, imei, ipAddress, isRegisteredFilter, macAddress, optionalPassword } from './master-fields.js';
+import {
+  ExistCheckResponse,
+  imei,
+  ipAddress,
+  isRegisteredFilter,
+  macAddress,
+  optionalPassword,
+} from './master-fields.js';
 import { errorMessages, validationMessages as m } from './messages.js';
 import { TelemetryState } from './telemetry.js';
 import { commandText, terminalProtocol, terminalProtocols } from './terminal-protocol.js';

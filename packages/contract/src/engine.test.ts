@@ -23,14 +23,23 @@ describe('car_engine_state_reserve', () => {
   it('takes 0 permit or 1 prohibit and defaults the expiry to a day', () => {
     const r = CarEngineStateReserveRequest.parse({ car_data_id: '358409100000001', cmd_info: { cmd: 1 } });
     expect(r.cmd_info).toEqual({ cmd: 1, expires_in_minutes: COMMAND_EXPIRY_DEFAULT_MINUTES });
-    expect(CarEngineStateReserveRequest.parse({ car_data_id: 'x1', cmd_info: { cmd: '0', expires_in_minutes: '30' } }).cmd_info).toEqual({
+    expect(
+      CarEngineStateReserveRequest.parse({ car_data_id: 'x1', cmd_info: { cmd: '0', expires_in_minutes: '30' } })
+        .cmd_info,
+    ).toEqual({
       cmd: 0,
       expires_in_minutes: 30,
     });
   });
   it('refuses other commands and expiries beyond seven days, in Japanese', () => {
-    const r = CarEngineStateReserveRequest.safeParse({ car_data_id: 'x1', cmd_info: { cmd: 2, expires_in_minutes: 7 * 1440 + 1 } });
-    expect(errorsOf(r)).toEqual({ 'cmd_info.cmd': '選択肢から選んでください', 'cmd_info.expires_in_minutes': engineMessages.expiresRange });
+    const r = CarEngineStateReserveRequest.safeParse({
+      car_data_id: 'x1',
+      cmd_info: { cmd: 2, expires_in_minutes: 7 * 1440 + 1 },
+    });
+    expect(errorsOf(r)).toEqual({
+      'cmd_info.cmd': '選択肢から選んでください',
+      'cmd_info.expires_in_minutes': engineMessages.expiresRange,
+    });
     expect(errorsOf(CarEngineStateReserveRequest.safeParse({ car_data_id: 'x1' }))['cmd_info']).toBe('必須項目です');
   });
 });
@@ -38,12 +47,17 @@ describe('car_engine_state_reserve', () => {
 describe('car_reserve_cmd', () => {
   it('checks cmd_info by command type', () => {
     expect(CarReserveCmdRequest.parse({ car_data_id: 'x1', cmd_type: 'req_client_update' }).cmd_info).toEqual({});
-    expect(CarReserveCmdRequest.safeParse({ car_data_id: 'x1', cmd_type: 'set_engine_boot_permission', cmd_info: {} }).success).toBe(false);
+    expect(
+      CarReserveCmdRequest.safeParse({ car_data_id: 'x1', cmd_type: 'set_engine_boot_permission', cmd_info: {} })
+        .success,
+    ).toBe(false);
     expect(CarReserveCmdRequest.safeParse({ car_data_id: 'x1', cmd_type: 'reboot', cmd_info: {} }).success).toBe(false);
     const big = { settings: { blob: 'x'.repeat(5000) } };
-    expect(errorsOf(CarReserveCmdRequest.safeParse({ car_data_id: 'x1', cmd_type: 'req_car_setting_update', cmd_info: big }))['cmd_info.settings']).toBe(
-      engineMessages.cmdInfoTooLarge,
-    );
+    expect(
+      errorsOf(
+        CarReserveCmdRequest.safeParse({ car_data_id: 'x1', cmd_type: 'req_car_setting_update', cmd_info: big }),
+      )['cmd_info.settings'],
+    ).toBe(engineMessages.cmdInfoTooLarge);
   });
 });
 

@@ -65,7 +65,8 @@ export const engineMessages = {
   firedNoDevice: '実行日時に車両に端末が登録されていなかったため実行できませんでした',
   firedCarDeleted: '実行日時に車両が削除されていたため実行できませんでした',
   /** 403s of the engine calls (ARCHITECTURE.md matrix, docs/engine-control.md). */
-  noEngineRight: 'エンジン制御権限がないため、エンジン始動の許可・禁止はできません。管理者に権限の付与を依頼してください。',
+  noEngineRight:
+    'エンジン制御権限がないため、エンジン始動の許可・禁止はできません。管理者に権限の付与を依頼してください。',
   superAdminOnly: 'ソフトウェア更新・設定更新のコマンドはシステム管理者のみ予約できます。',
   stepUpRequired: 'エンジン始動の禁止には、パスワードの再入力による本人確認が必要です。',
   stepUpFailed: 'パスワードが正しくありません。',
@@ -89,7 +90,15 @@ export const STEP_UP_MINUTES = 5;
 // Statuses ------------------------------------------------------------------
 
 /** What became of a command: its state plus how a closed one ended. */
-export const commandStatuses = ['execWait', 'resultWait', 'succeeded', 'failed', 'deleted', 'expired', 'cancelled'] as const;
+export const commandStatuses = [
+  'execWait',
+  'resultWait',
+  'succeeded',
+  'failed',
+  'deleted',
+  'expired',
+  'cancelled',
+] as const;
 export type CommandStatus = (typeof commandStatuses)[number];
 export const commandStatusLabels: Record<CommandStatus, string> = {
   execWait: '実行待ち',
@@ -134,7 +143,13 @@ const expiresInMinutes = z
   })
   .optional()
   .transform((v) => (v === '' || v === null || v === undefined ? COMMAND_EXPIRY_DEFAULT_MINUTES : Number(v)))
-  .pipe(z.number().int(engineMessages.expiresRange).min(1, engineMessages.expiresRange).max(COMMAND_EXPIRY_MAX_MINUTES, engineMessages.expiresRange));
+  .pipe(
+    z
+      .number()
+      .int(engineMessages.expiresRange)
+      .min(1, engineMessages.expiresRange)
+      .max(COMMAND_EXPIRY_MAX_MINUTES, engineMessages.expiresRange),
+  );
 
 const boundedObject = z
   .record(z.string(), z.unknown(), { error: m.invalid })
@@ -206,7 +221,11 @@ export const CarGetReserveCmdResponse = z.object({
   state: z.number().int(),
   command: ReservedCommand.nullable(),
 });
-export const carGetReserveCmd = defineCall('/api/car_get_reserve_cmd', CarGetReserveCmdRequest, CarGetReserveCmdResponse);
+export const carGetReserveCmd = defineCall(
+  '/api/car_get_reserve_cmd',
+  CarGetReserveCmdRequest,
+  CarGetReserveCmdResponse,
+);
 
 export const CarEngineStateReserveRequest = z.object({
   car_data_id: idField(),
@@ -214,15 +233,34 @@ export const CarEngineStateReserveRequest = z.object({
 });
 export type CarEngineStateReserveInput = z.input<typeof CarEngineStateReserveRequest>;
 export const ReserveCmdResponse = OkResponse.extend({ command: ReservedCommand });
-export const carEngineStateReserve = defineCall('/api/car_engine_state_reserve', CarEngineStateReserveRequest, ReserveCmdResponse);
+export const carEngineStateReserve = defineCall(
+  '/api/car_engine_state_reserve',
+  CarEngineStateReserveRequest,
+  ReserveCmdResponse,
+);
 
 /** Any reserved command type, with its own cmd_info (set_engine_boot_permission too). */
 export const CarReserveCmdRequest = z.discriminatedUnion(
   'cmd_type',
   [
-    z.object({ car_data_id: idField(), cmd_type: z.literal('set_engine_boot_permission'), cmd_info: EngineCmdInfo, expires_in_minutes: expiresInMinutes }),
-    z.object({ car_data_id: idField(), cmd_type: z.literal('req_client_update'), cmd_info: ClientUpdateCmdInfo.default({}), expires_in_minutes: expiresInMinutes }),
-    z.object({ car_data_id: idField(), cmd_type: z.literal('req_car_setting_update'), cmd_info: CarSettingUpdateCmdInfo.default({}), expires_in_minutes: expiresInMinutes }),
+    z.object({
+      car_data_id: idField(),
+      cmd_type: z.literal('set_engine_boot_permission'),
+      cmd_info: EngineCmdInfo,
+      expires_in_minutes: expiresInMinutes,
+    }),
+    z.object({
+      car_data_id: idField(),
+      cmd_type: z.literal('req_client_update'),
+      cmd_info: ClientUpdateCmdInfo.default({}),
+      expires_in_minutes: expiresInMinutes,
+    }),
+    z.object({
+      car_data_id: idField(),
+      cmd_type: z.literal('req_car_setting_update'),
+      cmd_info: CarSettingUpdateCmdInfo.default({}),
+      expires_in_minutes: expiresInMinutes,
+    }),
   ],
   { error: m.invalid },
 );
@@ -230,14 +268,26 @@ export type CarReserveCmdInput = z.input<typeof CarReserveCmdRequest>;
 export const carReserveCmd = defineCall('/api/car_reserve_cmd', CarReserveCmdRequest, ReserveCmdResponse);
 
 /** Deletes the slot's command while it is in execWait; cmd_idx defaults to the engine slot. */
-export const CarDeleteReserveEngineCmdRequest = z.object({ car_data_id: idField(), cmd_idx: cmdIdx().default(ENGINE_CMD_IDX) });
-export const carDeleteReserveEngineCmd = defineCall('/api/car_delete_reserve_engine_cmd', CarDeleteReserveEngineCmdRequest, OkResponse);
+export const CarDeleteReserveEngineCmdRequest = z.object({
+  car_data_id: idField(),
+  cmd_idx: cmdIdx().default(ENGINE_CMD_IDX),
+});
+export const carDeleteReserveEngineCmd = defineCall(
+  '/api/car_delete_reserve_engine_cmd',
+  CarDeleteReserveEngineCmdRequest,
+  OkResponse,
+);
 
 export const CarGetReserveCmdHistoryRequest = z.object({
   car_data_id: idField(),
   /** Only this slot; absent: every slot. */
   cmd_idx: cmdIdx().optional(),
-  limit: z.number({ error: m.number }).int(m.number).min(1, m.invalid).max(COMMAND_HISTORY_MAX, m.invalid).default(COMMAND_HISTORY_DEFAULT),
+  limit: z
+    .number({ error: m.number })
+    .int(m.number)
+    .min(1, m.invalid)
+    .max(COMMAND_HISTORY_MAX, m.invalid)
+    .default(COMMAND_HISTORY_DEFAULT),
 });
 export const carGetReserveCmdHistory = defineCall(
   '/api/car_get_reserve_cmd_history',
@@ -265,7 +315,8 @@ export const executeAt = (now: () => number = Date.now) =>
       }
       const t = Date.parse(iso);
       if (t <= now()) ctx.addIssue({ code: 'custom', message: engineMessages.executeAtPast });
-      else if (t > now() + REQUEST_HORIZON_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', message: engineMessages.executeAtTooFar });
+      else if (t > now() + REQUEST_HORIZON_DAYS * 86_400_000)
+        ctx.addIssue({ code: 'custom', message: engineMessages.executeAtTooFar });
       return iso;
     });
 

@@ -11,11 +11,9 @@ export const roleLabel = (role: unknown, companyId?: string | null): string => {
 };
 
 /** Super admin: role 0 with no company (SPEC.md §6). */
-export const isSuperAdmin = (a: { role: number; company_id: string | null }) =>
-  a.role === roles.admin && !a.company_id;
+export const isSuperAdmin = (a: { role: number; company_id: string | null }) => a.role === roles.admin && !a.company_id;
 /** Managers are roles 0 and 1 (SPEC.md §6). */
-export const isManager = (a: { role: number }) =>
-  a.role === roles.admin || a.role === roles.manager;
+export const isManager = (a: { role: number }) => a.role === roles.admin || a.role === roles.manager;
 
 export type BadgeColor = 'blue' | 'white' | 'yellow' | 'red' | 'black' | 'transparent';
 export interface Labelled {
@@ -29,8 +27,7 @@ export const customerStates: Record<number, Labelled> = {
   2: { label: '契約停止', color: 'red' },
   3: { label: '契約解除', color: 'black' },
 };
-export const customerStateLabel = (v: unknown): string =>
-  customerStates[v as number]?.label ?? '不明';
+export const customerStateLabel = (v: unknown): string => customerStates[v as number]?.label ?? '不明';
 
 export const paymentDelays: Record<number, Labelled> = {
   0: { label: '遅延なし', color: 'transparent' },
@@ -38,8 +35,7 @@ export const paymentDelays: Record<number, Labelled> = {
   2: { label: '2ヶ月以上', color: 'red' },
   3: { label: '3ヶ月以上', color: 'black' },
 };
-export const paymentDelayLabel = (v: unknown): string =>
-  paymentDelays[v as number]?.label ?? '不明';
+export const paymentDelayLabel = (v: unknown): string => paymentDelays[v as number]?.label ?? '不明';
 
 export const genderLabel = (v: unknown): string =>
   v === 0 || v === '0' ? '男性' : v === 1 || v === '1' ? '女性' : 'その他';
@@ -54,8 +50,7 @@ export const engineCommandLabel = (v: unknown): string =>
 /** Start/stop log wording: 始動 for permit, 停止 otherwise (SPEC.md §4). */
 export const startStopLabel = (v: unknown): string => (v === 0 || v === 'on' ? '始動' : '停止');
 
-export const engineRunningLabel = (v: unknown): string =>
-  v === 'on' ? '走行中' : v === 'off' ? '停止中' : '状態不明';
+export const engineRunningLabel = (v: unknown): string => (v === 'on' ? '走行中' : v === 'off' ? '停止中' : '状態不明');
 
 export const engineLineLabel = (v: unknown): string =>
   v === undefined || v === null || v === '' || v === 'connected' ? '許可中' : '禁止中';
@@ -112,5 +107,4 @@ export const errorStatusLabels: Record<number, string> = {
   1002: 'データ取得失敗',
   1100: 'エンジン取り外し',
 };
-export const errorStatusLabel = (v: unknown): string =>
-  errorStatusLabels[v as number] ?? `不明なコード (${String(v)})`;
+export const errorStatusLabel = (v: unknown): string => errorStatusLabels[v as number] ?? `不明なコード (${String(v)})`;

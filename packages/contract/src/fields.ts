@@ -14,11 +14,7 @@ export const optionalText = (max = TEXT_MAX) =>
   z.string({ error: m.invalid }).trim().max(max, m.tooLong).optional().default('');
 
 export const password = () =>
-  z
-    .string({ error: m.required })
-    .min(1, m.required)
-    .min(PASSWORD_MIN, m.min)
-    .max(PASSWORD_MAX, m.max);
+  z.string({ error: m.required }).min(1, m.required).min(PASSWORD_MIN, m.min).max(PASSWORD_MAX, m.max);
 
 export const email = () =>
   z

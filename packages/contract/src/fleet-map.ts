@@ -29,7 +29,10 @@ export const fleetStateColors: Record<FleetState, string> = {
 /** A terminal not heard from for this long counts as 通信途絶 even without a disconnect record. */
 export const FLEET_OFFLINE_MINUTES = 30;
 
-type StateInput = Pick<TelemetryState, 'lat' | 'lng' | 'engine_running' | 'engine_line' | 'connection' | 'last_seen_at'>;
+type StateInput = Pick<
+  TelemetryState,
+  'lat' | 'lng' | 'engine_running' | 'engine_line' | 'connection' | 'last_seen_at'
+>;
 
 /**
  * One state per vehicle, the first that holds: 通信途絶 (disconnected, or silent for

@@ -22,7 +22,10 @@ export const parseSort = (s: string): { column: string; dir: SortDir } => {
 /** The filter part every count and list call of SPEC.md §7 shares. */
 export const listFilter = {
   /** Index into the list's search columns (SPEC.md §3), as a string: '0' is the first. */
-  search_item: z.union([z.string().regex(/^\d{1,2}$/, m.invalid), z.number().int().min(0).max(99)]).transform(String).default('0'),
+  search_item: z
+    .union([z.string().regex(/^\d{1,2}$/, m.invalid), z.number().int().min(0).max(99)])
+    .transform(String)
+    .default('0'),
   search_text: z.string().max(255, m.tooLong).default(''),
   /** Include logically deleted rows. */
   isDelete: flag().default(false),

@@ -38,7 +38,10 @@ export const logExportSpec = {
     {
       key: 'command',
       header: '指示',
-      labels: { [engineCommands.on.value]: engineCommands.on.label, [engineCommands.off.value]: engineCommands.off.label },
+      labels: {
+        [engineCommands.on.value]: engineCommands.on.label,
+        [engineCommands.off.value]: engineCommands.off.label,
+      },
     },
     { key: 'command_id', header: '指示番号' },
     { key: 'account_id', header: '指示者' },

@@ -39,7 +39,10 @@ export const readingColumns = {
   obd2: ['rpm', 'vehicle_speed', 'coolant_temp', 'fuel_level', 'engine_load', 'throttle_pos'],
 } as const satisfies { sensor: readonly (keyof typeof sensorReadings)[]; obd2: readonly (keyof typeof obd2Pids)[] };
 
-const catalogues = { sensor: sensorReadings as Record<string, ReadingKey>, obd2: obd2Pids as Record<string, ReadingKey> };
+const catalogues = {
+  sensor: sensorReadings as Record<string, ReadingKey>,
+  obd2: obd2Pids as Record<string, ReadingKey>,
+};
 export type ReadingLog = keyof typeof catalogues;
 
 /** The label and unit of a key; an unknown key is labelled with its own name. */

@@ -59,7 +59,9 @@ export const optionalIntCode = (min: number, max: number) =>
     )
     .optional()
     .transform((v) => (v === '' || v === null || v === undefined ? null : Number(v)))
-    .pipe(z.number().int(fieldMessages.choice).min(min, fieldMessages.choice).max(max, fieldMessages.choice).nullable());
+    .pipe(
+      z.number().int(fieldMessages.choice).min(min, fieldMessages.choice).max(max, fieldMessages.choice).nullable(),
+    );
 
 /** An id that may be left empty (null), e.g. a company or terminal not chosen. */
 export const nullableId = () =>

@@ -34,25 +34,37 @@ describe('AccountForm', () => {
     expect(AccountForm.parse(account)).toMatchObject({ role: 1, company_id: null });
   });
   it('words every field error in Japanese (SPEC.md §5)', () => {
-    expect(errorsOf(AccountForm, { ...account, name: '', email: 'x@', password: 'short', password_confirm: 'other' })).toEqual({
+    expect(
+      errorsOf(AccountForm, { ...account, name: '', email: 'x@', password: 'short', password_confirm: 'other' }),
+    ).toEqual({
       name: m.required,
       email: m.email,
       password: m.min,
       password_confirm: m.confirmed,
     });
-    expect(errorsOf(AccountForm, { ...account, password: 'x'.repeat(33), password_confirm: 'x'.repeat(33) })).toEqual({ password: m.max });
+    expect(errorsOf(AccountForm, { ...account, password: 'x'.repeat(33), password_confirm: 'x'.repeat(33) })).toEqual({
+      password: m.max,
+    });
   });
   it('keeps the password on edit when it is left empty', () => {
     const { password: _p, password_confirm: _c, ...rest } = account;
     expect(AccountEditForm.parse(rest)).toMatchObject({ password: '', password_confirm: '' });
-    expect(errorsOf(AccountEditForm, { ...rest, password: 'short', password_confirm: 'short' })).toEqual({ password: m.min });
+    expect(errorsOf(AccountEditForm, { ...rest, password: 'short', password_confirm: 'short' })).toEqual({
+      password: m.min,
+    });
   });
 });
 
 describe('CarUserForm', () => {
   const user = { user_id: 'user-0001', first_name: '山田', name: '太郎' };
   it('defaults payment_log and state to 0, birthday and gender to null', () => {
-    expect(CarUserForm.parse(user)).toMatchObject({ payment_log: 0, state: 0, birthday: null, gender: null, company_id: null });
+    expect(CarUserForm.parse(user)).toMatchObject({
+      payment_log: 0,
+      state: 0,
+      birthday: null,
+      gender: null,
+      company_id: null,
+    });
   });
   it('checks the birthday is a real date and a plausible age', () => {
     expect(CarUserForm.parse({ ...user, birthday: '1988-02-29' }).birthday).toBe('1988-02-29');
@@ -73,8 +85,12 @@ describe('DeviceForm', () => {
   const device = { car_device_id: 'dev-0001', password: 'terminal-1', car_data_id: '358409100000009' };
   it('requires a 15-digit IMEI and checks addresses only when given', () => {
     expect(DeviceForm.parse({ ...device, ipaddr: '', macaddr: '' })).toMatchObject({ ipaddr: '', macaddr: '' });
-    expect(DeviceForm.parse({ ...device, ipaddr: '2001:db8::1', macaddr: '02-1A-7F-00-00-01' }).ipaddr).toBe('2001:db8::1');
-    expect(errorsOf(DeviceForm, { ...device, car_data_id: '35840910000000', ipaddr: '10.0.0.256', macaddr: 'zz' })).toEqual({
+    expect(DeviceForm.parse({ ...device, ipaddr: '2001:db8::1', macaddr: '02-1A-7F-00-00-01' }).ipaddr).toBe(
+      '2001:db8::1',
+    );
+    expect(
+      errorsOf(DeviceForm, { ...device, car_data_id: '35840910000000', ipaddr: '10.0.0.256', macaddr: 'zz' }),
+    ).toEqual({
       car_data_id: f.imei,
       ipaddr: f.ipaddr,
       macaddr: f.macaddr,
@@ -101,7 +117,9 @@ describe('CarForm', () => {
     });
   });
   it('refuses partial, inverted and out-of-range areas per field', () => {
-    expect(errorsOf(CarForm, { ...car, available_data: { lat_min: 36, lat_max: 35, lng_min: 200, lng_max: '' } })).toEqual({
+    expect(
+      errorsOf(CarForm, { ...car, available_data: { lat_min: 36, lat_max: 35, lng_min: 200, lng_max: '' } }),
+    ).toEqual({
       'available_data.lat_max': f.minBelowMax,
       'available_data.lng_min': f.longitude,
       'available_data.lng_max': m.required,

@@ -89,7 +89,10 @@ describe('NotifySettingsForm', () => {
     });
   });
   it('lets a disabled item keep a blank param', () => {
-    expect(NotifySettingsForm.parse({ device_lost: { enable: false, param: '' } }).device_lost).toEqual({ enable: false, param: null });
+    expect(NotifySettingsForm.parse({ device_lost: { enable: false, param: '' } }).device_lost).toEqual({
+      enable: false,
+      param: null,
+    });
   });
 });
 
@@ -97,7 +100,11 @@ describe('PasswordResetByTokenRequest', () => {
   it('checks length and confirmation with the spec messages', () => {
     const short = PasswordResetByTokenRequest.safeParse({ token: 't', password: 'short', password_confirm: 'short' });
     expect(fieldErrors(short.error!)).toEqual({ password: m.min });
-    const mismatch = PasswordResetByTokenRequest.safeParse({ token: 't', password: 'long-enough-1', password_confirm: 'long-enough-2' });
+    const mismatch = PasswordResetByTokenRequest.safeParse({
+      token: 't',
+      password: 'long-enough-1',
+      password_confirm: 'long-enough-2',
+    });
     expect(fieldErrors(mismatch.error!)).toEqual({ password_confirm: 'パスワードが一致しません' });
   });
 });

@@ -218,7 +218,10 @@ export const NotifySettingsForm = z.object({
   /** Where the mail goes; blank means the account's own address. */
   email: z.preprocess((v) => (v === null || v === undefined ? '' : v), optionalEmail),
   /** Kept for a messaging-service id (e.g. LINE); mail delivery does not use it. */
-  messageId: z.preprocess((v) => (v === null || v === undefined ? '' : v), z.string({ error: m.invalid }).trim().max(255, m.tooLong)),
+  messageId: z.preprocess(
+    (v) => (v === null || v === undefined ? '' : v),
+    z.string({ error: m.invalid }).trim().max(255, m.tooLong),
+  ),
   ...itemsShape,
 });
 export type NotifySettingsFormInput = z.input<typeof NotifySettingsForm>;
@@ -229,7 +232,10 @@ export type NotifyItemSetting = z.infer<typeof NotifyItemSetting>;
 export const NotifySettings = z.object({
   email: z.string(),
   messageId: z.string(),
-  ...(Object.fromEntries(notifyItemKeys.map((k) => [k, NotifyItemSetting])) as Record<NotifyItemKey, typeof NotifyItemSetting>),
+  ...(Object.fromEntries(notifyItemKeys.map((k) => [k, NotifyItemSetting])) as Record<
+    NotifyItemKey,
+    typeof NotifyItemSetting
+  >),
 });
 export type NotifySettings = z.infer<typeof NotifySettings>;
 
@@ -237,10 +243,9 @@ export type NotifySettings = z.infer<typeof NotifySettings>;
 export const defaultNotifySettings = (): NotifySettings => ({
   email: '',
   messageId: '',
-  ...(Object.fromEntries(notifyItemKeys.map((k) => [k, { enable: false, param: notifyItems[k].param?.default ?? null }])) as Record<
-    NotifyItemKey,
-    NotifyItemSetting
-  >),
+  ...(Object.fromEntries(
+    notifyItemKeys.map((k) => [k, { enable: false, param: notifyItems[k].param?.default ?? null }]),
+  ) as Record<NotifyItemKey, NotifyItemSetting>),
 });
 
 export const AccountNotifyRequest = z.object({ account_id: idField() });

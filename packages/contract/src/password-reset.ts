@@ -22,7 +22,8 @@ export const passwordResetMessages = {
   sendFailed: 'メールの送信に失敗しました。管理者に問い合わせてください。',
   tokenInvalid: 'このリンクは無効です。お手数ですが、パスワード再設定をもう一度お申し込みください。',
   tokenUsed: 'このリンクは既に使用されています。お手数ですが、パスワード再設定をもう一度お申し込みください。',
-  tokenExpired: 'このリンクは有効期限（30分）が切れています。お手数ですが、パスワード再設定をもう一度お申し込みください。',
+  tokenExpired:
+    'このリンクは有効期限（30分）が切れています。お手数ですが、パスワード再設定をもう一度お申し込みください。',
   done: 'パスワードを変更しました。新しいパスワードでログインしてください。',
 } as const;
 
@@ -40,7 +41,8 @@ export const PasswordResetByTokenRequest = z
     password_confirm: z.string({ error: m.required }).min(1, m.required),
   })
   .superRefine((v, ctx) => {
-    if (v.password !== v.password_confirm) ctx.addIssue({ code: 'custom', path: ['password_confirm'], message: m.confirmed });
+    if (v.password !== v.password_confirm)
+      ctx.addIssue({ code: 'custom', path: ['password_confirm'], message: m.confirmed });
   });
 export type PasswordResetByTokenInput = z.input<typeof PasswordResetByTokenRequest>;
 export const passwordResetByToken = defineCall('/api/password_reset_by_token', PasswordResetByTokenRequest, OkResponse);

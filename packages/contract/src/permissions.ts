@@ -32,4 +32,5 @@ export const capabilities = (a: Actor) => {
 export type Capabilities = ReturnType<typeof capabilities>;
 
 /** Roles an actor may give to accounts they manage (a manager: 1-2 only). */
-export const assignableRoles = (a: Actor): number[] => (isSuperAdmin(a) || a.role === 0 ? [0, 1, 2] : a.role === 1 ? [1, 2] : []);
+export const assignableRoles = (a: Actor): number[] =>
+  isSuperAdmin(a) || a.role === 0 ? [0, 1, 2] : a.role === 1 ? [1, 2] : [];

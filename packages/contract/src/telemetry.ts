@@ -92,9 +92,17 @@ export const resolveDateRange = <T extends RangeInput>(v: T) => ({
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 const limitField = z.preprocess(
   emptyToUndefined,
-  z.coerce.number({ error: m.number }).int(m.number).min(1, m.invalid).max(LOG_LIMIT_MAX, m.invalid).default(LOG_LIMIT_DEFAULT),
+  z.coerce
+    .number({ error: m.number })
+    .int(m.number)
+    .min(1, m.invalid)
+    .max(LOG_LIMIT_MAX, m.invalid)
+    .default(LOG_LIMIT_DEFAULT),
 );
-const beforeIdField = z.preprocess(emptyToUndefined, z.coerce.number({ error: m.number }).int(m.number).positive(m.invalid).optional());
+const beforeIdField = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number({ error: m.number }).int(m.number).positive(m.invalid).optional(),
+);
 
 /** car_get_*_log: one terminal (car_data_id = IMEI), newest first, paged with before_id. */
 export const LogRequest = z

@@ -26,11 +26,13 @@ export const terminalProtocolShortLabels: Record<TerminalProtocol, string> = {
 export const protocolsWithoutCommands: readonly TerminalProtocol[] = ['osmand'];
 
 export const terminalProtocolMessages = {
-  protocol: '通信プロトコルは 独自JSON, OsmAnd（Traccar Client）, Teltonika, GT06（Concox） のいずれかを選択してください',
+  protocol:
+    '通信プロトコルは 独自JSON, OsmAnd（Traccar Client）, Teltonika, GT06（Concox） のいずれかを選択してください',
   commandText: 'コマンド文字列は128文字以内の印字可能な文字で入力してください',
 } as const;
 
-export const terminalProtocol = () => z.enum(terminalProtocols, { error: terminalProtocolMessages.protocol }).optional().default('json');
+export const terminalProtocol = () =>
+  z.enum(terminalProtocols, { error: terminalProtocolMessages.protocol }).optional().default('json');
 
 /** The immobiliser commands a binary-protocol terminal gets unless overridden on the terminal (issue #14). */
 export const defaultCommandTexts: Partial<Record<TerminalProtocol, { cut: string; restore: string }>> = {

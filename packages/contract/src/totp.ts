@@ -60,7 +60,11 @@ export const totpDisable = defineCall('/api/totp_disable', TotpDisableRequest, z
 /** A company's policy: every account of it must sign in with TOTP. Company admins (own company) and the super admin. */
 export const CompanyTotpPolicyRequest = z.object({ company_id: idField() });
 export const CompanyTotpPolicyResponse = z.object({ company_id: z.string(), require_totp: z.boolean() });
-export const companyTotpPolicy = defineCall('/api/company_totp_policy', CompanyTotpPolicyRequest, CompanyTotpPolicyResponse);
+export const companyTotpPolicy = defineCall(
+  '/api/company_totp_policy',
+  CompanyTotpPolicyRequest,
+  CompanyTotpPolicyResponse,
+);
 
 export const CompanyTotpPolicyUpdateRequest = z.object({
   company_id: idField(),

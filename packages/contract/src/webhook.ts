@@ -79,7 +79,13 @@ export const WebhookListRequest = z.object({});
 export const WebhookListResponse = CountResponse.extend({ list: z.array(Webhook) });
 export const webhookList = defineCall('/api/webhook_list', WebhookListRequest, WebhookListResponse);
 
-export const WebhookAddRequest = z.object({ url, secret, events, enabled: z.boolean({ error: m.invalid }).default(true), description });
+export const WebhookAddRequest = z.object({
+  url,
+  secret,
+  events,
+  enabled: z.boolean({ error: m.invalid }).default(true),
+  description,
+});
 export const WebhookAddResponse = z.object({ webhook: Webhook, secret: z.string() });
 export const webhookAdd = defineCall('/api/webhook_add', WebhookAddRequest, WebhookAddResponse);
 
@@ -119,7 +125,11 @@ export const WebhookDeliveryRow = z.object({
 });
 export type WebhookDeliveryRow = z.infer<typeof WebhookDeliveryRow>;
 export const WebhookDeliveryListResponse = CountResponse.extend({ list: z.array(WebhookDeliveryRow) });
-export const webhookDeliveryList = defineCall('/api/webhook_delivery_list', WebhookDeliveryListRequest, WebhookDeliveryListResponse);
+export const webhookDeliveryList = defineCall(
+  '/api/webhook_delivery_list',
+  WebhookDeliveryListRequest,
+  WebhookDeliveryListResponse,
+);
 
 /** The JSON body of every delivery (docs/notifications.md). */
 export const WebhookEventBody = z.object({

@@ -1,4 +1,10 @@
-import { ENGINE_CMD_IDX, capabilities, engineMessages, type Capabilities, type ReservedCommandType } from '@fleet/contract';
+import {
+  ENGINE_CMD_IDX,
+  capabilities,
+  engineMessages,
+  type Capabilities,
+  type ReservedCommandType,
+} from '@fleet/contract';
 import type { SelectionKey } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import type { AuthedActor } from '../http/context.js';
@@ -91,7 +97,8 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
       return requested;
     },
     mayCommand,
-    mayCommandSlot: (cmdIdx) => mayCommand(cmdIdx === ENGINE_CMD_IDX ? 'set_engine_boot_permission' : 'req_client_update'),
+    mayCommandSlot: (cmdIdx) =>
+      mayCommand(cmdIdx === ENGINE_CMD_IDX ? 'set_engine_boot_permission' : 'req_client_update'),
     steppedUpFor(cmd, now) {
       if (cmd !== 1) return;
       if (actor.stepped_up_until !== null && actor.stepped_up_until.getTime() > now.getTime()) return;

@@ -1,4 +1,11 @@
-import { fieldErrors, totpMessages, validationMessages, type Call, type Capabilities, type CallResponse } from '@fleet/contract';
+import {
+  fieldErrors,
+  totpMessages,
+  validationMessages,
+  type Call,
+  type Capabilities,
+  type CallResponse,
+} from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { createAccess, type Access } from './access.js';
@@ -46,7 +53,8 @@ export async function authenticate(
   const session = await findSession(ctx.db, token, life);
   if (!session) throw unauthorized();
   await touchSession(ctx.db, session);
-  if (session.totp_setup_required && !opts.duringTotpSetup) throw new AppError(403, 'TOTP_SETUP_REQUIRED', totpMessages.setupRequired);
+  if (session.totp_setup_required && !opts.duringTotpSetup)
+    throw new AppError(403, 'TOTP_SETUP_REQUIRED', totpMessages.setupRequired);
   return {
     account_id: session.account_id,
     name: session.name,
@@ -62,7 +70,12 @@ export async function authenticate(
  * Registers one call of the contract: POST, token check, permission check,
  * request validated by the contract schema, response stripped to the contract.
  */
-export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppContext, call: C, opts: Public<C> | Authed<C>) {
+export function registerCall<C extends Call>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  call: C,
+  opts: Public<C> | Authed<C>,
+) {
   app.post(call.path, async (request) => {
     const access =
       opts.auth === 'user'
@@ -75,7 +88,9 @@ export function registerCall<C extends Call>(app: FastifyInstance, ctx: AppConte
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const body = parsed.data as z.output<C['request']>;
     const result =
-      opts.auth === 'user' ? await opts.handler({ body, request, access: access! }) : await opts.handler({ body, request });
+      opts.auth === 'user'
+        ? await opts.handler({ body, request, access: access! })
+        : await opts.handler({ body, request });
     return call.response.parse(result);
   });
 }

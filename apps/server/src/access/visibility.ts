@@ -8,10 +8,16 @@ import type { SelectionKey } from '../sessions/session.repository.js';
  * A role 1-2 account without a company sees nothing: '' is never a company id
  * (a NUL sentinel made PostgreSQL refuse every query of such an account).
  */
-export const companyScope = (actor: Actor): string | null => (capabilities(actor).allCompanies ? null : (actor.company_id ?? ''));
+export const companyScope = (actor: Actor): string | null =>
+  capabilities(actor).allCompanies ? null : (actor.company_id ?? '');
 
 /** No live vehicle of another company carries this terminal (by IMEI or terminal id). */
-export const notOnOtherCompanysLiveCar = (db: Db, column: 'car_data_id' | 'car_device_id', id: string, company: string) =>
+export const notOnOtherCompanysLiveCar = (
+  db: Db,
+  column: 'car_data_id' | 'car_device_id',
+  id: string,
+  company: string,
+) =>
   sql<SqlBool>`not exists (${db
     .selectFrom('cars as o')
     .select('o.car_id')

@@ -83,7 +83,8 @@ const toDetail = (r: {
 const filtered = (db: Db, access: Access, filter: ListFilterInput) =>
   applyListFilter(managed(db, access), accountListConfig, filter, access.company);
 
-export const countAccounts = (db: Db, access: Access, filter: ListFilterInput) => countRows(filtered(db, access, filter));
+export const countAccounts = (db: Db, access: Access, filter: ListFilterInput) =>
+  countRows(filtered(db, access, filter));
 
 export async function listAccounts(db: Db, access: Access, query: ListFilterInput & PagingInput) {
   // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.
@@ -101,18 +102,29 @@ export async function findManagedAccount(db: Db, access: Access, accountId: stri
 
 /** Any account by id, no scope: for one's own account. */
 export async function findAccount(db: Db, accountId: string) {
-  const row = await db.selectFrom('accounts as a').select(columns).where('a.account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('accounts as a')
+    .select(columns)
+    .where('a.account_id', '=', accountId)
+    .executeTakeFirst();
   return row && toDetail(row);
 }
 
 export async function findPasswordHash(db: Db, accountId: string) {
-  const row = await db.selectFrom('accounts').select('password_hash').where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('accounts')
+    .select('password_hash')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return row?.password_hash;
 }
 
 export async function accountExists(db: Db, item: 'account_id' | 'email', value: string, exceptId?: string) {
   let q = db.selectFrom('accounts').select('account_id');
-  q = item === 'email' ? q.where(sql`lower(email)`, '=', value.trim().toLowerCase()) : q.where('account_id', '=', value.trim());
+  q =
+    item === 'email'
+      ? q.where(sql`lower(email)`, '=', value.trim().toLowerCase())
+      : q.where('account_id', '=', value.trim());
   if (exceptId) q = q.where('account_id', '<>', exceptId);
   return !!(await q.executeTakeFirst());
 }
@@ -133,7 +145,11 @@ export async function insertAccount(db: Db, values: AccountValues, passwordHash:
     .execute();
 }
 
-export async function updateAccount(db: Db, accountId: string, values: Partial<AccountValues> & { password_hash?: string }) {
+export async function updateAccount(
+  db: Db,
+  accountId: string,
+  values: Partial<AccountValues> & { password_hash?: string },
+) {
   await db
     .updateTable('accounts')
     .set({ ...values, updated_at: sql`now()` })

@@ -37,7 +37,9 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     handler: async ({ body, access }) => {
       const own = body.account_id === access.account_id;
-      const account = own ? await findAccount(db, access.account_id) : await findManagedAccount(db, access, body.account_id);
+      const account = own
+        ? await findAccount(db, access.account_id)
+        : await findManagedAccount(db, access, body.account_id);
       if (!account || (!own && access.role === 2)) throw notFound();
       return account;
     },

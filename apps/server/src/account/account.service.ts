@@ -42,8 +42,10 @@ async function checkUnique(db: Db, info: { account_id: string; email: string }, 
 
 /** Two concurrent adds can both pass checkUnique; the unique indexes decide. */
 const mapUniqueViolation = (e: unknown): never => {
-  if (isUniqueViolation(e, 'accounts_email_key')) throw conflict(accountMessages.emailInUse, { email: accountMessages.emailInUse });
-  if (isUniqueViolation(e)) throw conflict(accountMessages.accountIdInUse, { account_id: accountMessages.accountIdInUse });
+  if (isUniqueViolation(e, 'accounts_email_key'))
+    throw conflict(accountMessages.emailInUse, { email: accountMessages.emailInUse });
+  if (isUniqueViolation(e))
+    throw conflict(accountMessages.accountIdInUse, { account_id: accountMessages.accountIdInUse });
   throw e;
 };
 
@@ -64,7 +66,9 @@ export async function addAccount(db: Db, access: Access, info: z.output<typeof A
   const hash = await hashPassword(info.password);
   const { account_id, name, email, role } = info;
   const engine_control = info.engine_control ?? defaultEngineControl(role);
-  await insertAccount(db, { account_id, name, email, role, company_id, engine_control }, hash).catch(mapUniqueViolation);
+  await insertAccount(db, { account_id, name, email, role, company_id, engine_control }, hash).catch(
+    mapUniqueViolation,
+  );
   await writeAudit(db, access, 'account.add', 'account', account_id, { role, company_id, engine_control });
 }
 
@@ -76,7 +80,8 @@ export async function editAccount(db: Db, access: Access, info: z.output<typeof 
     throw refuse('role', accountMessages.selfRole);
   if (info.role !== target.role) checkRole(access, info.role);
   const engine_control = info.engine_control ?? target.engine_control;
-  if (self && engine_control !== target.engine_control) throw refuse('engine_control', accountMessages.selfEngineControl);
+  if (self && engine_control !== target.engine_control)
+    throw refuse('engine_control', accountMessages.selfEngineControl);
   const company_id = self ? target.company_id : await access.companyFor(info.company_id, accountMessages);
   await checkUnique(db, info, true);
   const password_hash = info.password ? await hashPassword(info.password) : undefined;
@@ -91,7 +96,8 @@ export async function editAccount(db: Db, access: Access, info: z.output<typeof 
     }).catch(mapUniqueViolation);
     // A new role, company or password ends the sessions that were signed in under the old one.
     if (password_hash) await endOldCredentials(trx, target.account_id, self ? access.session.token_hash : null);
-    else if (info.role !== target.role || company_id !== target.company_id) await revokeAccountSessions(trx, target.account_id);
+    else if (info.role !== target.role || company_id !== target.company_id)
+      await revokeAccountSessions(trx, target.account_id);
     await writeAudit(trx, access, 'account.update', 'account', target.account_id, {
       role: info.role,
       company_id,
@@ -123,7 +129,9 @@ export async function resetPassword(db: Db, access: Access, info: z.output<typeo
     if (attempt === undefined) throw tooManyRequests(accountMessages.tooManyPasswordAttempts);
     const hash = await findPasswordHash(db, access.account_id);
     if (!hash || !(await verifyPassword(info.current_password, hash)))
-      throw badRequest(accountMessages.currentPasswordWrong, { current_password: accountMessages.currentPasswordWrong });
+      throw badRequest(accountMessages.currentPasswordWrong, {
+        current_password: accountMessages.currentPasswordWrong,
+      });
     await markLoginSucceeded(db, attempt);
     const password_hash = await hashPassword(info.password);
     await db.transaction().execute(async (trx) => {

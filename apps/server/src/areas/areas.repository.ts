@@ -40,7 +40,12 @@ export async function listAreas(db: Db, carId: string, kind: AreaKind): Promise<
 
 /** Locks the vehicle's row so concurrent replacements of its lists run one after the other. */
 export async function lockCar(db: Db, carId: string) {
-  return db.selectFrom('cars').select(['car_id', 'is_delete']).where('car_id', '=', carId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('cars')
+    .select(['car_id', 'is_delete'])
+    .where('car_id', '=', carId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** Replaces one list of a vehicle; run inside a transaction that holds lockCar. */

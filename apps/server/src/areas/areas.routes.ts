@@ -63,7 +63,10 @@ export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carGetAvailableAreas, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, access }) => ({ car_id: body.car_id, available_areas: await readList(access, body.car_id, 'available') }),
+    handler: async ({ body, access }) => ({
+      car_id: body.car_id,
+      available_areas: await readList(access, body.car_id, 'available'),
+    }),
   });
   registerCall(app, ctx, carAvailableAreasUpdate, {
     auth: 'user',
@@ -73,7 +76,10 @@ export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carGetDisableAreas, {
     auth: 'user',
     allow: engineAndAreas,
-    handler: async ({ body, access }) => ({ car_id: body.car_id, disable_areas: await readList(access, body.car_id, 'disable') }),
+    handler: async ({ body, access }) => ({
+      car_id: body.car_id,
+      disable_areas: await readList(access, body.car_id, 'disable'),
+    }),
   });
   registerCall(app, ctx, carDisableAreasUpdate, {
     auth: 'user',

@@ -75,7 +75,10 @@ export interface TemplateContent {
   areas: NamedArea[];
 }
 
-export async function insertTemplate(db: Db, t: TemplateContent & { template_id: string; company_id: string | null; created_by: string }) {
+export async function insertTemplate(
+  db: Db,
+  t: TemplateContent & { template_id: string; company_id: string | null; created_by: string },
+) {
   await db
     .insertInto('area_templates')
     .values({ ...t, areas: JSON.stringify(t.areas) })

@@ -45,13 +45,24 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
       if (template_id) {
         await editableTemplate(db, access, template_id);
         await updateTemplate(db, template_id, content, new Date());
-        await writeAudit(db, access, 'area_template.save', 'area_template', template_id, { name: content.name, type: content.type });
+        await writeAudit(db, access, 'area_template.save', 'area_template', template_id, {
+          name: content.name,
+          type: content.type,
+        });
         return { ok: true, template_id };
       }
       const id = randomBytes(12).toString('base64url');
       // The super admin's templates belong to no company: shared with every company.
-      await insertTemplate(db, { ...content, template_id: id, company_id: access.company_id, created_by: access.account_id });
-      await writeAudit(db, access, 'area_template.save', 'area_template', id, { name: content.name, type: content.type });
+      await insertTemplate(db, {
+        ...content,
+        template_id: id,
+        company_id: access.company_id,
+        created_by: access.account_id,
+      });
+      await writeAudit(db, access, 'area_template.save', 'area_template', id, {
+        name: content.name,
+        type: content.type,
+      });
       return { ok: true, template_id: id };
     },
   });
@@ -75,7 +86,10 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
       const template = await findTemplate(db, access, body.template_id);
       if (!template) throw notFound(areaMessages.templateNotFound);
       await replaceCarAreas(db, body.car_id, template.type, template.areas);
-      await writeAudit(db, access, 'area.template_apply', 'area', body.car_id, { template_id: body.template_id, type: template.type });
+      await writeAudit(db, access, 'area.template_apply', 'area', body.car_id, {
+        template_id: body.template_id,
+        type: template.type,
+      });
       return { ok: true, type: template.type, count: template.areas.length };
     },
   });

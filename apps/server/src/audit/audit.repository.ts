@@ -43,7 +43,16 @@ export async function listAudit(db: Db, f: AuditFilter): Promise<{ count: number
     .executeTakeFirstOrThrow();
   const rows = await filtered(db, f)
     .leftJoin('accounts as a', 'a.account_id', 'l.account_id')
-    .select(['l.id', 'l.at', 'l.account_id', 'a.name as account_name', 'l.action', 'l.target_type', 'l.target_id', 'l.detail'])
+    .select([
+      'l.id',
+      'l.at',
+      'l.account_id',
+      'a.name as account_name',
+      'l.action',
+      'l.target_type',
+      'l.target_id',
+      'l.detail',
+    ])
     .orderBy('l.id', 'desc')
     .offset(f.offset)
     .limit(f.limit)

@@ -1,12 +1,4 @@
-import {
-  checkToken,
-  login,
-  logout,
-  me,
-  sessionMessages,
-  stepUp,
-  sessionSelections,
-} from '@fleet/contract';
+import { checkToken, login, logout, me, sessionMessages, stepUp, sessionSelections } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -18,7 +10,15 @@ import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limi
 import { hashPassword, needsRehash, verifyPassword } from '../credentials/password.js';
 import { verifyStepUp } from './step-up.js';
 import { checkSecondFactor, otpRefusal } from './totp.js';
-import { createSession, findSession, markSteppedUp, revokeSession, selectionColumns, setSelection, type SelectionKey } from '../sessions/session.repository.js';
+import {
+  createSession,
+  findSession,
+  markSteppedUp,
+  revokeSession,
+  selectionColumns,
+  setSelection,
+  type SelectionKey,
+} from '../sessions/session.repository.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, config } = ctx;
@@ -48,7 +48,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         await updateAccount(db, account.account_id, { password_hash: rehashed });
       }
       const token = await createSession(db, account.account_id, life);
-      return { id: account.account_id, username: account.name, role: account.role, token, company_id: account.company_id };
+      return {
+        id: account.account_id,
+        username: account.name,
+        role: account.role,
+        token,
+        company_id: account.company_id,
+      };
     },
   });
 
@@ -74,13 +80,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     duringTotpSetup: true,
     handler: async ({ access }) => {
       const company = access.company_id
-        ? await db.selectFrom('companies').select('company_name').where('company_id', '=', access.company_id).executeTakeFirst()
+        ? await db
+            .selectFrom('companies')
+            .select('company_name')
+            .where('company_id', '=', access.company_id)
+            .executeTakeFirst()
         : undefined;
       const s = access.session;
-      const selection = Object.fromEntries(
-        Object.entries(selectionColumns).map(([key, column]) => [key, s[column]]),
-      );
-      const steppedUp = access.stepped_up_until !== null && access.stepped_up_until.getTime() > Date.now() ? access.stepped_up_until : null;
+      const selection = Object.fromEntries(Object.entries(selectionColumns).map(([key, column]) => [key, s[column]]));
+      const steppedUp =
+        access.stepped_up_until !== null && access.stepped_up_until.getTime() > Date.now()
+          ? access.stepped_up_until
+          : null;
       return {
         account_id: access.account_id,
         name: access.name,
@@ -104,7 +115,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  for (const [key, call] of Object.entries(sessionSelections) as [SelectionKey, (typeof sessionSelections)[SelectionKey]][]) {
+  for (const [key, call] of Object.entries(sessionSelections) as [
+    SelectionKey,
+    (typeof sessionSelections)[SelectionKey],
+  ][]) {
     registerCall(app, ctx, call, {
       auth: 'user',
       handler: async ({ body, access }) => {

@@ -13,10 +13,19 @@ import { checkSecondFactor, otpRefusal } from './totp.js';
  * login could. Accounts with TOTP give the code too (401 OTP_REQUIRED without it). Returns until when
  * the session is elevated; a wrong password or code is 401 with a field error.
  */
-export async function verifyStepUp(db: Db, actor: AuthedActor, input: { password: string; otp?: string | undefined }, ip: string): Promise<Date> {
+export async function verifyStepUp(
+  db: Db,
+  actor: AuthedActor,
+  input: { password: string; otp?: string | undefined },
+  ip: string,
+): Promise<Date> {
   const attempt = await beginLoginAttempt(db, ip, actor.account_id);
   if (attempt === undefined) throw tooManyRequests(sessionMessages.tooManyAttempts);
-  const account = await db.selectFrom('accounts').select('password_hash').where('account_id', '=', actor.account_id).executeTakeFirst();
+  const account = await db
+    .selectFrom('accounts')
+    .select('password_hash')
+    .where('account_id', '=', actor.account_id)
+    .executeTakeFirst();
   if (!(await verifyPassword(input.password, account?.password_hash)))
     throw new AppError(401, 'UNAUTHORIZED', engineMessages.stepUpFailed, { password: engineMessages.stepUpFailed });
   const second = await checkSecondFactor(db, actor.account_id, input.otp);

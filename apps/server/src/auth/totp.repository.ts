@@ -3,7 +3,11 @@ import type { Db } from '../db/database.js';
 
 /** The account's TOTP row: `secret` once enabled, `pending_secret` while being set up. */
 export async function findTotp(db: Db, accountId: string) {
-  return db.selectFrom('account_totp').select(['secret', 'pending_secret']).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('account_totp')
+    .select(['secret', 'pending_secret'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** Starts (or restarts) the setup with a new pending secret; an enabled secret stays as it is. */
@@ -34,7 +38,13 @@ export async function consumeStep(db: Db, accountId: string, step: number): Prom
 export async function enablePendingSecret(db: Db, accountId: string, step: number): Promise<boolean> {
   const row = await db
     .updateTable('account_totp')
-    .set({ secret: sql`pending_secret`, pending_secret: null, enabled_at: sql`now()`, last_step: step, updated_at: sql`now()` })
+    .set({
+      secret: sql`pending_secret`,
+      pending_secret: null,
+      enabled_at: sql`now()`,
+      last_step: step,
+      updated_at: sql`now()`,
+    })
     .where('account_id', '=', accountId)
     .where('secret', 'is', null)
     .where('pending_secret', 'is not', null)
@@ -50,7 +60,11 @@ export async function deleteTotp(db: Db, accountId: string) {
 /** Whether the company requires TOTP of its accounts (false for no company). */
 export async function companyRequiresTotp(db: Db, companyId: string | null): Promise<boolean> {
   if (companyId === null) return false;
-  const row = await db.selectFrom('companies').select('require_totp').where('company_id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('companies')
+    .select('require_totp')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
   return row?.require_totp ?? false;
 }
 

@@ -85,12 +85,17 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
     handler: async ({ body, access, request }) => {
       if (await companyRequiresTotp(db, access.company_id)) throw forbidden(totpMessages.requiredByCompany);
       const tried = await attempt(access, request.ip);
-      const account = await db.selectFrom('accounts').select('password_hash').where('account_id', '=', access.account_id).executeTakeFirst();
+      const account = await db
+        .selectFrom('accounts')
+        .select('password_hash')
+        .where('account_id', '=', access.account_id)
+        .executeTakeFirst();
       if (!(await verifyPassword(body.password, account?.password_hash)))
         throw new AppError(401, 'UNAUTHORIZED', totpMessages.passwordWrong, { password: totpMessages.passwordWrong });
       const second = await checkSecondFactor(db, access.account_id, body.otp);
       if (second === 'off') throw badRequest(totpMessages.notEnabled);
-      if (second !== 'ok') throw new AppError(401, 'UNAUTHORIZED', totpMessages.otpWrong, { otp: totpMessages.otpWrong });
+      if (second !== 'ok')
+        throw new AppError(401, 'UNAUTHORIZED', totpMessages.otpWrong, { otp: totpMessages.otpWrong });
       await markLoginSucceeded(db, tried);
       await deleteTotp(db, access.account_id);
       await writeAudit(db, access, 'account.totp_disable', 'account', access.account_id);
@@ -120,7 +125,9 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
       if (body.require_totp && access.company_id !== null && !(await findTotp(db, access.account_id))?.secret)
         throw badRequest(totpMessages.ownTotpFirst, { require_totp: totpMessages.ownTotpFirst });
       await setCompanyTotpPolicy(db, body.company_id, body.require_totp);
-      await writeAudit(db, access, 'company.totp_policy', 'company', body.company_id, { require_totp: body.require_totp });
+      await writeAudit(db, access, 'company.totp_policy', 'company', body.company_id, {
+        require_totp: body.require_totp,
+      });
       return { ok: true };
     },
   });

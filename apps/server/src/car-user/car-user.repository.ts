@@ -22,7 +22,8 @@ import {
 import type { Access } from '../access/access.js';
 
 type Column = (typeof carUserSortColumns)[number];
-const labelsOf = (codes: Record<number, { label: string }>) => Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, v.label]));
+const labelsOf = (codes: Record<number, { label: string }>) =>
+  Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, v.label]));
 
 export const carUserListConfig: ListConfig<Column> = {
   columns: {
@@ -42,7 +43,9 @@ export const carUserListConfig: ListConfig<Column> = {
 };
 
 /** The customer's first live vehicle. */
-const liveCarId = sql<string | null>`(select min(c.car_id) from cars c where c.user_id = u.user_id and not c.is_delete)`;
+const liveCarId = sql<
+  string | null
+>`(select min(c.car_id) from cars c where c.user_id = u.user_id and not c.is_delete)`;
 const base = (db: Db) => db.selectFrom('car_users as u');
 
 export interface CarUserListFilter extends ListFilterInput {
@@ -51,11 +54,13 @@ export interface CarUserListFilter extends ListFilterInput {
 
 const filtered = (db: Db, access: Access, filter: CarUserListFilter) => {
   let q = base(db);
-  if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
+  if (typeof filter.isRegistered === 'boolean')
+    q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
   return applyListFilter(q, carUserListConfig, filter, access.company);
 };
 
-export const countCarUsers = (db: Db, access: Access, filter: CarUserListFilter) => countRows(filtered(db, access, filter));
+export const countCarUsers = (db: Db, access: Access, filter: CarUserListFilter) =>
+  countRows(filtered(db, access, filter));
 
 export async function listCarUsers(db: Db, access: Access, query: CarUserListFilter & PagingInput) {
   // Deferred join: the page's ids come from the customer's own columns and indexes (a deep
@@ -96,7 +101,15 @@ export async function findCarUser(db: Db, userId: string, scope: string | null):
     .where('user_id', '=', userId)
     .orderBy('car_id')
     .execute();
-  const { birthday_text, is_delete, created_at, updated_at, full_name: _fullName, full_name_bigrams: _bigrams, ...rest } = row;
+  const {
+    birthday_text,
+    is_delete,
+    created_at,
+    updated_at,
+    full_name: _fullName,
+    full_name_bigrams: _bigrams,
+    ...rest
+  } = row;
   return {
     ...rest,
     birthday: birthday_text,
@@ -112,7 +125,12 @@ export async function carUserExists(db: Db, userId: string) {
 }
 
 export async function hasLiveCar(db: Db, userId: string) {
-  return !!(await db.selectFrom('cars').select('car_id').where('user_id', '=', userId).where('is_delete', '=', false).executeTakeFirst());
+  return !!(await db
+    .selectFrom('cars')
+    .select('car_id')
+    .where('user_id', '=', userId)
+    .where('is_delete', '=', false)
+    .executeTakeFirst());
 }
 
 export async function insertCarUser(db: Db, info: CarUserFormValues) {

@@ -26,7 +26,10 @@ export function registerCarUserRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     handler: async ({ body, access }) => ({ count: await countCarUsers(db, access, body) }),
   });
-  registerCall(app, ctx, userList, { auth: 'user', handler: async ({ body, access }) => ({ list: await listCarUsers(db, access, body) }) });
+  registerCall(app, ctx, userList, {
+    auth: 'user',
+    handler: async ({ body, access }) => ({ list: await listCarUsers(db, access, body) }),
+  });
 
   registerCall(app, ctx, userGetDetail, {
     auth: 'user',

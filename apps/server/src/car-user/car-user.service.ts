@@ -2,7 +2,14 @@ import { carUserMessages, type CarUserFormValues } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { conflict, notFound } from '../http/errors.js';
-import { carUserExists, findCarUser, hasLiveCar, insertCarUser, setCarUserDeleted, updateCarUser } from './car-user.repository.js';
+import {
+  carUserExists,
+  findCarUser,
+  hasLiveCar,
+  insertCarUser,
+  setCarUserDeleted,
+  updateCarUser,
+} from './car-user.repository.js';
 import type { Access } from '../access/access.js';
 
 const userIdInUse = () => conflict(carUserMessages.userIdInUse, { user_id: carUserMessages.userIdInUse });

@@ -27,7 +27,9 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
   for (const { car_id, ...a } of areaRows) areas.set(car_id, [...(areas.get(car_id) ?? []), a]);
   return rows.map(({ lat_min, lat_max, lng_min, lng_max, ...r }) => {
     const own =
-      lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null ? { lat_min, lat_max, lng_min, lng_max } : null;
+      lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null
+        ? { lat_min, lat_max, lng_min, lng_max }
+        : null;
     return {
       ...r,
       state: (r.car_data_id && states.get(r.car_data_id)) || null,

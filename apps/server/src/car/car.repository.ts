@@ -92,7 +92,11 @@ export async function listCars(db: Db, access: Access, query: CarListFilter & Pa
   const rows = await applyListOrder(q, carListConfig, query).execute();
   const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
   const states = new Map((await listLatestStates(db, dataIds, access.company)).map((s) => [s.car_data_id, s]));
-  return rows.map(({ is_delete, ...r }) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null, isDelete: is_delete }));
+  return rows.map(({ is_delete, ...r }) => ({
+    ...r,
+    latest: (r.car_data_id && states.get(r.car_data_id)) || null,
+    isDelete: is_delete,
+  }));
 }
 
 /** A vehicle within the company scope (null: all), deleted ones included. */
@@ -159,7 +163,11 @@ export async function carExists(db: Db, carId: string) {
 
 /** The live customer, within a company scope (null: any). */
 export const findLiveUser = (db: Db, userId: string, scope: string | null) => {
-  let q = db.selectFrom('car_users').select(['user_id', 'company_id']).where('user_id', '=', userId).where('is_delete', '=', false);
+  let q = db
+    .selectFrom('car_users')
+    .select(['user_id', 'company_id'])
+    .where('user_id', '=', userId)
+    .where('is_delete', '=', false);
   if (scope !== null) q = q.where('company_id', '=', scope);
   return q.executeTakeFirst();
 };

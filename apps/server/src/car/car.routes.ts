@@ -30,12 +30,17 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     handler: async ({ body, access }) => ({ count: await countCars(db, access, body) }),
   });
-  registerCall(app, ctx, carList, { auth: 'user', handler: async ({ body, access }) => ({ list: await listCars(db, access, body) }) });
+  registerCall(app, ctx, carList, {
+    auth: 'user',
+    handler: async ({ body, access }) => ({ list: await listCars(db, access, body) }),
+  });
 
   // The fleet map: a company sees its own vehicles whatever it asks; the super admin may pick one.
   registerCall(app, ctx, carMapList, {
     auth: 'user',
-    handler: async ({ body, access }) => ({ list: await listFleetCars(db, access.company ?? body.company_id ?? null, access.company) }),
+    handler: async ({ body, access }) => ({
+      list: await listFleetCars(db, access.company ?? body.company_id ?? null, access.company),
+    }),
   });
 
   registerCall(app, ctx, carGetDetail, {
@@ -47,7 +52,11 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  registerCall(app, ctx, carGetNewid, { auth: 'user', allow: canRegister, handler: async () => ({ newid: await nextCarId(db) }) });
+  registerCall(app, ctx, carGetNewid, {
+    auth: 'user',
+    allow: canRegister,
+    handler: async () => ({ newid: await nextCarId(db) }),
+  });
 
   registerCall(app, ctx, carAdd, {
     auth: 'user',

@@ -42,14 +42,22 @@ async function toValues(db: Db, access: Access, info: CarInfo): Promise<CarValue
     car_data_id = device.car_data_id;
   }
   const { available_data: area, ...car } = info;
-  return { ...car, company_id: user.company_id, car_data_id, ...(area ?? { lat_min: null, lat_max: null, lng_min: null, lng_max: null }) };
+  return {
+    ...car,
+    company_id: user.company_id,
+    car_data_id,
+    ...(area ?? { lat_min: null, lat_max: null, lng_min: null, lng_max: null }),
+  };
 }
 
 /** Registers a vehicle (super admin); `db` may be a transaction (the registration wizard). */
 export async function addCar(db: Db, access: Access, info: CarInfo) {
   if (await carExists(db, info.car_id)) throw carIdInUse();
   await insertCar(db, await toValues(db, access, info)).catch(mapUniqueViolation);
-  await writeAudit(db, access, 'car.add', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
+  await writeAudit(db, access, 'car.add', 'car', info.car_id, {
+    user_id: info.user_id,
+    car_device_id: info.car_device_id,
+  });
 }
 
 export async function editCar(db: Db, access: Access, info: CarInfo) {
@@ -57,9 +65,14 @@ export async function editCar(db: Db, access: Access, info: CarInfo) {
   if (!current) throw notFound();
   // Terminals are the super admin's (ARCHITECTURE.md): nobody else puts one on or takes one off.
   if (!access.caps.devicesAndCompanies && info.car_device_id !== current.car_device_id)
-    throw new AppError(403, 'FORBIDDEN', carMessages.deviceChangeForbidden, { car_device_id: carMessages.deviceChangeForbidden });
+    throw new AppError(403, 'FORBIDDEN', carMessages.deviceChangeForbidden, {
+      car_device_id: carMessages.deviceChangeForbidden,
+    });
   await updateCar(db, await toValues(db, access, info)).catch(mapUniqueViolation);
-  await writeAudit(db, access, 'car.update', 'car', info.car_id, { user_id: info.user_id, car_device_id: info.car_device_id });
+  await writeAudit(db, access, 'car.update', 'car', info.car_id, {
+    user_id: info.user_id,
+    car_device_id: info.car_device_id,
+  });
 }
 
 /** Logical delete or restore; a restore needs its customer and terminal still live and free. */
@@ -68,7 +81,8 @@ export async function deleteCar(db: Db, access: Access, carId: string, isDelete:
   if (!car) throw notFound();
   if (!isDelete && car.isDelete) {
     const userOk = !car.user || !car.user.isDelete;
-    const deviceOk = !car.device || (!car.device.isDelete && !(await deviceOnOtherCar(db, car.device.car_device_id, carId)));
+    const deviceOk =
+      !car.device || (!car.device.isDelete && !(await deviceOnOtherCar(db, car.device.car_device_id, carId)));
     if (!userOk || !deviceOk) throw conflict(carMessages.restoreBlocked);
   }
   await setCarDeleted(db, carId, isDelete).catch((e: unknown) => {

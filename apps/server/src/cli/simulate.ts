@@ -73,7 +73,9 @@ const DeviceList = z.array(
     region: z.enum(['tokyo', 'kanagawa']).optional(),
   }),
 );
-let terminals: FleetTerminal[] = values.devices ? DeviceList.parse(JSON.parse(await readFile(values.devices, 'utf8'))) : demoTerminals();
+let terminals: FleetTerminal[] = values.devices
+  ? DeviceList.parse(JSON.parse(await readFile(values.devices, 'utf8')))
+  : demoTerminals();
 if (args.terminals) terminals = terminals.slice(0, args.terminals);
 const links = {
   host: new URL(args.url).hostname.replace(/^\[|\]$/g, ''),

@@ -2,7 +2,12 @@ import { deviceProtocolMessages as msg, reservationStates, type RecordOf, type R
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { EngineLogsTable } from '../db/schema.js';
-import { completeCommands, lockCommands, type CommandResult, type LockedCommand } from './terminal-commands.repository.js';
+import {
+  completeCommands,
+  lockCommands,
+  type CommandResult,
+  type LockedCommand,
+} from './terminal-commands.repository.js';
 import type { EngineLineChange } from '../telemetry/latest-patch.js';
 
 export interface IndexedResult {
@@ -42,7 +47,9 @@ export async function applyCommandResults(db: Db, carDataId: string, results: re
   const lineChanges: EngineLineChange[] = [];
   if (results.length === 0) return { refused, engineRows, lineChanges };
 
-  const commands = new Map((await lockCommands(db, [...new Set(results.map((r) => r.record.command_id))])).map((c) => [c.id, c]));
+  const commands = new Map(
+    (await lockCommands(db, [...new Set(results.map((r) => r.record.command_id))])).map((c) => [c.id, c]),
+  );
   const carrier = await db
     .selectFrom('cars')
     .select('company_id')

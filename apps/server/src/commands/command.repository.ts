@@ -111,7 +111,14 @@ async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
       cancel_reason: r.cancel_reason,
       events: events
         .filter((e) => Number(e.command_id) === Number(r.id))
-        .map((e) => ({ state: e.state, event: e.event, account_id: e.account_id, account_name: e.account_name, at: iso(e.at)!, reason: e.reason })),
+        .map((e) => ({
+          state: e.state,
+          event: e.event,
+          account_id: e.account_id,
+          account_name: e.account_name,
+          at: iso(e.at)!,
+          reason: e.reason,
+        })),
     };
   });
 }
@@ -122,7 +129,12 @@ export async function findCommand(db: Db, id: number): Promise<ReservedCommand |
 }
 
 /** The slot's newest command: the active one when there is one (only one can be). */
-export async function findLatestInSlot(db: Db, carDataId: string, cmdIdx: number, company: string | null): Promise<ReservedCommand | null> {
+export async function findLatestInSlot(
+  db: Db,
+  carDataId: string,
+  cmdIdx: number,
+  company: string | null,
+): Promise<ReservedCommand | null> {
   const rows = (await ofTerminal(db, carDataId, company)
     .where('c.cmd_idx', '=', cmdIdx)
     .orderBy('c.id', 'desc')
@@ -132,7 +144,12 @@ export async function findLatestInSlot(db: Db, carDataId: string, cmdIdx: number
 }
 
 /** Past and current commands of a terminal, newest first. */
-export async function listCommands(db: Db, carDataId: string, company: string | null, opts: { cmdIdx?: number | undefined; limit: number }) {
+export async function listCommands(
+  db: Db,
+  carDataId: string,
+  company: string | null,
+  opts: { cmdIdx?: number | undefined; limit: number },
+) {
   let q = ofTerminal(db, carDataId, company);
   if (opts.cmdIdx !== undefined) q = q.where('c.cmd_idx', '=', opts.cmdIdx);
   const rows = (await q.orderBy('c.id', 'desc').limit(opts.limit).execute()) as Row[];

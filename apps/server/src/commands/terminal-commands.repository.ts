@@ -23,7 +23,9 @@ export interface NewReservedCommand {
 
 /** The live vehicle carrying a terminal, as a subquery. */
 const liveCarOf = (carDataId: string) =>
-  sql<string | null>`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
+  sql<
+    string | null
+  >`(SELECT car_id FROM cars WHERE car_data_id = ${carDataId} AND NOT is_delete ORDER BY car_id LIMIT 1)`;
 
 /**
  * Reserves a command for a terminal (state 1) with its 'reserved' event, in one
@@ -50,7 +52,9 @@ export async function reserveCommand(db: Db, c: NewReservedCommand): Promise<num
           result: null,
           deleted_at: null,
           car_id: c.car_id ?? liveCarOf(c.car_data_id),
-          company_id: sql<string | null>`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
+          company_id: sql<
+            string | null
+          >`(SELECT company_id FROM cars WHERE car_id = ${c.car_id ?? liveCarOf(c.car_data_id)})`,
         })
         .returning(['id', 'created_by']),
     )
@@ -108,7 +112,10 @@ const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_ty
  * was deleted or no longer carries the terminal, is cancelled with the reason
  * (event and audit row) and never handed out; a fetched one is no longer repeated.
  */
-export function pendingCommandCtes(ids: RawBuilder<unknown>, opts: { holdMovingProhibits?: boolean } = {}): RawBuilder<unknown>[] {
+export function pendingCommandCtes(
+  ids: RawBuilder<unknown>,
+  opts: { holdMovingProhibits?: boolean } = {},
+): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
   const held = opts.holdMovingProhibits ? movingProhibit : sql`false`;
   return [
@@ -222,7 +229,11 @@ export async function completeCommands(db: Db, results: readonly CommandResult[]
   for (const r of results) {
     await db
       .updateTable('reserved_commands')
-      .set({ state: reservationStates.resultEnd, result_at: r.time, result: JSON.stringify({ success: r.success, detail: r.detail }) })
+      .set({
+        state: reservationStates.resultEnd,
+        result_at: r.time,
+        result: JSON.stringify({ success: r.success, detail: r.detail }),
+      })
       .where('id', '=', r.id)
       .execute();
   }

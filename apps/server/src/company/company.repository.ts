@@ -31,11 +31,20 @@ export const companyListConfig: ListConfig<Column> = {
 };
 
 const columns = ['c.company_id', 'c.company_name', 'c.name', 'c.address', 'c.phone', 'c.email', 'c.is_delete'] as const;
-type Row = { company_id: string; company_name: string; name: string; address: string; phone: string; email: string; is_delete: boolean };
+type Row = {
+  company_id: string;
+  company_name: string;
+  name: string;
+  address: string;
+  phone: string;
+  email: string;
+  is_delete: boolean;
+};
 const toRow = ({ is_delete, ...r }: Row) => ({ ...r, isDelete: is_delete });
 
 // Companies have no scope, but the list helper needs an access for scoped lists; the super admin is the only caller.
-const filtered = (db: Db, filter: ListFilterInput) => applyListFilter(db.selectFrom('companies as c'), companyListConfig, filter, null);
+const filtered = (db: Db, filter: ListFilterInput) =>
+  applyListFilter(db.selectFrom('companies as c'), companyListConfig, filter, null);
 
 export const countCompanies = (db: Db, filter: ListFilterInput) => countRows(filtered(db, filter));
 
@@ -51,12 +60,23 @@ export async function findCompany(db: Db, companyId: string): Promise<CompanyDet
   const row = await db
     .selectFrom('companies as c')
     .select([...columns, 'c.created_at', 'c.updated_at'])
-    .select([liveCount('accounts').as('account_count'), liveCount('car_users').as('user_count'), liveCount('cars').as('car_count')])
+    .select([
+      liveCount('accounts').as('account_count'),
+      liveCount('car_users').as('user_count'),
+      liveCount('cars').as('car_count'),
+    ])
     .where('c.company_id', '=', companyId)
     .executeTakeFirst();
   if (!row) return undefined;
   const { created_at, updated_at, account_count, user_count, car_count, ...rest } = row;
-  return { ...toRow(rest), account_count, user_count, car_count, created_at: iso(created_at), updated_at: iso(updated_at) };
+  return {
+    ...toRow(rest),
+    account_count,
+    user_count,
+    car_count,
+    created_at: iso(created_at),
+    updated_at: iso(updated_at),
+  };
 }
 
 export async function insertCompany(db: Db, info: z.output<typeof CompanyForm>) {

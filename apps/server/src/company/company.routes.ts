@@ -14,7 +14,14 @@ import { isUniqueViolation } from '../db/pg-errors.js';
 import type { AppContext } from '../http/context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import { countCompanies, findCompany, insertCompany, listCompanies, setCompanyDeleted, updateCompany } from './company.repository.js';
+import {
+  countCompanies,
+  findCompany,
+  insertCompany,
+  listCompanies,
+  setCompanyDeleted,
+  updateCompany,
+} from './company.repository.js';
 
 const superAdmin = (c: Capabilities) => c.devicesAndCompanies;
 
@@ -48,9 +55,13 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
     allow: superAdmin,
     handler: async ({ body, access }) => {
       await insertCompany(db, body.info).catch((e: unknown) => {
-        throw isUniqueViolation(e) ? conflict(companyMessages.companyIdInUse, { company_id: companyMessages.companyIdInUse }) : e;
+        throw isUniqueViolation(e)
+          ? conflict(companyMessages.companyIdInUse, { company_id: companyMessages.companyIdInUse })
+          : e;
       });
-      await writeAudit(db, access, 'company.add', 'company', body.info.company_id, { company_name: body.info.company_name });
+      await writeAudit(db, access, 'company.add', 'company', body.info.company_id, {
+        company_name: body.info.company_name,
+      });
       return { ok: true, company_id: body.info.company_id };
     },
   });
@@ -60,7 +71,9 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
     allow: superAdmin,
     handler: async ({ body, access }) => {
       if (!(await updateCompany(db, body.info))) throw notFound();
-      await writeAudit(db, access, 'company.update', 'company', body.info.company_id, { company_name: body.info.company_name });
+      await writeAudit(db, access, 'company.update', 'company', body.info.company_id, {
+        company_name: body.info.company_name,
+      });
       return { ok: true };
     },
   });
@@ -72,7 +85,8 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
       const company = await findCompany(db, body.company_id);
       if (!company) throw notFound();
       // A company with live accounts, customers or vehicles stays: deleting it would strand them.
-      if (body.isDelete && company.account_count + company.user_count + company.car_count > 0) throw conflict(companyMessages.stillInUse);
+      if (body.isDelete && company.account_count + company.user_count + company.car_count > 0)
+        throw conflict(companyMessages.stillInUse);
       await setCompanyDeleted(db, body.company_id, body.isDelete);
       await writeAudit(db, access, body.isDelete ? 'company.delete' : 'company.restore', 'company', body.company_id);
       return { ok: true };

@@ -25,10 +25,14 @@ async function isLoginLimited(db: Db, ip: string, counter: string): Promise<bool
   const row = await db
     .selectFrom('login_attempts')
     .select([
-      sql<number>`count(*) FILTER (WHERE NOT succeeded AND ip = ${ip} AND at > now() - interval '1 minute')::int`.as('failed_ip'),
+      sql<number>`count(*) FILTER (WHERE NOT succeeded AND ip = ${ip} AND at > now() - interval '1 minute')::int`.as(
+        'failed_ip',
+      ),
       sql<number>`count(*) FILTER (WHERE NOT succeeded AND username = ${counter})::int`.as('failed_account'),
       sql<number>`count(*) FILTER (WHERE ip = ${ip} AND at > now() - interval '1 minute')::int`.as('checks_ip'),
-      sql<number>`count(*) FILTER (WHERE username = ${counter} AND at > now() - interval '1 minute')::int`.as('checks_account'),
+      sql<number>`count(*) FILTER (WHERE username = ${counter} AND at > now() - interval '1 minute')::int`.as(
+        'checks_account',
+      ),
     ])
     .where('at', '>', sql<Date>`now() - interval '1 hour'`)
     .where((eb) => eb.or([eb('ip', '=', ip), eb('username', '=', counter)]))

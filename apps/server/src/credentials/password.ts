@@ -26,7 +26,13 @@ function parse(stored: string) {
   if (alg !== 'scrypt' || !salt || !key) return null;
   const nums = [Number(log2N), Number(r), Number(p)];
   if (nums.some((n) => !Number.isInteger(n) || n < 1) || nums[0]! > 20) return null;
-  return { log2N: nums[0]!, r: nums[1]!, p: nums[2]!, salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') };
+  return {
+    log2N: nums[0]!,
+    r: nums[1]!,
+    p: nums[2]!,
+    salt: Buffer.from(salt, 'base64'),
+    key: Buffer.from(key, 'base64'),
+  };
 }
 
 /** A hash of nothing, verified against when the account does not exist, so timing tells nothing. */
@@ -41,5 +47,11 @@ export async function verifyPassword(password: string, stored: string | undefine
 
 export function needsRehash(stored: string): boolean {
   const h = parse(stored);
-  return !h || h.log2N !== HASH_PARAMS.log2N || h.r !== HASH_PARAMS.r || h.p !== HASH_PARAMS.p || h.key.length !== HASH_PARAMS.keyLength;
+  return (
+    !h ||
+    h.log2N !== HASH_PARAMS.log2N ||
+    h.r !== HASH_PARAMS.r ||
+    h.p !== HASH_PARAMS.p ||
+    h.key.length !== HASH_PARAMS.keyLength
+  );
 }

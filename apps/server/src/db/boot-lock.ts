@@ -16,7 +16,9 @@ interface Log {
  */
 export async function underBootLock<T>(db: Db, work: (db: Db) => Promise<T>, log?: Log): Promise<T> {
   return db.connection().execute(async (conn) => {
-    const { rows } = await sql<{ got: boolean }>`SELECT pg_try_advisory_lock(${BOOT_LOCK[0]}, ${BOOT_LOCK[1]}) AS got`.execute(conn);
+    const { rows } = await sql<{
+      got: boolean;
+    }>`SELECT pg_try_advisory_lock(${BOOT_LOCK[0]}, ${BOOT_LOCK[1]}) AS got`.execute(conn);
     if (!rows[0]?.got) {
       log?.info({}, 'another instance is migrating this database: waiting for it');
       await sql`SELECT pg_advisory_lock(${BOOT_LOCK[0]}, ${BOOT_LOCK[1]})`.execute(conn);

@@ -40,7 +40,8 @@ export interface DeviceListFilter extends ListFilterInput {
 
 const filtered = (db: Db, access: Access, filter: DeviceListFilter) => {
   let q = db.selectFrom('devices as d');
-  if (typeof filter.isRegistered === 'boolean') q = q.where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`);
+  if (typeof filter.isRegistered === 'boolean')
+    q = q.where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`);
   return applyListFilter(q, deviceListConfig, filter, access.company);
 };
 
@@ -57,7 +58,8 @@ const columns = [
   'd.cmd_restore_text',
 ] as const;
 
-export const countDevices = (db: Db, access: Access, filter: DeviceListFilter) => countRows(filtered(db, access, filter));
+export const countDevices = (db: Db, access: Access, filter: DeviceListFilter) =>
+  countRows(filtered(db, access, filter));
 
 export async function listDevices(db: Db, access: Access, query: DeviceListFilter & PagingInput) {
   // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.

@@ -11,7 +11,13 @@ import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { reserveCommand } from '../commands/terminal-commands.repository.js';
 import { conflict } from '../http/errors.js';
-import { deleteWaitingCommand, expireCommands, findActiveInSlot, findCommand, findLatestInSlot } from '../commands/command.repository.js';
+import {
+  deleteWaitingCommand,
+  expireCommands,
+  findActiveInSlot,
+  findCommand,
+  findLatestInSlot,
+} from '../commands/command.repository.js';
 import type { Access } from '../access/access.js';
 import { assertTerminalReservable } from './engine-scope.js';
 import { findProtocolByImei } from '../device/device.repository.js';
@@ -63,13 +69,22 @@ export async function reserve(db: Db, access: Access, input: ReserveInput, now: 
 }
 
 /** Deletes the slot's command; only in execWait, else 409 saying why. */
-export async function deleteReserved(db: Db, access: Access, carDataId: string, cmdIdx: number, now: Date): Promise<void> {
+export async function deleteReserved(
+  db: Db,
+  access: Access,
+  carDataId: string,
+  cmdIdx: number,
+  now: Date,
+): Promise<void> {
   access.mayCommandSlot(cmdIdx);
   await expireCommands(db, now, carDataId);
   const { company } = access;
   const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, company, access.account_id, now);
   if (deleted !== null)
-    return writeAudit(db, access, 'engine_command.delete', 'engine_command', String(deleted), { car_data_id: carDataId, cmd_idx: cmdIdx });
+    return writeAudit(db, access, 'engine_command.delete', 'engine_command', String(deleted), {
+      car_data_id: carDataId,
+      cmd_idx: cmdIdx,
+    });
   const latest = await findLatestInSlot(db, carDataId, cmdIdx, company);
   if (latest?.status === 'resultWait') throw conflict(engineMessages.deleteFetched);
   if (latest && latest.state === reservationStates.resultEnd) throw conflict(engineMessages.deleteFinished);

@@ -20,7 +20,11 @@ export async function assertTerminalReservable(db: Db, access: Access, carDataId
 /** The vehicle of a reservation request: visible, live, with a terminal. */
 export async function assertCarReservable(db: Db, access: Access, carId: string) {
   await access.see('car_id', carId);
-  const car = await db.selectFrom('cars').select(['is_delete', 'car_data_id']).where('car_id', '=', carId).executeTakeFirstOrThrow();
+  const car = await db
+    .selectFrom('cars')
+    .select(['is_delete', 'car_data_id'])
+    .where('car_id', '=', carId)
+    .executeTakeFirstOrThrow();
   if (car.is_delete) throw conflict(engineMessages.carDeleted);
   if (!car.car_data_id) throw conflict(engineMessages.noDevice);
 }

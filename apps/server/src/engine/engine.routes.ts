@@ -45,7 +45,9 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
     handler: async ({ body, access }) => {
       await access.see('car_data_id', body.car_data_id);
       await expireCommands(db, clock(), body.car_data_id);
-      return { list: await listCommands(db, body.car_data_id, access.company, { cmdIdx: body.cmd_idx, limit: body.limit }) };
+      return {
+        list: await listCommands(db, body.car_data_id, access.company, { cmdIdx: body.cmd_idx, limit: body.limit }),
+      };
     },
   });
 
@@ -100,7 +102,11 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
       if ((await countPending(db, car_id)) >= REQUEST_PENDING_MAX) throw conflict(engineMessages.tooManyPending);
       const request_id = randomBytes(12).toString('base64url');
       await insertRequest(db, { request_id, car_id, cmd, execute_at, created_by: access.account_id });
-      await writeAudit(db, access, 'reservation_request.add', 'reservation_request', request_id, { car_id, cmd, execute_at });
+      await writeAudit(db, access, 'reservation_request.add', 'reservation_request', request_id, {
+        car_id,
+        cmd,
+        execute_at,
+      });
       return { ok: true, request_id };
     },
   });
@@ -113,8 +119,11 @@ export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, cloc
       if (!request || !(await access.sees('car_id', request.car_id))) throw notFound();
       if (access.company !== null && request.company_id !== access.company) throw notFound();
       access.mayCommand('set_engine_boot_permission');
-      if (!(await cancelRequest(db, body.request_id, access.account_id, clock()))) throw conflict(engineMessages.requestNotPending);
-      await writeAudit(db, access, 'reservation_request.cancel', 'reservation_request', body.request_id, { car_id: request.car_id });
+      if (!(await cancelRequest(db, body.request_id, access.account_id, clock())))
+        throw conflict(engineMessages.requestNotPending);
+      await writeAudit(db, access, 'reservation_request.cancel', 'reservation_request', body.request_id, {
+        car_id: request.car_id,
+      });
       return { ok: true };
     },
   });

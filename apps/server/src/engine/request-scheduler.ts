@@ -36,7 +36,11 @@ async function fireNext(db: Db, now: Date): Promise<Outcome> {
   return db.transaction().execute(async (trx) => {
     const req = await claimDueRequest(trx, now);
     if (!req) return 'none';
-    const car = await trx.selectFrom('cars').select(['car_data_id', 'is_delete']).where('car_id', '=', req.car_id).executeTakeFirst();
+    const car = await trx
+      .selectFrom('cars')
+      .select(['car_data_id', 'is_delete'])
+      .where('car_id', '=', req.car_id)
+      .executeTakeFirst();
     const fail = async (reason: string) => {
       await markFailed(trx, req.request_id, reason, now);
       return 'failed' as const;
@@ -45,7 +49,9 @@ async function fireNext(db: Db, now: Date): Promise<Outcome> {
     if (!car.car_data_id) return fail(engineMessages.firedNoDevice);
     // Authority at firing time: the creator must still exist and hold the right over this vehicle now.
     const { rows } = await sql<{ lapse: string | null }>`
-      SELECT engine_authority_lapse(${req.created_by}, ${req.car_id}, NULL, 'set_engine_boot_permission') AS lapse`.execute(trx);
+      SELECT engine_authority_lapse(${req.created_by}, ${req.car_id}, NULL, 'set_engine_boot_permission') AS lapse`.execute(
+      trx,
+    );
     const lapse = rows[0]?.lapse ?? null;
     if (lapse !== null) {
       await markCancelledByServer(trx, req.request_id, lapse);
@@ -79,7 +85,13 @@ export function createRequestScheduler(opts: SchedulerOptions) {
 
   async function tick(): Promise<TickResult> {
     const now = clock();
-    const result: TickResult = { fired: 0, failed: 0, cancelled: 0, expired: await expireCommands(db, now), conflicts: 0 };
+    const result: TickResult = {
+      fired: 0,
+      failed: 0,
+      cancelled: 0,
+      expired: await expireCommands(db, now),
+      conflicts: 0,
+    };
     for (let i = 0; i < MAX_PER_TICK; i++) {
       let outcome: Outcome;
       try {

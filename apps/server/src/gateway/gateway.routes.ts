@@ -1,4 +1,10 @@
-import { DEVICE_BATCH_PATH, DeviceBatch, deviceProtocolMessages as msg, fieldErrors, type DeviceBatchResponse } from '@fleet/contract';
+import {
+  DEVICE_BATCH_PATH,
+  DeviceBatch,
+  deviceProtocolMessages as msg,
+  fieldErrors,
+  type DeviceBatchResponse,
+} from '@fleet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
@@ -7,7 +13,12 @@ import { coalesce } from './coalesce.js';
 import { authenticateDevice, findDevices, parseBasic, type AuthedDevice } from './device-auth.js';
 import { GroupCommit } from './group-commit.js';
 import { registerOsmandRoutes } from './osmand.routes.js';
-import { TERMINAL_AUTH_LIMITS, findLimited, limitKey, recordTerminalAuthFailure } from '../credentials/terminal-auth-limit.js';
+import {
+  TERMINAL_AUTH_LIMITS,
+  findLimited,
+  limitKey,
+  recordTerminalAuthFailure,
+} from '../credentials/terminal-auth-limit.js';
 
 /**
  * The device gateway of docs/device-protocol.md. Terminals are not console
@@ -19,7 +30,8 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
   // terminals arriving together are looked up together (coalesce.ts).
   const writer = new GroupCommit(ctx.db, {
     notify: { publicUrl: ctx.config.publicUrl },
-    committed: (states) => live.publishAll(states).catch((err: unknown) => app.log.warn({ err }, 'live publish failed')),
+    committed: (states) =>
+      live.publishAll(states).catch((err: unknown) => app.log.warn({ err }, 'live publish failed')),
   });
   const lookup = coalesce((ids: string[]) => findDevices(ctx.db, ids));
   const limited = coalesce((keys: string[]) => findLimited(ctx.db, keys));

@@ -29,7 +29,11 @@ interface Row<R> {
 type Column<R> = readonly [name: string, type: string, value: (r: R) => unknown];
 
 /** Rows of one record type from every batch, in the terminals' order; only those of claimed batches are kept. */
-function logInsert<R extends DeviceRecord>(table: string, rows: readonly Row<R>[], columns: readonly Column<R>[]): RawBuilder<unknown> {
+function logInsert<R extends DeviceRecord>(
+  table: string,
+  rows: readonly Row<R>[],
+  columns: readonly Column<R>[],
+): RawBuilder<unknown> {
   const all: Column<Row<R>>[] = [
     ['car_data_id', 'text', (x) => x.imei],
     ['recorded_at', 'timestamptz', (x) => x.r.time],
@@ -45,7 +49,9 @@ function logInsert<R extends DeviceRecord>(table: string, rows: readonly Row<R>[
 
 function logInserts(batches: readonly NewBatch[]): RawBuilder<unknown>[] {
   const of = <T extends DeviceRecord['type']>(type: T): Row<RecordOf<T>>[] =>
-    batches.flatMap((b) => b.records.filter((r): r is RecordOf<T> => r.type === type).map((r) => ({ imei: b.imei, r })));
+    batches.flatMap((b) =>
+      b.records.filter((r): r is RecordOf<T> => r.type === type).map((r) => ({ imei: b.imei, r })),
+    );
   const out: RawBuilder<unknown>[] = [];
   const add = <R extends DeviceRecord>(table: string, rows: Row<R>[], columns: Column<R>[]) => {
     if (rows.length) out.push(logInsert(table, rows, columns));
@@ -129,7 +135,8 @@ export interface StoredBatch {
 
 /** The CTEs storing the batches: claim, log0…, merged (the merged latest states of the claimed ones). */
 function storeCtes(batches: readonly NewBatch[]): RawBuilder<unknown>[] {
-  if (new Set(batches.map((b) => b.imei)).size !== batches.length) throw new Error('storeBatches: at most one batch per terminal');
+  if (new Set(batches.map((b) => b.imei)).size !== batches.length)
+    throw new Error('storeBatches: at most one batch per terminal');
   return [
     sql`claim AS (INSERT INTO device_batches (car_data_id, seq, accepted, rejected)
       SELECT * FROM unnest(${batches.map((b) => b.imei)}::text[], ${batches.map((b) => b.seq)}::int8[],
@@ -148,7 +155,9 @@ export async function storeBatches(db: Db, batches: readonly NewBatch[]): Promis
   if (batches.length === 0) return [];
   const { rows } = await sql<Selectable<DeviceLatestStateTable> & { claimed_id: string }>`
     WITH ${sql.join(storeCtes(batches))}
-    SELECT c.car_data_id AS claimed_id, m.* FROM claim AS c LEFT JOIN merged AS m ON m.car_data_id = c.car_data_id`.execute(db);
+    SELECT c.car_data_id AS claimed_id, m.* FROM claim AS c LEFT JOIN merged AS m ON m.car_data_id = c.car_data_id`.execute(
+    db,
+  );
   const merged = new Map(rows.map((r) => [r.claimed_id, r]));
   return batches.map((b) => {
     const row = merged.get(b.imei);
@@ -174,7 +183,11 @@ const parse = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) 
  * UPDATE, IMEI order) and live vehicles, each with whether any account could
  * be told about it. One round trip instead of five.
  */
-export async function storeAndRead(db: Db, batches: readonly NewBatch[], opts: { judge: boolean }): Promise<StoredAndRead[]> {
+export async function storeAndRead(
+  db: Db,
+  batches: readonly NewBatch[],
+  opts: { judge: boolean },
+): Promise<StoredAndRead[]> {
   if (batches.length === 0) return [];
   const ids = sql`${batches.map((b) => b.imei)}::text[]`;
   const ctes = [
@@ -193,7 +206,14 @@ export async function storeAndRead(db: Db, batches: readonly NewBatch[], opts: {
     ? sql`(SELECT to_jsonb(x) FROM motion AS x WHERE x.car_data_id = i.imei) AS motion,
         (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.car_id) FROM vehicles AS x WHERE x.car_data_id = i.imei) AS cars`
     : sql`NULL AS motion, NULL AS cars`;
-  const { rows } = await sql<{ imei: string; claimed: boolean; state: unknown; commands: unknown; motion: unknown; cars: unknown }>`
+  const { rows } = await sql<{
+    imei: string;
+    claimed: boolean;
+    state: unknown;
+    commands: unknown;
+    motion: unknown;
+    cars: unknown;
+  }>`
     WITH ${sql.join(ctes)}
     SELECT i.imei, c.car_data_id IS NOT NULL AS claimed, to_jsonb(m) AS state,
       (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.id) FROM pending AS x WHERE x.car_data_id = i.imei) AS commands,
@@ -235,7 +255,13 @@ export async function findBatch(db: Db, carDataId: string, seq: number) {
   };
 }
 
-export async function setBatchOutcome(db: Db, carDataId: string, seq: number, accepted: number, rejected: RejectedRecord[]) {
+export async function setBatchOutcome(
+  db: Db,
+  carDataId: string,
+  seq: number,
+  accepted: number,
+  rejected: RejectedRecord[],
+) {
   await db
     .updateTable('device_batches')
     .set({ accepted, rejected: JSON.stringify(rejected) })
@@ -254,7 +280,9 @@ export async function pruneBatchReceipts(db: Db, days: number, slice = 10_000): 
   let total = 0;
   for (let round = 0; round < 100; round++) {
     const result = await sql`DELETE FROM device_batches WHERE ctid IN (
-      SELECT ctid FROM device_batches WHERE received_at < now() - make_interval(days => ${days}) LIMIT ${slice})`.execute(db);
+      SELECT ctid FROM device_batches WHERE received_at < now() - make_interval(days => ${days}) LIMIT ${slice})`.execute(
+      db,
+    );
     const n = Number(result.numAffectedRows ?? 0);
     total += n;
     if (n < slice) break;

@@ -16,7 +16,14 @@ import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from '../commands/command-results.js';
 import { takePendingCommands } from '../commands/terminal-commands.repository.js';
 import type { AuthedDevice } from './device-auth.js';
-import { findBatch, insertEngineRows, setBatchOutcome, storeAndRead, storeBatch, type NewBatch } from './ingest.repository.js';
+import {
+  findBatch,
+  insertEngineRows,
+  setBatchOutcome,
+  storeAndRead,
+  storeBatch,
+  type NewBatch,
+} from './ingest.repository.js';
 import { foldLatest } from '../telemetry/latest-patch.js';
 
 export interface IngestOutcome {
@@ -154,7 +161,8 @@ export async function commitBatches(
   batches: readonly PreparedBatch[],
   notify?: Pick<NotifyOptions, 'publicUrl'>,
 ): Promise<IngestOutcome[]> {
-  if (batches.some((p) => p.results.length > 0)) throw new Error('commitBatches: command results are stored by ingestBatch');
+  if (batches.some((p) => p.results.length > 0))
+    throw new Error('commitBatches: command results are stored by ingestBatch');
   const stored = await storeAndRead(trx, batches.map(newBatch), { judge: !!notify });
   if (notify) {
     const judged = batches.flatMap((p, i) => {
@@ -163,13 +171,19 @@ export async function commitBatches(
       const lastPosition = state.lat !== null && state.lng !== null ? { lat: state.lat, lng: state.lng } : null;
       return [{ carDataId: p.device.car_data_id, records: p.records, now: p.now, lastPosition }];
     });
-    const motions = new Map(batches.flatMap((p, i) => (stored[i]!.motion ? [[p.device.car_data_id, stored[i]!.motion!] as const] : [])));
+    const motions = new Map(
+      batches.flatMap((p, i) => (stored[i]!.motion ? [[p.device.car_data_id, stored[i]!.motion!] as const] : [])),
+    );
     await evaluateBatches(trx, judged, notify.publicUrl, { motions, cars: stored.flatMap((s) => s.cars) });
   }
   const out: IngestOutcome[] = [];
   for (const [i, p] of batches.entries()) {
     const { claimed, state, commands } = stored[i]!;
-    out.push(claimed ? { response: reply(p, p.valid.length, p.rejected, false, commands), state } : await repeated(trx, p, commands));
+    out.push(
+      claimed
+        ? { response: reply(p, p.valid.length, p.rejected, false, commands), state }
+        : await repeated(trx, p, commands),
+    );
   }
   return out;
 }

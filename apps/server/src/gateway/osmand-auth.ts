@@ -12,7 +12,9 @@ const IMEI_LIKE = /^[A-Za-z0-9_-]{1,64}$/;
 /** The terminal's IMEI as an OsmAnd client sends it: `id` / `deviceid` (query or form), `device_id` (Traccar Client 9 JSON). */
 export function osmandIdOf(params: OsmandQuery, body: unknown): string | undefined {
   const json = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const raw = [json.device_id, json.deviceid, json.id, params.id, params.deviceid].find((v) => v !== undefined && v !== null && v !== '');
+  const raw = [json.device_id, json.deviceid, json.id, params.id, params.deviceid].find(
+    (v) => v !== undefined && v !== null && v !== '',
+  );
   const text = (Array.isArray(raw) ? raw[0] : raw) as unknown;
   return typeof text === 'string' || typeof text === 'number' ? String(text).trim() || undefined : undefined;
 }

@@ -39,7 +39,13 @@ describe('OsmAnd query form', () => {
   });
 
   it('takes `deviceid`, `location` "lat,lon", `heading` and ignition off', () => {
-    const fix = fixOf({ deviceid: '358409100000102', location: '35.5,139.5', heading: '180', ignition: '0', timestamp: '1764039600' });
+    const fix = fixOf({
+      deviceid: '358409100000102',
+      location: '35.5,139.5',
+      heading: '180',
+      ignition: '0',
+      timestamp: '1764039600',
+    });
     expect(fix.imei).toBe('358409100000102');
     expect(fix.records[0]).toMatchObject({ type: 'gps', lat: 35.5, lng: 139.5, heading: 180 });
     expect(fix.records[1]).toMatchObject({ type: 'engine', running: 'off' });
@@ -54,8 +60,16 @@ describe('OsmAnd query form', () => {
   it('refuses a report without an id, unreadable numbers or times, and one with nothing to store', () => {
     expect(decode({ lat: '1', lon: '2' })).toEqual({ ok: false, error: 'noId' });
     expect(decode({ id: 'x', lat: 'north', lon: '2' })).toEqual({ ok: false, error: 'badNumber', field: 'lat' });
-    expect(decode({ id: 'x', lat: '1', lon: '2', speed: '1,5' })).toEqual({ ok: false, error: 'badNumber', field: 'speed' });
-    expect(decode({ id: 'x', lat: '1', lon: '2', timestamp: 'yesterday' })).toEqual({ ok: false, error: 'badTime', field: 'timestamp' });
+    expect(decode({ id: 'x', lat: '1', lon: '2', speed: '1,5' })).toEqual({
+      ok: false,
+      error: 'badNumber',
+      field: 'speed',
+    });
+    expect(decode({ id: 'x', lat: '1', lon: '2', timestamp: 'yesterday' })).toEqual({
+      ok: false,
+      error: 'badTime',
+      field: 'timestamp',
+    });
     expect(decode({ id: 'x' })).toEqual({ ok: false, error: 'empty' });
   });
 });
@@ -103,7 +117,11 @@ describe('Traccar Client 9 JSON', () => {
   it('drops the -1 "unknown" speed, heading and battery level', () => {
     const unknown = {
       ...body,
-      location: { ...body.location, coords: { latitude: 1, longitude: 2, speed: -1, heading: -1 }, battery: { level: -1 } },
+      location: {
+        ...body.location,
+        coords: { latitude: 1, longitude: 2, speed: -1, heading: -1 },
+        battery: { level: -1 },
+      },
     };
     expect(fixOf({}, unknown).records[0]).toEqual({ type: 'gps', time: '2025-11-25T03:00:00.000Z', lat: 1, lng: 2 });
     expect(fixOf({}, unknown).records.some((r) => r.type === 'battery')).toBe(false);

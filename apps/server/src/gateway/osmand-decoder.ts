@@ -19,7 +19,8 @@ export interface OsmandFix {
   records: Record<string, unknown>[];
 }
 
-export type OsmandDecoded = { ok: true; fix: OsmandFix } | { ok: false; error: 'noId' | 'badTime' | 'badNumber' | 'empty'; field?: string };
+export type OsmandDecoded =
+  { ok: true; fix: OsmandFix } | { ok: false; error: 'noId' | 'badTime' | 'badNumber' | 'empty'; field?: string };
 
 const KNOTS_TO_KMH = 1.852;
 const MPS_TO_KMH = 3.6;
@@ -69,7 +70,8 @@ export function parseOsmandTime(value: unknown): Date | undefined {
   }
   if (typeof value !== 'string') throw new BadInput('badTime', 'timestamp');
   const text = value.trim().replace(' ', 'T');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(text)) throw new BadInput('badTime', 'timestamp');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(text))
+    throw new BadInput('badTime', 'timestamp');
   const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`;
   const ms = Date.parse(zoned);
   if (!Number.isFinite(ms)) throw new BadInput('badTime', 'timestamp');
@@ -143,12 +145,22 @@ function fromJson(body: Record<string, unknown>): Reading {
 function toRecords(r: Reading, time: string): Record<string, unknown>[] {
   const records: Record<string, unknown>[] = [];
   if (r.lat !== undefined || r.lng !== undefined) {
-    records.push({ type: 'gps', time, lat: r.lat, lng: r.lng, speed: r.speed, heading: r.heading, accuracy: r.accuracy });
+    records.push({
+      type: 'gps',
+      time,
+      lat: r.lat,
+      lng: r.lng,
+      speed: r.speed,
+      heading: r.heading,
+      accuracy: r.accuracy,
+    });
   }
   if (r.ignition !== undefined) records.push({ type: 'engine', time, running: r.ignition ? 'on' : 'off' });
   if (r.batteryPct !== undefined) records.push({ type: 'battery', time, percentage: r.batteryPct });
   const readings = Object.fromEntries(
-    Object.entries({ altitude_m: r.altitude, charging: r.charging, moving: r.moving }).filter(([, v]) => v !== undefined),
+    Object.entries({ altitude_m: r.altitude, charging: r.charging, moving: r.moving }).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
   if (Object.keys(readings).length > 0) records.push({ type: 'sensor', time, readings });
   return records.map((rec) => Object.fromEntries(Object.entries(rec).filter(([, v]) => v !== undefined)));

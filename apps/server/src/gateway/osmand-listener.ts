@@ -46,7 +46,9 @@ async function forward(app: FastifyInstance, req: IncomingMessage, res: ServerRe
   const url = new URL(req.url ?? '/', 'http://osmand.invalid');
   const segments = url.pathname.split('/').filter(Boolean);
   if (segments.length !== 1 || (req.method !== 'GET' && req.method !== 'POST')) {
-    return answer(res, segments.length !== 1 ? 404 : 405, { code: segments.length !== 1 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED' });
+    return answer(res, segments.length !== 1 ? 404 : 405, {
+      code: segments.length !== 1 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED',
+    });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -79,6 +81,9 @@ async function forward(app: FastifyInstance, req: IncomingMessage, res: ServerRe
 }
 
 function answer(res: ServerResponse, status: number, body: object, close = false) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(JSON.stringify(body));
 }

@@ -26,14 +26,18 @@ const BODY_LIMIT = 64 * 1024;
  */
 export function registerOsmandRoutes(app: FastifyInstance, ctx: AppContext, deps: OsmandDeps) {
   void app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body.toString()))),
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: BODY_LIMIT },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body.toString()))),
     );
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       reply.header('cache-control', 'no-store');
       const now = new Date();
       const query = request.query as OsmandQuery;
-      const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ? (request.body as OsmandQuery) : {};
+      const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')
+        ? (request.body as OsmandQuery)
+        : {};
       const params = { ...query, ...form };
       const body = request.headers['content-type']?.startsWith('application/json') ? request.body : undefined;
       const imei = osmandIdOf(params, body);
@@ -41,13 +45,24 @@ export function registerOsmandRoutes(app: FastifyInstance, ctx: AppContext, deps
       const device = await authenticate(request, reply, imei, (request.params as { password: string }).password);
       const decoded = decodeOsmand(params, body, now);
       if (!decoded.ok)
-        throw badRequest(osmandMessages[decoded.error], decoded.field ? { [decoded.field]: osmandMessages[decoded.error] } : undefined);
+        throw badRequest(
+          osmandMessages[decoded.error],
+          decoded.field ? { [decoded.field]: osmandMessages[decoded.error] } : undefined,
+        );
       // One fix is all or nothing: a rejected value is a 400, so the client does not believe it stored.
       const { rejected } = sortRecords(decoded.fix.records, now);
       if (rejected.length > 0)
         throw badRequest(osmandMessages.rejected, Object.fromEntries(rejected.map((r) => [String(r.index), r.reason])));
-      const outcome = await deps.writer.ingest(device, { seq: osmandSeq(decoded.fix), records: decoded.fix.records }, now);
-      return { accepted: outcome.response.accepted, duplicate: outcome.response.duplicate, server_time: outcome.response.server_time };
+      const outcome = await deps.writer.ingest(
+        device,
+        { seq: osmandSeq(decoded.fix), records: decoded.fix.records },
+        now,
+      );
+      return {
+        accepted: outcome.response.accepted,
+        duplicate: outcome.response.duplicate,
+        server_time: outcome.response.server_time,
+      };
     };
 
     async function authenticate(request: FastifyRequest, reply: FastifyReply, imei: string, password: string) {

@@ -3,12 +3,26 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 
 /** Connection-level failures: the database is down or restarting, not a bug of ours. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+]);
 const isDatabaseDown = (e: unknown) => {
   const err = e as { code?: string; message?: string };
   return (
     (err.code !== undefined && UNAVAILABLE_CODES.has(err.code)) ||
-    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(err.message ?? '')
+    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+      err.message ?? '',
+    )
   );
 };
 
@@ -23,7 +37,11 @@ const clientMessage = (e: FastifyError): string => {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler<FastifyError | AppError>((error, request, reply) => {
     if (error instanceof AppError) {
-      const body: ApiError = { code: error.code, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+      const body: ApiError = {
+        code: error.code,
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      };
       return reply.status(error.statusCode).send(body);
     }
     const status = (error as FastifyError).statusCode;
@@ -38,5 +56,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return reply.status(500).send({ code: 'INTERNAL', message: errorMessages.internal } satisfies ApiError);
   });
-
 }

@@ -17,10 +17,8 @@ export const badRequest = (message: string = errorMessages.badRequest, errors?: 
   new AppError(400, 'BAD_REQUEST', message, errors);
 export const unauthorized = (message: string = errorMessages.unauthorized) =>
   new AppError(401, 'UNAUTHORIZED', message);
-export const forbidden = (message: string = errorMessages.forbidden) =>
-  new AppError(403, 'FORBIDDEN', message);
-export const notFound = (message: string = errorMessages.notFound) =>
-  new AppError(404, 'NOT_FOUND', message);
+export const forbidden = (message: string = errorMessages.forbidden) => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (message: string = errorMessages.notFound) => new AppError(404, 'NOT_FOUND', message);
 export const conflict = (message: string = errorMessages.conflict, errors?: Record<string, string>) =>
   new AppError(409, 'CONFLICT', message, errors);
 export const tooManyRequests = (message: string) => new AppError(429, 'TOO_MANY_REQUESTS', message);

@@ -97,13 +97,18 @@ export function applyListFilter<Q extends AnyQuery, K extends string>(
 }
 
 /** Sorts from the whitelist (else 400), then the primary key. */
-export function applyListOrder<Q extends AnyQuery, K extends string>(q: Q, cfg: ListConfig<K>, paging: Pick<PagingInput, 'sorts'>): Q {
+export function applyListOrder<Q extends AnyQuery, K extends string>(
+  q: Q,
+  cfg: ListConfig<K>,
+  paging: Pick<PagingInput, 'sorts'>,
+): Q {
   const sorts = paging.sorts === undefined ? [] : Array.isArray(paging.sorts) ? paging.sorts : [paging.sorts];
   let out: AnyQuery = q;
   const used = new Set<string>();
   for (const s of sorts) {
     const { column, dir } = parseSort(s);
-    if (!(cfg.sortable as readonly string[]).includes(column)) throw badRequest(undefined, { sorts: fieldMessages.sort });
+    if (!(cfg.sortable as readonly string[]).includes(column))
+      throw badRequest(undefined, { sorts: fieldMessages.sort });
     if (used.has(column)) continue;
     used.add(column);
     out = out.orderBy(sql`${cfg.columns[column as K].expr} ${sql.raw(dir)}`);

@@ -19,6 +19,8 @@ describe('logOptions format', () => {
     const pretty = logOptions('info', undefined, 'pretty') as { transport?: { target: string } };
     expect(pretty.transport?.target).toBe('pino-pretty');
     expect((logOptions('info', undefined, 'json') as { transport?: unknown }).transport).toBeUndefined();
-    expect((logOptions('info', { write: () => undefined }, 'pretty') as { transport?: unknown }).transport).toBeUndefined();
+    expect(
+      (logOptions('info', { write: () => undefined }, 'pretty') as { transport?: unknown }).transport,
+    ).toBeUndefined();
   });
 });

@@ -8,7 +8,16 @@ export const REDACTED = '[REDACTED]';
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY, `$1${REDACTED}`);
 
 /** Secrets anywhere a log call might put them: credential headers, and password and token fields at the top or one level down. */
-const SECRET_FIELDS = ['password', 'current_password', 'new_password', 'password_confirm', 'token', 'ticket', 'otp', 'secret'];
+const SECRET_FIELDS = [
+  'password',
+  'current_password',
+  'new_password',
+  'password_confirm',
+  'token',
+  'ticket',
+  'otp',
+  'secret',
+];
 const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -34,7 +43,9 @@ export function logOptions(
   return {
     level,
     ...(stream ? { stream } : {}),
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: {
       req: (request: FastifyRequest) => ({

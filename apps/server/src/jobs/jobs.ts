@@ -28,12 +28,18 @@ export const CLEAN_UP_INTERVAL_MS = 3600_000;
  * is claimed by one instance, a sweep finding is recorded once (docs/engine-control.md,
  * docs/notifications.md).
  */
-export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clock }): { jobs: Job[]; close(): Promise<void> } {
+export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clock }): {
+  jobs: Job[];
+  close(): Promise<void>;
+} {
   const { db, config, log } = opts;
   const clock = opts.clock ?? systemClock;
   // The demo has no mail server on purpose; in production a missing SMTP_URL is worth a warning.
   if (!config.SMTP_URL)
-    log[config.production ? 'warn' : 'info']({}, 'SMTP_URL is not set: mail is kept in the outbox (mail_outbox) and logged, not sent');
+    log[config.production ? 'warn' : 'info'](
+      {},
+      'SMTP_URL is not set: mail is kept in the outbox (mail_outbox) and logged, not sent',
+    );
   const mail = new MailDispatcher({
     db,
     transport: config.SMTP_URL ? createMailTransport(config.SMTP_URL) : null,
@@ -44,7 +50,11 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
   const webhooks = new WebhookDispatcher({ db, log, clock });
   const reservations = createRequestScheduler({ db, clock });
   const jobs: Job[] = [
-    { name: 'reservation requests and command expiry', periodMs: RESERVATION_INTERVAL_MS, run: () => reservations.tick() },
+    {
+      name: 'reservation requests and command expiry',
+      periodMs: RESERVATION_INTERVAL_MS,
+      run: () => reservations.tick(),
+    },
     { name: 'mail dispatch', periodMs: MAIL_INTERVAL_MS, runAtStart: true, run: () => mail.runOnce() },
     {
       name: 'webhook dispatch',
@@ -55,7 +65,11 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
         return webhooks.runOnce();
       },
     },
-    { name: 'notification sweep', periodMs: SWEEP_INTERVAL_MS, run: () => runSweep(db, { publicUrl: config.publicUrl, clock }) },
+    {
+      name: 'notification sweep',
+      periodMs: SWEEP_INTERVAL_MS,
+      run: () => runSweep(db, { publicUrl: config.publicUrl, clock }),
+    },
     {
       name: 'clean-up',
       periodMs: CLEAN_UP_INTERVAL_MS,

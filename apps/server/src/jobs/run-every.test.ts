@@ -10,7 +10,12 @@ afterEach(() => {
 /** A job whose runs stay open until released. */
 function heldJob(periodMs: number, runAtStart = false) {
   const releases: (() => void)[] = [];
-  const job: Job = { name: 'held', periodMs, runAtStart, run: () => new Promise<void>((resolve) => releases.push(resolve)) };
+  const job: Job = {
+    name: 'held',
+    periodMs,
+    runAtStart,
+    run: () => new Promise<void>((resolve) => releases.push(resolve)),
+  };
   return { job, releases };
 }
 

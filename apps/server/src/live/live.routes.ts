@@ -36,7 +36,10 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
 
   registerCall(app, ctx, liveTicket, {
     auth: 'user',
-    handler: async ({ access }) => ({ ticket: await createTicket(db, access.session.token_hash), expires_in: LIVE_TICKET_SECONDS }),
+    handler: async ({ access }) => ({
+      ticket: await createTicket(db, access.session.token_hash),
+      expires_in: LIVE_TICKET_SECONDS,
+    }),
   });
 
   const sessionOf = async (request: FastifyRequest): Promise<string> => {

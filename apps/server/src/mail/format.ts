@@ -8,7 +8,8 @@ export function formatJst(at: Date | string): string {
   return `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
-export const mapLink = (lat: number, lng: number) => `https://www.google.com/maps?q=${lat.toFixed(6)},${lng.toFixed(6)}`;
+export const mapLink = (lat: number, lng: number) =>
+  `https://www.google.com/maps?q=${lat.toFixed(6)},${lng.toFixed(6)}`;
 
 export const MAIL_FOOTER = [
   '',

@@ -1,7 +1,14 @@
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from './clock.js';
 import type { MailTransport } from './mail-transport.js';
-import { claimDueMails, markFailed, markSent, pendingAfter, releaseClaims, type ClaimedMail } from './outbox.repository.js';
+import {
+  claimDueMails,
+  markFailed,
+  markSent,
+  pendingAfter,
+  releaseClaims,
+  type ClaimedMail,
+} from './outbox.repository.js';
 import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
 
 /** The part of a pino / Fastify logger the mail and notification code uses. */
@@ -94,7 +101,10 @@ export class MailDispatcher {
       const next = new Date(this.clock().getTime() + retryDelayMs(mail.attempts));
       await markFailed(db, mail.id, next, message);
       const final = mail.attempts >= MAIL_MAX_ATTEMPTS;
-      log.warn({ mailId: mail.id, attempts: mail.attempts, err: message }, final ? 'mail given up' : 'mail send failed, will retry');
+      log.warn(
+        { mailId: mail.id, attempts: mail.attempts, err: message },
+        final ? 'mail given up' : 'mail send failed, will retry',
+      );
       return false;
     }
     await markSent(db, mail, this.clock());

@@ -21,7 +21,14 @@ export const REDACTED_BODY = '（パスワード再設定用のリンクを含�
 export async function enqueueMail(db: Db, mail: NewMail, now: Date): Promise<number> {
   const row = await db
     .insertInto('mail_outbox')
-    .values({ to_addr: mail.to, subject: mail.subject, body: mail.body, kind: mail.kind, next_attempt_at: now, created_at: now })
+    .values({
+      to_addr: mail.to,
+      subject: mail.subject,
+      body: mail.body,
+      kind: mail.kind,
+      next_attempt_at: now,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -134,7 +141,17 @@ export async function listOutbox(db: Db, q: { status: MailOutboxStatus; offset: 
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('mail_outbox')
-      .select(['id', 'to_addr', 'subject', 'kind', 'attempts', 'next_attempt_at', 'last_error', 'sent_at', 'created_at'])
+      .select([
+        'id',
+        'to_addr',
+        'subject',
+        'kind',
+        'attempts',
+        'next_attempt_at',
+        'last_error',
+        'sent_at',
+        'created_at',
+      ])
       .where(where)
       .orderBy('id', 'desc')
       .offset(q.offset)

@@ -9,4 +9,5 @@ export const MAIL_RETRY_MAX_MS = 6 * 3600_000;
 /** How long a claimed mail is reserved for the instance sending it. */
 export const MAIL_CLAIM_LEASE_MS = 10 * 60_000;
 
-export const retryDelayMs = (attempts: number): number => Math.min(MAIL_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), MAIL_RETRY_MAX_MS);
+export const retryDelayMs = (attempts: number): number =>
+  Math.min(MAIL_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), MAIL_RETRY_MAX_MS);

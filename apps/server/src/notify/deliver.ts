@@ -34,7 +34,13 @@ export interface DeliverOptions {
  * account already heard about this vehicle and item within the cooldown (or,
  * for a lasting condition, since it began). Returns whether a mail was queued.
  */
-export async function deliver(trx: Db, sub: Subscriber, car: NotifyCar, f: Finding, opts: DeliverOptions): Promise<boolean> {
+export async function deliver(
+  trx: Db,
+  sub: Subscriber,
+  car: NotifyCar,
+  f: Finding,
+  opts: DeliverOptions,
+): Promise<boolean> {
   await lockNotificationKey(trx, sub.account_id, car.car_id, f.item);
   const cooldownStart = opts.now.getTime() - COOLDOWN_MS;
   const since = new Date(f.since ? Math.min(f.since.getTime(), cooldownStart) : cooldownStart);

@@ -35,7 +35,12 @@ export interface BatchToJudge {
  * to run in a transaction of its own after the batch committed.
  * Returns the number of mails queued.
  */
-export async function evaluateBatch(db: Db, carDataId: string, records: readonly DeviceRecord[], opts: NotifyOptions): Promise<number> {
+export async function evaluateBatch(
+  db: Db,
+  carDataId: string,
+  records: readonly DeviceRecord[],
+  opts: NotifyOptions,
+): Promise<number> {
   if (!records.length) return 0;
   const now = (opts.clock ?? systemClock)();
   const run = (trx: Db) => evaluateBatches(trx, [{ carDataId, records, now }], opts.publicUrl);
@@ -59,7 +64,12 @@ export interface JudgeReads {
  * number: the group commit of the gateway. Each batch is judged exactly as on
  * its own (the same rules, subscribers, cooldowns, its own time).
  */
-export async function evaluateBatches(trx: Db, batches: readonly BatchToJudge[], publicUrl: string, reads?: JudgeReads): Promise<number> {
+export async function evaluateBatches(
+  trx: Db,
+  batches: readonly BatchToJudge[],
+  publicUrl: string,
+  reads?: JudgeReads,
+): Promise<number> {
   const todo = batches.filter((b) => b.records.length > 0);
   if (todo.length === 0) return 0;
   const ids = todo.map((b) => b.carDataId);
@@ -84,14 +94,18 @@ export async function evaluateBatches(trx: Db, batches: readonly BatchToJudge[],
     TELEMETRY_ITEMS,
     cars.map((c) => c.company_id),
   );
-  const carSubs = cars.map((car) => ({ car, subs: subs.filter((s) => seesCompany(s, car.company_id)) })).filter((c) => c.subs.length > 0);
+  const carSubs = cars
+    .map((car) => ({ car, subs: subs.filter((s) => seesCompany(s, car.company_id)) }))
+    .filter((c) => c.subs.length > 0);
   if (carSubs.length === 0) return 0;
   const areas = await loadVehicleAreas(
     trx,
     carSubs.filter((c) => c.subs.some((s) => s.items.warn_area.enable)).map((c) => c.car),
   );
   const byImei = new Map(todo.map((b) => [b.carDataId, b]));
-  const unknown = [...new Set(carSubs.map((c) => c.car.car_data_id))].filter((id) => byImei.get(id)!.lastPosition === undefined);
+  const unknown = [...new Set(carSubs.map((c) => c.car.car_data_id))].filter(
+    (id) => byImei.get(id)!.lastPosition === undefined,
+  );
   const positions = await latestPositions(trx, unknown);
 
   let queued = 0;
@@ -103,7 +117,12 @@ export async function evaluateBatches(trx: Db, batches: readonly BatchToJudge[],
       for (const item of TELEMETRY_ITEMS) {
         const setting = sub.items[item];
         if (!setting.enable) continue;
-        const finding = item === 'vibration' ? (setting.param === null ? undefined : found.vibration(setting.param)) : found.fixed[item];
+        const finding =
+          item === 'vibration'
+            ? setting.param === null
+              ? undefined
+              : found.vibration(setting.param)
+            : found.fixed[item];
         if (finding && (await deliver(trx, sub, car, finding, { now: b.now, publicUrl }))) queued++;
       }
     }

@@ -4,7 +4,8 @@ import { foldMotion, metresBetween } from './motion.js';
 
 const rec = (r: DeviceRecordInput) => DeviceRecord.parse(r);
 const t = (minute: number) => new Date(Date.UTC(2026, 11, 1, 0, minute)).toISOString();
-const gps = (minute: number, lat: number, speed: number | null = 0) => rec({ type: 'gps', time: t(minute), lat, lng: 139.76, speed });
+const gps = (minute: number, lat: number, speed: number | null = 0) =>
+  rec({ type: 'gps', time: t(minute), lat, lng: 139.76, speed });
 const engine = (minute: number, running: 'on' | 'off') => rec({ type: 'engine', time: t(minute), running });
 
 describe('metresBetween', () => {

@@ -39,7 +39,14 @@ export function foldMotion(prev: Motion | null, records: readonly DeviceRecord[]
     if (r.type !== 'gps' && !(r.type === 'engine' && r.running != null)) continue;
     const at = new Date(r.time);
     if (m && at < m.last_record_at) continue;
-    m ??= { moved_at: at, anchor_lat: null, anchor_lng: null, engine_running: null, idle_since: null, last_record_at: at };
+    m ??= {
+      moved_at: at,
+      anchor_lat: null,
+      anchor_lng: null,
+      engine_running: null,
+      idle_since: null,
+      last_record_at: at,
+    };
     m.last_record_at = at;
     changed = true;
     if (r.type === 'engine') {

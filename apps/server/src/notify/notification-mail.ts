@@ -19,7 +19,10 @@ export function composeNotificationMail(n: NotificationMailInput): { subject: st
   const carName = n.car.car_number.trim() || n.car.car_id;
   const subject = `【車両通知】${label}：${carName}（車両ID: ${n.car.car_id}）`;
   const where = n.position
-    ? [`位置：緯度 ${n.position.lat.toFixed(6)}、経度 ${n.position.lng.toFixed(6)}`, `地図：${mapLink(n.position.lat, n.position.lng)}`]
+    ? [
+        `位置：緯度 ${n.position.lat.toFixed(6)}、経度 ${n.position.lng.toFixed(6)}`,
+        `地図：${mapLink(n.position.lat, n.position.lng)}`,
+      ]
     : ['位置：不明（位置情報を受信していません）'];
   const body = [
     `${n.recipientName} 様`,

@@ -14,7 +14,16 @@ export interface NotifyCar {
   lng_max: number | null;
 }
 
-const carColumns = ['car_id', 'car_number', 'company_id', 'car_data_id', 'lat_min', 'lat_max', 'lng_min', 'lng_max'] as const;
+const carColumns = [
+  'car_id',
+  'car_number',
+  'company_id',
+  'car_data_id',
+  'lat_min',
+  'lat_max',
+  'lng_min',
+  'lng_max',
+] as const;
 
 /** The live vehicles the terminals (IMEIs) are fitted to; normally one each. In IMEI, then vehicle order. */
 export async function findCarsByDataIds(db: Db, carDataIds: readonly string[]): Promise<NotifyCar[]> {
@@ -35,12 +44,23 @@ export async function findCarsByDataIds(db: Db, carDataIds: readonly string[]): 
  * server instance until the transaction ends, so two instances cannot both
  * find "nothing sent yet" and both send.
  */
-export async function lockNotificationKey(trx: Db, accountId: string, carId: string, item: NotifyItemKey): Promise<void> {
+export async function lockNotificationKey(
+  trx: Db,
+  accountId: string,
+  carId: string,
+  item: NotifyItemKey,
+): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`notify|${accountId}|${carId}|${item}`}))`.execute(trx);
 }
 
 /** Whether a notification went out for this account, vehicle and item after `since`. */
-export async function notifiedSince(db: Db, accountId: string, carId: string, item: NotifyItemKey, since: Date): Promise<boolean> {
+export async function notifiedSince(
+  db: Db,
+  accountId: string,
+  carId: string,
+  item: NotifyItemKey,
+  since: Date,
+): Promise<boolean> {
   const row = await db
     .selectFrom('notification_events')
     .select('id')
@@ -55,7 +75,14 @@ export async function notifiedSince(db: Db, accountId: string, carId: string, it
 
 export async function recordNotification(
   db: Db,
-  e: { account_id: string; car_id: string; item: NotifyItemKey; detail: Record<string, unknown>; outbox_id: number; at: Date },
+  e: {
+    account_id: string;
+    car_id: string;
+    item: NotifyItemKey;
+    detail: Record<string, unknown>;
+    outbox_id: number;
+    at: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('notification_events')
@@ -73,7 +100,8 @@ export async function lastNotifications(db: Db, items: readonly NotifyItemKey[])
     .execute();
   return new Map(rows.map((r) => [notificationKey(r.account_id, r.car_id, r.item), new Date(r.at)]));
 }
-export const notificationKey = (accountId: string, carId: string, item: string) => `${accountId}\u0000${carId}\u0000${item}`;
+export const notificationKey = (accountId: string, carId: string, item: string) =>
+  `${accountId}\u0000${carId}\u0000${item}`;
 
 /** Events are kept 400 days, longer than the longest episode (car_negrected: 365 days). */
 export async function pruneNotificationEvents(db: Db, now: Date): Promise<void> {
@@ -84,12 +112,17 @@ export async function pruneNotificationEvents(db: Db, now: Date): Promise<void> 
 }
 
 /** Per vehicle: available_data (when complete) plus its area rows. */
-export async function loadVehicleAreas(db: Db, cars: readonly NotifyCar[]): Promise<Map<string, { available: Area[]; disable: Area[] }>> {
+export async function loadVehicleAreas(
+  db: Db,
+  cars: readonly NotifyCar[],
+): Promise<Map<string, { available: Area[]; disable: Area[] }>> {
   const out = new Map<string, { available: Area[]; disable: Area[] }>();
   for (const car of cars) {
     const own = car.lat_min !== null && car.lat_max !== null && car.lng_min !== null && car.lng_max !== null;
     out.set(car.car_id, {
-      available: own ? [{ lat_min: car.lat_min!, lat_max: car.lat_max!, lng_min: car.lng_min!, lng_max: car.lng_max! }] : [],
+      available: own
+        ? [{ lat_min: car.lat_min!, lat_max: car.lat_max!, lng_min: car.lng_min!, lng_max: car.lng_max! }]
+        : [],
       disable: [],
     });
   }
@@ -114,14 +147,21 @@ export async function loadVehicleAreas(db: Db, cars: readonly NotifyCar[]): Prom
 }
 
 /** The last positions the server knows for terminals, from their latest state (absent: none). */
-export async function latestPositions(db: Db, carDataIds: readonly string[]): Promise<Map<string, { lat: number; lng: number }>> {
+export async function latestPositions(
+  db: Db,
+  carDataIds: readonly string[],
+): Promise<Map<string, { lat: number; lng: number }>> {
   if (carDataIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('device_latest_state')
     .select(['car_data_id', 'lat', 'lng'])
     .where('car_data_id', 'in', [...carDataIds])
     .execute();
-  return new Map(rows.flatMap((r) => (r.lat !== null && r.lng !== null ? [[r.car_data_id, { lat: r.lat, lng: r.lng }] as const] : [])));
+  return new Map(
+    rows.flatMap((r) =>
+      r.lat !== null && r.lng !== null ? [[r.car_data_id, { lat: r.lat, lng: r.lng }] as const] : [],
+    ),
+  );
 }
 
 /** Every live vehicle with a terminal, with what the sweep judges by. */

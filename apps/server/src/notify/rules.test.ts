@@ -17,7 +17,11 @@ describe('findBatchEvents', () => {
       ],
       { areas: null, lastPosition: { lat: 1, lng: 2 } },
     );
-    expect(found.fixed.sensor_error).toMatchObject({ at: new Date(at(2)), position: { lat: 35, lng: 139 }, detail: { status_code: 1002 } });
+    expect(found.fixed.sensor_error).toMatchObject({
+      at: new Date(at(2)),
+      position: { lat: 35, lng: 139 },
+      detail: { status_code: 1002 },
+    });
     expect(found.fixed.warn_area).toBeUndefined();
   });
 
@@ -30,7 +34,10 @@ describe('findBatchEvents', () => {
   });
 
   it('judges vibration strictly over each threshold', () => {
-    const found = findBatchEvents([rec({ type: 'sensor', time: at(0), vibration: 2 })], { areas: null, lastPosition: null });
+    const found = findBatchEvents([rec({ type: 'sensor', time: at(0), vibration: 2 })], {
+      areas: null,
+      lastPosition: null,
+    });
     expect(found.vibration(2)).toBeUndefined();
     expect(found.vibration(1.9)?.detail).toEqual({ vibration: 2, threshold: 1.9 });
   });
@@ -49,7 +56,16 @@ describe('formatElapsed', () => {
 describe('findSweepEvents', () => {
   const now = new Date('2026-12-10T00:00:00Z');
   const vehicle = (v: Partial<SweepVehicle>): SweepVehicle => ({
-    car: { car_id: 'c', car_number: '', company_id: null, car_data_id: 'i', lat_min: null, lat_max: null, lng_min: null, lng_max: null },
+    car: {
+      car_id: 'c',
+      car_number: '',
+      company_id: null,
+      car_data_id: 'i',
+      lat_min: null,
+      lat_max: null,
+      lng_min: null,
+      lng_max: null,
+    },
     last_seen_at: now,
     position: null,
     moved_at: null,
@@ -69,7 +85,9 @@ describe('findSweepEvents', () => {
 
   it('does not judge idling on a terminal that stopped reporting', () => {
     const idle = { engine_running: 'on', idle_since: new Date(now.getTime() - 3600_000) };
-    expect(findSweepEvents(vehicle(idle), items({ stop_time_over: 30 }), now).map((f) => f.item)).toEqual(['stop_time_over']);
+    expect(findSweepEvents(vehicle(idle), items({ stop_time_over: 30 }), now).map((f) => f.item)).toEqual([
+      'stop_time_over',
+    ]);
     const silent = vehicle({ ...idle, last_seen_at: new Date(now.getTime() - IDLE_REPORT_WINDOW_MS - 1) });
     expect(findSweepEvents(silent, items({ stop_time_over: 30 }), now)).toEqual([]);
   });

@@ -38,7 +38,9 @@ export async function saveNotifySettings(db: Db, accountId: string, s: NotifySet
   await db
     .insertInto('notification_settings')
     .values({ account_id: accountId, email: s.email, message_id: s.messageId, items, updated_at: sql`now()` })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ email: s.email, message_id: s.messageId, items, updated_at: sql`now()` }))
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({ email: s.email, message_id: s.messageId, items, updated_at: sql`now()` }),
+    )
     .execute();
 }
 

@@ -55,7 +55,13 @@ export function findSweepEvents(v: SweepVehicle, items: Settings, now: Date): Fi
 
   const idleAfter = on('stop_time_over');
   const reporting = v.last_seen_at !== null && t - v.last_seen_at.getTime() <= IDLE_REPORT_WINDOW_MS;
-  if (idleAfter !== null && reporting && v.engine_running === 'on' && v.idle_since && t - v.idle_since.getTime() >= idleAfter * MINUTE) {
+  if (
+    idleAfter !== null &&
+    reporting &&
+    v.engine_running === 'on' &&
+    v.idle_since &&
+    t - v.idle_since.getTime() >= idleAfter * MINUTE
+  ) {
     out.push({
       item: 'stop_time_over',
       at: now,

@@ -29,7 +29,9 @@ export async function runSweep(db: Db, opts: NotifyOptions): Promise<number> {
         // Quick pre-check without a transaction; deliver checks again under the lock.
         const prev = last.get(notificationKey(sub.account_id, v.car.car_id, f.item));
         if (prev && prev.getTime() > Math.min(f.since?.getTime() ?? Infinity, cooldownStart)) continue;
-        const sent = await db.transaction().execute((trx) => deliver(trx, sub, v.car, f, { now, publicUrl: opts.publicUrl }));
+        const sent = await db
+          .transaction()
+          .execute((trx) => deliver(trx, sub, v.car, f, { now, publicUrl: opts.publicUrl }));
         if (sent) queued++;
       }
     }

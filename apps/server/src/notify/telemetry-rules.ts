@@ -25,7 +25,10 @@ export interface BatchFindings {
 const time = (r: DeviceRecord) => Date.parse(r.time);
 export const byTime = (records: readonly DeviceRecord[]) => [...records].sort((a, b) => time(a) - time(b));
 
-const errorItems: Partial<Record<string, 'sensor_error' | 'obd2_error'>> = { sensor: 'sensor_error', obd2: 'obd2_error' };
+const errorItems: Partial<Record<string, 'sensor_error' | 'obd2_error'>> = {
+  sensor: 'sensor_error',
+  obd2: 'obd2_error',
+};
 
 function areaFinding(pos: Position, areas: VehicleAreas): string | undefined {
   const outside = isOutsideAvailableArea(pos, areas.available);

@@ -9,7 +9,10 @@ export const READY_PATH = '/readyz';
 const READY_TIMEOUT_MS = 2000;
 
 const withTimeout = <T>(work: Promise<T>, ms: number) =>
-  Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+  Promise.race([
+    work,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
+  ]);
 
 /**
  * Probes for orchestrators and load balancers. /healthz: the process runs (restart it when this
@@ -26,7 +29,9 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext) {
       return;
     }
     // Kysely's own bookkeeping table; absent until the first migration ran (the query fails: not ready).
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM kysely_migration WHERE name = ${newest}`.execute(ctx.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM kysely_migration WHERE name = ${newest}`.execute(ctx.db);
     if (Number(rows[0]?.n ?? 0) < 1) throw new Error(`migration ${newest} is not applied yet`);
     migrated = true;
   };

@@ -23,7 +23,12 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered',
+    labelNames,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request',
@@ -33,19 +38,31 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
   });
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched URLs share one label: a scanner must not grow the series without bound.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  const liveClients = new Gauge({ name: 'fleet_live_clients', help: 'Open live streams (server-sent events)', registers: [registry] });
+  const liveClients = new Gauge({
+    name: 'fleet_live_clients',
+    help: 'Open live streams (server-sent events)',
+    registers: [registry],
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url !== LIVE_PATH) return;
     liveClients.inc();
     reply.raw.once('close', () => liveClients.dec());
   });
 
-  const batches = new Counter({ name: 'fleet_ingest_batches_total', help: 'Terminal batches stored', registers: [registry] });
+  const batches = new Counter({
+    name: 'fleet_ingest_batches_total',
+    help: 'Terminal batches stored',
+    registers: [registry],
+  });
   const records = new Counter({
     name: 'fleet_ingest_records_total',
     help: 'Records in the terminal batches stored',
@@ -86,7 +103,9 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
       this.reset();
       await readShared('commands', async () => {
         const { rows } = await sql<{ state: number; n: number }>`
-          SELECT state, count(*)::int AS n FROM reserved_commands WHERE deleted_at IS NULL AND state < 3 GROUP BY state`.execute(ctx.db);
+          SELECT state, count(*)::int AS n FROM reserved_commands WHERE deleted_at IS NULL AND state < 3 GROUP BY state`.execute(
+          ctx.db,
+        );
         for (const name of Object.values(OPEN_COMMAND_STATES)) this.set({ state: name }, 0);
         for (const r of rows) this.set({ state: OPEN_COMMAND_STATES[r.state] ?? String(r.state) }, Number(r.n));
       });

@@ -43,13 +43,17 @@ const isCall = (v: unknown): v is Call =>
 
 /** Every call the contract defines, once each, in path order. */
 export const contractCalls = (): Call[] =>
-  [...new Map((Object.values(contract) as unknown[]).filter(isCall).map((c) => [c.path, c] as const)).values()].sort((a, b) =>
-    a.path.localeCompare(b.path),
+  [...new Map((Object.values(contract) as unknown[]).filter(isCall).map((c) => [c.path, c] as const)).values()].sort(
+    (a, b) => a.path.localeCompare(b.path),
   );
 
 /** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema; what JSON cannot say (transforms, refinements) is left open. */
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): Json => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Json;
   return rest;
 };
 
@@ -83,7 +87,10 @@ function callOperation(call: Call): Json {
 
 /** Groups for the reading UI, by the call's first word (car_…, account_…, session_…). */
 const TAGS: [RegExp, string][] = [
-  [/^(login|logout|checkToken|me|step_up|totp|company_totp|resetpassword|password_reset|live_ticket|client_config)/, 'sessions'],
+  [
+    /^(login|logout|checkToken|me|step_up|totp|company_totp|resetpassword|password_reset|live_ticket|client_config)/,
+    'sessions',
+  ],
   [/^session_/, 'session selections'],
   [/engine|reserve|cmd/, 'engine control'],
   [/area|template/, 'areas'],
@@ -98,7 +105,10 @@ const TAGS: [RegExp, string][] = [
 ];
 const tagOf = (name: string) => TAGS.find(([re]) => re.test(name))?.[1] ?? 'other';
 
-const text = (description: string, type = 'text/plain') => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+const text = (description: string, type = 'text/plain') => ({
+  description,
+  content: { [type]: { schema: { type: 'string' } } },
+});
 
 /** Routes that are not contract calls: the CSV export, the live stream, the device gateway, the probes. */
 function otherPaths(): Record<string, Json> {
@@ -175,7 +185,13 @@ function otherPaths(): Record<string, Json> {
           tags: ['device gateway'],
           security: [],
           parameters: [
-            { name: 'password', in: 'path', required: true, description: "The terminal's password", schema: { type: 'string' } },
+            {
+              name: 'password',
+              in: 'path',
+              required: true,
+              description: "The terminal's password",
+              schema: { type: 'string' },
+            },
             { name: 'id', in: 'query', description: "The terminal's IMEI (or device_id)", schema: { type: 'string' } },
             ...['lat', 'lon', 'timestamp', 'speed', 'bearing', 'altitude', 'accuracy', 'batt'].map((name) => ({
               name,
@@ -187,7 +203,11 @@ function otherPaths(): Record<string, Json> {
             200: json(
               {
                 type: 'object',
-                properties: { accepted: { type: 'integer' }, duplicate: { type: 'boolean' }, server_time: { type: 'string' } },
+                properties: {
+                  accepted: { type: 'integer' },
+                  duplicate: { type: 'boolean' },
+                  server_time: { type: 'string' },
+                },
               },
               'Stored',
             ),
@@ -231,7 +251,13 @@ function otherPaths(): Record<string, Json> {
 
 /** What a webhook receiver gets (OpenAPI 3.1 `webhooks`): one signed POST per event, docs/notifications.md. */
 function webhookDocs(): Json {
-  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
   return {
     fleetEvent: {
       post: {
@@ -242,7 +268,10 @@ function webhookDocs(): Json {
           header(WEBHOOK_EVENT_HEADER, 'The event type'),
           header(WEBHOOK_EVENT_ID_HEADER, 'The event id, the same on every retry'),
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(WebhookEventBody, 'output') } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: schemaOf(WebhookEventBody, 'output') } },
+        },
         responses: { 200: { description: 'Received' } },
       },
     },

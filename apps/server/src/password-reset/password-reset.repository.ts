@@ -47,7 +47,12 @@ export async function findAccountByEmail(db: Db, email: string) {
 export async function createResetToken(db: Db, accountId: string, tokenHash: string, minutes: number): Promise<Date> {
   const row = await db
     .insertInto('password_reset_tokens')
-    .values({ token_hash: tokenHash, account_id: accountId, expires_at: sql`now() + make_interval(mins => ${minutes})`, used_at: null })
+    .values({
+      token_hash: tokenHash,
+      account_id: accountId,
+      expires_at: sql`now() + make_interval(mins => ${minutes})`,
+      used_at: null,
+    })
     .returning('expires_at')
     .executeTakeFirstOrThrow();
   return new Date(row.expires_at);
@@ -91,7 +96,11 @@ export async function retireAccountTokens(db: Db, accountId: string): Promise<vo
 }
 
 export async function accountName(db: Db, accountId: string) {
-  return db.selectFrom('accounts').select(['account_id', 'name', 'email']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('accounts')
+    .select(['account_id', 'name', 'email'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
 }
 
 export async function prunePasswordReset(db: Db): Promise<void> {

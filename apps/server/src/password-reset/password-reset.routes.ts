@@ -36,7 +36,12 @@ export function registerPasswordResetRoutes(app: FastifyInstance, ctx: AppContex
         const account = await findAccountByEmail(trx, email);
         if (!account) return;
         const token = newToken();
-        const expiresAt = await createResetToken(trx, account.account_id, hashToken(token), PASSWORD_RESET_TOKEN_MINUTES);
+        const expiresAt = await createResetToken(
+          trx,
+          account.account_id,
+          hashToken(token),
+          PASSWORD_RESET_TOKEN_MINUTES,
+        );
         const mail = composeResetMail(account, resetLink(config.publicUrl, token), expiresAt);
         await enqueueMail(trx, { to: account.email, ...mail, kind: 'password_reset' }, new Date());
       });

@@ -31,7 +31,9 @@ export function registerRegistrationRoutes(app: FastifyInstance, ctx: AppContext
       await ctx.db.transaction().execute(async (trx) => {
         await inPart('user', () => addCarUser(trx, access, user));
         await inPart('device', () => addDevice(trx, device));
-        await inPart('car', () => addCar(trx, access, { ...car, user_id: user.user_id, car_device_id: device.car_device_id }));
+        await inPart('car', () =>
+          addCar(trx, access, { ...car, user_id: user.user_id, car_device_id: device.car_device_id }),
+        );
       });
       return { ok: true, user_id: user.user_id, car_device_id: device.car_device_id, car_id: car.car_id };
     },

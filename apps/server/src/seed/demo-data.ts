@@ -3,38 +3,121 @@ import type { TerminalProtocol } from '@fleet/contract';
 export const DEMO_PASSWORD = 'fleet-demo-2026';
 
 export const demoCompanies = [
-  { company_id: 'tokyo-mobility', company_name: '株式会社東京モビリティサービス', name: '青木 誠', address: '東京都港区芝浦3-4-1 グランパークタワー12F', phone: '03-5441-2201', email: 'info@tokyo-mobility.example.jp' },
-  { company_id: 'kanagawa-auto', company_name: '神奈川オートリース株式会社', name: '石川 恵', address: '神奈川県横浜市西区みなとみらい2-2-1', phone: '045-220-3100', email: 'support@kanagawa-auto.example.jp' },
+  {
+    company_id: 'tokyo-mobility',
+    company_name: '株式会社東京モビリティサービス',
+    name: '青木 誠',
+    address: '東京都港区芝浦3-4-1 グランパークタワー12F',
+    phone: '03-5441-2201',
+    email: 'info@tokyo-mobility.example.jp',
+  },
+  {
+    company_id: 'kanagawa-auto',
+    company_name: '神奈川オートリース株式会社',
+    name: '石川 恵',
+    address: '神奈川県横浜市西区みなとみらい2-2-1',
+    phone: '045-220-3100',
+    email: 'support@kanagawa-auto.example.jp',
+  },
 ];
 
 export const demoAccounts = [
-  { account_id: 'admin', name: '本部 管理者', email: 'admin@fleet.example.jp', role: 0, company_id: null, label: 'スーパー管理者' },
-  { account_id: 'tokyo-admin', name: '青木 誠', email: 'aoki@tokyo-mobility.example.jp', role: 0, company_id: 'tokyo-mobility', label: '加盟店管理者' },
-  { account_id: 'tokyo-manager', name: '森田 沙織', email: 'morita@tokyo-mobility.example.jp', role: 1, company_id: 'tokyo-mobility', label: 'マネージャー' },
-  { account_id: 'tokyo-staff', name: '村上 直樹', email: 'murakami@tokyo-mobility.example.jp', role: 2, company_id: 'tokyo-mobility', label: '一般' },
-  { account_id: 'kanagawa-admin', name: '石川 恵', email: 'ishikawa@kanagawa-auto.example.jp', role: 0, company_id: 'kanagawa-auto', label: '加盟店管理者（別会社）' },
+  {
+    account_id: 'admin',
+    name: '本部 管理者',
+    email: 'admin@fleet.example.jp',
+    role: 0,
+    company_id: null,
+    label: 'スーパー管理者',
+  },
+  {
+    account_id: 'tokyo-admin',
+    name: '青木 誠',
+    email: 'aoki@tokyo-mobility.example.jp',
+    role: 0,
+    company_id: 'tokyo-mobility',
+    label: '加盟店管理者',
+  },
+  {
+    account_id: 'tokyo-manager',
+    name: '森田 沙織',
+    email: 'morita@tokyo-mobility.example.jp',
+    role: 1,
+    company_id: 'tokyo-mobility',
+    label: 'マネージャー',
+  },
+  {
+    account_id: 'tokyo-staff',
+    name: '村上 直樹',
+    email: 'murakami@tokyo-mobility.example.jp',
+    role: 2,
+    company_id: 'tokyo-mobility',
+    label: '一般',
+  },
+  {
+    account_id: 'kanagawa-admin',
+    name: '石川 恵',
+    email: 'ishikawa@kanagawa-auto.example.jp',
+    role: 0,
+    company_id: 'kanagawa-auto',
+    label: '加盟店管理者（別会社）',
+  },
 ] as const;
 
 const people: [string, string, number, string][] = [
-  ['山田', '太郎', 0, '1978-04-12'], ['佐藤', '花子', 1, '1985-09-30'], ['鈴木', '一郎', 0, '1969-01-05'],
-  ['高橋', '美咲', 1, '1992-07-21'], ['田中', '健太', 0, '1988-11-02'], ['伊藤', 'さくら', 1, '1995-03-18'],
-  ['渡辺', '翔', 0, '1990-06-09'], ['中村', '陽菜', 1, '1999-12-24'], ['小林', '大輔', 0, '1975-08-15'],
-  ['加藤', '結衣', 1, '1983-02-27'], ['吉田', '拓海', 0, '1997-10-10'], ['山本', '葵', 2, '2000-05-05'],
-  ['松本', '蓮', 0, '1986-03-03'], ['井上', '美月', 1, '1991-09-09'], ['木村', '悠斗', 0, '1980-12-01'],
+  ['山田', '太郎', 0, '1978-04-12'],
+  ['佐藤', '花子', 1, '1985-09-30'],
+  ['鈴木', '一郎', 0, '1969-01-05'],
+  ['高橋', '美咲', 1, '1992-07-21'],
+  ['田中', '健太', 0, '1988-11-02'],
+  ['伊藤', 'さくら', 1, '1995-03-18'],
+  ['渡辺', '翔', 0, '1990-06-09'],
+  ['中村', '陽菜', 1, '1999-12-24'],
+  ['小林', '大輔', 0, '1975-08-15'],
+  ['加藤', '結衣', 1, '1983-02-27'],
+  ['吉田', '拓海', 0, '1997-10-10'],
+  ['山本', '葵', 2, '2000-05-05'],
+  ['松本', '蓮', 0, '1986-03-03'],
+  ['井上', '美月', 1, '1991-09-09'],
+  ['木村', '悠斗', 0, '1980-12-01'],
   ['林', '七海', 1, '1994-04-04'],
 ];
 const addresses: [string, string, string][] = [
-  ['100-0005', '東京都', '千代田区丸の内1-9-1'], ['150-0002', '東京都', '渋谷区渋谷2-21-1'],
-  ['160-0022', '東京都', '新宿区新宿3-38-1'], ['170-0013', '東京都', '豊島区東池袋1-1-1'],
-  ['135-0063', '東京都', '江東区有明3-11-1'], ['140-0014', '東京都', '品川区大井1-3-6'],
-  ['113-0033', '東京都', '文京区本郷7-3-1'], ['110-0005', '東京都', '台東区上野7-1-1'],
-  ['130-0022', '東京都', '墨田区江東橋3-14-5'], ['164-0001', '東京都', '中野区中野4-1-1'],
-  ['180-0004', '東京都', '武蔵野市吉祥寺本町1-8-16'], ['190-0012', '東京都', '立川市曙町2-1-1'],
-  ['220-0011', '神奈川県', '横浜市西区高島2-16-1'], ['210-0007', '神奈川県', '川崎市川崎区駅前本町26-1'],
-  ['231-0023', '神奈川県', '横浜市中区山下町279'], ['251-0055', '神奈川県', '藤沢市南藤沢2-1-1'],
+  ['100-0005', '東京都', '千代田区丸の内1-9-1'],
+  ['150-0002', '東京都', '渋谷区渋谷2-21-1'],
+  ['160-0022', '東京都', '新宿区新宿3-38-1'],
+  ['170-0013', '東京都', '豊島区東池袋1-1-1'],
+  ['135-0063', '東京都', '江東区有明3-11-1'],
+  ['140-0014', '東京都', '品川区大井1-3-6'],
+  ['113-0033', '東京都', '文京区本郷7-3-1'],
+  ['110-0005', '東京都', '台東区上野7-1-1'],
+  ['130-0022', '東京都', '墨田区江東橋3-14-5'],
+  ['164-0001', '東京都', '中野区中野4-1-1'],
+  ['180-0004', '東京都', '武蔵野市吉祥寺本町1-8-16'],
+  ['190-0012', '東京都', '立川市曙町2-1-1'],
+  ['220-0011', '神奈川県', '横浜市西区高島2-16-1'],
+  ['210-0007', '神奈川県', '川崎市川崎区駅前本町26-1'],
+  ['231-0023', '神奈川県', '横浜市中区山下町279'],
+  ['251-0055', '神奈川県', '藤沢市南藤沢2-1-1'],
 ];
-const merchants = ['丸の内モータース', '渋谷オートセンター', '新宿カーショップ', '池袋自動車販売', '湾岸オート', '品川カーズ'];
-const carTypes = ['トヨタ プリウス', 'ホンダ フィット', '日産 ノート', 'マツダ CX-5', 'スズキ ワゴンR', 'ダイハツ タント', 'トヨタ アクア', 'スバル インプレッサ'];
+const merchants = [
+  '丸の内モータース',
+  '渋谷オートセンター',
+  '新宿カーショップ',
+  '池袋自動車販売',
+  '湾岸オート',
+  '品川カーズ',
+];
+const carTypes = [
+  'トヨタ プリウス',
+  'ホンダ フィット',
+  '日産 ノート',
+  'マツダ CX-5',
+  'スズキ ワゴンR',
+  'ダイハツ タント',
+  'トヨタ アクア',
+  'スバル インプレッサ',
+];
 const plates = ['品川', '練馬', '足立', '多摩', '世田谷', '杉並', '横浜', '川崎'];
 const kana = ['あ', 'い', 'う', 'え', 'か', 'さ', 'た', 'な'];
 

@@ -5,7 +5,10 @@ import { DEMO_PASSWORD, demoAccounts, demoCompanies, demoFleet } from './demo-da
 
 /** True when no account exists yet: the only time demo data is seeded. */
 export async function isEmpty(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n) === 0;
 }
 
@@ -19,7 +22,10 @@ export async function seedDemo(db: Db): Promise<void> {
       .insertInto('accounts')
       .values(demoAccounts.map(({ label: _label, ...a }) => ({ ...a, password_hash: passwordHash })))
       .execute();
-    await trx.insertInto('car_users').values(fleet.map((f) => f.user as never)).execute();
+    await trx
+      .insertInto('car_users')
+      .values(fleet.map((f) => f.user as never))
+      .execute();
     await trx
       .insertInto('devices')
       .values(fleet.map(({ device: { password, ...d } }) => ({ ...d, password_hash: hashDeviceSecret(password) })))

@@ -53,7 +53,9 @@ export async function findSession(db: Db, token: string, life: SessionLifetimes)
       's.stepped_up_until',
       // The company requires TOTP and the account has not set it up: only the setup is open (totp.routes.ts).
       sql<boolean>`coalesce((SELECT c.require_totp FROM companies c WHERE c.company_id = a.company_id), false)
-        AND NOT EXISTS (SELECT 1 FROM account_totp t WHERE t.account_id = a.account_id AND t.secret IS NOT NULL)`.as('totp_setup_required'),
+        AND NOT EXISTS (SELECT 1 FROM account_totp t WHERE t.account_id = a.account_id AND t.secret IS NOT NULL)`.as(
+        'totp_setup_required',
+      ),
       's.sel_account_id',
       's.sel_company_id',
       's.sel_car_id',

@@ -21,10 +21,17 @@ export function localBaseUrl(host: string, port: number): string {
 }
 
 /** The demo fleet reporting to a running server in real time: over HTTP, and over TCP for Teltonika and GT06 terminals. */
-export function startDemoFleet(opts: { baseUrl: string; log?: FleetLog; terminals?: FleetTerminal[]; links?: LinkPorts }): Fleet {
+export function startDemoFleet(opts: {
+  baseUrl: string;
+  log?: FleetLog;
+  terminals?: FleetTerminal[];
+  links?: LinkPorts;
+}): Fleet {
   const http = httpTransport(opts.baseUrl);
   const fleet = createFleet({
-    terminals: opts.links ? withOpenLinks(opts.terminals ?? demoTerminals(), opts.links) : (opts.terminals ?? demoTerminals()),
+    terminals: opts.links
+      ? withOpenLinks(opts.terminals ?? demoTerminals(), opts.links)
+      : (opts.terminals ?? demoTerminals()),
     transport: opts.links ? linkTransport(http, opts.links) : http,
     seed: Date.now() % 2 ** 31,
     ...(opts.log ? { log: opts.log } : {}),

@@ -13,7 +13,14 @@ const recorder = () => {
     sent.push([c.car_device_id, structuredClone(batch)]);
     return {
       status: 200,
-      body: { seq: batch.seq, accepted: batch.records.length, rejected: [], duplicate: false, commands: [], server_time: '' },
+      body: {
+        seq: batch.seq,
+        accepted: batch.records.length,
+        rejected: [],
+        duplicate: false,
+        commands: [],
+        server_time: '',
+      },
     };
   };
   return { sent, transport };

@@ -72,7 +72,9 @@ export function createFleet(opts: FleetOptions): Fleet {
     for (const t of terminals) {
       if (t.refused && !reported.has(t)) {
         reported.add(t);
-        opts.log?.warn(`simulator: ${t.creds.car_device_id} was refused by the gateway (${t.refused}); it stops reporting`);
+        opts.log?.warn(
+          `simulator: ${t.creds.car_device_id} was refused by the gateway (${t.refused}); it stops reporting`,
+        );
       }
     }
   };

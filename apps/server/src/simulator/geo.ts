@@ -17,7 +17,9 @@ export function distanceM(a: LatLng, b: LatLng): number {
 /** Initial bearing from a to b, 0 (north) to 360, clockwise. */
 export function bearingDeg(a: LatLng, b: LatLng): number {
   const y = Math.sin(rad(b.lng - a.lng)) * Math.cos(rad(b.lat));
-  const x = Math.cos(rad(a.lat)) * Math.sin(rad(b.lat)) - Math.sin(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.cos(rad(b.lng - a.lng));
+  const x =
+    Math.cos(rad(a.lat)) * Math.sin(rad(b.lat)) -
+    Math.sin(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.cos(rad(b.lng - a.lng));
   return ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
 }
 
@@ -29,7 +31,8 @@ export class Route {
   constructor(readonly points: readonly LatLng[]) {
     if (points.length < 2) throw new Error('a route needs two points');
     this.cumulative = [0];
-    for (let i = 1; i < points.length; i++) this.cumulative.push(this.cumulative[i - 1]! + distanceM(points[i - 1]!, points[i]!));
+    for (let i = 1; i < points.length; i++)
+      this.cumulative.push(this.cumulative[i - 1]! + distanceM(points[i - 1]!, points[i]!));
     this.length = this.cumulative.at(-1)!;
   }
 

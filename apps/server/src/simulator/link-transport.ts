@@ -1,8 +1,19 @@
 import { connect, type Socket } from 'node:net';
 import type { DeviceBatchResponse, DeviceCommand, DeviceRecordInput } from '@fleet/contract';
 import { readGt06Frame, GT06 } from '../gateway/tcp/gt06-codec.js';
-import { encodeGt06Heartbeat, encodeGt06Location, encodeGt06Login, encodeGt06Reply } from '../gateway/tcp/gt06-device.js';
-import { commandTextOf, encodeAvlFrame, encodeLogin, encodeResponse, type DeviceAvl } from '../gateway/tcp/teltonika-device.js';
+import {
+  encodeGt06Heartbeat,
+  encodeGt06Location,
+  encodeGt06Login,
+  encodeGt06Reply,
+} from '../gateway/tcp/gt06-device.js';
+import {
+  commandTextOf,
+  encodeAvlFrame,
+  encodeLogin,
+  encodeResponse,
+  type DeviceAvl,
+} from '../gateway/tcp/teltonika-device.js';
 import type { BatchBody, TerminalCredentials, Transport, TransportReply } from './transport.js';
 
 /**
@@ -25,14 +36,17 @@ const TIMEOUT_MS = 10_000;
 /** Leaves out the terminals whose listener is off. */
 export function withOpenLinks<T extends TerminalCredentials>(terminals: readonly T[], ports: LinkPorts): T[] {
   return terminals.filter(
-    (t) => (t.protocol !== 'teltonika' || ports.teltonikaPort !== null) && (t.protocol !== 'gt06' || ports.gt06Port !== null),
+    (t) =>
+      (t.protocol !== 'teltonika' || ports.teltonikaPort !== null) &&
+      (t.protocol !== 'gt06' || ports.gt06Port !== null),
   );
 }
 
 export function linkTransport(fallback: Transport, ports: LinkPorts): Transport {
   const links = new Map<string, DeviceLink>();
   return async (creds, batch) => {
-    const port = creds.protocol === 'teltonika' ? ports.teltonikaPort : creds.protocol === 'gt06' ? ports.gt06Port : undefined;
+    const port =
+      creds.protocol === 'teltonika' ? ports.teltonikaPort : creds.protocol === 'gt06' ? ports.gt06Port : undefined;
     if (port === undefined) return fallback(creds, batch);
     if (port === null) throw new Error(`${creds.protocol} listener is off`);
     let link = links.get(creds.car_data_id);
@@ -171,7 +185,8 @@ class DeviceLink {
 
   /** A GT06 acknowledgement (any frame other than a command), or a Teltonika record count. */
   private ack(): Promise<Buffer> {
-    if (this.gt06) return this.until(() => (this.buf.length >= 10 && this.buf[3] !== GT06.command ? this.take(10) : null));
+    if (this.gt06)
+      return this.until(() => (this.buf.length >= 10 && this.buf[3] !== GT06.command ? this.take(10) : null));
     return this.until(() => (this.buf.length >= 4 && this.buf.readUInt32BE(0) !== 0 ? this.take(4) : null));
   }
 
@@ -200,8 +215,16 @@ class DeviceLink {
     for (const r of records) {
       const time = new Date(r.time);
       if (r.type === 'command_result') {
-        const text = r.success ? (this.gt06 ? 'Relay control: Success!' : 'DOUT1 set') : this.gt06 ? 'Relay control: Fail!' : 'ERROR';
-        const reply = this.gt06 ? encodeGt06Reply(this.flags.get(r.command_id) ?? null, text, this.nextSerial()) : encodeResponse(text);
+        const text = r.success
+          ? this.gt06
+            ? 'Relay control: Success!'
+            : 'DOUT1 set'
+          : this.gt06
+            ? 'Relay control: Fail!'
+            : 'ERROR';
+        const reply = this.gt06
+          ? encodeGt06Reply(this.flags.get(r.command_id) ?? null, text, this.nextSerial())
+          : encodeResponse(text);
         this.flags.delete(r.command_id);
         this.socket.write(reply);
         continue;
@@ -211,7 +234,14 @@ class DeviceLink {
         if (r.engine_line) this.relayCut = r.engine_line === 'disconnected';
       }
       if (r.type === 'gps')
-        this.last = { ...this.last, lat: r.lat, lng: r.lng, speed: r.speed ?? 0, angle: r.heading ?? 0, satellites: r.satellites ?? 9 };
+        this.last = {
+          ...this.last,
+          lat: r.lat,
+          lng: r.lng,
+          speed: r.speed ?? 0,
+          angle: r.heading ?? 0,
+          satellites: r.satellites ?? 9,
+        };
       if (r.type !== 'gps' && r.type !== 'engine' && r.type !== 'battery') continue;
       if (this.gt06) {
         out.push(
@@ -228,14 +258,23 @@ class DeviceLink {
                 },
                 this.nextSerial(),
               )
-            : encodeGt06Heartbeat({ acc: this.running, relayCut: this.relayCut, voltageLevel: 5, gsmSignal: 4 }, this.nextSerial()),
+            : encodeGt06Heartbeat(
+                { acc: this.running, relayCut: this.relayCut, voltageLevel: 5, gsmSignal: 4 },
+                this.nextSerial(),
+              ),
         );
         continue;
       }
-      const io: Record<number, number> = { 239: this.running ? 1 : 0, 240: this.last.speed > 0 ? 1 : 0, 179: this.relayCut ? 1 : 0, 21: 4 };
+      const io: Record<number, number> = {
+        239: this.running ? 1 : 0,
+        240: this.last.speed > 0 ? 1 : 0,
+        179: this.relayCut ? 1 : 0,
+        21: 4,
+      };
       if (r.type === 'battery' && r.voltage != null) io[66] = Math.round(r.voltage * 1000);
       const prev = avl.at(-1);
-      if (prev && prev.time.getTime() === time.getTime()) Object.assign(prev, this.last, { time, io: { ...prev.io, ...io } });
+      if (prev && prev.time.getTime() === time.getTime())
+        Object.assign(prev, this.last, { time, io: { ...prev.io, ...io } });
       else avl.push({ ...this.last, time, io });
     }
     // A Teltonika frame holds at most 255 records; keep them small as a device would.

@@ -43,7 +43,8 @@ export async function sendOsmand(
     const url = new URL(`${OSMAND_PATH}/${encodeURIComponent(creds.password)}?${q}`, baseUrl);
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     const text = await res.text();
-    if (res.status === 401 || res.status === 403 || res.status === 429 || res.status >= 500) return { status: res.status, body: text };
+    if (res.status === 401 || res.status === 403 || res.status === 429 || res.status >= 500)
+      return { status: res.status, body: text };
     if (res.status === 200) accepted++;
     else rejected.push({ index, reason: text.slice(0, 200) });
   }

@@ -42,7 +42,13 @@ describe('SimTerminal', () => {
 
   it('executes an engine command once and reports its result', async () => {
     const t = make();
-    const command = { id: 42, cmd_idx: 0, cmd_type: 'set_engine_boot_permission', cmd_info: { cmd: 1 }, created_at: '' };
+    const command = {
+      id: 42,
+      cmd_idx: 0,
+      cmd_type: 'set_engine_boot_permission',
+      cmd_info: { cmd: 1 },
+      created_at: '',
+    };
     const sent: BatchBody[] = [];
     const transport: Transport = async (_c, batch) => {
       sent.push(structuredClone(batch));

@@ -9,7 +9,11 @@ export interface TerminalOptions {
   disconnectSeconds: readonly [number, number];
   batchMax: number;
 }
-export const defaultTerminalOptions: TerminalOptions = { disconnectChance: 1 / 7200, disconnectSeconds: [30, 180], batchMax: 500 };
+export const defaultTerminalOptions: TerminalOptions = {
+  disconnectChance: 1 / 7200,
+  disconnectSeconds: [30, 180],
+  batchMax: 500,
+};
 
 export interface TerminalStats {
   batches: number;

@@ -20,7 +20,8 @@ export interface TransportReply {
 /** Sends one batch; rejects on a network failure (the terminal then retries the same seq). */
 export type Transport = (creds: TerminalCredentials, batch: BatchBody) => Promise<TransportReply>;
 
-export const basicAuth = (c: TerminalCredentials) => `Basic ${Buffer.from(`${c.car_device_id}:${c.password}`).toString('base64')}`;
+export const basicAuth = (c: TerminalCredentials) =>
+  `Basic ${Buffer.from(`${c.car_device_id}:${c.password}`).toString('base64')}`;
 
 /** The real protocol over HTTP, as a terminal in a car speaks it. */
 export function httpTransport(baseUrl: string, timeoutMs = 15_000): Transport {

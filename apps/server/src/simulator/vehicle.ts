@@ -111,7 +111,13 @@ export class SimVehicle {
       const type = this.random.pick(['sensor', 'obd2', 'gps'] as const);
       if (!this.faults.has(type)) {
         this.faults.set(type, this.random.int(60, 300));
-        out.push({ type: 'error', time, error_type: type, status_code: this.random.pick([1000, 1002]), detail: faultDetails[type] });
+        out.push({
+          type: 'error',
+          time,
+          error_type: type,
+          status_code: this.random.pick([1000, 1002]),
+          detail: faultDetails[type],
+        });
       }
     }
   }
@@ -196,7 +202,10 @@ export class SimVehicle {
         type: 'sensor',
         time,
         vibration: round(vibration, 2),
-        readings: { temperature_c: round(this.random.between(18, 31), 1), humidity_pct: round(this.random.between(35, 70), 0) },
+        readings: {
+          temperature_c: round(this.random.between(18, 31), 1),
+          humidity_pct: round(this.random.between(35, 70), 0),
+        },
       });
       s.sensor = 0;
     }

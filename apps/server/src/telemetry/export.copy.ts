@@ -1,4 +1,11 @@
-import { CSV_EOL, csvField, logExportColumns, logExportSpec, type LogExportColumn, type LogKind } from '@fleet/contract';
+import {
+  CSV_EOL,
+  csvField,
+  logExportColumns,
+  logExportSpec,
+  type LogExportColumn,
+  type LogKind,
+} from '@fleet/contract';
 import { type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -20,8 +27,23 @@ import { logTables, type LogFilter } from './log.repository.js';
 /** How a column is written. `json` columns (sensor readings, OBD2 pids) stay on the row path: JSON.stringify's output cannot be rebuilt in SQL. */
 type ColumnType = 'time' | 'text' | 'int' | 'float';
 const columnTypes: { [K in LogKind]?: Record<(typeof logExportColumns)[K][number], ColumnType> } = {
-  gps: { recorded_at: 'time', lat: 'float', lng: 'float', speed: 'float', heading: 'float', satellites: 'int', accuracy: 'float' },
-  engine: { recorded_at: 'time', running: 'text', engine_line: 'text', command: 'int', command_id: 'int', account_id: 'text' },
+  gps: {
+    recorded_at: 'time',
+    lat: 'float',
+    lng: 'float',
+    speed: 'float',
+    heading: 'float',
+    satellites: 'int',
+    accuracy: 'float',
+  },
+  engine: {
+    recorded_at: 'time',
+    running: 'text',
+    engine_line: 'text',
+    command: 'int',
+    command_id: 'int',
+    account_id: 'text',
+  },
   connection: { recorded_at: 'time', state: 'text' },
   battery: { recorded_at: 'time', voltage: 'float', percentage: 'float' },
   error: { recorded_at: 'time', error_type: 'text', status_code: 'int', detail: 'text' },
@@ -80,7 +102,9 @@ function labelled(col: LogExportColumn, type: ColumnType): string {
 export function copyStatement(kind: LogKind, f: LogFilter): string {
   const types = columnTypes[kind] as Record<string, ColumnType> | undefined;
   if (!types) throw new Error(`${kind} logs are not exported by COPY`);
-  const line = (logExportSpec[kind] as readonly LogExportColumn[]).map((c) => labelled(c, types[c.key]!)).join(` || ',' || `);
+  const line = (logExportSpec[kind] as readonly LogExportColumn[])
+    .map((c) => labelled(c, types[c.key]!))
+    .join(` || ',' || `);
   const range =
     f.from !== null && f.to !== null
       ? ` AND recorded_at >= ${pg.escapeLiteral(f.from)}::timestamptz AND recorded_at <= ${pg.escapeLiteral(f.to)}::timestamptz`

@@ -32,7 +32,13 @@ const head = (kind: LogKind) => CSV_BOM + csvRow(logExportHeader(kind));
  * ahead of the socket, so the next read overlaps the download; between two
  * reads the event loop gets a turn, so on PGlite other calls' queries get in.
  */
-async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[], embedded: boolean) {
+async function* csvLines(
+  ctx: AppContext,
+  kind: LogKind,
+  f: LogFilter,
+  first: Record<string, unknown>[],
+  embedded: boolean,
+) {
   yield head(kind);
   let rows = first;
   while (rows.length) {
@@ -44,8 +50,13 @@ async function* csvLines(ctx: AppContext, kind: LogKind, f: LogFilter, first: Re
 }
 
 /** `embedded`: the database is PGlite, in this process (pause between reads, see db/breathe.ts). */
-export const rowPathCsv = (ctx: AppContext, kind: LogKind, f: LogFilter, first: Record<string, unknown>[], embedded = true): Readable =>
-  Readable.from(csvLines(ctx, kind, f, first, embedded));
+export const rowPathCsv = (
+  ctx: AppContext,
+  kind: LogKind,
+  f: LogFilter,
+  first: Record<string, unknown>[],
+  embedded = true,
+): Readable => Readable.from(csvLines(ctx, kind, f, first, embedded));
 
 /** The COPY path (PostgreSQL): the database writes the lines, see export.copy.ts. */
 export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter): Promise<Readable> {
@@ -81,13 +92,18 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     let body: Readable;
     try {
       const copy = byCopy(kind);
-      const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<string, unknown>[];
+      const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<
+        string,
+        unknown
+      >[];
       reply.header('cache-control', 'no-store');
       if (first.length === 0) {
         leave();
         return reply.status(204).send();
       }
-      body = copy ? await copyPathCsv(ctx, kind, filter) : rowPathCsv(ctx, kind, filter, first, !ctx.config.DATABASE_URL);
+      body = copy
+        ? await copyPathCsv(ctx, kind, filter)
+        : rowPathCsv(ctx, kind, filter, first, !ctx.config.DATABASE_URL);
     } catch (err) {
       leave();
       throw err;
@@ -101,7 +117,10 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${kind}_log_${filter.car_data_id}_${exportFileStamp(new Date())}.csv"`)
+      .header(
+        'content-disposition',
+        `attachment; filename="${kind}_log_${filter.car_data_id}_${exportFileStamp(new Date())}.csv"`,
+      )
       .send(body);
   };
   app.get(LOG_EXPORT_PATH, handler);

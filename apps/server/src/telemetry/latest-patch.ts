@@ -29,7 +29,8 @@ export interface LatestPatch {
  * no state is stored yet, so an open fault stays until its recovery record
  * (docs/decisions.md "isNormal").
  */
-export const deviceStateOf = (p: LatestPatch): number | null => p.device_state?.value ?? (p.recorded_at !== null ? 0 : null);
+export const deviceStateOf = (p: LatestPatch): number | null =>
+  p.device_state?.value ?? (p.recorded_at !== null ? 0 : null);
 
 /** An engine line change that does not come from a record of its own (a command result). */
 export interface EngineLineChange {
@@ -39,7 +40,10 @@ export interface EngineLineChange {
 
 type Group = Exclude<keyof LatestPatch, 'recorded_at'>;
 
-export function foldLatest(records: readonly DeviceRecord[], lineChanges: readonly EngineLineChange[] = []): LatestPatch {
+export function foldLatest(
+  records: readonly DeviceRecord[],
+  lineChanges: readonly EngineLineChange[] = [],
+): LatestPatch {
   const patch: LatestPatch = { recorded_at: null };
   const times: Partial<Record<Group | 'any', number>> = {};
   // Later entries win ties: within a batch the order is the terminal's order.

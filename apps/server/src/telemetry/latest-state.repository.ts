@@ -33,7 +33,8 @@ const pick = (at: string, column: string, keepWhenNull = false) => {
     : sql`excluded.${sql.ref(column)}`;
   return sql`${sql.ref(column)} = CASE WHEN ${newer(at)} THEN ${incoming} ELSE device_latest_state.${sql.ref(column)} END`;
 };
-const latest = (column: string) => sql`${sql.ref(column)} = GREATEST(device_latest_state.${sql.ref(column)}, excluded.${sql.ref(column)})`;
+const latest = (column: string) =>
+  sql`${sql.ref(column)} = GREATEST(device_latest_state.${sql.ref(column)}, excluded.${sql.ref(column)})`;
 
 /** Each group's columns and the column holding the time of the record they came from. */
 const mergeRules = [
@@ -63,7 +64,11 @@ const mergeRules = [
  * each group only moves forward in time. Plain SQL (INSERT ... SELECT) so the
  * gateway can run it as part of its one-statement batch, behind `guard`.
  */
-export function latestStateUpsert(carDataId: string, p: LatestPatch, guard: RawBuilder<unknown> = sql``): RawBuilder<unknown> {
+export function latestStateUpsert(
+  carDataId: string,
+  p: LatestPatch,
+  guard: RawBuilder<unknown> = sql``,
+): RawBuilder<unknown> {
   const t = (v: string | null | undefined) => sql`${v ?? null}::timestamptz`;
   const f = (v: number | null | undefined) => sql`${v ?? null}::float8`;
   const s = (v: string | null | undefined) => sql`${v ?? null}::text`;
@@ -156,13 +161,21 @@ function latestStates(db: Db, company: string | null) {
 export const findLatestStateRow = (db: Db, carDataId: string, company: string | null) =>
   latestStates(db, company).where('s.car_data_id', '=', carDataId).executeTakeFirst();
 
-export async function findLatestState(db: Db, carDataId: string, company: string | null): Promise<TelemetryState | null> {
+export async function findLatestState(
+  db: Db,
+  carDataId: string,
+  company: string | null,
+): Promise<TelemetryState | null> {
   const row = await findLatestStateRow(db, carDataId, company);
   return row ? toTelemetryState(row) : null;
 }
 
 /** Latest states of the given terminals, or of all terminals when ids is null, that the company may read. */
-export async function listLatestStates(db: Db, ids: readonly string[] | null, company: string | null): Promise<TelemetryState[]> {
+export async function listLatestStates(
+  db: Db,
+  ids: readonly string[] | null,
+  company: string | null,
+): Promise<TelemetryState[]> {
   if (ids !== null && ids.length === 0) return [];
   let q = latestStates(db, company);
   if (ids !== null) q = q.where('s.car_data_id', 'in', ids);
@@ -175,7 +188,12 @@ export async function listLatestStates(db: Db, ids: readonly string[] | null, co
  */
 export async function rebuildLatestState(db: Db, carDataId: string): Promise<TelemetryState | null> {
   const newestEngine = () =>
-    db.selectFrom('engine_logs').where('car_data_id', '=', carDataId).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1);
+    db
+      .selectFrom('engine_logs')
+      .where('car_data_id', '=', carDataId)
+      .orderBy('recorded_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1);
   // One after another: inside a transaction they share one connection anyway.
   const gps = await db
     .selectFrom('gps_logs')
@@ -185,8 +203,14 @@ export async function rebuildLatestState(db: Db, carDataId: string): Promise<Tel
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  const running = await newestEngine().select(['recorded_at', 'running']).where('running', 'is not', null).executeTakeFirst();
-  const line = await newestEngine().select(['recorded_at', 'engine_line']).where('engine_line', 'is not', null).executeTakeFirst();
+  const running = await newestEngine()
+    .select(['recorded_at', 'running'])
+    .where('running', 'is not', null)
+    .executeTakeFirst();
+  const line = await newestEngine()
+    .select(['recorded_at', 'engine_line'])
+    .where('engine_line', 'is not', null)
+    .executeTakeFirst();
   const conn = await db
     .selectFrom('connection_logs')
     .select(['recorded_at', 'state'])

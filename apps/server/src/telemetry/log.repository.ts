@@ -34,10 +34,15 @@ export interface LogPage extends LogFilter {
   before_id?: number | undefined;
 }
 
-const json = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>));
+const json = (v: unknown) =>
+  typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>);
 
 /** Rows of one log, newest first: up to `limit`, plus whether older ones remain. */
-export async function findLogPage<K extends LogKind>(db: Db, kind: K, p: LogPage): Promise<{ rows: LogRow<K>[]; more: boolean }> {
+export async function findLogPage<K extends LogKind>(
+  db: Db,
+  kind: K,
+  p: LogPage,
+): Promise<{ rows: LogRow<K>[]; more: boolean }> {
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', p.car_data_id);
   if (p.from !== null && p.to !== null) q = q.where('recorded_at', '>=', p.from).where('recorded_at', '<=', p.to);
@@ -77,7 +82,9 @@ export async function findLogBatch<K extends LogKind>(
   if (f.windows) q = q.where(withinWindows(f.windows));
   // The cursor row's own recorded_at: microseconds a JS Date would round away.
   if (beforeId !== null)
-    q = q.where(sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${beforeId})`);
+    q = q.where(
+      sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${beforeId})`,
+    );
   const rows = (await q.orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(size).execute()) as LogRow<K>[];
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
   if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
@@ -130,15 +137,19 @@ function gpsRange(db: Db, f: LogFilter) {
 /** Up to `size` points in time order after the point `afterId` (its own recorded_at: microseconds a Date would lose). */
 export async function findRoutePage(db: Db, f: LogFilter, afterId: number | null, size: number): Promise<RoutePoint[]> {
   let q = gpsRange(db, f);
-  if (afterId !== null) q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM gps_logs c WHERE c.id = ${afterId})`);
+  if (afterId !== null)
+    q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM gps_logs c WHERE c.id = ${afterId})`);
   return q.select(routeColumns).orderBy('recorded_at').orderBy('id').limit(size).execute() as Promise<RoutePoint[]>;
 }
 
 /** The latest point in the range (a thinned route ends where the vehicle last was). */
 export async function findLastRoutePoint(db: Db, f: LogFilter): Promise<RoutePoint | undefined> {
-  return gpsRange(db, f).select(routeColumns).orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst() as Promise<
-    RoutePoint | undefined
-  >;
+  return gpsRange(db, f)
+    .select(routeColumns)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst() as Promise<RoutePoint | undefined>;
 }
 
 /** Epoch seconds of the first and last point in the range. */
@@ -167,7 +178,9 @@ export async function findRouteSlices(
   if (t.hi !== null) q = q.where('recorded_at', '<', sql<Date>`to_timestamp(${t.hi}::float8)`);
   const sliced = q
     .select(routeColumns)
-    .select(sql<number>`floor((extract(epoch from recorded_at)::float8 - ${t.origin}::float8) / ${t.slice}::float8)`.as('n'))
+    .select(
+      sql<number>`floor((extract(epoch from recorded_at)::float8 - ${t.origin}::float8) / ${t.slice}::float8)`.as('n'),
+    )
     .select(sql<number>`count(*) OVER ()`.as('stored'))
     .as('s');
   const rows = await db

@@ -42,7 +42,9 @@ export async function purgeTelemetryBefore(db: Db, before: Date, batchSize = 10_
       for (;;) {
         const started = performance.now();
         const result = await sql`DELETE FROM ${t} WHERE id IN (
-          SELECT id FROM ${t} WHERE car_data_id = ${imei} AND recorded_at < ${before} ORDER BY recorded_at LIMIT ${batchSize})`.execute(db);
+          SELECT id FROM ${t} WHERE car_data_id = ${imei} AND recorded_at < ${before} ORDER BY recorded_at LIMIT ${batchSize})`.execute(
+          db,
+        );
         longestStatementMs = Math.max(longestStatementMs, performance.now() - started);
         statements++;
         const n = Number(result.numAffectedRows ?? 0);

@@ -23,7 +23,12 @@ const SCAN_CHUNK = 5000;
  * `cap` points it reads them all; above, the first point of each of `cap` equal time slices, so any
  * range costs a bounded read (docs/telemetry.md). No query ever counts or reads the whole range.
  */
-export async function readRoute(db: Db, f: LogFilter, cap: number, embedded: boolean): Promise<{ points: RoutePoint[]; total: number }> {
+export async function readRoute(
+  db: Db,
+  f: LogFilter,
+  cap: number,
+  embedded: boolean,
+): Promise<{ points: RoutePoint[]; total: number }> {
   const points: RoutePoint[] = [];
   if ((await countGps(db, f, cap + 1)) <= cap) {
     for (let afterId: number | null = null; ; await breathe(embedded)) {
@@ -40,7 +45,12 @@ export async function readRoute(db: Db, f: LogFilter, cap: number, embedded: boo
   let total = 0;
   for (let lo = first; lo <= last;) {
     const hi = lo + slices * slice;
-    const part = await findRouteSlices(db, f, { origin: first, slice, lo: lo === first ? null : lo, hi: hi > last ? null : hi });
+    const part = await findRouteSlices(db, f, {
+      origin: first,
+      slice,
+      lo: lo === first ? null : lo,
+      hi: hi > last ? null : hi,
+    });
     for (const p of part.points) points.push(p);
     total += part.stored;
     slices = Math.max(1, Math.min(slices * 4, Math.floor((slices * SCAN_CHUNK) / Math.max(1, part.stored))));

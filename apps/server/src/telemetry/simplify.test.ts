@@ -42,7 +42,10 @@ describe('simplifyRoute', () => {
   });
 
   it('handles a day of one-second points', () => {
-    const day = Array.from({ length: 86_400 }, (_, i) => ({ lat: 35.6 + Math.sin(i / 900) * 0.05, lng: 139.7 + (i / 86_400) * 0.3 }));
+    const day = Array.from({ length: 86_400 }, (_, i) => ({
+      lat: 35.6 + Math.sin(i / 900) * 0.05,
+      lng: 139.7 + (i / 86_400) * 0.3,
+    }));
     const out = simplifyRoute(day, 2000);
     expect(out.length).toBe(2000);
   });

@@ -130,7 +130,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   registerCall(app, ctx, carGetObd2Log, {
     auth: 'user',
     allow: canSee,
-    handler: ({ body, access }) => page(access, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), pids: r.pids })),
+    handler: ({ body, access }) =>
+      page(access, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), pids: r.pids })),
   });
 
   registerCall(app, ctx, carGetGpsLog, {
@@ -141,7 +142,13 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
       const { points, total } = await readRoute(db, filter, gpsReadCap(body.max_points), !ctx.config.DATABASE_URL);
       const kept = simplifyRoute(points, body.max_points);
       return {
-        list: kept.map((p) => ({ recorded_at: iso(p.recorded_at), lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading })),
+        list: kept.map((p) => ({
+          recorded_at: iso(p.recorded_at),
+          lat: p.lat,
+          lng: p.lng,
+          speed: p.speed,
+          heading: p.heading,
+        })),
         total,
         simplified: kept.length < total,
       };
@@ -163,7 +170,11 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, access }) => {
       await access.see('car_id', body.car_id);
-      const car = await db.selectFrom('cars').select('car_data_id').where('car_id', '=', body.car_id).executeTakeFirst();
+      const car = await db
+        .selectFrom('cars')
+        .select('car_data_id')
+        .where('car_id', '=', body.car_id)
+        .executeTakeFirst();
       if (car?.car_data_id !== body.car_data_id) throw notFound();
       const state = await db.transaction().execute((trx) => rebuildLatestState(trx, body.car_data_id));
       const own = ownState(state, await access.windows(body.car_data_id));

@@ -20,7 +20,9 @@ export async function queueTerminalEvents(
   cars: readonly TerminalCar[],
 ): Promise<number> {
   const found = batches.flatMap((b) =>
-    b.records.flatMap((r) => (r.type === 'connection' ? [{ carDataId: b.carDataId, state: r.state, time: r.time, now: b.now }] : [])),
+    b.records.flatMap((r) =>
+      r.type === 'connection' ? [{ carDataId: b.carDataId, state: r.state, time: r.time, now: b.now }] : [],
+    ),
   );
   if (!found.length) return 0;
   if (!(await anyWebhookWants(trx, 'terminal.online')) && !(await anyWebhookWants(trx, 'terminal.offline'))) return 0;
@@ -35,7 +37,13 @@ export async function queueTerminalEvents(
         type,
         company_id: car?.company_id ?? null,
         at: new Date(f.time),
-        data: { car_data_id: f.carDataId, car_id: car?.car_id ?? null, car_number: car?.car_number ?? null, state: f.state, time: f.time },
+        data: {
+          car_data_id: f.carDataId,
+          car_id: car?.car_id ?? null,
+          car_number: car?.car_number ?? null,
+          state: f.state,
+          time: f.time,
+        },
       },
       f.now,
     );

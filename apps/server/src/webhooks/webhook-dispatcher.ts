@@ -3,7 +3,12 @@ import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
 import { signatureHeader } from './webhook-signature.js';
-import { WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS, webhookRetryDelayMs } from './webhook-policy.js';
+import {
+  WEBHOOK_CLAIM_LEASE_MS,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_TIMEOUT_MS,
+  webhookRetryDelayMs,
+} from './webhook-policy.js';
 import {
   claimDueDeliveries,
   markDelivered,
@@ -48,7 +53,9 @@ export class WebhookDispatcher {
     const result = { sent: 0, failed: 0 };
     for (;;) {
       const claimedAt = this.clock();
-      const batch = await this.opts.db.transaction().execute((trx) => claimDueDeliveries(trx, claimedAt, this.opts.batchSize ?? 10));
+      const batch = await this.opts.db
+        .transaction()
+        .execute((trx) => claimDueDeliveries(trx, claimedAt, this.opts.batchSize ?? 10));
       if (!batch.length) return result;
       for (const [i, d] of batch.entries()) {
         if (this.clock().getTime() - claimedAt.getTime() > WEBHOOK_CLAIM_LEASE_MS / 2) {
@@ -95,9 +102,18 @@ export class WebhookDispatcher {
       log.info({ deliveryId: d.id, event: d.event_type }, 'webhook delivered');
       return true;
     }
-    await markDeliveryFailed(db, d.id, status, error, new Date(this.clock().getTime() + webhookRetryDelayMs(d.attempts)));
+    await markDeliveryFailed(
+      db,
+      d.id,
+      status,
+      error,
+      new Date(this.clock().getTime() + webhookRetryDelayMs(d.attempts)),
+    );
     const final = d.attempts >= WEBHOOK_MAX_ATTEMPTS;
-    log.warn({ deliveryId: d.id, attempts: d.attempts, err: error }, final ? 'webhook given up' : 'webhook failed, will retry');
+    log.warn(
+      { deliveryId: d.id, attempts: d.attempts, err: error },
+      final ? 'webhook given up' : 'webhook failed, will retry',
+    );
     return false;
   }
 }

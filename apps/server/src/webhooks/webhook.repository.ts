@@ -1,4 +1,10 @@
-import type { Webhook, WebhookDeliveryRow, WebhookDeliveryStatus, WebhookEventBody, WebhookEventType } from '@fleet/contract';
+import type {
+  Webhook,
+  WebhookDeliveryRow,
+  WebhookDeliveryStatus,
+  WebhookEventBody,
+  WebhookEventType,
+} from '@fleet/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
@@ -63,7 +69,13 @@ export async function insertWebhook(db: Db, company: string | null, w: WebhookIn
 }
 
 /** Updates a webhook in the caller's scope; a blank secret keeps the old one. Returns whether it was found. */
-export async function updateWebhook(db: Db, company: string | null, id: number, w: WebhookInput, now: Date): Promise<boolean> {
+export async function updateWebhook(
+  db: Db,
+  company: string | null,
+  id: number,
+  w: WebhookInput,
+  now: Date,
+): Promise<boolean> {
   const { secret, ...rest } = w;
   const result = await db
     .updateTable('webhooks')
@@ -95,8 +107,15 @@ export interface WebhookEvent {
  * receiver and event id. One statement; call it in the transaction of whatever causes the event.
  */
 export async function enqueueWebhookEvent(db: Db, e: WebhookEvent, now: Date): Promise<number> {
-  const body: WebhookEventBody = { id: e.id, type: e.type, created_at: e.at.toISOString(), company_id: e.company_id, data: e.data };
-  const company = e.company_id === null ? sql`w.company_id IS NULL` : sql`(w.company_id IS NULL OR w.company_id = ${e.company_id})`;
+  const body: WebhookEventBody = {
+    id: e.id,
+    type: e.type,
+    created_at: e.at.toISOString(),
+    company_id: e.company_id,
+    data: e.data,
+  };
+  const company =
+    e.company_id === null ? sql`w.company_id IS NULL` : sql`(w.company_id IS NULL OR w.company_id = ${e.company_id})`;
   const result = await sql`
     INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, body, next_attempt_at, created_at)
     SELECT w.id, ${e.id}, ${e.type}, ${JSON.stringify(body)}, ${now}, ${now}
@@ -157,10 +176,20 @@ export async function claimDueDeliveries(trx: Db, now: Date, limit: number): Pro
 }
 
 export async function markDelivered(db: Db, id: number, status: number, now: Date): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ sent_at: now, last_status: status, last_error: null }).where('id', '=', id).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ sent_at: now, last_status: status, last_error: null })
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function markDeliveryFailed(db: Db, id: number, status: number | null, error: string, nextAttemptAt: Date): Promise<void> {
+export async function markDeliveryFailed(
+  db: Db,
+  id: number,
+  status: number | null,
+  error: string,
+  nextAttemptAt: Date,
+): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set({ last_status: status, last_error: error.slice(0, 1000), next_attempt_at: nextAttemptAt })
@@ -178,18 +207,25 @@ export async function releaseDeliveryClaims(db: Db, ids: number[], now: Date): P
     .execute();
 }
 
-const statusFilter = (status: WebhookDeliveryStatus) => (eb: ExpressionBuilder<DB, 'webhook_deliveries' | 'webhooks'>) => {
-  switch (status) {
-    case 'sent':
-      return eb('webhook_deliveries.sent_at', 'is not', null);
-    case 'pending':
-      return eb.and([eb('webhook_deliveries.sent_at', 'is', null), eb('webhook_deliveries.attempts', '<', WEBHOOK_MAX_ATTEMPTS)]);
-    case 'failed':
-      return eb.and([eb('webhook_deliveries.sent_at', 'is', null), eb('webhook_deliveries.attempts', '>=', WEBHOOK_MAX_ATTEMPTS)]);
-    default:
-      return eb.val(true);
-  }
-};
+const statusFilter =
+  (status: WebhookDeliveryStatus) => (eb: ExpressionBuilder<DB, 'webhook_deliveries' | 'webhooks'>) => {
+    switch (status) {
+      case 'sent':
+        return eb('webhook_deliveries.sent_at', 'is not', null);
+      case 'pending':
+        return eb.and([
+          eb('webhook_deliveries.sent_at', 'is', null),
+          eb('webhook_deliveries.attempts', '<', WEBHOOK_MAX_ATTEMPTS),
+        ]);
+      case 'failed':
+        return eb.and([
+          eb('webhook_deliveries.sent_at', 'is', null),
+          eb('webhook_deliveries.attempts', '>=', WEBHOOK_MAX_ATTEMPTS),
+        ]);
+      default:
+        return eb.val(true);
+    }
+  };
 
 /** The delivery log: newest first, of the caller's receivers (one, when webhookId is given). */
 export async function listDeliveries(
@@ -252,7 +288,12 @@ export async function pruneDeliveries(db: Db, now: Date): Promise<void> {
 
 /** How far a log of another module was read; locked until the transaction ends. Starts at the log's end. */
 export async function lockCursor(trx: Db, name: string, start: () => Promise<number>): Promise<number> {
-  const row = await trx.selectFrom('webhook_cursors').select('last_id').where('name', '=', name).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('webhook_cursors')
+    .select('last_id')
+    .where('name', '=', name)
+    .forUpdate()
+    .executeTakeFirst();
   if (row) return Number(row.last_id);
   const first = await start();
   await trx
@@ -260,7 +301,12 @@ export async function lockCursor(trx: Db, name: string, start: () => Promise<num
     .values({ name, last_id: first })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const again = await trx.selectFrom('webhook_cursors').select('last_id').where('name', '=', name).forUpdate().executeTakeFirstOrThrow();
+  const again = await trx
+    .selectFrom('webhook_cursors')
+    .select('last_id')
+    .where('name', '=', name)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   return Number(again.last_id);
 }
 

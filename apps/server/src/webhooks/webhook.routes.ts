@@ -1,4 +1,11 @@
-import { webhookAdd, webhookDelete, webhookDeliveryList, webhookList, webhookMessages, webhookUpdate } from '@fleet/contract';
+import {
+  webhookAdd,
+  webhookDelete,
+  webhookDeliveryList,
+  webhookList,
+  webhookMessages,
+  webhookUpdate,
+} from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';

@@ -84,7 +84,11 @@ const nastyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
-const nastyNumber = fc.oneof(fc.constantFrom(...NASTY_NUMBERS), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const nastyNumber = fc.oneof(
+  fc.constantFrom(...NASTY_NUMBERS),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 
 /** Any JSON value, exotic ones favoured. */
 export const junk: fc.Arbitrary<unknown> = fc.oneof(
@@ -105,7 +109,8 @@ const datesAround = fc.date({
   noInvalidDate: true,
 });
 /** 'YYYY/MM/DD HH:mm' in Japan time (SPEC.md §9). */
-const jstMinute = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ').replace(/-/g, '/');
+const jstMinute = (d: Date) =>
+  new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ').replace(/-/g, '/');
 
 function stringArb(def: Def): fc.Arbitrary<string> {
   let min = 0;
@@ -230,7 +235,9 @@ function mutate(value: unknown, pick: number, how: 'drop' | 'replace' | 'add', r
   const all = paths(value);
   const path = all[pick % all.length]!;
   if (path.length === 0)
-    return how === 'add' && value && typeof value === 'object' ? { ...(value as object), extra: replacement } : replacement;
+    return how === 'add' && value && typeof value === 'object'
+      ? { ...(value as object), extra: replacement }
+      : replacement;
   const copy = structuredClone(value) as Record<string | number, unknown>;
   let parent = copy;
   for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
@@ -293,7 +300,10 @@ export const rawRequest = fc.oneof(
     ),
     payload: fc.constantFrom('{}', 'a=1&b=2', '<a/>', '--x\r\n\r\n--x--'),
   }),
-  fc.record({ contentType: fc.constant('application/json'), payload: fc.constant(`{"a":"${'x'.repeat(1024 * 1024 + 10)}"}`) }),
+  fc.record({
+    contentType: fc.constant('application/json'),
+    payload: fc.constant(`{"a":"${'x'.repeat(1024 * 1024 + 10)}"}`),
+  }),
   fc.record({
     contentType: fc.constant('application/json'),
     payload: fc.integer({ min: 33, max: 5000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),

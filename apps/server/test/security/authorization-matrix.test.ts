@@ -104,7 +104,9 @@ describe('the authorization matrix', () => {
   it.each(matrix.map((row) => [row.route, row] as const))(
     '%s',
     async (_route, row) => {
-      const cells = roles.flatMap((role) => targets.map((target, i) => ({ role, target, want: expected(row.expect, role)[i]! })));
+      const cells = roles.flatMap((role) =>
+        targets.map((target, i) => ({ role, target, want: expected(row.expect, role)[i]! })),
+      );
       const answers: Answer[] = [];
       if (row.serial) for (const c of cells) answers.push(await call(row, c.role, c.target));
       else answers.push(...(await Promise.all(cells.map((c) => call(row, c.role, c.target)))));
@@ -154,11 +156,17 @@ describe('the step-up before a prohibit', () => {
   };
 
   it.each(Object.keys(calls) as (keyof typeof calls)[])('%s', async (kind) => {
-    const cells = signedIn.flatMap((role) => ([1, 0] as const).flatMap((cmd) => targets.map((target) => ({ role, cmd, target }))));
+    const cells = signedIn.flatMap((role) =>
+      ([1, 0] as const).flatMap((cmd) => targets.map((target) => ({ role, cmd, target }))),
+    );
     const answers = await Promise.all(
       cells.map(async (c) => {
         const { route, body } = await calls[kind](c.target, c.cmd);
-        return inject({ route, expect: {} as MatrixRow['expect'], request: () => ({}) }, { body }, await w.plainToken(c.role));
+        return inject(
+          { route, expect: {} as MatrixRow['expect'], request: () => ({}) },
+          { body },
+          await w.plainToken(c.role),
+        );
       }),
     );
     const got = cells.map((c, i) => `${c.role} cmd ${c.cmd} ${c.target}: ${answers[i]!.statusCode}`);

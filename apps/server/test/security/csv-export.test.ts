@@ -36,10 +36,12 @@ export function parseCsv(text: string): string[][] {
           else field += text[i++];
         }
         i++;
-        if (i < text.length && text[i] !== ',' && !text.startsWith('\r\n', i)) throw new Error(`text after a closing quote at ${i}`);
+        if (i < text.length && text[i] !== ',' && !text.startsWith('\r\n', i))
+          throw new Error(`text after a closing quote at ${i}`);
       } else {
         while (i < text.length && text[i] !== ',' && !text.startsWith('\r\n', i)) {
-          if (text[i] === '"' || text[i] === '\r' || text[i] === '\n') throw new Error(`unquoted ${JSON.stringify(text[i])} at ${i}`);
+          if (text[i] === '"' || text[i] === '\r' || text[i] === '\n')
+            throw new Error(`unquoted ${JSON.stringify(text[i])} at ${i}`);
           field += text[i++];
         }
       }
@@ -128,11 +130,32 @@ describe('CSV export', () => {
     expect(details).toEqual([...dangerous, ...awkward].map(neutralised));
     for (const cell of details.slice(0, dangerous.length)) expect(cell!.startsWith("'")).toBe(true);
     // Objects (the keys without a column of their own) are written as JSON, which starts with '{': never a formula, the text inside intact.
-    expect(sensors.slice(1).map((r) => JSON.parse(r[4]!) as unknown)).toEqual([...dangerous, ...awkward].map((note) => ({ note })));
+    expect(sensors.slice(1).map((r) => JSON.parse(r[4]!) as unknown)).toEqual(
+      [...dangerous, ...awkward].map((note) => ({ note })),
+    );
   });
 
   it('keeps the same promise for any text a terminal sends', async () => {
-    const char = fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', ';', "'", ' ', 'a', 'Z', '0', 'あ', '漢', '😀');
+    const char = fc.constantFrom(
+      '=',
+      '+',
+      '-',
+      '@',
+      '\t',
+      '\r',
+      '\n',
+      '"',
+      ',',
+      ';',
+      "'",
+      ' ',
+      'a',
+      'Z',
+      '0',
+      'あ',
+      '漢',
+      '😀',
+    );
     const detail = fc.string({ unit: char, maxLength: 40 });
     await fc.assert(
       fc.asyncProperty(fc.array(detail, { minLength: 1, maxLength: 6 }), async (texts) => {

@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => w?.t.close());
 
-const as = (who: 'superAdmin' | 'adminA' | 'managerA' | 'staffA', url: string, body: unknown) => post(w.app, url, body, w.tokens[who]);
+const as = (who: 'superAdmin' | 'adminA' | 'managerA' | 'staffA', url: string, body: unknown) =>
+  post(w.app, url, body, w.tokens[who]);
 
 /** Calls and expects a refusal with the error shape and nothing stored. */
 async function refused(who: 'adminA' | 'managerA' | 'staffA', url: string, body: unknown, status: number) {
@@ -31,28 +32,48 @@ async function refused(who: 'adminA' | 'managerA' | 'staffA', url: string, body:
 }
 
 describe('a company user cannot move a record to another company', () => {
-  it.each(['adminA', 'managerA'] as const)('customers (%s): naming company B is 403, and the customer stays in A', async (who) => {
-    const user_id = await w.fresh.user('own');
-    const res = await refused(who, '/api/user_update', { info: { user_id, first_name: '移動', name: '顧客', company_id: companyB } }, 403);
-    expect(res.json().errors).toHaveProperty('company_id');
-    const row = await w.db.selectFrom('car_users').select('company_id').where('user_id', '=', user_id).executeTakeFirstOrThrow();
-    expect(row.company_id).toBe(companyA);
-  });
+  it.each(['adminA', 'managerA'] as const)(
+    'customers (%s): naming company B is 403, and the customer stays in A',
+    async (who) => {
+      const user_id = await w.fresh.user('own');
+      const res = await refused(
+        who,
+        '/api/user_update',
+        { info: { user_id, first_name: '移動', name: '顧客', company_id: companyB } },
+        403,
+      );
+      expect(res.json().errors).toHaveProperty('company_id');
+      const row = await w.db
+        .selectFrom('car_users')
+        .select('company_id')
+        .where('user_id', '=', user_id)
+        .executeTakeFirstOrThrow();
+      expect(row.company_id).toBe(companyA);
+    },
+  );
 
-  it.each(['adminA', 'managerA'] as const)('accounts (%s): registering or moving one into company B is 403', async (who) => {
-    const info = {
-      account_id: `mv-${who}`,
-      name: '移動',
-      email: `mv-${who}@example.jp`,
-      role: 2,
-      company_id: companyB,
-      password: NEW_PASSWORD,
-      password_confirm: NEW_PASSWORD,
-    };
-    await refused(who, '/api/account_add', { info }, 403);
-    const { account_id, email } = await w.fresh.account('own');
-    await refused(who, '/api/account_update', { info: { account_id, name: '移動', email, role: 2, company_id: companyB } }, 403);
-  });
+  it.each(['adminA', 'managerA'] as const)(
+    'accounts (%s): registering or moving one into company B is 403',
+    async (who) => {
+      const info = {
+        account_id: `mv-${who}`,
+        name: '移動',
+        email: `mv-${who}@example.jp`,
+        role: 2,
+        company_id: companyB,
+        password: NEW_PASSWORD,
+        password_confirm: NEW_PASSWORD,
+      };
+      await refused(who, '/api/account_add', { info }, 403);
+      const { account_id, email } = await w.fresh.account('own');
+      await refused(
+        who,
+        '/api/account_update',
+        { info: { account_id, name: '移動', email, role: 2, company_id: companyB } },
+        403,
+      );
+    },
+  );
 
   it('vehicles: the company comes from the customer, and another company’s customer is not found', async () => {
     const car = await w.fresh.car('own', false);
@@ -63,7 +84,11 @@ describe('a company user cannot move a record to another company', () => {
       400,
     );
     expect(res.json().errors).toHaveProperty('user_id');
-    const row = await w.db.selectFrom('cars').select(['company_id', 'user_id']).where('car_id', '=', car.car_id).executeTakeFirstOrThrow();
+    const row = await w.db
+      .selectFrom('cars')
+      .select(['company_id', 'user_id'])
+      .where('car_id', '=', car.car_id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ company_id: companyA, user_id: car.user_id });
   });
 
@@ -120,7 +145,16 @@ describe('a company user cannot move a record to another company', () => {
 describe('nobody raises their own role or changes their own company', () => {
   const self = (who: 'adminA' | 'managerA', change: Record<string, unknown>) => {
     const a = accounts[who];
-    return { info: { account_id: a.account_id, name: a.name, email: a.email, role: a.role, company_id: a.company_id, ...change } };
+    return {
+      info: {
+        account_id: a.account_id,
+        name: a.name,
+        email: a.email,
+        role: a.role,
+        company_id: a.company_id,
+        ...change,
+      },
+    };
   };
   it('a manager asking for role 0 is refused', async () => {
     await refused('managerA', '/api/account_update', self('managerA', { role: 0 }), 403);
@@ -130,7 +164,11 @@ describe('nobody raises their own role or changes their own company', () => {
     const res = await as('adminA', '/api/account_update', self('adminA', { company_id: null }));
     // null keeps the current company: the account is not turned into a super admin.
     expect([200, 403]).toContain(res.statusCode);
-    const row = await w.db.selectFrom('accounts').select('company_id').where('account_id', '=', 'admin-a').executeTakeFirstOrThrow();
+    const row = await w.db
+      .selectFrom('accounts')
+      .select('company_id')
+      .where('account_id', '=', 'admin-a')
+      .executeTakeFirstOrThrow();
     expect(row.company_id).toBe(companyA);
   });
   it('a common user cannot edit any account, their own included', async () => {
@@ -161,7 +199,12 @@ describe('a manager (role 1) never creates or touches role-0 accounts', () => {
   });
   it('cannot promote a common user to role 0', async () => {
     const { account_id, email } = await w.fresh.account('own');
-    await refused('managerA', '/api/account_update', { info: { account_id, name: '昇格', email, role: 0, company_id: companyA } }, 403);
+    await refused(
+      'managerA',
+      '/api/account_update',
+      { info: { account_id, name: '昇格', email, role: 0, company_id: companyA } },
+      403,
+    );
   });
   it('cannot see, edit, delete or re-key the company admin', async () => {
     await refused('managerA', '/api/account_get_detail', { account_id: adminA.account_id }, 404);
@@ -249,7 +292,14 @@ describe('an account of role 1-2 without a company', () => {
   it('sees nothing and never makes the server fail', async () => {
     await w.db
       .insertInto('accounts')
-      .values({ account_id: 'orphan-1', name: '所属なし', email: 'orphan-1@example.jp', role: 1, company_id: null, password_hash: 'x' })
+      .values({
+        account_id: 'orphan-1',
+        name: '所属なし',
+        email: 'orphan-1@example.jp',
+        role: 1,
+        company_id: null,
+        password_hash: 'x',
+      })
       .execute();
     const token = await createSession(w.db, 'orphan-1', { idleMinutes: 60, maxHours: 1 });
     for (const [url, body] of [
@@ -270,7 +320,14 @@ describe('an account of role 1-2 without a company', () => {
 describe('a terminal reports for itself only', () => {
   it('stores a batch under its own IMEI whatever IMEI the records name', async () => {
     const records = [
-      { type: 'gps', time: '2026-01-15T03:01:00Z', lat: 35.2, lng: 139.2, car_data_id: fleet.B.car_data_id, imei: fleet.B.car_data_id },
+      {
+        type: 'gps',
+        time: '2026-01-15T03:01:00Z',
+        lat: 35.2,
+        lng: 139.2,
+        car_data_id: fleet.B.car_data_id,
+        imei: fleet.B.car_data_id,
+      },
     ];
     const res = await w.app.inject({
       method: 'POST',

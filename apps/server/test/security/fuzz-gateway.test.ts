@@ -28,12 +28,21 @@ const record = fc.oneof(
   { weight: 4, arbitrary: bodyFor(DeviceRecord) },
   { weight: 1, arbitrary: junk },
 );
-const recent = fc.date({ min: new Date(Date.now() - 86_400_000), max: new Date(Date.now() + 60_000), noInvalidDate: true });
+const recent = fc.date({
+  min: new Date(Date.now() - 86_400_000),
+  max: new Date(Date.now() + 60_000),
+  noInvalidDate: true,
+});
 const recordNow = fc
   .tuple(record, recent, fc.boolean())
-  .map(([r, t, keep]) => (keep && r && typeof r === 'object' && !Array.isArray(r) && 'time' in r ? { ...r, time: t.toISOString() } : r));
+  .map(([r, t, keep]) =>
+    keep && r && typeof r === 'object' && !Array.isArray(r) && 'time' in r ? { ...r, time: t.toISOString() } : r,
+  );
 const batch = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ seq: fc.nat({ max: 1_000_000 }), records: fc.array(recordNow, { maxLength: 12 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ seq: fc.nat({ max: 1_000_000 }), records: fc.array(recordNow, { maxLength: 12 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ seq: junk, records: fc.oneof(junk, fc.array(junk, { maxLength: 3 })) }) },
   { weight: 1, arbitrary: bodyFor(DeviceBatch) },
   { weight: 1, arbitrary: junk },
@@ -42,7 +51,11 @@ const auth = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(basic(fleet.A.car_device_id), basic(fleet.B.car_device_id)) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom(basic(fleet.A.car_device_id, 'wrong-secret'), basic('no-such-terminal'), `Bearer ${'x'.repeat(43)}`),
+    arbitrary: fc.constantFrom(
+      basic(fleet.A.car_device_id, 'wrong-secret'),
+      basic('no-such-terminal'),
+      `Bearer ${'x'.repeat(43)}`,
+    ),
   },
   { weight: 1, arbitrary: badAuthorization },
 );

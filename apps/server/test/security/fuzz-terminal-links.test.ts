@@ -38,7 +38,10 @@ afterAll(async () => {
 });
 
 const gps = async (imei: string) =>
-  Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM gps_logs WHERE car_data_id = ${imei}`.execute(t.db)).rows[0]!.n);
+  Number(
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM gps_logs WHERE car_data_id = ${imei}`.execute(t.db))
+      .rows[0]!.n,
+  );
 let clock = Date.now() - 86_400_000;
 const fix = fc.record({
   speed: fc.integer({ min: 0, max: 120 }),
@@ -95,7 +98,10 @@ describe('TCP listeners under generated frames', () => {
           fc
             .array(fix, { minLength: 1, maxLength: 3 })
             .chain((fixes) =>
-              damage(encodeAvlFrame(fixes.map((f) => ({ ...f, time: new Date((clock += 1000)) })))).map((d) => ({ ...d, n: fixes.length })),
+              damage(encodeAvlFrame(fixes.map((f) => ({ ...f, time: new Date((clock += 1000)) })))).map((d) => ({
+                ...d,
+                n: fixes.length,
+              })),
             )
             .chain(({ n, ...d }) => pieces(d).map((p) => ({ ...p, n }))),
           async ({ parts, intact, n }) => {
@@ -114,21 +120,27 @@ describe('TCP listeners under generated frames', () => {
       d.close();
     },
   );
-  it(`GT06: ${Math.max(10, FUZZ_RUNS / 4)} generated sessions, the same, and the listener still serves`, { timeout: 120_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fix.chain((f) => damage(encodeGt06Location({ ...f, time: new Date((clock += 1000)), acc: true }, 5))).chain(pieces),
-        async ({ parts, intact }) => {
-          const before = await gps(fleet.B.car_data_id);
-          await play(gt06.port, encodeGt06Login(fleet.B.car_data_id, 1), 10, parts, intact ? 10 : null);
-          expect(await gps(fleet.B.car_data_id)).toBe(before + (intact ? 1 : 0));
-        },
-      ),
-      { numRuns: Math.max(10, FUZZ_RUNS / 4) },
-    );
-    const d = await DeviceSocket.open(gt06.port);
-    d.send(encodeGt06Login(fleet.B.car_data_id, 9));
-    expect((await d.take(10))[3]).toBe(0x01);
-    d.close();
-  });
+  it(
+    `GT06: ${Math.max(10, FUZZ_RUNS / 4)} generated sessions, the same, and the listener still serves`,
+    { timeout: 120_000 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fix
+            .chain((f) => damage(encodeGt06Location({ ...f, time: new Date((clock += 1000)), acc: true }, 5)))
+            .chain(pieces),
+          async ({ parts, intact }) => {
+            const before = await gps(fleet.B.car_data_id);
+            await play(gt06.port, encodeGt06Login(fleet.B.car_data_id, 1), 10, parts, intact ? 10 : null);
+            expect(await gps(fleet.B.car_data_id)).toBe(before + (intact ? 1 : 0));
+          },
+        ),
+        { numRuns: Math.max(10, FUZZ_RUNS / 4) },
+      );
+      const d = await DeviceSocket.open(gt06.port);
+      d.send(encodeGt06Login(fleet.B.car_data_id, 9));
+      expect((await d.take(10))[3]).toBe(0x01);
+      d.close();
+    },
+  );
 });

@@ -34,7 +34,15 @@ const requestArb = (schema: Parameters<typeof bodyFor>[0]): fc.Arbitrary<FuzzReq
     { weight: 9, arbitrary: bodyFor(schema).map((body) => ({ kind: 'json' as const, body })) },
     { weight: 1, arbitrary: rawRequest.map((r) => ({ kind: 'raw' as const, ...r })) },
   );
-const whoArb: fc.Arbitrary<Who> = fc.constantFrom('superAdmin', 'superAdmin', 'superAdmin', 'adminA', 'managerA', 'staffA', 'anonymous');
+const whoArb: fc.Arbitrary<Who> = fc.constantFrom(
+  'superAdmin',
+  'superAdmin',
+  'superAdmin',
+  'adminA',
+  'managerA',
+  'staffA',
+  'anonymous',
+);
 
 /** What a refusal must look like. */
 export function checkRefusal(res: LightMyRequestResponse, label: string) {
@@ -78,7 +86,9 @@ export function fuzzConsoleRoutes(part: number, parts: number) {
         r.kind === 'json' && r.body && typeof r.body === 'object' && !Array.isArray(r.body)
           ? r.body
           : { junk: r.kind === 'raw' ? r.payload : (JSON.stringify(r.body) ?? '') };
-      const flat = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]));
+      const flat = Object.fromEntries(
+        Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+      );
       return w.app.inject({ method, url, query: flat, headers });
     }
     if (r.kind === 'raw')
@@ -146,7 +156,8 @@ export function fuzzConsoleRoutes(part: number, parts: number) {
             const label = `${route} as ${who} with ${describeInput(r)}`;
             statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
             checkRefusal(res, label);
-            if (res.statusCode >= 400) expect(await writes(), `${label}: refused (${res.statusCode}) but wrote`).toBe(before);
+            if (res.statusCode >= 400)
+              expect(await writes(), `${label}: refused (${res.statusCode}) but wrote`).toBe(before);
             // A call that ended or changed the session (logout, own password) must not starve the next cases.
             if (res.statusCode === 401 && who !== 'anonymous') w.tokens[who] = await w.freshToken(who);
           }),

@@ -11,13 +11,20 @@ import { expectErrorShape } from './world.js';
 const lines: string[] = [];
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { LOG_LEVEL: 'info' }, logStream: { write: (line: string) => void lines.push(line) } });
+  t = await createTestApp({
+    env: { LOG_LEVEL: 'info' },
+    logStream: { write: (line: string) => void lines.push(line) },
+  });
   await seedFixtures(t.db);
 });
 afterAll(() => t?.close());
 
 let seq = 5000;
-const batch = (authorization: string | undefined, remoteAddress = '192.0.2.1', payload: string | object = { seq: ++seq, records: [] }) =>
+const batch = (
+  authorization: string | undefined,
+  remoteAddress = '192.0.2.1',
+  payload: string | object = { seq: ++seq, records: [] },
+) =>
   t.app.inject({
     method: 'POST',
     url: '/device/v1/batch',
@@ -64,10 +71,16 @@ describe('failed terminal authentication', () => {
     lines.length = 0;
     const res = await batch(basic(fleet.B.car_device_id, 'Guessed-Secret-42'), '198.51.100.7');
     expect(res.statusCode).toBe(401);
-    const warnings = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'terminal authentication failed');
-    expect(warnings).toEqual([expect.objectContaining({ level: 40, car_device_id: fleet.B.car_device_id, ip: '198.51.100.7' })]);
+    const warnings = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'terminal authentication failed');
+    expect(warnings).toEqual([
+      expect.objectContaining({ level: 40, car_device_id: fleet.B.car_device_id, ip: '198.51.100.7' }),
+    ]);
     expect(lines.join('\n')).not.toContain('Guessed-Secret-42');
-    expect(lines.join('\n')).not.toContain(Buffer.from(`${fleet.B.car_device_id}:Guessed-Secret-42`).toString('base64'));
+    expect(lines.join('\n')).not.toContain(
+      Buffer.from(`${fleet.B.car_device_id}:Guessed-Secret-42`).toString('base64'),
+    );
   });
 
   it(`limits one terminal id to ${TERMINAL_AUTH_LIMITS.perTerminal} failures: then even the right password gets 429, from any IP`, async () => {

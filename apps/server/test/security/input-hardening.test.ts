@@ -26,7 +26,12 @@ const payload = (v: unknown) =>
 
 describe('console calls', () => {
   it.each([
-    ['U+0000 in a text field', '/api/company_add', { info: { company_id: 'nul-co', company_name: '会社\u0000名' } }, 'info.company_name'],
+    [
+      'U+0000 in a text field',
+      '/api/company_add',
+      { info: { company_id: 'nul-co', company_name: '会社\u0000名' } },
+      'info.company_name',
+    ],
     ['U+0000 in a search', '/api/car_list', { search_text: 'a\u0000' }, 'search_text'],
     ['U+0000 in a key', '/api/car_list', { ['x\u0000']: 1 }, 'x\ufffd'],
     [
@@ -38,10 +43,19 @@ describe('console calls', () => {
     [
       'nesting 100 000 levels deep',
       '/api/car_reserve_cmd',
-      { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: raw(deep(100_000)) } },
+      {
+        car_data_id: fleet.A.car_data_id,
+        cmd_type: 'req_car_setting_update',
+        cmd_info: { settings: raw(deep(100_000)) },
+      },
       undefined,
     ],
-    ['a date bound in year 0', '/api/car_get_gps_log', { car_data_id: fleet.A.car_data_id, from: '0000-01-01', to: '2026-01-01' }, 'from'],
+    [
+      'a date bound in year 0',
+      '/api/car_get_gps_log',
+      { car_data_id: fleet.A.car_data_id, from: '0000-01-01', to: '2026-01-01' },
+      'from',
+    ],
     [
       'a date bound before year 1 in UTC',
       '/api/car_get_engine_log',
@@ -79,7 +93,11 @@ describe('the device gateway', () => {
       { type: 'error', time: at(1), error_type: 'gps', status_code: 0, detail: 'x\u0000' },
       deviceProtocolMessages.unstorable,
     ],
-    ['U+0000 in an object', { type: 'sensor', time: at(1), readings: { a: 'x\u0000' } }, deviceProtocolMessages.unstorable],
+    [
+      'U+0000 in an object',
+      { type: 'sensor', time: at(1), readings: { a: 'x\u0000' } },
+      deviceProtocolMessages.unstorable,
+    ],
     ['a lone surrogate', { type: 'obd2', time: at(1), pids: { ['\udc00']: 1 } }, deviceProtocolMessages.unstorable],
     [
       'a number a real column cannot hold (1e-300)',
@@ -89,7 +107,11 @@ describe('the device gateway', () => {
     // Deeper than MAX_INPUT_DEPTH (32) but within a readable document (64); deeper bodies are a 400 (gateway-abuse.test.ts).
     ['deep nesting (40 levels)', { type: 'obd2', time: at(1), pids: raw(deep(40)) }, deviceProtocolMessages.unstorable],
     ['year 0', { type: 'gps', time: '0000-01-01T00:00:00Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],
-    ['a time before 1970', { type: 'gps', time: '1969-12-31T23:59:59Z', lat: 1, lng: 1 }, deviceProtocolMessages.pastTime],
+    [
+      'a time before 1970',
+      { type: 'gps', time: '1969-12-31T23:59:59Z', lat: 1, lng: 1 },
+      deviceProtocolMessages.pastTime,
+    ],
   ])('refuses the record with %s and stores the rest of the batch', async (_label, bad, reason) => {
     const before = await count(w.db, 'gps_logs', fleet.A.car_data_id);
     const res = await send([bad, { type: 'gps', time: at(2), lat: 35.5, lng: 139.5 }]);
@@ -117,7 +139,11 @@ describe('the device gateway', () => {
   it('stores a time with a zone offset PostgreSQL would refuse (+23:59) as the same instant in UTC', async () => {
     const res = await send([{ type: 'gps', time: '2026-01-15T23:59:00+23:59', lat: 35.25, lng: 139.25 }]);
     expect(reply(res)).toMatchObject({ accepted: 1, rejected: [] });
-    const row = await w.db.selectFrom('gps_logs').select('recorded_at').where('lat', '=', 35.25).executeTakeFirstOrThrow();
+    const row = await w.db
+      .selectFrom('gps_logs')
+      .select('recorded_at')
+      .where('lat', '=', 35.25)
+      .executeTakeFirstOrThrow();
     expect(new Date(row.recorded_at).toISOString()).toBe('2026-01-15T00:00:00.000Z');
   });
 });
@@ -125,7 +151,13 @@ describe('the device gateway', () => {
 describe('what is not JSON, or too much of it', () => {
   it.each([
     ['a body over 1 MiB', '/api/car_list', 'application/json', `{"search_text":"${'x'.repeat(1024 * 1024)}"}`, 413],
-    ['a batch over 4 MiB', '/device/v1/batch', 'application/json', `{"seq":1,"records":["${'x'.repeat(4 * 1024 * 1024)}"]}`, 413],
+    [
+      'a batch over 4 MiB',
+      '/device/v1/batch',
+      'application/json',
+      `{"seq":1,"records":["${'x'.repeat(4 * 1024 * 1024)}"]}`,
+      413,
+    ],
     ['plain text (read as a string, not an object)', '/api/car_list', 'text/plain', '{}', 400],
     ['XML', '/api/car_list', 'application/xml', '<a/>', 415],
     ['a form', '/api/login', 'application/x-www-form-urlencoded', 'username=a&password=b', 415],
@@ -133,7 +165,12 @@ describe('what is not JSON, or too much of it', () => {
     ['a prototype-polluting body', '/api/car_list', 'application/json', '{"__proto__":{"isAdmin":true}}', 400],
   ])('%s is refused with the error shape', async (_label, url, contentType, payload, status) => {
     const authorization = url.startsWith('/device') ? basic(fleet.A.car_device_id) : `Bearer ${w.tokens.superAdmin}`;
-    const res = await w.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType, authorization } });
+    const res = await w.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'content-type': contentType, authorization },
+    });
     expect(res.statusCode, res.body).toBe(status);
     expectErrorShape(res);
   });

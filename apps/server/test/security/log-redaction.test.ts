@@ -11,7 +11,10 @@ import { basic } from '../telemetry-support.js';
 const lines: string[] = [];
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { LOG_LEVEL: 'trace' }, logStream: { write: (line: string) => void lines.push(line) } });
+  t = await createTestApp({
+    env: { LOG_LEVEL: 'trace' },
+    logStream: { write: (line: string) => void lines.push(line) },
+  });
   await seedFixtures(t.db);
 });
 afterAll(() => t?.close());
@@ -29,8 +32,17 @@ it('writes no token, password or credential header into any log line', async () 
   });
   expect(signIn.statusCode).toBe(200);
   const token = signIn.json<{ token: string }>().token;
-  await t.app.inject({ method: 'POST', url: '/api/login', payload: { username: accounts.adminA.account_id, password: WRONG_PASSWORD } });
-  await t.app.inject({ method: 'POST', url: '/api/car_list', payload: {}, headers: { authorization: `Bearer ${token}` } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { username: accounts.adminA.account_id, password: WRONG_PASSWORD },
+  });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/car_list',
+    payload: {},
+    headers: { authorization: `Bearer ${token}` },
+  });
   await t.app.inject({ method: 'GET', url: `/password_reset?token=${RESET_TOKEN}` });
   await t.app.inject({ method: 'GET', url: `/password_reset?lang=ja&token=${RESET_TOKEN}#x` });
   await t.app.inject({ method: 'GET', url: `/api/live?ticket=${RESET_TOKEN}` });

@@ -33,7 +33,8 @@ export type Status = number;
 type Cell = readonly [own: Status, other: Status];
 /** operatorA (role 2 with the engine-control right) answers like staffA unless a row says otherwise. */
 export type Expectation = Record<Exclude<Role, 'operatorA'>, Cell> & { operatorA?: Cell };
-export const expected = (e: Expectation, role: Role): Cell => (role === 'operatorA' ? (e.operatorA ?? e.staffA) : e[role]);
+export const expected = (e: Expectation, role: Role): Cell =>
+  role === 'operatorA' ? (e.operatorA ?? e.staffA) : e[role];
 
 export interface CellRequest {
   body?: unknown;
@@ -59,9 +60,21 @@ export interface MatrixRow {
 const same = (s: Status) => [s, s] as const;
 
 /** Anyone, signed in or not. */
-const PUBLIC: Expectation = { anonymous: same(200), superAdmin: same(200), adminA: same(200), managerA: same(200), staffA: same(200) };
+const PUBLIC: Expectation = {
+  anonymous: same(200),
+  superAdmin: same(200),
+  adminA: same(200),
+  managerA: same(200),
+  staffA: same(200),
+};
 /** Every signed-in user; nothing record-specific. */
-const SIGNED_IN: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(200), managerA: same(200), staffA: same(200) };
+const SIGNED_IN: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: same(200),
+  managerA: same(200),
+  staffA: same(200),
+};
 /** Read and act on one's own company's records; another company's are "not found". */
 const OWN_COMPANY: Expectation = {
   anonymous: same(401),
@@ -71,7 +84,13 @@ const OWN_COMPANY: Expectation = {
   staffA: [200, 404],
 };
 /** Edit and delete: managers (roles 0-1) in their own company; common users may not. */
-const EDITORS: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: [200, 404], managerA: [200, 404], staffA: same(403) };
+const EDITORS: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: [200, 404],
+  managerA: [200, 404],
+  staffA: same(403),
+};
 /**
  * Engine permit / prohibit and reservations: every role of the company, but a common user only with
  * the engine-control right (ARCHITECTURE.md matrix); another company's vehicle is "not found" first.
@@ -88,9 +107,21 @@ const COMPANY_ADMINS: Expectation = {
   staffA: same(403),
 };
 /** Enable / disable TOTP with a code that cannot be right (no fixture account turns it on): refused for everyone. */
-const WRONG_CODE: Expectation = { anonymous: same(401), superAdmin: same(400), adminA: same(400), managerA: same(400), staffA: same(400) };
+const WRONG_CODE: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(400),
+  adminA: same(400),
+  managerA: same(400),
+  staffA: same(400),
+};
 /** GPS terminals, companies, registration, the outbox and audit log: the super admin's alone. */
-const SUPER_ADMIN: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(403), managerA: same(403), staffA: same(403) };
+const SUPER_ADMIN: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: same(403),
+  managerA: same(403),
+  staffA: same(403),
+};
 /** Account lists and checks: managers. */
 const ACCOUNT_MANAGERS: Expectation = {
   anonymous: same(401),
@@ -132,7 +163,12 @@ const TERMINALS_ONLY: Expectation = {
   staffA: same(401),
 };
 
-const post = (path: string, expect: Expectation, request: MatrixRow['request'], extra: Partial<MatrixRow> = {}): MatrixRow => ({
+const post = (
+  path: string,
+  expect: Expectation,
+  request: MatrixRow['request'],
+  extra: Partial<MatrixRow> = {},
+): MatrixRow => ({
   route: `POST ${path}`,
   expect,
   request,
@@ -140,7 +176,13 @@ const post = (path: string, expect: Expectation, request: MatrixRow['request'], 
 });
 const none = () => ({ body: {} });
 /** Webhooks and their delivery log: administrators (role 0) of a company or the super admin. */
-const ADMINS: Expectation = { anonymous: same(401), superAdmin: same(200), adminA: same(200), managerA: same(403), staffA: same(403) };
+const ADMINS: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: same(200),
+  managerA: same(403),
+  staffA: same(403),
+};
 /** A fresh webhook of the target company. */
 const webhookOf = async (w: World, target: Target) => {
   const row = await w.db
@@ -166,7 +208,11 @@ const carOf = (_w: World, target: Target) => ({ body: { car_id: fixtureOf(target
 const imeiOf = (_w: World, target: Target) => ({ body: { car_data_id: fixtureOf(target).car_data_id } });
 const listOf = (_w: World, target: Target) => ({ body: { companyId: companyOf[target] } });
 const selfOr = (target: Target, role: Role) =>
-  target === 'own' ? (role === 'anonymous' ? accounts.staffA.account_id : accountIdOf(role as SignedInRole)) : otherAccountOf('other');
+  target === 'own'
+    ? role === 'anonymous'
+      ? accounts.staffA.account_id
+      : accountIdOf(role as SignedInRole)
+    : otherAccountOf('other');
 const logKinds = ['connection', 'engine', 'error', 'battery', 'sensor', 'obd2', 'gps'] as const;
 const exportQuery = (target: Target) => ({ kind: 'gps', car_data_id: fixtureOf(target).car_data_id });
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
@@ -230,7 +276,9 @@ export const matrix: MatrixRow[] = [
   post('/api/session_car_id', OWN_COMPANY, carOf),
   post('/api/session_user_id', OWN_COMPANY, (_w, target) => ({ body: { user_id: fixtureOf(target).user_id } })),
   post('/api/session_data_id', OWN_COMPANY, imeiOf),
-  post('/api/session_device_id', OWN_COMPANY, (_w, target) => ({ body: { car_device_id: fixtureOf(target).car_device_id } })),
+  post('/api/session_device_id', OWN_COMPANY, (_w, target) => ({
+    body: { car_device_id: fixtureOf(target).car_device_id },
+  })),
 
   // Password reset by mail (public by nature) ------------------------------------
   post(
@@ -242,7 +290,9 @@ export const matrix: MatrixRow[] = [
   post(
     '/api/password_reset_by_token',
     PUBLIC,
-    async (w, target) => ({ body: { token: await w.fresh.resetToken(target), password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } }),
+    async (w, target) => ({
+      body: { token: await w.fresh.resetToken(target), password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
+    }),
     { public: true },
   ),
 
@@ -262,10 +312,18 @@ export const matrix: MatrixRow[] = [
     body: { account_id: (await w.fresh.account(target)).account_id, isDelete: true },
   })),
   post('/api/password_reset', EDITORS, async (w, target) => ({
-    body: { info: { account_id: (await w.fresh.account(target)).account_id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
+    body: {
+      info: {
+        account_id: (await w.fresh.account(target)).account_id,
+        password: NEW_PASSWORD,
+        password_confirm: NEW_PASSWORD,
+      },
+    },
   })),
   post('/api/account_notify', OWN_ACCOUNT_ONLY, (_w, target, role) => ({ body: { account_id: selfOr(target, role) } })),
-  post('/api/account_notify_update', OWN_ACCOUNT_ONLY, (_w, target, role) => ({ body: { account_id: selfOr(target, role), info: {} } })),
+  post('/api/account_notify_update', OWN_ACCOUNT_ONLY, (_w, target, role) => ({
+    body: { account_id: selfOr(target, role), info: {} },
+  })),
 
   // Franchise companies -------------------------------------------------------------
   post('/api/company_list_count', SUPER_ADMIN, none),
@@ -277,12 +335,16 @@ export const matrix: MatrixRow[] = [
   post('/api/company_update', SUPER_ADMIN, async (w, target) => ({
     body: { info: { company_id: await w.fresh.company(target), company_name: '更新加盟店' } },
   })),
-  post('/api/company_delete', SUPER_ADMIN, async (w, target) => ({ body: { company_id: await w.fresh.company(target), isDelete: true } })),
+  post('/api/company_delete', SUPER_ADMIN, async (w, target) => ({
+    body: { company_id: await w.fresh.company(target), isDelete: true },
+  })),
 
   // GPS terminals ---------------------------------------------------------------------
   post('/api/device_list_count', SUPER_ADMIN, none),
   post('/api/device_list', SUPER_ADMIN, none),
-  post('/api/device_get_detail', SUPER_ADMIN, (_w, target) => ({ body: { car_device_id: fixtureOf(target).car_device_id } })),
+  post('/api/device_get_detail', SUPER_ADMIN, (_w, target) => ({
+    body: { car_device_id: fixtureOf(target).car_device_id },
+  })),
   post('/api/device_exist_check', SUPER_ADMIN, (_w, target) => ({
     body: { check_item: 'car_data_id', check_value: fixtureOf(target).car_data_id },
   })),
@@ -290,7 +352,9 @@ export const matrix: MatrixRow[] = [
   post('/api/device_update', SUPER_ADMIN, async (w, target) => ({
     body: { info: { ...(await w.fresh.device(target)), car_type: '更新', password: '' } },
   })),
-  post('/api/device_delete', SUPER_ADMIN, async (w, target) => ({ body: { ...(await w.fresh.device(target)), isDelete: true } })),
+  post('/api/device_delete', SUPER_ADMIN, async (w, target) => ({
+    body: { ...(await w.fresh.device(target)), isDelete: true },
+  })),
 
   // Customers ---------------------------------------------------------------------------
   post('/api/user_list_count', SIGNED_IN, listOf),
@@ -299,9 +363,13 @@ export const matrix: MatrixRow[] = [
   post('/api/user_exist_check', SUPER_ADMIN, (_w, target) => ({ body: { check_value: fixtureOf(target).user_id } })),
   post('/api/user_add', SUPER_ADMIN, (_w, target) => ({ body: { info: newCarUser(target) } })),
   post('/api/user_update', EDITORS, async (w, target) => ({
-    body: { info: { user_id: await w.fresh.user(target), first_name: '更新', name: '顧客', company_id: companyOf[target] } },
+    body: {
+      info: { user_id: await w.fresh.user(target), first_name: '更新', name: '顧客', company_id: companyOf[target] },
+    },
   })),
-  post('/api/user_delete', EDITORS, async (w, target) => ({ body: { user_id: await w.fresh.user(target), isDelete: true } })),
+  post('/api/user_delete', EDITORS, async (w, target) => ({
+    body: { user_id: await w.fresh.user(target), isDelete: true },
+  })),
 
   // Vehicles ------------------------------------------------------------------------------
   post('/api/car_list_count', SIGNED_IN, listOf),
@@ -312,17 +380,34 @@ export const matrix: MatrixRow[] = [
   post('/api/car_get_newid', SUPER_ADMIN, none),
   post('/api/car_add', SUPER_ADMIN, async (w, target) => ({
     body: {
-      info: { car_id: freshId('car', target), car_number: '品川 300 あ 56-78', user_id: await w.fresh.user(target), car_device_id: null },
+      info: {
+        car_id: freshId('car', target),
+        car_number: '品川 300 あ 56-78',
+        user_id: await w.fresh.user(target),
+        car_device_id: null,
+      },
     },
   })),
   post('/api/car_update', EDITORS, async (w, target) => {
     const car = await w.fresh.car(target, false);
-    return { body: { info: { car_id: car.car_id, car_number: '品川 300 い 99-99', user_id: car.user_id, car_device_id: null } } };
+    return {
+      body: {
+        info: { car_id: car.car_id, car_number: '品川 300 い 99-99', user_id: car.user_id, car_device_id: null },
+      },
+    };
   }),
-  post('/api/car_status_update', EDITORS, (_w, target) => ({ body: { car_id: fixtureOf(target).car_id, car_status: 1 } })),
-  post('/api/car_delete', EDITORS, async (w, target) => ({ body: { car_id: (await w.fresh.car(target, false)).car_id, isDelete: true } })),
+  post('/api/car_status_update', EDITORS, (_w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, car_status: 1 },
+  })),
+  post('/api/car_delete', EDITORS, async (w, target) => ({
+    body: { car_id: (await w.fresh.car(target, false)).car_id, isDelete: true },
+  })),
   post('/api/car_user_device_add', SUPER_ADMIN, (_w, target) => ({
-    body: { user: newCarUser(target), device: newDevice(target), car: { car_id: freshId('car', target), car_number: '品川 300 う 11-22' } },
+    body: {
+      user: newCarUser(target),
+      device: newDevice(target),
+      car: { car_id: freshId('car', target), car_number: '品川 300 う 11-22' },
+    },
   })),
 
   // Telemetry ------------------------------------------------------------------------------
@@ -331,8 +416,18 @@ export const matrix: MatrixRow[] = [
   post('/api/car_data_sync', OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id },
   })),
-  { route: `GET ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }), serial: true },
-  { route: `HEAD ${LOG_EXPORT_PATH}`, expect: OWN_COMPANY, request: (_w, target) => ({ query: exportQuery(target) }), serial: true },
+  {
+    route: `GET ${LOG_EXPORT_PATH}`,
+    expect: OWN_COMPANY,
+    request: (_w, target) => ({ query: exportQuery(target) }),
+    serial: true,
+  },
+  {
+    route: `HEAD ${LOG_EXPORT_PATH}`,
+    expect: OWN_COMPANY,
+    request: (_w, target) => ({ query: exportQuery(target) }),
+    serial: true,
+  },
   post(LOG_EXPORT_PATH, OWN_COMPANY, (_w, target) => ({ body: exportQuery(target) }), { serial: true }),
   post('/api/live_ticket', SIGNED_IN, none),
   { route: `GET ${LIVE_PATH}`, expect: SIGNED_IN, request: none, stream: true },
@@ -360,7 +455,10 @@ export const matrix: MatrixRow[] = [
   // Areas and templates ----------------------------------------------------------------------
   post('/api/car_get_available_data', OWN_COMPANY, carOf),
   post('/api/car_available_update', OWN_COMPANY, (_w, target) => ({
-    body: { car_id: fixtureOf(target).car_id, available_data: { lat_min: 35, lat_max: 36, lng_min: 139, lng_max: 140 } },
+    body: {
+      car_id: fixtureOf(target).car_id,
+      available_data: { lat_min: 35, lat_max: 36, lng_min: 139, lng_max: 140 },
+    },
   })),
   post('/api/car_get_available_areas', OWN_COMPANY, carOf),
   post('/api/car_available_areas_update', OWN_COMPANY, (_w, target) => ({
@@ -373,9 +471,18 @@ export const matrix: MatrixRow[] = [
   post('/api/car_get_area_status', OWN_COMPANY, carOf),
   post('/api/get_area_templates', SIGNED_IN, () => ({ body: { type: 'available' } })),
   post('/api/area_template_update', OWN_COMPANY, async (w, target) => ({
-    body: { template: { template_id: await w.fresh.template(target), type: 'available', name: '更新テンプレート', areas: [AREA] } },
+    body: {
+      template: {
+        template_id: await w.fresh.template(target),
+        type: 'available',
+        name: '更新テンプレート',
+        areas: [AREA],
+      },
+    },
   })),
-  post('/api/area_template_delete', OWN_COMPANY, async (w, target) => ({ body: { template_id: await w.fresh.template(target) } })),
+  post('/api/area_template_delete', OWN_COMPANY, async (w, target) => ({
+    body: { template_id: await w.fresh.template(target) },
+  })),
   post('/api/car_apply_area_template', OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, template_id: templateOf(target) },
   })),
@@ -405,10 +512,9 @@ export const matrix: MatrixRow[] = [
 
   // Operations: probes, metrics (no METRICS_TOKEN in the tests), the API description and its reading UI -----
   ...['/healthz', '/readyz', '/metrics', '/api/openapi.json'].map((path) => openGet(path)),
-  ...['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/swagger-initializer.js'].flatMap((path) => [
-    openGet(path),
-    openGet(path, 'HEAD'),
-  ]),
+  ...['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/swagger-initializer.js'].flatMap(
+    (path) => [openGet(path), openGet(path, 'HEAD')],
+  ),
   // Swagger UI's own paths: its index.html redirects to the page; the static files' wildcard, called as is, finds no file.
   openGet('/api/docs/static/index.html', 'GET', same(302)),
   openGet('/api/docs/static/index.html', 'HEAD', same(302)),

@@ -99,7 +99,9 @@ describe('session tokens', () => {
       .executeTakeFirstOrThrow();
     expect(touched.ago).toBeLessThan(60);
     await expectSignedOut(dead);
-    expect((await post(w.app, '/api/checkToken', { account_id: accounts.staffA.account_id, token: dead })).json()).toEqual({ ok: false });
+    expect(
+      (await post(w.app, '/api/checkToken', { account_id: accounts.staffA.account_id, token: dead })).json(),
+    ).toEqual({ ok: false });
   });
 
   it('are written at most once a minute: a call within a minute of the last touch leaves last_seen_at as it was', async () => {
@@ -137,7 +139,9 @@ describe('sessions end', () => {
   it('when the account is deleted', async () => {
     const { account_id } = await w.fresh.account('own');
     const t = await tokenOf(account_id);
-    expect((await post(w.app, '/api/account_delete', { account_id, isDelete: true }, w.tokens.adminA)).statusCode).toBe(200);
+    expect((await post(w.app, '/api/account_delete', { account_id, isDelete: true }, w.tokens.adminA)).statusCode).toBe(
+      200,
+    );
     await expectSignedOut(t);
   });
 
@@ -149,7 +153,9 @@ describe('sessions end', () => {
       info: { account_id: x.account_id, name: '変更', email: x.email, role: 2, company_id: companyA, ...change },
     });
     expect((await post(w.app, '/api/account_update', edit(a, { role: 1 }), w.tokens.managerA)).statusCode).toBe(200);
-    expect((await post(w.app, '/api/account_update', edit(b, { company_id: 'company-b' }), w.tokens.superAdmin)).statusCode).toBe(200);
+    expect(
+      (await post(w.app, '/api/account_update', edit(b, { company_id: 'company-b' }), w.tokens.superAdmin)).statusCode,
+    ).toBe(200);
     await expectSignedOut(ta);
     await expectSignedOut(tb);
   });
@@ -157,11 +163,15 @@ describe('sessions end', () => {
   it('when a manager sets the password, and (but for the current one) when the owner changes it', async () => {
     const a = await w.fresh.account('own', 2);
     const [t1, t2] = [await tokenOf(a.account_id), await tokenOf(a.account_id)];
-    const change = { info: { current_password: FIXTURE_PASSWORD, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } };
+    const change = {
+      info: { current_password: FIXTURE_PASSWORD, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
+    };
     expect((await post(w.app, '/api/password_reset', change, t1)).statusCode).toBe(200);
     expect((await me(t1)).statusCode).toBe(200);
     await expectSignedOut(t2);
-    const reset = { info: { account_id: a.account_id, password: FIXTURE_PASSWORD, password_confirm: FIXTURE_PASSWORD } };
+    const reset = {
+      info: { account_id: a.account_id, password: FIXTURE_PASSWORD, password_confirm: FIXTURE_PASSWORD },
+    };
     expect((await post(w.app, '/api/password_reset', reset, w.tokens.managerA)).statusCode).toBe(200);
     await expectSignedOut(t1);
   });
@@ -186,7 +196,8 @@ describe('passwords', () => {
       w.tokens.adminA,
     );
   const hashOf = async (id: string) =>
-    (await w.db.selectFrom('accounts').select('password_hash').where('account_id', '=', id).executeTakeFirstOrThrow()).password_hash;
+    (await w.db.selectFrom('accounts').select('password_hash').where('account_id', '=', id).executeTakeFirstOrThrow())
+      .password_hash;
 
   it('are hashed with scrypt N=2^17, r=8, p=1 and a 16-byte salt of their own', async () => {
     expect(HASH_PARAMS).toMatchObject({ log2N: 17, r: 8, p: 1 });

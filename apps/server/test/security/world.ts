@@ -39,7 +39,8 @@ export const extraAccounts = {
     engine_control: true,
   },
 } as const;
-export const otherAccountOf = (target: Target) => (target === 'own' ? extraAccounts.staffA2 : extraAccounts.staffB).account_id;
+export const otherAccountOf = (target: Target) =>
+  (target === 'own' ? extraAccounts.staffA2 : extraAccounts.staffB).account_id;
 export const templateOf = (target: Target) => (target === 'own' ? 'tpl-a' : 'tpl-b');
 
 /**
@@ -59,7 +60,8 @@ let counter = 0;
 export const freshId = (prefix: string, target: Target = 'own') =>
   `${prefix}${target === 'own' ? 'OwnCo' : 'OTHERCO'}${++counter}${randomBytes(2).toString('hex')}`;
 /** A unique 15-digit IMEI: 3584092… for company A, 3584093… for company B. */
-export const freshImei = (target: Target = 'own') => `358409${target === 'own' ? 2 : 3}${String(++counter).padStart(8, '0')}`;
+export const freshImei = (target: Target = 'own') =>
+  `358409${target === 'own' ? 2 : 3}${String(++counter).padStart(8, '0')}`;
 
 export interface World {
   t: TestApp;
@@ -73,7 +75,8 @@ export interface World {
   fresh: ReturnType<typeof factories>;
 }
 
-export const accountIdOf = (role: SignedInRole) => (role === 'operatorA' ? extraAccounts.operatorA : accounts[role]).account_id;
+export const accountIdOf = (role: SignedInRole) =>
+  (role === 'operatorA' ? extraAccounts.operatorA : accounts[role]).account_id;
 
 function factories(db: Db) {
   const f = {
@@ -89,7 +92,14 @@ function factories(db: Db) {
       const user_id = freshId('us', target);
       await db
         .insertInto('car_users')
-        .values({ user_id, company_id: companyOf[target], first_name: '顧客', name: user_id, birthday: null, gender: null })
+        .values({
+          user_id,
+          company_id: companyOf[target],
+          first_name: '顧客',
+          name: user_id,
+          birthday: null,
+          gender: null,
+        })
         .execute();
       return user_id;
     },
@@ -118,7 +128,14 @@ function factories(db: Db) {
       const email = `${account_id.toLowerCase()}@example.jp`;
       await db
         .insertInto('accounts')
-        .values({ account_id, name: '追加 太郎', email, role, company_id: companyOf[target], password_hash: inject('fixturePasswordHash') })
+        .values({
+          account_id,
+          name: '追加 太郎',
+          email,
+          role,
+          company_id: companyOf[target],
+          password_hash: inject('fixturePasswordHash'),
+        })
         .execute();
       return { account_id, email };
     },
@@ -126,7 +143,14 @@ function factories(db: Db) {
       const template_id = freshId('tp', target);
       await db
         .insertInto('area_templates')
-        .values({ template_id, type: 'available', name, company_id: companyOf[target], areas: JSON.stringify([AREA]), created_by: null })
+        .values({
+          template_id,
+          type: 'available',
+          name,
+          company_id: companyOf[target],
+          areas: JSON.stringify([AREA]),
+          created_by: null,
+        })
         .execute();
       return template_id;
     },
@@ -228,11 +252,17 @@ export async function createWorld(): Promise<World> {
   const freshToken = async (role: SignedInRole) => {
     const token = await plainToken(role);
     const until = new Date(Date.now() + 3_600_000);
-    await db.updateTable('sessions').set({ stepped_up_until: until }).where('token_hash', '=', hashToken(token)).execute();
+    await db
+      .updateTable('sessions')
+      .set({ stepped_up_until: until })
+      .where('token_hash', '=', hashToken(token))
+      .execute();
     return token;
   };
   const tokens = Object.fromEntries(
-    await Promise.all((roles.filter((r) => r !== 'anonymous') as SignedInRole[]).map(async (r) => [r, await freshToken(r)] as const)),
+    await Promise.all(
+      (roles.filter((r) => r !== 'anonymous') as SignedInRole[]).map(async (r) => [r, await freshToken(r)] as const),
+    ),
   ) as Record<SignedInRole, string>;
   return { t, app: t.app, db, tokens, freshToken, plainToken, fresh: factories(db) };
 }

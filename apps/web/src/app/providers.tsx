@@ -12,7 +12,8 @@ export const createQueryClient = () =>
         staleTime: 15_000,
         refetchOnWindowFocus: false,
         // A refused call (4xx) will not change on retry; a network blip might.
-        retry: (count, error) => count < 2 && !(error instanceof ApiClientError && error.status >= 400 && error.status < 500),
+        retry: (count, error) =>
+          count < 2 && !(error instanceof ApiClientError && error.status >= 400 && error.status < 500),
       },
     },
   });

@@ -26,7 +26,11 @@ export const routes: RouteObject[] = [
         lazy: () => import('./layouts/reset-layout'),
         children: [
           { path: 'warning', handle: screen(t.warning), lazy: () => import('./routes/warning') },
-          { path: 'password_reset', handle: screen(t.passwordResetRequest), lazy: () => import('./routes/password-reset') },
+          {
+            path: 'password_reset',
+            handle: screen(t.passwordResetRequest),
+            lazy: () => import('./routes/password-reset'),
+          },
         ],
       },
       {
@@ -36,14 +40,26 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'car/car_list', handle: screen(t.carList), lazy: () => import('./routes/car/car-list') },
           { path: 'car/car_map', handle: screen(t.carMap), lazy: () => import('./routes/car/car-map') },
-          { path: 'car/car_detail/:car_id?/:car_data_id?', handle: screen(t.carDetail), lazy: () => import('./routes/car/car-detail') },
-          { path: 'car/car_loges/:car_data_id?', handle: screen(t.carLogs), lazy: () => import('./routes/car/car-logs') },
+          {
+            path: 'car/car_detail/:car_id?/:car_data_id?',
+            handle: screen(t.carDetail),
+            lazy: () => import('./routes/car/car-detail'),
+          },
+          {
+            path: 'car/car_loges/:car_data_id?',
+            handle: screen(t.carLogs),
+            lazy: () => import('./routes/car/car-logs'),
+          },
           {
             path: 'car/car_travelroute/:car_id?/:car_data_id?',
             handle: screen(t.carTravelRoute),
             lazy: () => import('./routes/car/car-travelroute'),
           },
-          { path: 'car/car_engine/:car_id?/:car_data_id?', handle: screen(t.carEngine), lazy: () => import('./routes/car/car-engine') },
+          {
+            path: 'car/car_engine/:car_id?/:car_data_id?',
+            handle: screen(t.carEngine),
+            lazy: () => import('./routes/car/car-engine'),
+          },
           {
             path: 'car/car_warning_area/:car_id?/:car_data_id?',
             handle: screen(t.carWarningArea),
@@ -54,7 +70,11 @@ export const routes: RouteObject[] = [
             handle: screen(t.carForbiddenArea),
             lazy: () => import('./routes/car/car-forbidden-area'),
           },
-          { path: 'car/car_add', handle: screen(t.carAdd, (c) => c.registerCarsAndCustomers), lazy: () => import('./routes/car/car-add') },
+          {
+            path: 'car/car_add',
+            handle: screen(t.carAdd, (c) => c.registerCarsAndCustomers),
+            lazy: () => import('./routes/car/car-add'),
+          },
           {
             path: 'car/car_edit/:car_id?',
             handle: screen(t.carEdit, (c) => c.editCarsAndCustomers),
@@ -65,13 +85,21 @@ export const routes: RouteObject[] = [
             handle: screen(t.wizard, (c) => c.registerCarsAndCustomers),
             lazy: () => import('./routes/car/car-user-device-add'),
           },
-          { path: 'car/car_user_list', handle: screen(t.customerList), lazy: () => import('./routes/car/car-user-list') },
+          {
+            path: 'car/car_user_list',
+            handle: screen(t.customerList),
+            lazy: () => import('./routes/car/car-user-list'),
+          },
           {
             path: 'car/car_user_add',
             handle: screen(t.customerAdd, (c) => c.registerCarsAndCustomers),
             lazy: () => import('./routes/car/car-user-add'),
           },
-          { path: 'car/car_user_detail/:user_id?', handle: screen(t.customerDetail), lazy: () => import('./routes/car/car-user-detail') },
+          {
+            path: 'car/car_user_detail/:user_id?',
+            handle: screen(t.customerDetail),
+            lazy: () => import('./routes/car/car-user-detail'),
+          },
           {
             path: 'car/car_user_edit/:user_id?',
             handle: screen(t.customerEdit, (c) => c.editCarsAndCustomers),
@@ -117,16 +145,32 @@ export const routes: RouteObject[] = [
             handle: screen(t.accountEdit, (c) => c.manageAccounts),
             lazy: () => import('./routes/account/account-edit'),
           },
-          { path: 'account/password_reset', handle: screen(t.passwordChange), lazy: () => import('./routes/account/password-reset') },
+          {
+            path: 'account/password_reset',
+            handle: screen(t.passwordChange),
+            lazy: () => import('./routes/account/password-reset'),
+          },
           { path: 'notify', handle: screen(t.notify), lazy: () => import('./routes/notify') },
-          { path: 'notify/mail_outbox', handle: screen(t.mailOutbox, (c) => c.superAdmin), lazy: () => import('./routes/mail-outbox') },
-          { path: 'notify/webhooks', handle: screen(t.webhooks, (c) => c.manageWebhooks), lazy: () => import('./routes/webhooks') },
+          {
+            path: 'notify/mail_outbox',
+            handle: screen(t.mailOutbox, (c) => c.superAdmin),
+            lazy: () => import('./routes/mail-outbox'),
+          },
+          {
+            path: 'notify/webhooks',
+            handle: screen(t.webhooks, (c) => c.manageWebhooks),
+            lazy: () => import('./routes/webhooks'),
+          },
           {
             path: 'notify/webhook_deliveries',
             handle: screen(t.webhookDeliveries, (c) => c.manageWebhooks),
             lazy: () => import('./routes/webhook-deliveries'),
           },
-          { path: 'audit_log', handle: screen(t.auditLog, (c) => c.superAdmin), lazy: () => import('./routes/audit-log') },
+          {
+            path: 'audit_log',
+            handle: screen(t.auditLog, (c) => c.superAdmin),
+            lazy: () => import('./routes/audit-log'),
+          },
           {
             path: 'company/company_list',
             handle: screen(t.companyList, (c) => c.devicesAndCompanies),

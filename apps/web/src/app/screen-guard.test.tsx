@@ -18,7 +18,11 @@ const routes = [
   {
     element: <Frame />,
     children: [
-      { path: '/company/company_add', handle: screen('加盟店登録', (c) => c.devicesAndCompanies), element: <input aria-label="会社ID" /> },
+      {
+        path: '/company/company_add',
+        handle: screen('加盟店登録', (c) => c.devicesAndCompanies),
+        element: <input aria-label="会社ID" />,
+      },
       { path: '/notify', handle: screen('通知設定'), element: <p>通知の設定</p> },
     ],
   },

@@ -10,7 +10,8 @@ export interface ScreenHandle {
 /** A route's `handle`: the screen's title and, for a screen not everyone may use, its capability. */
 export const screen = (title: string, allow?: (caps: Capabilities) => boolean): ScreenHandle => ({ title, allow });
 
-const isScreen = (h: unknown): h is ScreenHandle => typeof h === 'object' && h !== null && typeof (h as ScreenHandle).title === 'string';
+const isScreen = (h: unknown): h is ScreenHandle =>
+  typeof h === 'object' && h !== null && typeof (h as ScreenHandle).title === 'string';
 
 /** The handle of the deepest matched screen, if any. */
 export function useScreen(): ScreenHandle | undefined {

@@ -28,6 +28,8 @@ export const theme = createTheme({
   breakpoints: { xs: '36em', sm: '48.0625em', md: '63.9375em', lg: '76em', xl: '88em' },
   components: {
     // Status badges sit in table cells: they keep their whole label instead of shrinking to "…".
-    Badge: Badge.extend({ styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } } }),
+    Badge: Badge.extend({
+      styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } },
+    }),
   },
 });

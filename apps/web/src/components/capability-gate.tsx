@@ -8,7 +8,15 @@ import { PageHeader } from './page-header';
  * Shows a screen only to those the permission matrix allows; others get the forbidden message (under
  * the screen's title when given), not a form that fails.
  */
-export function CapabilityGate({ allow, title, children }: { allow(caps: Capabilities): boolean; title?: string; children: ReactNode }) {
+export function CapabilityGate({
+  allow,
+  title,
+  children,
+}: {
+  allow(caps: Capabilities): boolean;
+  title?: string;
+  children: ReactNode;
+}) {
   const actor = actorOf(useSession());
   if (!actor || !allow(capabilities(actor)))
     return (

@@ -10,14 +10,33 @@ export function useCompanyOptions(enabled = true) {
   return useQuery({
     queryKey: ['company', 'options'],
     queryFn: ({ signal }) =>
-      callApi(companyList, { offset: 0, limit: COMPANY_OPTIONS_LIMIT, sorts: 'company_id asc', search_item: '0', search_text: '', isDelete: false }, { signal }),
+      callApi(
+        companyList,
+        {
+          offset: 0,
+          limit: COMPANY_OPTIONS_LIMIT,
+          sorts: 'company_id asc',
+          search_item: '0',
+          search_text: '',
+          isDelete: false,
+        },
+        { signal },
+      ),
     select: (r) => r.list.map((c) => ({ value: c.company_id, label: `${c.company_name}（${c.company_id}）` })),
     staleTime: 60_000,
     enabled,
   });
 }
 
-export function CompanySelect({ value, onChange, label = '加盟店' }: { value: string | null; onChange(v: string | null): void; label?: string }) {
+export function CompanySelect({
+  value,
+  onChange,
+  label = '加盟店',
+}: {
+  value: string | null;
+  onChange(v: string | null): void;
+  label?: string;
+}) {
   const options = useCompanyOptions();
   return (
     <Select

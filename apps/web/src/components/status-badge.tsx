@@ -22,7 +22,13 @@ export function StatusBadge({
 }) {
   const s = styles[value?.color ?? 'white'];
   return (
-    <Badge size={size} radius="sm" variant="filled" style={{ background: s.bg, color: s.c, border: s.bd ?? 'none' }} fw={600}>
+    <Badge
+      size={size}
+      radius="sm"
+      variant="filled"
+      style={{ background: s.bg, color: s.c, border: s.bd ?? 'none' }}
+      fw={600}
+    >
       {value?.label ?? fallback}
     </Badge>
   );

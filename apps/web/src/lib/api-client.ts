@@ -5,7 +5,11 @@ import { useSession } from './session-store';
 export { ApiClientError, messageOf } from './api-error';
 
 /** The only caller of fetch: POST JSON with the session's token, answers parsed by the contract. */
-export async function callApi<C extends Call>(call: C, body?: CallRequest<C>, init?: { signal?: AbortSignal }): Promise<CallResponse<C>> {
+export async function callApi<C extends Call>(
+  call: C,
+  body?: CallRequest<C>,
+  init?: { signal?: AbortSignal },
+): Promise<CallResponse<C>> {
   const token = useSession.getState().token;
   let res: Response;
   try {

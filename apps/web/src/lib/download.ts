@@ -17,7 +17,11 @@ export function saveBlob(blob: Blob, filename: string) {
  * Downloads a streamed export with the session's token, reporting the bytes
  * and lines received so far. Resolves to null when the server had nothing (204).
  */
-export async function downloadStream(url: string, onProgress: (p: { bytes: number; lines: number }) => void, signal?: AbortSignal): Promise<Blob | null> {
+export async function downloadStream(
+  url: string,
+  onProgress: (p: { bytes: number; lines: number }) => void,
+  signal?: AbortSignal,
+): Promise<Blob | null> {
   const token = useSession.getState().token;
   const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal });
   if (res.status === 204) return null;

@@ -70,7 +70,10 @@ export function useLiveFeed() {
 }
 
 /** The newest state of one terminal: the pushed one if newer than what a call returned. */
-export function useLatestState<T extends { last_seen_at: string } | null | undefined>(carDataId: string | null | undefined, fetched: T): T | LiveState {
+export function useLatestState<T extends { last_seen_at: string } | null | undefined>(
+  carDataId: string | null | undefined,
+  fetched: T,
+): T | LiveState {
   const pushed = useLiveStore((s) => (carDataId ? s.states[carDataId] : undefined));
   if (!pushed) return fetched;
   if (!fetched || pushed.last_seen_at >= fetched.last_seen_at) return pushed;

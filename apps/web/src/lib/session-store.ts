@@ -21,7 +21,9 @@ interface SessionActions {
   signIn(login: { id: string; username: string; role: number; token: string; company_id: string | null }): void;
   signOut(): void;
   toggleMenu(): void;
-  select(patch: Partial<Pick<SessionState, 'car_id' | 'user_id' | 'car_data_id' | 'car_device_id' | 'companies'>>): void;
+  select(
+    patch: Partial<Pick<SessionState, 'car_id' | 'user_id' | 'car_data_id' | 'car_device_id' | 'companies'>>,
+  ): void;
 }
 
 export const SESSION_STORE_KEY = 'fleet-console/session';
@@ -45,7 +47,16 @@ export const useSession = create<SessionState & SessionActions>()(
     (set) => ({
       ...signedOut,
       isMenuActive: true,
-      signIn: (l) => set({ ...signedOut, authUser: l.id, account_id: l.id, name: l.username, role: l.role, token: l.token, company_id: l.company_id }),
+      signIn: (l) =>
+        set({
+          ...signedOut,
+          authUser: l.id,
+          account_id: l.id,
+          name: l.username,
+          role: l.role,
+          token: l.token,
+          company_id: l.company_id,
+        }),
       signOut: () => set({ ...signedOut }),
       toggleMenu: () => set((s) => ({ isMenuActive: !s.isMenuActive })),
       select: (patch) => set(patch),

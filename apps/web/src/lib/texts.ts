@@ -85,7 +85,8 @@ export const shellTexts = {
 } as const;
 
 /** The browser tab title of a screen; the product name alone where a screen has none. */
-export const documentTitle = (screen?: string) => (screen ? `${screen} | ${shellTexts.productName}` : shellTexts.productName);
+export const documentTitle = (screen?: string) =>
+  screen ? `${screen} | ${shellTexts.productName}` : shellTexts.productName;
 
 /** "2020-<this year>" (SPEC.md §9). */
 export const copyrightLine = (now = new Date()) => `© 2020-${now.getFullYear()} ${shellTexts.copyrightHolder}`;

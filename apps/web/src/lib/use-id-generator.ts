@@ -6,4 +6,7 @@ import { callApi } from './api-client';
  * characters, checked with the server's exist check, at most 10 attempts.
  */
 export const generateCheckedId = (existCheck: Call, check_item: string) =>
-  generateUniqueId(async (id) => ((await callApi(existCheck, { check_item, check_value: id } as never)) as { isExist: boolean }).isExist);
+  generateUniqueId(
+    async (id) =>
+      ((await callApi(existCheck, { check_item, check_value: id } as never)) as { isExist: boolean }).isExist,
+  );

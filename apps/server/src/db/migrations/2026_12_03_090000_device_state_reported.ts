@@ -6,5 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * fill the state as they merge; this fills it for terminals stored before.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`UPDATE device_latest_state SET device_state = 0 WHERE device_state IS NULL AND recorded_at IS NOT NULL`.execute(db);
+  await sql`UPDATE device_latest_state SET device_state = 0 WHERE device_state IS NULL AND recorded_at IS NOT NULL`.execute(
+    db,
+  );
 }

@@ -59,7 +59,17 @@ describe('GT06 location, heartbeat and alarm', () => {
     expect(decodeGt06(f, now)).toEqual({
       type: 'data',
       time: new Date('2011-08-29T17:46:16.000Z'),
-      records: [{ type: 'gps', time: '2011-08-29T17:46:16.000Z', lat: 23.111668, lng: 114.409285, speed: 0, heading: 143, satellites: 15 }],
+      records: [
+        {
+          type: 'gps',
+          time: '2011-08-29T17:46:16.000Z',
+          lat: 23.111668,
+          lng: 114.409285,
+          speed: 0,
+          heading: 143,
+          satellites: 15,
+        },
+      ],
     });
   });
   it('reads 0x22 with south, west, speed and ACC on; no fix means no position', () => {
@@ -79,7 +89,15 @@ describe('GT06 location, heartbeat and alarm', () => {
       type: 'data',
       time: new Date('2026-11-25T10:30:05.000Z'),
       records: [
-        { type: 'gps', time: '2026-11-25T10:30:05.000Z', lat: -35.6815, lng: -139.7671, speed: 42, heading: 270, satellites: 8 },
+        {
+          type: 'gps',
+          time: '2026-11-25T10:30:05.000Z',
+          lat: -35.6815,
+          lng: -139.7671,
+          speed: 42,
+          heading: 270,
+          satellites: 8,
+        },
         { type: 'engine', time: '2026-11-25T10:30:05.000Z', running: 'on' },
       ],
     });
@@ -106,19 +124,28 @@ describe('GT06 location, heartbeat and alarm', () => {
     });
   });
   it('reads an alarm (0x16): position, LBS, status and the alarm kind', () => {
-    const content = Buffer.concat([hex('1A0B190A1E05 C9 027AC7EB 0C465849 10 148F'), hex('09 01B8 0A 1234 00ABCD'), hex('02 06 03 0301')]);
+    const content = Buffer.concat([
+      hex('1A0B190A1E05 C9 027AC7EB 0C465849 10 148F'),
+      hex('09 01B8 0A 1234 00ABCD'),
+      hex('02 06 03 0301'),
+    ]);
     const msg = decodeGt06(frameOf(encodeGt06Frame(GT06.alarm, content, 5)), now);
     expect(msg).toMatchObject({
       type: 'data',
       records: [
         { type: 'gps', speed: 16, satellites: 9 },
         { type: 'engine', running: 'on', engine_line: 'connected' },
-        { type: 'sensor', readings: { voltage_level: 6, gsm_signal: 3, alarm: 'vibration', charging: false, armed: false } },
+        {
+          type: 'sensor',
+          readings: { voltage_level: 6, gsm_signal: 3, alarm: 'vibration', charging: false, armed: false },
+        },
       ],
     });
   });
   it('refuses a location with an impossible date', () => {
-    const f = frameOf(encodeGt06Frame(GT06.gpsLbs, hex('1A0D190A1E05 C9 027AC7EB 0C465849 10 148F 01CC 00 287D 001FB8'), 1));
+    const f = frameOf(
+      encodeGt06Frame(GT06.gpsLbs, hex('1A0D190A1E05 C9 027AC7EB 0C465849 10 148F 01CC 00 287D 001FB8'), 1),
+    );
     expect(() => decodeGt06(f, now)).toThrow(Gt06FrameError);
   });
 });
@@ -145,12 +172,18 @@ describe('GT06 commands', () => {
     const text = 'Cut off the fuel supply: Success!';
     const content = Buffer.concat([Buffer.from([4 + text.length]), hex('00000076'), Buffer.from(text), hex('0002')]);
     expect(readCommandReply(GT06.stringReply, content)).toEqual({ serverFlag: 118, text });
-    expect(decodeGt06(frameOf(encodeGt06Frame(GT06.stringReply, content, 8)), now)).toEqual({ type: 'reply', serverFlag: 118, text });
+    expect(decodeGt06(frameOf(encodeGt06Frame(GT06.stringReply, content, 8)), now)).toEqual({
+      type: 'reply',
+      serverFlag: 118,
+      text,
+    });
     expect(readCommandReply(GT06.stringReply, Buffer.concat([hex('00'), Buffer.from('Relay OK')]))).toEqual({
       serverFlag: null,
       text: 'Relay OK',
     });
-    expect(readCommandReply(GT06.reply4g, Buffer.concat([hex('00000077 01'), Buffer.from('Restore fuel supply: Success!')]))).toEqual({
+    expect(
+      readCommandReply(GT06.reply4g, Buffer.concat([hex('00000077 01'), Buffer.from('Restore fuel supply: Success!')])),
+    ).toEqual({
       serverFlag: 119,
       text: 'Restore fuel supply: Success!',
     });

@@ -52,7 +52,10 @@ export function readGt06Frame(buf: Buffer, max = GT06_MAX_FRAME): { size: number
   if (buf[size - 2] !== 0x0d || buf[size - 1] !== 0x0a) fail('no stop bits');
   const crcAt = size - 4;
   if (buf.readUInt16BE(crcAt) !== crc16X25(buf, 2, crcAt)) return { size, frame: null };
-  return { size, frame: { protocol: buf[head]!, content: buf.subarray(head + 1, crcAt - 2), serial: buf.readUInt16BE(crcAt - 2) } };
+  return {
+    size,
+    frame: { protocol: buf[head]!, content: buf.subarray(head + 1, crcAt - 2), serial: buf.readUInt16BE(crcAt - 2) },
+  };
 }
 
 /** A frame around a protocol number and content (the server's answers and commands; a device's frames in tests). */
@@ -133,7 +136,8 @@ export function readPosition(c: Buffer): Gt06Position {
   if (c.length < 18) fail('short position');
   const [yy, mo, dd, hh, mi, ss] = [...c.subarray(0, 6)] as [number, number, number, number, number, number];
   const time = new Date(Date.UTC(2000 + yy, mo - 1, dd, hh, mi, ss));
-  if (Number.isNaN(time.getTime()) || mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss > 59) fail('bad date');
+  if (Number.isNaN(time.getTime()) || mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss > 59)
+    fail('bad date');
   const flags = c.readUInt16BE(16);
   const lat = c.readUInt32BE(7) / 1_800_000;
   const lng = c.readUInt32BE(11) / 1_800_000;

@@ -23,12 +23,25 @@ export interface DeviceFix {
 export function encodeGt06Location(fix: DeviceFix, serial: number): Buffer {
   const c = Buffer.alloc(30);
   const t = fix.time;
-  c.set([t.getUTCFullYear() - 2000, t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds()], 0);
+  c.set(
+    [
+      t.getUTCFullYear() - 2000,
+      t.getUTCMonth() + 1,
+      t.getUTCDate(),
+      t.getUTCHours(),
+      t.getUTCMinutes(),
+      t.getUTCSeconds(),
+    ],
+    0,
+  );
   c[6] = 0xc0 | Math.min(15, fix.satellites ?? 9);
   c.writeUInt32BE(Math.round(Math.abs(fix.lat) * 1_800_000), 7);
   c.writeUInt32BE(Math.round(Math.abs(fix.lng) * 1_800_000), 11);
   c[15] = Math.min(255, Math.round(fix.speed));
-  c.writeUInt16BE(0x1000 | (fix.lat >= 0 ? 0x0400 : 0) | (fix.lng < 0 ? 0x0800 : 0) | (Math.round(fix.course ?? 0) % 360), 16);
+  c.writeUInt16BE(
+    0x1000 | (fix.lat >= 0 ? 0x0400 : 0) | (fix.lng < 0 ? 0x0800 : 0) | (Math.round(fix.course ?? 0) % 360),
+    16,
+  );
   c.writeUInt16BE(440, 18); // MCC Japan
   c[26] = fix.acc ? 1 : 0;
   return encodeGt06Frame(GT06.gpsLbs2, c, serial);

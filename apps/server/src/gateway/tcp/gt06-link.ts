@@ -58,7 +58,11 @@ export const gt06Protocol: LinkProtocolHandler = {
         if (!read) return null;
         const { frame, size } = read;
         if (!frame)
-          return { size, handle: async () => conn.gateway.log.warn({ imei: link?.terminal.car_data_id }, 'gt06 frame skipped: wrong CRC') };
+          return {
+            size,
+            handle: async () =>
+              conn.gateway.log.warn({ imei: link?.terminal.car_data_id }, 'gt06 frame skipped: wrong CRC'),
+          };
         const now = new Date();
         const msg = decodeGt06(frame, now);
         if (msg.type === 'login') return { size, handle: link ? undefined : onLogin(msg.imei, frame.serial) };
@@ -68,7 +72,8 @@ export const gt06Protocol: LinkProtocolHandler = {
           return {
             size,
             handle: async () => {
-              if (msg.records.length) await conn.gateway.store(current.terminal, kindOf(frame.protocol), msg.time, msg.records, now);
+              if (msg.records.length)
+                await conn.gateway.store(current.terminal, kindOf(frame.protocol), msg.time, msg.records, now);
               if (acknowledged.has(frame.protocol)) conn.write(encodeGt06Ack(frame.protocol, frame.serial));
             },
           };
@@ -80,14 +85,19 @@ export const gt06Protocol: LinkProtocolHandler = {
               const at = msg.serverFlag === null ? -1 : awaiting.indexOf(msg.serverFlag);
               const id = at >= 0 ? awaiting.splice(at, 1)[0] : awaiting.shift();
               if (id === undefined)
-                return conn.gateway.log.info({ imei: current.terminal.car_data_id, text: msg.text }, 'gt06 reply to no command of ours');
+                return conn.gateway.log.info(
+                  { imei: current.terminal.car_data_id, text: msg.text },
+                  'gt06 reply to no command of ours',
+                );
               await conn.gateway.result(current.terminal, id, replySucceeded(msg.text), msg.text || '(empty reply)');
             },
           };
         }
         return {
           size,
-          handle: acknowledged.has(frame.protocol) ? async () => conn.write(encodeGt06Ack(frame.protocol, frame.serial)) : undefined,
+          handle: acknowledged.has(frame.protocol)
+            ? async () => conn.write(encodeGt06Ack(frame.protocol, frame.serial))
+            : undefined,
         };
       },
       closed: async () => {

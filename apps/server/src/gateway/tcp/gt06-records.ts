@@ -1,5 +1,13 @@
 import type { DeviceRecordInput } from '@fleet/contract';
-import { GT06, loginImei, readCommandReply, readPosition, readStatus, type Gt06Frame, type Gt06Status } from './gt06-codec.js';
+import {
+  GT06,
+  loginImei,
+  readCommandReply,
+  readPosition,
+  readStatus,
+  type Gt06Frame,
+  type Gt06Status,
+} from './gt06-codec.js';
 
 /**
  * A GT06 frame as the records of our own protocol (docs/device-protocol.md §3.2):
@@ -90,7 +98,12 @@ function statusRecords(time: string, s: Gt06Status): DeviceRecordInput[] {
   if (s.gsmSignal !== null) readings.gsm_signal = s.gsmSignal;
   if (s.alarm) readings.alarm = ALARMS[s.alarm] ?? `0x${s.alarm.toString(16).padStart(2, '0')}`;
   return [
-    { type: 'engine', time, running: s.ignition ? 'on' : 'off', engine_line: s.relayCut ? 'disconnected' : 'connected' },
+    {
+      type: 'engine',
+      time,
+      running: s.ignition ? 'on' : 'off',
+      engine_line: s.relayCut ? 'disconnected' : 'connected',
+    },
     { type: 'sensor', time, readings },
   ];
 }

@@ -68,7 +68,10 @@ export class LinkGateway {
   async login(imei: string, protocol: LinkProtocol, address: string | undefined): Promise<LinkTerminal | null> {
     const found = await findLinkTerminal(this.db, imei, protocol, address);
     if (typeof found === 'string') {
-      this.opts.log.warn({ imei, protocol, ip: address, reason: found satisfies LoginRefusal }, 'terminal login refused');
+      this.opts.log.warn(
+        { imei, protocol, ip: address, reason: found satisfies LoginRefusal },
+        'terminal login refused',
+      );
       return null;
     }
     return found;
@@ -92,23 +95,50 @@ export class LinkGateway {
     if (this.links.get(imei)?.link !== link) return;
     this.links.delete(imei);
     const now = new Date();
-    await this.store(link.terminal, KIND.disconnected, now, [{ type: 'connection', time: now.toISOString(), state: 'disconnected' }]);
+    await this.store(link.terminal, KIND.disconnected, now, [
+      { type: 'connection', time: now.toISOString(), state: 'disconnected' },
+    ]);
   }
 
   /** Stores the records of one frame (or one AVL record) and resolves once committed. */
-  store(terminal: LinkTerminal, kind: number, time: Date, records: DeviceRecordInput[], now = new Date()): Promise<IngestOutcome> {
+  store(
+    terminal: LinkTerminal,
+    kind: number,
+    time: Date,
+    records: DeviceRecordInput[],
+    now = new Date(),
+  ): Promise<IngestOutcome> {
     return this.writer.ingest(terminal, { seq: seqOf(time, kind), records }, now);
   }
 
   /** A command's outcome from the terminal: closes it as the JSON protocol's command_result would. */
-  async result(terminal: LinkTerminal, commandId: number, success: boolean, detail: string, time = new Date()): Promise<void> {
+  async result(
+    terminal: LinkTerminal,
+    commandId: number,
+    success: boolean,
+    detail: string,
+    time = new Date(),
+  ): Promise<void> {
     const outcome = await this.store(terminal, KIND.result, time, [
-      { type: 'command_result', time: time.toISOString(), command_id: commandId, success, detail: detail.slice(0, 255) },
+      {
+        type: 'command_result',
+        time: time.toISOString(),
+        command_id: commandId,
+        success,
+        detail: detail.slice(0, 255),
+      },
     ]);
     const refused = outcome.response.rejected[0];
     if (refused)
-      this.opts.log.warn({ imei: terminal.car_data_id, command_id: commandId, reason: refused.reason }, 'command result refused');
-    else this.opts.log.info({ imei: terminal.car_data_id, command_id: commandId, success, detail }, 'command result stored');
+      this.opts.log.warn(
+        { imei: terminal.car_data_id, command_id: commandId, reason: refused.reason },
+        'command result refused',
+      );
+    else
+      this.opts.log.info(
+        { imei: terminal.car_data_id, command_id: commandId, success, detail },
+        'command result stored',
+      );
   }
 
   /** Hands the waiting commands of these connected terminals to their connections (each once per connection). */
@@ -156,7 +186,9 @@ export class LinkGateway {
     const now = new Date();
     await Promise.allSettled(
       links.map((link) =>
-        this.store(link.terminal, KIND.disconnected, now, [{ type: 'connection', time: now.toISOString(), state: 'disconnected' }]),
+        this.store(link.terminal, KIND.disconnected, now, [
+          { type: 'connection', time: now.toISOString(), state: 'disconnected' },
+        ]),
       ),
     );
     for (const link of links) link.close();
@@ -164,7 +196,11 @@ export class LinkGateway {
 }
 
 /** The text of an engine permit/prohibit for this terminal: its own override, else the protocol's default; null for other commands. */
-export function immobiliserText(command: DeviceCommand, terminal: LinkTerminal, defaults: { cut: string; restore: string }): string | null {
+export function immobiliserText(
+  command: DeviceCommand,
+  terminal: LinkTerminal,
+  defaults: { cut: string; restore: string },
+): string | null {
   if (command.cmd_type !== 'set_engine_boot_permission') return null;
   const cmd = Number(command.cmd_info.cmd);
   if (cmd === 1) return terminal.cmd_cut_text || defaults.cut;

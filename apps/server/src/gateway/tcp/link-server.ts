@@ -35,7 +35,8 @@ export async function startTerminalLinks(opts: TerminalLinksOptions): Promise<Te
     publicUrl: opts.publicUrl,
     log: opts.log,
     pollMs: opts.pollMs,
-    committed: (states) => opts.live.publishAll(states).catch((err: unknown) => opts.log.warn({ err }, 'live publish failed')),
+    committed: (states) =>
+      opts.live.publishAll(states).catch((err: unknown) => opts.log.warn({ err }, 'live publish failed')),
   });
   const open = async (handler: LinkProtocolHandler, port: number): Promise<LinkListener | undefined> => {
     if (port === 0) return undefined;

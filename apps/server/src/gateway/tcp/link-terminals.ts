@@ -64,7 +64,8 @@ export function allowedFrom(ipaddr: string, address: string | undefined): boolea
     if (!family) continue;
     const type = family === 4 ? 'ipv4' : 'ipv6';
     if (bits === undefined) list.addAddress(net, type);
-    else if (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)) list.addSubnet(net, Number(bits), type);
+    else if (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+      list.addSubnet(net, Number(bits), type);
     else continue;
     usable++;
   }

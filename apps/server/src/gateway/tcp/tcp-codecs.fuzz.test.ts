@@ -14,7 +14,11 @@ import { avlToRecords } from './teltonika-records.js';
  * exception, never reads past the frame it claims.
  */
 const bytes = fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a));
-const time = fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true });
+const time = fc.date({
+  min: new Date('2001-01-01T00:00:00Z'),
+  max: new Date('2040-01-01T00:00:00Z'),
+  noInvalidDate: true,
+});
 const avl = fc.record({
   time,
   lat: fc.double({ min: -90, max: 90, noNaN: true }),
@@ -30,7 +34,9 @@ const teltonikaFrame = fc.oneof(
 const gt06Frame = fc.oneof(
   fc.nat({ max: 0xffff }).map((s) => encodeGt06Login('356307042441013', s)),
   fc.tuple(avl, fc.boolean()).map(([a, acc]) => encodeGt06Location({ ...a, acc }, 1)),
-  fc.tuple(fc.option(fc.nat({ max: 1000 })), fc.string({ maxLength: 60 })).map(([flag, text]) => encodeGt06Reply(flag, text, 2)),
+  fc
+    .tuple(fc.option(fc.nat({ max: 1000 })), fc.string({ maxLength: 60 }))
+    .map(([flag, text]) => encodeGt06Reply(flag, text, 2)),
 );
 /** A valid frame damaged one way or another. */
 const damaged = (frame: fc.Arbitrary<Buffer>) =>

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { crc16Ibm, crc16X25 } from './crc.js';
-import { CODEC_8E, FrameError, encodeAck, encodeCommand, encodeLoginReply, readFrame, readLogin, wrap } from './teltonika-codec.js';
+import {
+  CODEC_8E,
+  FrameError,
+  encodeAck,
+  encodeCommand,
+  encodeLoginReply,
+  readFrame,
+  readLogin,
+  wrap,
+} from './teltonika-codec.js';
 import { avlToRecords } from './teltonika-records.js';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
@@ -67,9 +76,9 @@ describe('Codec 8', () => {
     expect(() => readFrame(hex('474554202f20485454502f312e310d0a'))).toThrow(FrameError);
     expect(() => readFrame(hex('00000000 7fffffff'))).toThrow(FrameError);
     // Claims two records, holds one: the CRC is right, the content is not.
-    expect(() => readFrame(wrap(hex('08 02 0000016B40D8EA30 01 00000000 00000000 0000 0000 00 0000 00 00 00 00 00 00 02')))).toThrow(
-      FrameError,
-    );
+    expect(() =>
+      readFrame(wrap(hex('08 02 0000016B40D8EA30 01 00000000 00000000 0000 0000 00 0000 00 00 00 00 00 00 02'))),
+    ).toThrow(FrameError);
   });
   it('maps position, ignition, DOUT1, voltage, movement, GSM signal and OBD values', () => {
     const data = hex(
@@ -93,12 +102,24 @@ describe('Codec 8', () => {
     if (read.frame?.kind !== 'avl') throw new Error('not AVL');
     const [r] = read.frame.records;
     const time = r!.time.toISOString();
-    expect(r).toMatchObject({ lng: 139.7671264, lat: 35.6815076, altitude: 40, angle: 90, satellites: 9, speed: 50, eventId: 239 });
+    expect(r).toMatchObject({
+      lng: 139.7671264,
+      lat: 35.6815076,
+      altitude: 40,
+      angle: 90,
+      satellites: 9,
+      speed: 50,
+      eventId: 239,
+    });
     expect(avlToRecords(r!)).toEqual([
       { type: 'gps', time, lat: 35.6815076, lng: 139.7671264, speed: 50, heading: 90, satellites: 9 },
       { type: 'engine', time, running: 'on', engine_line: 'disconnected' },
       { type: 'battery', time, voltage: 14 },
-      { type: 'sensor', time, readings: { movement: 1, gsm_signal: 4, internal_battery_v: 20.5, temperature_c: 23, event_io: 239 } },
+      {
+        type: 'sensor',
+        time,
+        readings: { movement: 1, gsm_signal: 4, internal_battery_v: 20.5, temperature_c: 23, event_io: 239 },
+      },
       { type: 'obd2', time, pids: { coolant_temp: -90, rpm: 1500, fuel_level: 64 } },
     ]);
   });

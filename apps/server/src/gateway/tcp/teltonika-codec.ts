@@ -67,7 +67,10 @@ export function encodeAck(count: number): Buffer {
  * unacknowledged, so the device sends it again). FrameError: not a frame of
  * this protocol at all (the connection cannot be resynchronised).
  */
-export function readFrame(buf: Buffer, max = TELTONIKA_MAX_FRAME): { size: number; frame: TeltonikaFrame | null } | null {
+export function readFrame(
+  buf: Buffer,
+  max = TELTONIKA_MAX_FRAME,
+): { size: number; frame: TeltonikaFrame | null } | null {
   if (buf.length < 8) return buf.subarray(0, 4).some((b) => b !== 0) ? fail('no preamble') : null;
   if (buf.readUInt32BE(0) !== 0) fail('no preamble');
   const length = buf.readUInt32BE(4);

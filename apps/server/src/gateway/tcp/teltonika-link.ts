@@ -1,6 +1,13 @@
 import { KIND, immobiliserText, type Link } from './link-gateway.js';
 import type { Connection, LinkProtocolHandler, Session, Step } from './link-listener.js';
-import { TELTONIKA_MAX_FRAME, encodeAck, encodeCommand, encodeLoginReply, readFrame, readLogin } from './teltonika-codec.js';
+import {
+  TELTONIKA_MAX_FRAME,
+  encodeAck,
+  encodeCommand,
+  encodeLoginReply,
+  readFrame,
+  readLogin,
+} from './teltonika-codec.js';
 import { avlToRecords } from './teltonika-records.js';
 
 /** Default immobiliser texts: DOUT1 drives the relay (overridable per terminal, e.g. `setigndigout`). */
@@ -59,14 +66,17 @@ export const teltonikaProtocol: LinkProtocolHandler = {
         if (!frame)
           return {
             size: read.size,
-            handle: async () => conn.gateway.log.warn({ imei: current.terminal.car_data_id }, 'teltonika frame skipped: wrong CRC'),
+            handle: async () =>
+              conn.gateway.log.warn({ imei: current.terminal.car_data_id }, 'teltonika frame skipped: wrong CRC'),
           };
         if (frame.kind === 'avl') {
           return {
             size: read.size,
             handle: async () => {
               const now = new Date();
-              await Promise.all(frame.records.map((r) => conn.gateway.store(current.terminal, KIND.avl, r.time, avlToRecords(r), now)));
+              await Promise.all(
+                frame.records.map((r) => conn.gateway.store(current.terminal, KIND.avl, r.time, avlToRecords(r), now)),
+              );
               conn.write(encodeAck(frame.records.length));
             },
           };

@@ -64,7 +64,15 @@ export function avlToRecords(avl: AvlRecord): DeviceRecordInput[] {
   const out: DeviceRecordInput[] = [];
   const io = (id: number) => num(avl.io.get(id));
   if (avl.satellites > 0 || avl.lat !== 0 || avl.lng !== 0) {
-    out.push({ type: 'gps', time, lat: avl.lat, lng: avl.lng, speed: avl.speed, heading: avl.angle % 360, satellites: avl.satellites });
+    out.push({
+      type: 'gps',
+      time,
+      lat: avl.lat,
+      lng: avl.lng,
+      speed: avl.speed,
+      heading: avl.angle % 360,
+      satellites: avl.satellites,
+    });
   }
   const ignition = io(IO.ignition);
   const dout1 = io(IO.dout1);

@@ -32,7 +32,9 @@ export const canRunPostgres = () => !!findPgBin() && (!asRoot || existsSync('/us
 export function faultTestsAvailable(): boolean {
   const available = canRunPostgres();
   if (!available)
-    console.warn('\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n');
+    console.warn(
+      '\n⚠ fault tests skipped: no PostgreSQL server (initdb) under /usr/lib/postgresql to start a private cluster with\n',
+    );
   return available;
 }
 
@@ -82,7 +84,9 @@ export async function createCluster(): Promise<Cluster> {
       await tool('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
     },
     pid: async () => {
-      const { stdout } = await (asRoot ? run('cat', [path.join(data, 'postmaster.pid')]) : run('cat', [path.join(data, 'postmaster.pid')]));
+      const { stdout } = await (asRoot
+        ? run('cat', [path.join(data, 'postmaster.pid')])
+        : run('cat', [path.join(data, 'postmaster.pid')]));
       return Number(stdout.split('\n')[0]);
     },
     destroy: async () => {
@@ -95,7 +99,11 @@ export async function createCluster(): Promise<Cluster> {
 }
 
 /** One statement on a fresh connection (no pool to outlive the test). */
-export async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function query<T extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
@@ -162,7 +170,9 @@ export async function startServerProcess(
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += String(c)));
   child.stderr!.on('data', (c: Buffer) => (out += String(c)));
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -172,7 +182,11 @@ export async function startServerProcess(
       throw new Error(`server did not listen within ${timeoutMs} ms:\n${out}`);
     }
     try {
-      const res = await fetch(`${url}/api/client_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${url}/api/client_config`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       if (res.ok) break;
     } catch {
       // not listening yet

@@ -69,7 +69,9 @@ async function deliver(seq: number, size: number, deadline: number): Promise<num
     seen.push(status);
     if (status >= 200 && status < 300) return seen;
     if (Date.now() > deadline)
-      throw new Error(`batch ${seq} not acknowledged in time: ${seen.slice(-5).join(',')}\n${server.output().slice(-3000)}`);
+      throw new Error(
+        `batch ${seq} not acknowledged in time: ${seen.slice(-5).join(',')}\n${server.output().slice(-3000)}`,
+      );
     await sleep(150);
   }
 }
@@ -87,7 +89,10 @@ async function stored() {
     'SELECT seq::int AS seq, accepted FROM device_batches WHERE car_data_id = $1 ORDER BY seq',
     [DEVICE.car_data_id],
   );
-  return { perBatch: new Map(rows.map((r) => [r.seq, r.n])), receipts: new Map(receipts.map((r) => [r.seq, r.accepted])) };
+  return {
+    perBatch: new Map(rows.map((r) => [r.seq, r.n])),
+    receipts: new Map(receipts.map((r) => [r.seq, r.accepted])),
+  };
 }
 
 /** Every receipt has exactly its batch's rows, and no rows exist without a receipt: no half-written batch. */
@@ -131,7 +136,11 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
         .execute();
       await database.db
         .insertInto('devices')
-        .values({ car_device_id: DEVICE.car_device_id, car_data_id: DEVICE.car_data_id, password_hash: hashDeviceSecret(DEVICE.secret) })
+        .values({
+          car_device_id: DEVICE.car_device_id,
+          car_data_id: DEVICE.car_data_id,
+          password_hash: hashDeviceSecret(DEVICE.secret),
+        })
         .execute();
       token = await createSession(database.db, 'fault-admin', { idleMinutes: 600, maxHours: 12 });
     } finally {

@@ -51,7 +51,8 @@ describe.skipIf(!available)('operating the server process', () => {
       await cluster.start();
     }
     const deadline = Date.now() + 20_000;
-    while ((await status(`${server.url}/readyz`)) !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    while ((await status(`${server.url}/readyz`)) !== 200 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 250));
     expect(await status(`${server.url}/readyz`)).toBe(200);
     await stopServerProcess(server);
   });
@@ -105,7 +106,10 @@ describe.skipIf(!available)('operating the server process', () => {
       const res = await fetch(`${a!.url}/device/v1/batch`, {
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ seq, records: [{ type: 'gps', time: new Date().toISOString(), lat: 35.68, lng: 139.76, speed: 20 }] }),
+        body: JSON.stringify({
+          seq,
+          records: [{ type: 'gps', time: new Date().toISOString(), lat: 35.68, lng: 139.76, speed: 20 }],
+        }),
       });
       expect(res.status).toBe(200);
       return (await res.json()) as { commands: { id: number }[] };

@@ -17,7 +17,9 @@ import { ScreenGuard } from '../screen-guard';
 import { SideMenu } from './side-menu';
 
 // The setup's form and QR code load only for an account that must set 二段階認証 up.
-const TotpSetupRequired = lazy(() => import('../../features/totp/totp-setup-required').then((m) => ({ default: m.TotpSetupRequired })));
+const TotpSetupRequired = lazy(() =>
+  import('../../features/totp/totp-setup-required').then((m) => ({ default: m.TotpSetupRequired })),
+);
 
 /** Default layout (SPEC.md §2): header 60px (40px up to 768px), fixed 200px side menu, loading overlay. */
 export function Component() {
@@ -71,7 +73,11 @@ export function Component() {
               </UnstyledButton>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item component={Link} to={paths.account.detail(actor.account_id)} leftSection={<IconUser size={16} />}>
+              <Menu.Item
+                component={Link}
+                to={paths.account.detail(actor.account_id)}
+                leftSection={<IconUser size={16} />}
+              >
                 {shellTexts.header.ownAccount}
               </Menu.Item>
               <Menu.Item component={Link} to={paths.account.passwordReset} leftSection={<IconKey size={16} />}>

@@ -5,7 +5,15 @@ import { Copyright } from '../../components/copyright';
 /** Index (login) layout (SPEC.md §2): a footer only. */
 export function Component() {
   return (
-    <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column', background: 'linear-gradient(160deg, var(--mantine-color-brand-8) 0%, var(--mantine-color-brand-6) 45%, var(--mantine-color-gray-1) 45.1%)' }}>
+    <Box
+      mih="100vh"
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        background:
+          'linear-gradient(160deg, var(--mantine-color-brand-8) 0%, var(--mantine-color-brand-6) 45%, var(--mantine-color-gray-1) 45.1%)',
+      }}
+    >
       <Box style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }} p="md">
         <Outlet />
       </Box>

@@ -6,7 +6,13 @@ import { Logo } from '../../components/logo';
 export function Component() {
   return (
     <Box mih="100vh" bg="gray.0">
-      <Box component="header" h={60} px="lg" bg="white" style={{ display: 'flex', alignItems: 'center', borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+      <Box
+        component="header"
+        h={60}
+        px="lg"
+        bg="white"
+        style={{ display: 'flex', alignItems: 'center', borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
         <Logo />
       </Box>
       <Container size={560} py={48}>

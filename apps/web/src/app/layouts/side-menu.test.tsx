@@ -1,19 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { menuFor } from './side-menu';
 
-const labels = (actor: { account_id: string; role: number; company_id: string | null }) => menuFor(actor).flatMap((g) => g.items.map((i) => i.label));
+const labels = (actor: { account_id: string; role: number; company_id: string | null }) =>
+  menuFor(actor).flatMap((g) => g.items.map((i) => i.label));
 
 describe('menuFor (SPEC.md §2, §6)', () => {
   it('gives the super admin every entry', () => {
     expect(labels({ account_id: 'a', role: 0, company_id: null })).toEqual([
-      '車両一覧', '車両マップ', '車両登録', '新規登録ウィザード', '顧客一覧', '顧客登録', 'GPS端末一覧', 'GPS端末登録', '加盟店一覧', '加盟店登録', '管理アカウント一覧', '管理アカウント登録', '通知設定', 'Webhook設定',
+      '車両一覧',
+      '車両マップ',
+      '車両登録',
+      '新規登録ウィザード',
+      '顧客一覧',
+      '顧客登録',
+      'GPS端末一覧',
+      'GPS端末登録',
+      '加盟店一覧',
+      '加盟店登録',
+      '管理アカウント一覧',
+      '管理アカウント登録',
+      '通知設定',
+      'Webhook設定',
     ]);
   });
   it('gives managers (roles 0 and 1 of a company) the account entries but no registration, and company admins the webhooks', () => {
-    expect(labels({ account_id: 'a', role: 0, company_id: 'c' })).toEqual(['車両一覧', '車両マップ', '顧客一覧', '管理アカウント一覧', '管理アカウント登録', '通知設定', 'Webhook設定']);
-    expect(labels({ account_id: 'a', role: 1, company_id: 'c' })).toEqual(['車両一覧', '車両マップ', '顧客一覧', '管理アカウント一覧', '管理アカウント登録', '通知設定']);
+    expect(labels({ account_id: 'a', role: 0, company_id: 'c' })).toEqual([
+      '車両一覧',
+      '車両マップ',
+      '顧客一覧',
+      '管理アカウント一覧',
+      '管理アカウント登録',
+      '通知設定',
+      'Webhook設定',
+    ]);
+    expect(labels({ account_id: 'a', role: 1, company_id: 'c' })).toEqual([
+      '車両一覧',
+      '車両マップ',
+      '顧客一覧',
+      '管理アカウント一覧',
+      '管理アカウント登録',
+      '通知設定',
+    ]);
   });
   it('gives a common account the lists and notification settings only', () => {
-    expect(labels({ account_id: 'a', role: 2, company_id: 'c' })).toEqual(['車両一覧', '車両マップ', '顧客一覧', '通知設定']);
+    expect(labels({ account_id: 'a', role: 2, company_id: 'c' })).toEqual([
+      '車両一覧',
+      '車両マップ',
+      '顧客一覧',
+      '通知設定',
+    ]);
   });
 });

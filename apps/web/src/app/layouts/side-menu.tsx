@@ -78,7 +78,17 @@ export function menuFor(actor: Actor): MenuGroup[] {
   return groups;
 }
 
-export function SideMenu({ actor, name, onLogout, onNavigate }: { actor: Actor; name: string; onLogout(): void; onNavigate(): void }) {
+export function SideMenu({
+  actor,
+  name,
+  onLogout,
+  onNavigate,
+}: {
+  actor: Actor;
+  name: string;
+  onLogout(): void;
+  onNavigate(): void;
+}) {
   return (
     <Stack gap={0} h="100%">
       <Box px="md" py="sm" bg="brand.0">
@@ -101,7 +111,15 @@ export function SideMenu({ actor, name, onLogout, onNavigate }: { actor: Actor; 
         {menuFor(actor).map((g) => (
           <NavLink key={g.label} label={g.label} leftSection={g.icon} defaultOpened childrenOffset={22} fw={600} py={6}>
             {g.items.map((item) => (
-              <NavLink key={item.to} component={RouterNavLink} to={item.to} label={item.label} onClick={onNavigate} end py={4} />
+              <NavLink
+                key={item.to}
+                component={RouterNavLink}
+                to={item.to}
+                label={item.label}
+                onClick={onNavigate}
+                end
+                py={4}
+              />
             ))}
           </NavLink>
         ))}

@@ -1,4 +1,11 @@
-import { auditActionLabels, auditLogList, auditTargetLabels, auditTargetTypes, errorMessages, type AuditTargetType } from '@fleet/contract';
+import {
+  auditActionLabels,
+  auditLogList,
+  auditTargetLabels,
+  auditTargetTypes,
+  errorMessages,
+  type AuditTargetType,
+} from '@fleet/contract';
 import { Alert, Code, Group, Paper, ScrollArea, Select, Table, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,19 +23,53 @@ export function Component() {
   const [page, setPage] = useState(0);
   const q = useQuery({
     queryKey: ['audit-log', type, target, page],
-    queryFn: ({ signal }) => callApi(auditLogList, { ...(type ? { target_type: type } : {}), ...(target.trim() ? { target_id: target.trim() } : {}), offset: page * PAGE, limit: PAGE }, { signal }),
+    queryFn: ({ signal }) =>
+      callApi(
+        auditLogList,
+        {
+          ...(type ? { target_type: type } : {}),
+          ...(target.trim() ? { target_id: target.trim() } : {}),
+          offset: page * PAGE,
+          limit: PAGE,
+        },
+        { signal },
+      ),
     placeholderData: keepPreviousData,
   });
   return (
     <>
-      <PageHeader title="操作履歴" description="アカウント・加盟店・車両・エリア・エンジン制御の変更を、誰がいつ行ったかを表示します。" />
+      <PageHeader
+        title="操作履歴"
+        description="アカウント・加盟店・車両・エリア・エンジン制御の変更を、誰がいつ行ったかを表示します。"
+      />
       <Paper withBorder p="md" radius="md">
         <Group mb="md" align="flex-end">
-          <Select label="対象" placeholder="すべて" clearable data={auditTargetTypes.map((t) => ({ value: t, label: auditTargetLabels[t] }))} value={type} onChange={(v) => { setType(v as AuditTargetType | null); setPage(0); }} w={220} />
-          <TextInput label="対象ID" value={target} onChange={(e) => { setTarget(e.currentTarget.value); setPage(0); }} w={220} />
+          <Select
+            label="対象"
+            placeholder="すべて"
+            clearable
+            data={auditTargetTypes.map((t) => ({ value: t, label: auditTargetLabels[t] }))}
+            value={type}
+            onChange={(v) => {
+              setType(v as AuditTargetType | null);
+              setPage(0);
+            }}
+            w={220}
+          />
+          <TextInput
+            label="対象ID"
+            value={target}
+            onChange={(e) => {
+              setTarget(e.currentTarget.value);
+              setPage(0);
+            }}
+            w={220}
+          />
         </Group>
         {q.isError ? (
-          <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>
+          <Alert color="red" role="alert">
+            {messageOf(q.error, errorMessages.fetchFailed)}
+          </Alert>
         ) : (
           <ScrollArea type="auto">
             <Table striped fz="sm" miw={900}>
@@ -47,13 +88,21 @@ export function Component() {
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.at)}</Table.Td>
                     <Table.Td>{r.account_name ?? r.account_id ?? '—'}</Table.Td>
                     <Table.Td>{auditActionLabels[r.action] ?? r.action}</Table.Td>
-                    <Table.Td>{auditTargetLabels[r.target_type as AuditTargetType] ?? r.target_type} {r.target_id}</Table.Td>
-                    <Table.Td><Code>{Object.keys(r.detail).length ? JSON.stringify(r.detail) : ''}</Code></Table.Td>
+                    <Table.Td>
+                      {auditTargetLabels[r.target_type as AuditTargetType] ?? r.target_type} {r.target_id}
+                    </Table.Td>
+                    <Table.Td>
+                      <Code>{Object.keys(r.detail).length ? JSON.stringify(r.detail) : ''}</Code>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
                 {q.data?.list.length === 0 && (
                   <Table.Tr>
-                    <Table.Td colSpan={5}><Text ta="center" c="dimmed" py="xl">操作履歴はありません。</Text></Table.Td>
+                    <Table.Td colSpan={5}>
+                      <Text ta="center" c="dimmed" py="xl">
+                        操作履歴はありません。
+                      </Text>
+                    </Table.Td>
                   </Table.Tr>
                 )}
               </Table.Tbody>

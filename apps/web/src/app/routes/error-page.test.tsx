@@ -11,12 +11,30 @@ describe('ErrorPage (SPEC.md §2, §8)', () => {
     expect(screen.getByRole('link', { name: 'トップへ戻る' })).toHaveAttribute('href', '/car/car_list');
   });
   it('shows the message of another error and links to login', async () => {
-    renderRoutes([{ path: '/', loader: () => { throw data('アクセスが拒否されました。', { status: 403 }); }, element: <p>never</p>, ErrorBoundary: ErrorPage }]);
+    renderRoutes([
+      {
+        path: '/',
+        loader: () => {
+          throw data('アクセスが拒否されました。', { status: 403 });
+        },
+        element: <p>never</p>,
+        ErrorBoundary: ErrorPage,
+      },
+    ]);
     expect(await screen.findByRole('heading', { name: 'アクセスが拒否されました。' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'ログイン画面へ' })).toHaveAttribute('href', '/');
   });
   it('falls back to the generic message', async () => {
-    renderRoutes([{ path: '/', loader: () => { throw new Error('boom'); }, element: <p>never</p>, ErrorBoundary: ErrorPage }]);
+    renderRoutes([
+      {
+        path: '/',
+        loader: () => {
+          throw new Error('boom');
+        },
+        element: <p>never</p>,
+        ErrorBoundary: ErrorPage,
+      },
+    ]);
     expect(await screen.findByRole('heading', { name: 'エラーが発生しました。' })).toBeInTheDocument();
   });
 });

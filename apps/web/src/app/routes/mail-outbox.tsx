@@ -1,4 +1,10 @@
-import { errorMessages, mailKindLabels, mailOutboxList, mailOutboxStatusLabels, type MailOutboxStatus } from '@fleet/contract';
+import {
+  errorMessages,
+  mailKindLabels,
+  mailOutboxList,
+  mailOutboxStatusLabels,
+  type MailOutboxStatus,
+} from '@fleet/contract';
 import { Alert, Badge, Paper, ScrollArea, SegmentedControl, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,11 +28,27 @@ export function Component() {
   });
   return (
     <>
-      <PageHeader title="送信メール一覧" description="通知・パスワード再設定のメール。SMTP未設定または送信失敗のメールは送信待ちとして再送されます。" />
+      <PageHeader
+        title="送信メール一覧"
+        description="通知・パスワード再設定のメール。SMTP未設定または送信失敗のメールは送信待ちとして再送されます。"
+      />
       <Paper withBorder p="md" radius="md">
-        <SegmentedControl mb="md" value={status} onChange={(v) => { setStatus(v as MailOutboxStatus); setPage(0); }} data={[{ value: 'all', label: 'すべて' }, ...Object.entries(mailOutboxStatusLabels).map(([value, label]) => ({ value, label }))]} />
+        <SegmentedControl
+          mb="md"
+          value={status}
+          onChange={(v) => {
+            setStatus(v as MailOutboxStatus);
+            setPage(0);
+          }}
+          data={[
+            { value: 'all', label: 'すべて' },
+            ...Object.entries(mailOutboxStatusLabels).map(([value, label]) => ({ value, label })),
+          ]}
+        />
         {q.isError ? (
-          <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>
+          <Alert color="red" role="alert">
+            {messageOf(q.error, errorMessages.fetchFailed)}
+          </Alert>
         ) : (
           <ScrollArea type="auto">
             <Table striped miw={900} fz="sm">
@@ -49,8 +71,14 @@ export function Component() {
                     <Table.Td>{m.to_addr}</Table.Td>
                     <Table.Td>{m.subject}</Table.Td>
                     <Table.Td>
-                      <Badge color={statusColor[m.status]} variant="light">{mailOutboxStatusLabels[m.status]}</Badge>
-                      {m.last_error && <Text size="xs" c="red" lineClamp={2}>{m.last_error}</Text>}
+                      <Badge color={statusColor[m.status]} variant="light">
+                        {mailOutboxStatusLabels[m.status]}
+                      </Badge>
+                      {m.last_error && (
+                        <Text size="xs" c="red" lineClamp={2}>
+                          {m.last_error}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>{m.attempts}</Table.Td>
                     <Table.Td>{m.sent_at ? formatDateTime(m.sent_at) : formatDateTime(m.next_attempt_at)}</Table.Td>
@@ -59,7 +87,9 @@ export function Component() {
                 {q.data?.list.length === 0 && (
                   <Table.Tr>
                     <Table.Td colSpan={7}>
-                      <Text ta="center" c="dimmed" py="xl">メールはありません。</Text>
+                      <Text ta="center" c="dimmed" py="xl">
+                        メールはありません。
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
                 )}

@@ -17,7 +17,12 @@ export function Component() {
         description={t.listDescription}
         actions={
           <Group gap="xs">
-            <Button component={Link} to={paths.webhookDeliveries} variant="default" leftSection={<IconHistory size={16} />}>
+            <Button
+              component={Link}
+              to={paths.webhookDeliveries}
+              variant="default"
+              leftSection={<IconHistory size={16} />}
+            >
               {t.deliveriesTitle}
             </Button>
             <Button onClick={() => setAdding(true)} leftSection={<IconPlus size={16} />}>

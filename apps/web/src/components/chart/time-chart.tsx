@@ -14,10 +14,21 @@ export interface ChartSeries {
 }
 
 /** Room for the longest tick label of a value axis (「2000rpm」 must not be cut). */
-const axisWidth = (_u: uPlot, values: string[] | null) => (values?.length ? Math.max(...values.map((v) => v.length)) * 8 + 24 : 40);
+const axisWidth = (_u: uPlot, values: string[] | null) =>
+  values?.length ? Math.max(...values.map((v) => v.length)) * 8 + 24 : 40;
 
 /** A time-series chart drawn with uPlot (canvas; stays fast at 10^5 points). x is epoch seconds, shown in Japan time. */
-export function TimeChart({ x, series, height = 220, title }: { x: number[]; series: ChartSeries[]; height?: number; title: string }) {
+export function TimeChart({
+  x,
+  series,
+  height = 220,
+  title,
+}: {
+  x: number[];
+  series: ChartSeries[];
+  height?: number;
+  title: string;
+}) {
   const { ref, width } = useElementSize();
   const holder = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);

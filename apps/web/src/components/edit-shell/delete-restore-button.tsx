@@ -6,7 +6,19 @@ import { ConfirmButton } from './confirm-button';
  * Logical delete or restore of a record (SPEC.md §4 isDelete), asked first;
  * a failure shows the §8 message (or the server's reason) in the dialog.
  */
-export function DeleteRestoreButton({ isDelete, noun, subject, note, onToggle }: { isDelete: boolean; noun: string; subject: string; note?: string; onToggle(): Promise<unknown> }) {
+export function DeleteRestoreButton({
+  isDelete,
+  noun,
+  subject,
+  note,
+  onToggle,
+}: {
+  isDelete: boolean;
+  noun: string;
+  subject: string;
+  note?: string;
+  onToggle(): Promise<unknown>;
+}) {
   const verb = isDelete ? '復元' : '削除';
   return (
     <ConfirmButton

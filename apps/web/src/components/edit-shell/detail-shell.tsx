@@ -7,7 +7,17 @@ export interface DetailRow {
 }
 
 /** One detail screen body: label/value pairs, a skeleton while loading, the §8 message on failure. */
-export function DetailShell({ rows, loading, error, children }: { rows: DetailRow[]; loading: boolean; error?: string | null; children?: ReactNode }) {
+export function DetailShell({
+  rows,
+  loading,
+  error,
+  children,
+}: {
+  rows: DetailRow[];
+  loading: boolean;
+  error?: string | null;
+  children?: ReactNode;
+}) {
   if (error)
     return (
       <Alert color="red" role="alert">

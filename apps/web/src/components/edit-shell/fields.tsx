@@ -40,7 +40,9 @@ export function TextField({
 
 export function PasswordField(p: BaseProps & { autoComplete?: string }) {
   const { register, formState } = useFormContext();
-  return <PasswordInput {...register(p.name)} {...p} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />;
+  return (
+    <PasswordInput {...register(p.name)} {...p} withAsterisk={p.required} error={errorOf(formState.errors, p.name)} />
+  );
 }
 
 export function TextAreaField(p: BaseProps) {
@@ -48,7 +50,9 @@ export function TextAreaField(p: BaseProps) {
   return <Textarea {...register(p.name)} {...p} autosize minRows={3} error={errorOf(formState.errors, p.name)} />;
 }
 
-export function SelectField(p: BaseProps & { data: { value: string; label: string }[]; numeric?: boolean; clearable?: boolean }) {
+export function SelectField(
+  p: BaseProps & { data: { value: string; label: string }[]; numeric?: boolean; clearable?: boolean },
+) {
   const { control, formState } = useFormContext();
   return (
     <Controller

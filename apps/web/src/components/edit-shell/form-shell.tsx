@@ -3,7 +3,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { FormProvider, useForm, type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
+import {
+  FormProvider,
+  useForm,
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type Resolver,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { ApiClientError } from '../../lib/api-client';
@@ -56,7 +64,8 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
       // A refusal the server explains (duplicate IMEI, invalid input…) shows its own words; otherwise the §8 message.
       let specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';
       // Already shown under a field on screen: the banner only says the input needs fixing.
-      const onScreen = (key: string) => !!formRef.current?.querySelector(`[name="${CSS.escape(key.replace(/^info\./, ''))}"]`);
+      const onScreen = (key: string) =>
+        !!formRef.current?.querySelector(`[name="${CSS.escape(key.replace(/^info\./, ''))}"]`);
       if (e instanceof ApiClientError && Object.entries(e.errors).some(([k, m]) => m === specific && onScreen(k)))
         specific = errorMessages.badRequest;
       form.setError('root', { message: specific || props.failureMessage });

@@ -6,7 +6,15 @@ import { useFormContext } from 'react-hook-form';
 import { TextField } from './fields';
 
 /** An id field filled on the client (SPEC.md §5), editable, with a button that draws a new, unused one. */
-export function GeneratedIdField({ name, label, generate }: { name: string; label: string; generate(): Promise<string> }) {
+export function GeneratedIdField({
+  name,
+  label,
+  generate,
+}: {
+  name: string;
+  label: string;
+  generate(): Promise<string>;
+}) {
   const form = useFormContext();
   const [busy, setBusy] = useState(false);
   const regenerate = async () => {

@@ -1,7 +1,19 @@
 import { Group, Pagination, Text } from '@mantine/core';
 
 /** Paging with the spec's page range (SPEC.md §9): up to 20 page buttons around the current page. */
-export function ListPagination({ page, total, size, pageRange, onChange }: { page: number; total: number; size: number; pageRange: number; onChange(page: number): void }) {
+export function ListPagination({
+  page,
+  total,
+  size,
+  pageRange,
+  onChange,
+}: {
+  page: number;
+  total: number;
+  size: number;
+  pageRange: number;
+  onChange(page: number): void;
+}) {
   const pages = Math.max(1, Math.ceil(total / size));
   const from = total === 0 ? 0 : page * size + 1;
   const to = Math.min(total, (page + 1) * size);
@@ -18,7 +30,11 @@ export function ListPagination({ page, total, size, pageRange, onChange }: { pag
           siblings={Math.floor((pageRange - 3) / 2)}
           boundaries={1}
           size="sm"
-          getControlProps={(control) => ({ 'aria-label': { first: '最初のページ', previous: '前のページ', last: '最後のページ', next: '次のページ' }[control] })}
+          getControlProps={(control) => ({
+            'aria-label': { first: '最初のページ', previous: '前のページ', last: '最後のページ', next: '次のページ' }[
+              control
+            ],
+          })}
           getItemProps={(p) => ({ 'aria-label': `${p}ページ` })}
         />
       )}

@@ -92,9 +92,13 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
   const list = useQuery({
     queryKey: [id, 'list', filter, q.currentPage, q.size, q.sort_item, q.sort_dir],
     queryFn: ({ signal }) =>
-      callApi(listCall, { ...filter, offset: q.currentPage * q.size, limit: q.size, sorts: `${q.sort_item} ${q.sort_dir}` } as never, {
-        signal,
-      }) as Promise<CallResponse<L>>,
+      callApi(
+        listCall,
+        { ...filter, offset: q.currentPage * q.size, limit: q.size, sorts: `${q.sort_item} ${q.sort_dir}` } as never,
+        {
+          signal,
+        },
+      ) as Promise<CallResponse<L>>,
     placeholderData: keepPreviousData,
   });
   const rows = ((list.data as { list?: Row[] } | undefined)?.list ?? []) as Row[];
@@ -150,7 +154,9 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
           <Button type="submit" leftSection={<IconSearch size={16} />}>
             検索
           </Button>
-          {companyFilter && <CompanySelect value={q.companyId} onChange={(companyId) => update({ companyId, currentPage: 0 })} />}
+          {companyFilter && (
+            <CompanySelect value={q.companyId} onChange={(companyId) => update({ companyId, currentPage: 0 })} />
+          )}
           <Group gap="md" ml="auto">
             {optional.length > 0 && (
               <Popover position="bottom-end" withinPortal shadow="md">
@@ -213,7 +219,13 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
                   <Table.Th
                     key={c.label}
                     w={c.width}
-                    aria-sort={c.sortKey && q.sort_item === c.sortKey ? (q.sort_dir === 'desc' ? 'descending' : 'ascending') : undefined}
+                    aria-sort={
+                      c.sortKey && q.sort_item === c.sortKey
+                        ? q.sort_dir === 'desc'
+                          ? 'descending'
+                          : 'ascending'
+                        : undefined
+                    }
                   >
                     {c.sortKey ? (
                       <UnstyledButton onClick={() => sortBy(c.sortKey!)} fw={700} fz="sm">

@@ -16,12 +16,19 @@ describe('isFiltered (which empty message a list shows)', () => {
 });
 
 describe('visibleColumns (the column chooser)', () => {
-  const col = (label: string, optional?: 'shown' | 'hidden'): ListColumn<unknown> => ({ label, render: () => null, optional });
+  const col = (label: string, optional?: 'shown' | 'hidden'): ListColumn<unknown> => ({
+    label,
+    render: () => null,
+    optional,
+  });
   const columns = [col('車両ID'), col('車種', 'hidden'), col('最終受信', 'shown')];
   it('shows fixed columns and the optional ones by their default', () => {
     expect(visibleColumns(columns, {}).map((c) => c.label)).toEqual(['車両ID', '最終受信']);
   });
   it('follows the choice made by hand', () => {
-    expect(visibleColumns(columns, { 車種: true, 最終受信: false, 車両ID: false }).map((c) => c.label)).toEqual(['車両ID', '車種']);
+    expect(visibleColumns(columns, { 車種: true, 最終受信: false, 車両ID: false }).map((c) => c.label)).toEqual([
+      '車両ID',
+      '車種',
+    ]);
   });
 });

@@ -38,7 +38,8 @@ export const defaultListQuery = (sort_item: string, sort_dir: SortDir = 'asc'): 
 });
 
 /** Whether the saved query narrows the list (a keyword, a switch such as 正常な車両のみ, or a company). */
-export const isFiltered = (q: SavedListQuery) => !!q.search_text || Object.values(q.flags).some(Boolean) || !!q.companyId;
+export const isFiltered = (q: SavedListQuery) =>
+  !!q.search_text || Object.values(q.flags).some(Boolean) || !!q.companyId;
 
 interface ListStore {
   queries: Record<string, SavedListQuery>;
@@ -50,7 +51,8 @@ export const useListStore = create<ListStore>()(
   persist(
     (set) => ({
       queries: {},
-      update: (id, base, patch) => set((s) => ({ queries: { ...s.queries, [id]: { ...base, ...s.queries[id], ...patch } } })),
+      update: (id, base, patch) =>
+        set((s) => ({ queries: { ...s.queries, [id]: { ...base, ...s.queries[id], ...patch } } })),
       reset: () => set({ queries: {} }),
     }),
     { name: 'fleet-console/list-queries', storage: createJSONStorage(() => localStorage), version: 1 },

@@ -15,8 +15,24 @@ export const DEFAULT_CENTER: LatLngExpression = [35.6812, 139.7671];
  * The one map host (STYLE.md "Maps"): tiles from the server's TILE_URL; each
  * overlay (position, route, areas) is a child component managing its own layer.
  */
-export function MapHost({ children, center = DEFAULT_CENTER, zoom = 12, bounds, height = 420 }: { children?: ReactNode; center?: LatLngExpression; zoom?: number; bounds?: LatLngBoundsExpression; height?: number | string }) {
-  const config = useQuery({ queryKey: ['client-config'], queryFn: () => callApi(clientConfig, {}), staleTime: Infinity });
+export function MapHost({
+  children,
+  center = DEFAULT_CENTER,
+  zoom = 12,
+  bounds,
+  height = 420,
+}: {
+  children?: ReactNode;
+  center?: LatLngExpression;
+  zoom?: number;
+  bounds?: LatLngBoundsExpression;
+  height?: number | string;
+}) {
+  const config = useQuery({
+    queryKey: ['client-config'],
+    queryFn: () => callApi(clientConfig, {}),
+    staleTime: Infinity,
+  });
   return (
     <Box h={height} className={classes.host} data-testid="map">
       <MapContainer center={center} zoom={zoom} bounds={bounds} style={{ height: '100%', width: '100%' }} preferCanvas>

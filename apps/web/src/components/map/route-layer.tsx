@@ -14,11 +14,23 @@ export function RouteLayer({ points }: { points: { lat: number; lng: number }[] 
   return (
     <>
       <Polyline positions={latlngs} pathOptions={{ color: '#1c64d9', weight: 4, opacity: 0.85 }} />
-      <CircleMarker center={start} radius={8} pathOptions={{ color: 'white', weight: 2, fillColor: '#2f9e44', fillOpacity: 1 }}>
-        <Tooltip direction="top" offset={[0, -8]}>出発</Tooltip>
+      <CircleMarker
+        center={start}
+        radius={8}
+        pathOptions={{ color: 'white', weight: 2, fillColor: '#2f9e44', fillOpacity: 1 }}
+      >
+        <Tooltip direction="top" offset={[0, -8]}>
+          出発
+        </Tooltip>
       </CircleMarker>
-      <CircleMarker center={end} radius={8} pathOptions={{ color: 'white', weight: 2, fillColor: '#e03131', fillOpacity: 1 }}>
-        <Tooltip direction="top" offset={[0, -8]}>到着</Tooltip>
+      <CircleMarker
+        center={end}
+        radius={8}
+        pathOptions={{ color: 'white', weight: 2, fillColor: '#e03131', fillOpacity: 1 }}
+      >
+        <Tooltip direction="top" offset={[0, -8]}>
+          到着
+        </Tooltip>
       </CircleMarker>
     </>
   );

@@ -1,5 +1,19 @@
 import { errorMessages, type Call } from '@fleet/contract';
-import { Alert, Badge, Button, Group, Modal, Pagination, ScrollArea, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Pagination,
+  ScrollArea,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -22,7 +36,21 @@ export interface PickerSource<Row> {
 const PAGE = 10;
 
 /** A modal that searches a list call on the server and hands back the chosen row. */
-export function PickerModal<Row>({ opened, onClose, title, source, pinned = [], onPick }: { opened: boolean; onClose(): void; title: string; source: PickerSource<Row>; pinned?: Row[]; onPick(row: Row): void }) {
+export function PickerModal<Row>({
+  opened,
+  onClose,
+  title,
+  source,
+  pinned = [],
+  onPick,
+}: {
+  opened: boolean;
+  onClose(): void;
+  title: string;
+  source: PickerSource<Row>;
+  pinned?: Row[];
+  onPick(row: Row): void;
+}) {
   const [item, setItem] = useState(source.searchColumns[0]?.item ?? '0');
   const [text, setText] = useState('');
   const [query, setQuery] = useState({ search_item: item, search_text: '' });
@@ -36,7 +64,10 @@ export function PickerModal<Row>({ opened, onClose, title, source, pinned = [], 
   });
   const list = useQuery({
     queryKey: ['picker', source.listCall.path, body, page],
-    queryFn: ({ signal }) => callApi(source.listCall, { ...body, offset: page * PAGE, limit: PAGE, sorts: source.sort } as never, { signal }) as Promise<{ list: Row[] }>,
+    queryFn: ({ signal }) =>
+      callApi(source.listCall, { ...body, offset: page * PAGE, limit: PAGE, sorts: source.sort } as never, {
+        signal,
+      }) as Promise<{ list: Row[] }>,
     enabled: opened,
     staleTime: 0,
     placeholderData: keepPreviousData,
@@ -59,8 +90,23 @@ export function PickerModal<Row>({ opened, onClose, title, source, pinned = [], 
           }}
         >
           <Group gap="sm" align="flex-end" wrap="wrap">
-            <Select label="検索項目" data={source.searchColumns.map((c) => ({ value: c.item, label: c.label }))} value={item} onChange={(v) => setItem(v ?? item)} allowDeselect={false} w={150} comboboxProps={{ withinPortal: true, zIndex: 400 }} />
-            <TextInput label="検索キーワード" value={text} onChange={(e) => setText(e.currentTarget.value)} style={{ flex: 1 }} miw={200} data-autofocus />
+            <Select
+              label="検索項目"
+              data={source.searchColumns.map((c) => ({ value: c.item, label: c.label }))}
+              value={item}
+              onChange={(v) => setItem(v ?? item)}
+              allowDeselect={false}
+              w={150}
+              comboboxProps={{ withinPortal: true, zIndex: 400 }}
+            />
+            <TextInput
+              label="検索キーワード"
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+              style={{ flex: 1 }}
+              miw={200}
+              data-autofocus
+            />
             <Button type="submit" leftSection={<IconSearch size={16} />}>
               検索
             </Button>
@@ -93,7 +139,9 @@ export function PickerModal<Row>({ opened, onClose, title, source, pinned = [], 
                   <Table.Tr>
                     <Table.Td colSpan={source.columns.length + 1}>
                       <Text ta="center" c="dimmed" py="md" size="sm">
-                        {query.search_text ? '検索条件に一致するデータがありません。' : '選択できるデータがありません。'}
+                        {query.search_text
+                          ? '検索条件に一致するデータがありません。'
+                          : '選択できるデータがありません。'}
                       </Text>
                     </Table.Td>
                   </Table.Tr>
@@ -105,7 +153,9 @@ export function PickerModal<Row>({ opened, onClose, title, source, pinned = [], 
                     ))}
                     <Table.Td ta="right">
                       {pinnedKeys.has(source.rowKey(row)) ? (
-                        <Badge variant="light" size="sm">現在の登録</Badge>
+                        <Badge variant="light" size="sm">
+                          現在の登録
+                        </Badge>
                       ) : (
                         <Button
                           size="compact-xs"

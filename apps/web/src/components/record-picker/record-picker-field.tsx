@@ -33,7 +33,11 @@ export function RecordPickerField<Row>(p: RecordPickerFieldProps<Row>) {
       name={p.name as Path<FieldValues>}
       control={control}
       render={({ field, fieldState }) => {
-        const shown = field.value ? (picked && p.source.rowKey(picked) === field.value ? p.describe(picked) : String(field.value)) : '';
+        const shown = field.value
+          ? picked && p.source.rowKey(picked) === field.value
+            ? p.describe(picked)
+            : String(field.value)
+          : '';
         const choose = (row: Row | null) => {
           setPicked(row);
           field.onChange(row ? p.source.rowKey(row) : null);
@@ -57,7 +61,12 @@ export function RecordPickerField<Row>(p: RecordPickerFieldProps<Row>) {
               rightSection={
                 !p.required && field.value && !p.disabled ? (
                   <Tooltip label="選択を解除">
-                    <ActionIcon variant="subtle" color="gray" aria-label={`${p.label}の選択を解除`} onClick={() => choose(null)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`${p.label}の選択を解除`}
+                      onClick={() => choose(null)}
+                    >
                       <IconX size={14} />
                     </ActionIcon>
                   </Tooltip>
@@ -66,13 +75,28 @@ export function RecordPickerField<Row>(p: RecordPickerFieldProps<Row>) {
               inputContainer={(input) => (
                 <Group gap="xs" wrap="nowrap">
                   <div style={{ flex: 1, minWidth: 0 }}>{input}</div>
-                  <Button variant="default" leftSection={<IconListSearch size={16} />} onClick={modal.open} disabled={p.disabled} aria-label={`${p.label}を選択`}>
+                  <Button
+                    variant="default"
+                    leftSection={<IconListSearch size={16} />}
+                    onClick={modal.open}
+                    disabled={p.disabled}
+                    aria-label={`${p.label}を選択`}
+                  >
                     選択
                   </Button>
                 </Group>
               )}
             />
-            {opened && <PickerModal opened={opened} onClose={modal.close} title={p.title} source={p.source} pinned={p.current ? [p.current] : []} onPick={choose} />}
+            {opened && (
+              <PickerModal
+                opened={opened}
+                onClose={modal.close}
+                title={p.title}
+                source={p.source}
+                pinned={p.current ? [p.current] : []}
+                onPick={choose}
+              />
+            )}
           </>
         );
       }}

@@ -25,7 +25,9 @@ async function chooseRole(label: string) {
 }
 
 beforeEach(() => {
-  useSession.getState().signIn({ id: 'tokyo-manager', username: '森田 沙織', role: 1, token: 't', company_id: 'tokyo-mobility' });
+  useSession
+    .getState()
+    .signIn({ id: 'tokyo-manager', username: '森田 沙織', role: 1, token: 't', company_id: 'tokyo-mobility' });
 });
 
 afterEach(() => {
@@ -52,16 +54,22 @@ describe('AccountFormView: エンジン制御権限', () => {
 
     await userEvent.type(screen.getByRole('textbox', { name: /^氏名/ }), '新人 一郎');
     await userEvent.type(screen.getByRole('textbox', { name: /^メールアドレス/ }), 'new-staff@example.jp');
-    for (const input of document.querySelectorAll<HTMLInputElement>('input[type=password]')) await userEvent.type(input, 'account-pass-1');
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type=password]'))
+      await userEvent.type(input, 'account-pass-1');
     await userEvent.click(screen.getByRole('button', { name: '登録する' }));
     await waitFor(() => expect(api.bodiesOf('/api/account_add')).toHaveLength(1));
-    expect(api.bodiesOf('/api/account_add')[0]).toMatchObject({ info: { account_id: 'new-staff-01', role: 1, engine_control: false } });
+    expect(api.bodiesOf('/api/account_add')[0]).toMatchObject({
+      info: { account_id: 'new-staff-01', role: 1, engine_control: false },
+    });
   });
 
   it("shows one's own right read-only", async () => {
     serveApi({});
     renderWithProviders(
-      <AccountFormView mode="edit" initial={{ ...newAccount, account_id: 'tokyo-manager', role: 1, engine_control: true }} />,
+      <AccountFormView
+        mode="edit"
+        initial={{ ...newAccount, account_id: 'tokyo-manager', role: 1, engine_control: true }}
+      />,
     );
     expect(engineSwitch()).toBeChecked();
     expect(engineSwitch()).toBeDisabled();

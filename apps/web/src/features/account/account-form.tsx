@@ -77,7 +77,10 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
       onSubmit={async (values, form) => {
         const info = { ...values, company_id: values.company_id === HEAD_OFFICE ? null : values.company_id };
         if (mode === 'add') {
-          const { isExist } = await callApi(accountExistCheck, { check_item: 'email', check_value: String(values.email) });
+          const { isExist } = await callApi(accountExistCheck, {
+            check_item: 'email',
+            check_value: String(values.email),
+          });
           if (isExist) {
             form.setError('email', { message: accountMessages.emailInUse });
             return;
@@ -107,7 +110,9 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
                   mb={2}
                   aria-label="IDを再生成"
                   onClick={async () =>
-                    form.setValue('account_id', await generateCheckedId(accountExistCheck, 'account_id'), { shouldValidate: true })
+                    form.setValue('account_id', await generateCheckedId(accountExistCheck, 'account_id'), {
+                      shouldValidate: true,
+                    })
                   }
                 >
                   <IconRefresh size={16} />
@@ -136,7 +141,12 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
             autoComplete="new-password"
             description={mode === 'edit' ? '変更する場合のみ入力（8〜32文字）' : '8〜32文字'}
           />
-          <PasswordField name="password_confirm" label={L.password_confirm} required={mode === 'add'} autoComplete="new-password" />
+          <PasswordField
+            name="password_confirm"
+            label={L.password_confirm}
+            required={mode === 'add'}
+            autoComplete="new-password"
+          />
         </SimpleGrid>
       )}
     </FormShell>

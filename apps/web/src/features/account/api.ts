@@ -1,4 +1,12 @@
-import { accountAdd, accountDelete, accountGetDetail, accountUpdate, me, passwordReset, type CallRequest } from '@fleet/contract';
+import {
+  accountAdd,
+  accountDelete,
+  accountGetDetail,
+  accountUpdate,
+  me,
+  passwordReset,
+  type CallRequest,
+} from '@fleet/contract';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
@@ -12,7 +20,11 @@ export const accountKeys = {
 
 /** The signed-in account's own company name (null: head office), which only the super admin could look up by id. */
 export const ownCompanyNameQuery = () =>
-  queryOptions({ queryKey: accountKeys.me(), queryFn: ({ signal }) => callApi(me, {}, { signal }), select: (m) => m.company_name });
+  queryOptions({
+    queryKey: accountKeys.me(),
+    queryFn: ({ signal }) => callApi(me, {}, { signal }),
+    select: (m) => m.company_name,
+  });
 
 export const accountDetailQuery = (account_id: string) =>
   queryOptions({
@@ -22,9 +34,11 @@ export const accountDetailQuery = (account_id: string) =>
 
 const useInvalidating = <V>(fn: (v: V) => Promise<unknown>) => useDomainMutation(accountKeys.all[0], fn);
 
-export const useAddAccount = () => useInvalidating((info: CallRequest<typeof accountAdd>['info']) => callApi(accountAdd, { info }));
+export const useAddAccount = () =>
+  useInvalidating((info: CallRequest<typeof accountAdd>['info']) => callApi(accountAdd, { info }));
 export const useUpdateAccount = () =>
   useInvalidating((info: CallRequest<typeof accountUpdate>['info']) => callApi(accountUpdate, { info }));
-export const useDeleteAccount = () => useInvalidating((v: { account_id: string; isDelete: boolean }) => callApi(accountDelete, v));
+export const useDeleteAccount = () =>
+  useInvalidating((v: { account_id: string; isDelete: boolean }) => callApi(accountDelete, v));
 export const useChangePassword = () =>
   useMutation({ mutationFn: (info: CallRequest<typeof passwordReset>['info']) => callApi(passwordReset, { info }) });

@@ -10,5 +10,12 @@ import { accountTexts } from './texts';
  */
 export function OwnCompanyField() {
   const name = useQuery(ownCompanyNameQuery());
-  return <TextInput label={L.company_id} value={name.data === undefined ? '' : (name.data ?? accountTexts.headOffice)} disabled readOnly />;
+  return (
+    <TextInput
+      label={L.company_id}
+      value={name.data === undefined ? '' : (name.data ?? accountTexts.headOffice)}
+      disabled
+      readOnly
+    />
+  );
 }

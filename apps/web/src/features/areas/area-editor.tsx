@@ -1,5 +1,29 @@
-import { areaKindLabels, areaLabels as L, areaMessages, AreaList, fieldErrors, type AreaInput, type AreaKind, type CarDetail } from '@fleet/contract';
-import { ActionIcon, Alert, Badge, Button, Card, Group, NumberInput, ScrollArea, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  areaKindLabels,
+  areaLabels as L,
+  areaMessages,
+  AreaList,
+  fieldErrors,
+  type AreaInput,
+  type AreaKind,
+  type CarDetail,
+} from '@fleet/contract';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconDeviceFloppy, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -49,7 +73,10 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   useEffect(() => {
-    if (q.data) setDraft(q.data.map(({ name, lat_min, lat_max, lng_min, lng_max }) => ({ name, lat_min, lat_max, lng_min, lng_max })));
+    if (q.data)
+      setDraft(
+        q.data.map(({ name, lat_min, lat_max, lng_min, lng_max }) => ({ name, lat_min, lat_max, lng_min, lng_max })),
+      );
   }, [q.data]);
 
   const update = (i: number, patch: Partial<Draft>) => {
@@ -63,7 +90,16 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
   };
   const add = (b: Bounds) => {
     setSaved(false);
-    setDraft((d) => [...d, { name: `${areaKindLabels[kind]}${d.length + 1}`, lat_min: round6(b.lat_min), lat_max: round6(b.lat_max), lng_min: round6(b.lng_min), lng_max: round6(b.lng_max) }]);
+    setDraft((d) => [
+      ...d,
+      {
+        name: `${areaKindLabels[kind]}${d.length + 1}`,
+        lat_min: round6(b.lat_min),
+        lat_max: round6(b.lat_max),
+        lng_min: round6(b.lng_min),
+        lng_max: round6(b.lng_max),
+      },
+    ]);
     setSelected(draft.length);
   };
   const submit = async () => {
@@ -74,49 +110,99 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
       await save.mutateAsync({ car_id: car.car_id, areas: draft as AreaInput[] });
       setSaved(true);
     } catch (e) {
-      if (e instanceof ApiClientError) setErrors(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k.replace(/^(available|disable)_areas\./, ''), v])));
+      if (e instanceof ApiClientError)
+        setErrors(
+          Object.fromEntries(
+            Object.entries(e.errors).map(([k, v]) => [k.replace(/^(available|disable)_areas\./, ''), v]),
+          ),
+        );
     }
   };
 
   const pos = latest?.lat != null && latest?.lng != null ? { lat: latest.lat, lng: latest.lng } : null;
   const first = draft[0];
-  const center: [number, number] | undefined = pos ? [pos.lat, pos.lng] : first ? [(first.lat_min + first.lat_max) / 2, (first.lng_min + first.lng_max) / 2] : undefined;
+  const center: [number, number] | undefined = pos
+    ? [pos.lat, pos.lng]
+    : first
+      ? [(first.lat_min + first.lat_max) / 2, (first.lng_min + first.lng_max) / 2]
+      : undefined;
   const judgement = kind === 'available' ? status.data?.outsideAvailable : status.data?.insideForbidden;
-  if (q.isError) return <Alert color="red" role="alert">{messageOf(q.error, areaMessages.fetchFailed)}</Alert>;
+  if (q.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageOf(q.error, areaMessages.fetchFailed)}
+      </Alert>
+    );
   if (!q.data) return <Skeleton h={480} />;
   return (
     <Stack gap="md">
       <Group gap="sm">
         <Text size="sm">現在位置の判定:</Text>
         {status.data && (kind === 'available' ? status.data.availableCount : status.data.disableCount) === 0 ? (
-          <Badge color="gray" variant="light" data-testid="area-judgement">エリア未設定</Badge>
+          <Badge color="gray" variant="light" data-testid="area-judgement">
+            エリア未設定
+          </Badge>
         ) : status.data?.position ? (
           <Badge color={judgement ? 'red' : 'teal'} size="lg" variant="light" data-testid="area-judgement">
-            {kind === 'available' ? (judgement ? '利用可能エリア外' : '利用可能エリア内') : judgement ? '禁止エリア内' : '禁止エリア外'}
+            {kind === 'available'
+              ? judgement
+                ? '利用可能エリア外'
+                : '利用可能エリア内'
+              : judgement
+                ? '禁止エリア内'
+                : '禁止エリア外'}
           </Badge>
         ) : (
-          <Badge color="gray" variant="light">位置情報なし</Badge>
+          <Badge color="gray" variant="light">
+            位置情報なし
+          </Badge>
         )}
-        <Text size="xs" c="dimmed">保存済みのエリアで判定しています。</Text>
+        <Text size="xs" c="dimmed">
+          保存済みのエリアで判定しています。
+        </Text>
       </Group>
       <MapHost height={440} center={center} zoom={13}>
         {draft.map((a, i) => (
-          <EditableRectangle key={i} bounds={a} color={colors[kind]} label={a.name || `エリア${i + 1}`} selected={i === selected} onSelect={() => setSelected(i)} onChange={(b) => update(i, b)} />
+          <EditableRectangle
+            key={i}
+            bounds={a}
+            color={colors[kind]}
+            label={a.name || `エリア${i + 1}`}
+            selected={i === selected}
+            onSelect={() => setSelected(i)}
+            onChange={(b) => update(i, b)}
+          />
         ))}
         {pos && <PositionMarker lat={pos.lat} lng={pos.lng} label={car.car_number} follow={false} />}
         <AddButton onAdd={add} disabled={draft.length >= 50} />
       </MapHost>
-      <Text size="xs" c="dimmed">エリアをクリックして選択し、四隅の四角をドラッグすると大きさを、中央の丸をドラッグすると位置を変更できます。</Text>
+      <Text size="xs" c="dimmed">
+        エリアをクリックして選択し、四隅の四角をドラッグすると大きさを、中央の丸をドラッグすると位置を変更できます。
+      </Text>
       <Card withBorder radius="md" padding="md">
         <Group justify="space-between" mb="sm">
-          <Title order={2} size="h5">{areaKindLabels[kind]}（{draft.length}件）</Title>
+          <Title order={2} size="h5">
+            {areaKindLabels[kind]}（{draft.length}件）
+          </Title>
           <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} loading={save.isPending}>
             保存する
           </Button>
         </Group>
-        {save.isError && <Alert color="red" mb="sm" role="alert">{messageOf(save.error, areaMessages.updateFailed)}</Alert>}
-        {saved && <Alert color="green" mb="sm" role="status">{areaKindLabels[kind]}を保存しました。</Alert>}
-        {errors._ && <Alert color="red" mb="sm">{errors._}</Alert>}
+        {save.isError && (
+          <Alert color="red" mb="sm" role="alert">
+            {messageOf(save.error, areaMessages.updateFailed)}
+          </Alert>
+        )}
+        {saved && (
+          <Alert color="green" mb="sm" role="status">
+            {areaKindLabels[kind]}を保存しました。
+          </Alert>
+        )}
+        {errors._ && (
+          <Alert color="red" mb="sm">
+            {errors._}
+          </Alert>
+        )}
         <ScrollArea type="auto">
           <Table fz="sm" miw={760}>
             <Table.Thead>
@@ -132,14 +218,36 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
             <Table.Tbody>
               {draft.map((a, i) => (
                 <Table.Tr key={i} bg={i === selected ? 'brand.0' : undefined} onClick={() => setSelected(i)}>
-                  <Table.Td><TextInput size="xs" aria-label={`${L.name}${i + 1}`} value={a.name} onChange={(e) => update(i, { name: e.currentTarget.value })} error={errors[`${i}.name`]} /></Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      size="xs"
+                      aria-label={`${L.name}${i + 1}`}
+                      value={a.name}
+                      onChange={(e) => update(i, { name: e.currentTarget.value })}
+                      error={errors[`${i}.name`]}
+                    />
+                  </Table.Td>
                   {(['lat_min', 'lat_max', 'lng_min', 'lng_max'] as const).map((k) => (
                     <Table.Td key={k}>
-                      <NumberInput size="xs" aria-label={`${L[k]}${i + 1}`} decimalScale={6} step={0.001} value={a[k]} onChange={(v) => update(i, { [k]: v === '' ? Number.NaN : Number(v) })} error={errors[`${i}.${k}`]} hideControls />
+                      <NumberInput
+                        size="xs"
+                        aria-label={`${L[k]}${i + 1}`}
+                        decimalScale={6}
+                        step={0.001}
+                        value={a[k]}
+                        onChange={(v) => update(i, { [k]: v === '' ? Number.NaN : Number(v) })}
+                        error={errors[`${i}.${k}`]}
+                        hideControls
+                      />
                     </Table.Td>
                   ))}
                   <Table.Td>
-                    <ActionIcon color="red" variant="subtle" aria-label={`エリア${i + 1}を削除`} onClick={() => remove(i)}>
+                    <ActionIcon
+                      color="red"
+                      variant="subtle"
+                      aria-label={`エリア${i + 1}を削除`}
+                      onClick={() => remove(i)}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Table.Td>
@@ -147,7 +255,11 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
               ))}
               {draft.length === 0 && (
                 <Table.Tr>
-                  <Table.Td colSpan={6}><Text c="dimmed" ta="center" py="md" size="sm">エリアは登録されていません。地図の「エリアを追加」から追加してください。</Text></Table.Td>
+                  <Table.Td colSpan={6}>
+                    <Text c="dimmed" ta="center" py="md" size="sm">
+                      エリアは登録されていません。地図の「エリアを追加」から追加してください。
+                    </Text>
+                  </Table.Td>
                 </Table.Tr>
               )}
             </Table.Tbody>

@@ -19,14 +19,27 @@ export function TemplatePanel({ kind, carId, areas }: { kind: AreaKind; carId: s
   const nameError = saveT.error instanceof ApiClientError ? saveT.error.errors['template.name'] : undefined;
   return (
     <Card withBorder radius="md" padding="md">
-      <Title order={2} size="h5" mb="sm">{areaKindLabels[kind]}のテンプレート</Title>
-      {q.isError && <Alert color="red" mb="sm">{messageOf(q.error, areaMessages.templateFetchFailed)}</Alert>}
-      {notice && <Alert color="green" mb="sm" role="status">{notice}</Alert>}
+      <Title order={2} size="h5" mb="sm">
+        {areaKindLabels[kind]}のテンプレート
+      </Title>
+      {q.isError && (
+        <Alert color="red" mb="sm">
+          {messageOf(q.error, areaMessages.templateFetchFailed)}
+        </Alert>
+      )}
+      {notice && (
+        <Alert color="green" mb="sm" role="status">
+          {notice}
+        </Alert>
+      )}
       <Group align="flex-end" mb="md">
         <Select
           label="テンプレート"
           placeholder="選択してください"
-          data={(q.data?.list ?? []).map((t) => ({ value: t.template_id, label: `${t.name}（${t.areas.length}件）${t.company_id ? '' : '・本部共有'}` }))}
+          data={(q.data?.list ?? []).map((t) => ({
+            value: t.template_id,
+            label: `${t.name}（${t.areas.length}件）${t.company_id ? '' : '・本部共有'}`,
+          }))}
           value={chosen}
           onChange={setChosen}
           w={300}
@@ -46,27 +59,59 @@ export function TemplatePanel({ kind, carId, areas }: { kind: AreaKind; carId: s
           この車両に適用
         </ConfirmButton>
         {template?.editable && (
-          <ConfirmButton color="red" variant="light" title="テンプレートの削除" message={`テンプレート「${template.name}」を削除します。`} confirmLabel="削除する" failureMessage={areaMessages.templateDeleteFailed} onConfirm={async () => { await del.mutateAsync(template.template_id); setChosen(null); }}>
+          <ConfirmButton
+            color="red"
+            variant="light"
+            title="テンプレートの削除"
+            message={`テンプレート「${template.name}」を削除します。`}
+            confirmLabel="削除する"
+            failureMessage={areaMessages.templateDeleteFailed}
+            onConfirm={async () => {
+              await del.mutateAsync(template.template_id);
+              setChosen(null);
+            }}
+          >
             削除
           </ConfirmButton>
         )}
-        {template && !template.editable && <Badge variant="light" color="gray">本部共有（変更不可）</Badge>}
+        {template && !template.editable && (
+          <Badge variant="light" color="gray">
+            本部共有（変更不可）
+          </Badge>
+        )}
       </Group>
       <Group align="flex-end">
-        <TextInput label="現在のエリアをテンプレートとして保存" placeholder="テンプレート名" value={name} onChange={(e) => setName(e.currentTarget.value)} error={nameError} w={300} />
+        <TextInput
+          label="現在のエリアをテンプレートとして保存"
+          placeholder="テンプレート名"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={nameError}
+          w={300}
+        />
         <Button
           variant="default"
           disabled={!name.trim() || areas.length === 0}
           loading={saveT.isPending}
           onClick={async () => {
             setNotice(null);
-            await saveT.mutateAsync({ type: kind, name: name.trim(), areas }).then(() => { setNotice(`テンプレート「${name.trim()}」を保存しました。`); setName(''); }, () => undefined);
+            await saveT.mutateAsync({ type: kind, name: name.trim(), areas }).then(
+              () => {
+                setNotice(`テンプレート「${name.trim()}」を保存しました。`);
+                setName('');
+              },
+              () => undefined,
+            );
           }}
         >
           保存
         </Button>
       </Group>
-      {saveT.isError && !nameError && <Text c="red" size="sm" mt="xs">{messageOf(saveT.error, areaMessages.templateSaveFailed)}</Text>}
+      {saveT.isError && !nameError && (
+        <Text c="red" size="sm" mt="xs">
+          {messageOf(saveT.error, areaMessages.templateSaveFailed)}
+        </Text>
+      )}
     </Card>
   );
 }

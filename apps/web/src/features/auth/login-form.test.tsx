@@ -41,14 +41,24 @@ describe('LoginForm (SPEC.md §4, §5)', () => {
     await userEvent.type(screen.getByLabelText('パスワード'), 'secret');
     await userEvent.click(screen.getByRole('button', { name: 'ログイン' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/car/car_list'));
-    expect(JSON.parse(fetch.mock.calls[0]![1]!.body as string)).toEqual({ username: 'tokyo-staff', password: 'secret' });
+    expect(JSON.parse(fetch.mock.calls[0]![1]!.body as string)).toEqual({
+      username: 'tokyo-staff',
+      password: 'secret',
+    });
     expect(useSession.getState()).toMatchObject({ account_id: 'a1', token: 't', role: 2 });
   });
 
   it('asks for the 6-digit code after OTP_REQUIRED, then signs in with it (二段階認証)', async () => {
     const answers: [number, unknown][] = [
       [401, { code: 'OTP_REQUIRED', message: '認証アプリに表示されている6桁の確認コードを入力してください。' }],
-      [401, { code: 'UNAUTHORIZED', message: '確認コードが正しくありません。', errors: { otp: '確認コードが正しくありません。' } }],
+      [
+        401,
+        {
+          code: 'UNAUTHORIZED',
+          message: '確認コードが正しくありません。',
+          errors: { otp: '確認コードが正しくありません。' },
+        },
+      ],
       [200, { id: 'a1', username: 'tokyo-staff', role: 2, token: 't', company_id: 'c1' }],
     ];
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
@@ -86,6 +96,8 @@ describe('LoginForm (SPEC.md §4, §5)', () => {
     await userEvent.type(screen.getByLabelText('ログインID またはメールアドレス'), 'tokyo-staff');
     await userEvent.type(screen.getByLabelText('パスワード'), 'wrong');
     await userEvent.click(screen.getByRole('button', { name: 'ログイン' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('ログインに失敗しました。ログイン情報を確認してください。');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'ログインに失敗しました。ログイン情報を確認してください。',
+    );
   });
 });

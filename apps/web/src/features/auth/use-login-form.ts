@@ -46,7 +46,8 @@ export function useLoginForm() {
   });
 
   /** What the form sends: the code only on the code step. */
-  const toSend = (v: LoginForm): LoginForm => (otpStep ? { ...v, otp: v.otp ?? '' } : { username: v.username, password: v.password });
+  const toSend = (v: LoginForm): LoginForm =>
+    otpStep ? { ...v, otp: v.otp ?? '' } : { username: v.username, password: v.password };
 
   const field = (name: keyof LoginForm) => ({
     name,
@@ -57,7 +58,9 @@ export function useLoginForm() {
       setValues(next);
       // Once submitted, a field checks itself again as it changes.
       if (submitted)
-        void loadLoginApi().then((api) => setErrors((prev) => ({ ...prev, [name]: api.checkLogin(toSend(next)).errors[name] })));
+        void loadLoginApi().then((api) =>
+          setErrors((prev) => ({ ...prev, [name]: api.checkLogin(toSend(next)).errors[name] })),
+        );
     },
   });
 

@@ -71,7 +71,13 @@ const readingCols = (log: ReadingLog, field: 'readings' | 'pids'): LogColumn[] =
 ];
 
 /** Chart series of the catalogued keys that hold numbers, labelled as the columns are. */
-const readingSeries = (log: ReadingLog, field: 'readings' | 'pids', rows: Row[], max: number, firstColor = 0): ChartSeries[] =>
+const readingSeries = (
+  log: ReadingLog,
+  field: 'readings' | 'pids',
+  rows: Row[],
+  max: number,
+  firstColor = 0,
+): ChartSeries[] =>
   readingColumns[log]
     .filter((k) => rows.some((r) => typeof readingOf(r[field], k) === 'number'))
     .slice(0, max)
@@ -113,7 +119,9 @@ export const logKindViews: LogKindView[] = [
         </Text>
       )),
       col('内容', (r) =>
-        r.command !== null && r.command !== undefined ? `${engineCommandLabel(r.command)}（指示）` : engineRunningLabel(r.running),
+        r.command !== null && r.command !== undefined
+          ? `${engineCommandLabel(r.command)}（指示）`
+          : engineRunningLabel(r.running),
       ),
       col('エンジン始動', (r) => (r.engine_line ? engineLineLabel(r.engine_line) : '')),
       col('指示者', (r) => String(r.account_name ?? r.account_id ?? '')),
@@ -142,7 +150,12 @@ export const logKindViews: LogKindView[] = [
       title: 'バッテリー電圧・残量',
       series: [
         { label: '電圧', unit: 'V', color: palette[0]!, values: rows.map((r) => (r.voltage as number | null) ?? null) },
-        { label: '残量', unit: '%', color: palette[1]!, values: rows.map((r) => (r.percentage as number | null) ?? null) },
+        {
+          label: '残量',
+          unit: '%',
+          color: palette[1]!,
+          values: rows.map((r) => (r.percentage as number | null) ?? null),
+        },
       ],
     }),
   },

@@ -13,13 +13,29 @@ type Row = Record<string, unknown> & { id?: number; recorded_at: string };
 const PAGE = 1000;
 
 /** One log of a terminal: chart (where a person would rather look), table paged by before_id, CSV and text download. */
-export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; carDataId: string; from: string; to: string }) {
+export function LogPanel({
+  view,
+  carDataId,
+  from,
+  to,
+}: {
+  view: LogKindView;
+  carDataId: string;
+  from: string;
+  to: string;
+}) {
   const q = useInfiniteQuery({
     queryKey: ['car-log', view.kind, carDataId, from, to],
     queryFn: ({ pageParam, signal }) =>
       callApi(
         view.call,
-        { car_data_id: carDataId, from, to, ...(view.request ?? { limit: PAGE }), ...(pageParam ? { before_id: pageParam } : {}) },
+        {
+          car_data_id: carDataId,
+          from,
+          to,
+          ...(view.request ?? { limit: PAGE }),
+          ...(pageParam ? { before_id: pageParam } : {}),
+        },
         { signal },
       ) as Promise<{ list: Row[]; next_before_id?: number | null }>,
     initialPageParam: 0,
@@ -54,7 +70,10 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
     }
   };
   const exportText = () => {
-    const lines = [view.columns.map((c) => c.label).join('\t'), ...rows.map((r) => view.columns.map((c) => c.text(r)).join('\t'))];
+    const lines = [
+      view.columns.map((c) => c.label).join('\t'),
+      ...rows.map((r) => view.columns.map((c) => c.text(r)).join('\t')),
+    ];
     saveBlob(
       new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/plain;charset=utf-8' }),
       `${view.kind}_log_${carDataId}_${fileStamp()}.txt`,
@@ -67,7 +86,9 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
         <Alert color="red" role="alert" mb="sm">
           {messageOf(
             q.error,
-            (q.error as { status?: number }).status === 401 ? errorMessages.fetchFailed : telemetryMessages.logFetchFailed,
+            (q.error as { status?: number }).status === 401
+              ? errorMessages.fetchFailed
+              : telemetryMessages.logFetchFailed,
           )}
         </Alert>
       )}
@@ -76,7 +97,13 @@ export function LogPanel({ view, carDataId, from, to }: { view: LogKindView; car
           {q.isPending ? '読み込み中…' : `${rows.length.toLocaleString('ja-JP')}件を表示（新しい順）`}
         </Text>
         <Group gap="xs">
-          <Button size="xs" variant="default" leftSection={<IconFileText size={14} />} onClick={exportText} disabled={!rows.length}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconFileText size={14} />}
+            onClick={exportText}
+            disabled={!rows.length}
+          >
             テキスト
           </Button>
           <Button size="xs" leftSection={<IconDownload size={14} />} onClick={exportCsv} loading={progress !== null}>

@@ -7,8 +7,15 @@ import { useDomainMutation } from '../../lib/mutation';
 export const carUserKeys = { all: ['carUser'] as const, detail: (id: string) => ['carUser', 'detail', id] as const };
 
 export const carUserDetailQuery = (user_id: string) =>
-  queryOptions({ queryKey: carUserKeys.detail(user_id), queryFn: ({ signal }) => callApi(userGetDetail, { user_id }, { signal }), enabled: !!user_id });
+  queryOptions({
+    queryKey: carUserKeys.detail(user_id),
+    queryFn: ({ signal }) => callApi(userGetDetail, { user_id }, { signal }),
+    enabled: !!user_id,
+  });
 
-export const useAddCarUser = () => useDomainMutation(carUserKeys.all[0], (info: CarUserFormInput) => callApi(userAdd, { info }));
-export const useUpdateCarUser = () => useDomainMutation(carUserKeys.all[0], (info: CarUserFormInput) => callApi(userUpdate, { info }));
-export const useDeleteCarUser = () => useDomainMutation(carUserKeys.all[0], (v: { user_id: string; isDelete: boolean }) => callApi(userDelete, v));
+export const useAddCarUser = () =>
+  useDomainMutation(carUserKeys.all[0], (info: CarUserFormInput) => callApi(userAdd, { info }));
+export const useUpdateCarUser = () =>
+  useDomainMutation(carUserKeys.all[0], (info: CarUserFormInput) => callApi(userUpdate, { info }));
+export const useDeleteCarUser = () =>
+  useDomainMutation(carUserKeys.all[0], (v: { user_id: string; isDelete: boolean }) => callApi(userDelete, v));

@@ -38,7 +38,9 @@ export function CarUserCars({ cars }: { cars: CarUserDetail['cars'] }) {
                 <Table.Td>{c.car_type}</Table.Td>
                 <Table.Td>{c.car_device_id ?? '—'}</Table.Td>
                 <Table.Td>{c.car_data_id ?? '—'}</Table.Td>
-                <Table.Td>{c.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>}</Table.Td>
+                <Table.Td>
+                  {c.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

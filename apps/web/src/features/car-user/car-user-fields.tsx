@@ -22,12 +22,22 @@ export function CarUserFields({ prefix = '', mode, companies, companyName }: Car
     <>
       <FormSection title="基本情報">
         {mode === 'add' ? (
-          <GeneratedIdField name={n('user_id')} label={L.user_id} generate={() => generateCheckedId(userExistCheck, 'user_id')} />
+          <GeneratedIdField
+            name={n('user_id')}
+            label={L.user_id}
+            generate={() => generateCheckedId(userExistCheck, 'user_id')}
+          />
         ) : (
           <TextField name={n('user_id')} label={L.user_id} required disabled />
         )}
         {companies ? (
-          <SelectField name={n('company_id')} label={L.company_id} data={companies} clearable placeholder="所属なし（本部）" />
+          <SelectField
+            name={n('company_id')}
+            label={L.company_id}
+            data={companies}
+            clearable
+            placeholder="所属なし（本部）"
+          />
         ) : (
           <TextInput label={L.company_id} value={companyName ?? '所属なし（本部）'} disabled readOnly />
         )}
@@ -36,7 +46,13 @@ export function CarUserFields({ prefix = '', mode, companies, companyName }: Car
         <TextField name={n('birthday')} label={L.birthday} placeholder="YYYY-MM-DD" />
         <SelectField name={n('gender')} label={L.gender} data={genderOptions} numeric clearable placeholder="未選択" />
         <TextField name={n('merchant')} label={L.merchant} />
-        <TextField name={n('work_phone')} label={L.work_phone} type="tel" autoComplete="tel" placeholder="03-1234-5678" />
+        <TextField
+          name={n('work_phone')}
+          label={L.work_phone}
+          type="tel"
+          autoComplete="tel"
+          placeholder="03-1234-5678"
+        />
       </FormSection>
       <FormSection title="契約">
         <SelectField name={n('state')} label={L.state} data={customerStateOptions} numeric required />

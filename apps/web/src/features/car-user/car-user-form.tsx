@@ -34,16 +34,42 @@ export const emptyCarUser = (user_id: string, company_id: string | null): CarUse
 /** The form values of a loaded customer. */
 export const carUserFormOf = (u: CarUserDetail): CarUserFormInput => {
   const { user_id, company_id, first_name, name, merchant, gender, payment_log, state, detail, work_phone } = u;
-  const { user_postal, user_state, user_address, user_address_sub, work_postal, work_state, work_address, work_address_sub } = u;
+  const {
+    user_postal,
+    user_state,
+    user_address,
+    user_address_sub,
+    work_postal,
+    work_state,
+    work_address,
+    work_address_sub,
+  } = u;
   return {
     ...{ user_id, company_id, first_name, name, merchant, gender, payment_log, state, detail, work_phone },
-    ...{ user_postal, user_state, user_address, user_address_sub, work_postal, work_state, work_address, work_address_sub },
+    ...{
+      user_postal,
+      user_state,
+      user_address,
+      user_address_sub,
+      work_postal,
+      work_state,
+      work_address,
+      work_address_sub,
+    },
     birthday: u.birthday ? u.birthday.slice(0, 10) : '',
   };
 };
 
 /** Register or edit a customer; only the super admin chooses the company. */
-export function CarUserFormView({ mode, initial, companyName }: { mode: 'add' | 'edit'; initial: CarUserFormInput; companyName?: string | null }) {
+export function CarUserFormView({
+  mode,
+  initial,
+  companyName,
+}: {
+  mode: 'add' | 'edit';
+  initial: CarUserFormInput;
+  companyName?: string | null;
+}) {
   const actor = actorOf(useSession())!;
   const superAdmin = actor.role === 0 && !actor.company_id;
   const companies = useCompanyOptions(superAdmin);
@@ -63,7 +89,11 @@ export function CarUserFormView({ mode, initial, companyName }: { mode: 'add' | 
       }}
     >
       <Stack gap="lg">
-        <CarUserFields mode={mode} companies={superAdmin ? (companies.data ?? []) : undefined} companyName={companyName} />
+        <CarUserFields
+          mode={mode}
+          companies={superAdmin ? (companies.data ?? []) : undefined}
+          companyName={companyName}
+        />
       </Stack>
     </FormShell>
   );

@@ -1,6 +1,7 @@
 import { customerStates, genderLabel, paymentDelays, type Labelled } from '@fleet/contract';
 
-const toOptions = (codes: Record<number, Labelled>) => Object.entries(codes).map(([value, c]) => ({ value, label: c.label }));
+const toOptions = (codes: Record<number, Labelled>) =>
+  Object.entries(codes).map(([value, c]) => ({ value, label: c.label }));
 
 /** Select options of the customer form, from the contract's codes and labels (SPEC.md §3, §4). */
 export const customerStateOptions = toOptions(customerStates);

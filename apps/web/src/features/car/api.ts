@@ -24,12 +24,21 @@ export const carByDataIdQuery = (car_data_id: string) =>
   queryOptions({
     queryKey: carKeys.byDataId(car_data_id),
     queryFn: async ({ signal }) => {
-      const { list } = await callApi(carList, { search_item: imeiSearch, search_text: car_data_id, isDelete: true, limit: 20 }, { signal });
-      return list.find((c) => c.car_data_id === car_data_id && !c.isDelete) ?? list.find((c) => c.car_data_id === car_data_id) ?? null;
+      const { list } = await callApi(
+        carList,
+        { search_item: imeiSearch, search_text: car_data_id, isDelete: true, limit: 20 },
+        { signal },
+      );
+      return (
+        list.find((c) => c.car_data_id === car_data_id && !c.isDelete) ??
+        list.find((c) => c.car_data_id === car_data_id) ??
+        null
+      );
     },
     enabled: !!car_data_id,
   });
 
-export const useDeleteCar = () => useDomainMutation(carKeys.all[0], (v: { car_id: string; isDelete: boolean }) => callApi(carDelete, v));
+export const useDeleteCar = () =>
+  useDomainMutation(carKeys.all[0], (v: { car_id: string; isDelete: boolean }) => callApi(carDelete, v));
 export const useUpdateCarStatus = () =>
   useDomainMutation(carKeys.all[0], (v: { car_id: string; car_status: number }) => callApi(carStatusUpdate, v));

@@ -5,7 +5,13 @@ import { carKeys } from './api';
 
 /** A fresh vehicle id from the server (car_get_newid); never cached, each add screen asks anew. */
 export const newCarIdQuery = () =>
-  queryOptions({ queryKey: [...carKeys.all, 'new-id'], queryFn: ({ signal }) => callApi(carGetNewid, {}, { signal }).then((r) => r.newid), staleTime: Infinity, gcTime: 0, retry: false });
+  queryOptions({
+    queryKey: [...carKeys.all, 'new-id'],
+    queryFn: ({ signal }) => callApi(carGetNewid, {}, { signal }).then((r) => r.newid),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
 
 /**
  * Saving a vehicle also changes which customers and terminals are free and what

@@ -56,7 +56,18 @@ const deviceSource: PickerSource<DeviceRow> = {
 
 /** The vehicle's customer: one not yet on a vehicle, searched by id or name. */
 export function CustomerPicker({ current }: { current?: CarUserRow | null }) {
-  return <RecordPickerField name="user_id" label={L.user_id} title="顧客の選択" required current={current} source={customerSource} describe={(r) => `${r.user_id}（${r.first_name} ${r.name}）`} placeholder="顧客を選択してください" />;
+  return (
+    <RecordPickerField
+      name="user_id"
+      label={L.user_id}
+      title="顧客の選択"
+      required
+      current={current}
+      source={customerSource}
+      describe={(r) => `${r.user_id}（${r.first_name} ${r.name}）`}
+      placeholder="顧客を選択してください"
+    />
+  );
 }
 
 /** The vehicle's terminal: a free one, searched by id or vehicle type; only the super admin may change it. */

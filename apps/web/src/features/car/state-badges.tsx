@@ -1,4 +1,10 @@
-import { connectionLabel, deviceStateLabel, engineLineLabel, engineRunningLabel, type TelemetryState } from '@fleet/contract';
+import {
+  connectionLabel,
+  deviceStateLabel,
+  engineLineLabel,
+  engineRunningLabel,
+  type TelemetryState,
+} from '@fleet/contract';
 import { Badge, type BadgeProps } from '@mantine/core';
 
 /** Badges for the latest terminal state, with the SPEC.md §4 wording. */

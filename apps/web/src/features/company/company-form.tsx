@@ -23,7 +23,13 @@ export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
       }}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextField name="company_id" label={L.company_id} required disabled={mode === 'edit'} description={mode === 'add' ? '半角英数字・ハイフン・アンダースコア' : undefined} />
+        <TextField
+          name="company_id"
+          label={L.company_id}
+          required
+          disabled={mode === 'edit'}
+          description={mode === 'add' ? '半角英数字・ハイフン・アンダースコア' : undefined}
+        />
         <TextField name="company_name" label={L.company_name} required />
         <TextField name="name" label={L.name} />
         <TextField name="phone" label={L.phone} type="tel" />

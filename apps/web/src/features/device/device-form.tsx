@@ -26,7 +26,9 @@ export const emptyDevice = (car_device_id: string): DeviceEditFormInput => ({
 export function imeiConflict(e: unknown, field = 'car_data_id'): unknown {
   if (!(e instanceof ApiClientError) || e.status !== 409 || e.errors[field]) return e;
   const aboutImei = /already registered|IMEI/i.test(e.message) && Object.keys(e.errors).length === 0;
-  return aboutImei ? new ApiClientError(e.status, e.code, deviceMessages.imeiInUse, { [field]: deviceMessages.imeiInUse }) : e;
+  return aboutImei
+    ? new ApiClientError(e.status, e.code, deviceMessages.imeiInUse, { [field]: deviceMessages.imeiInUse })
+    : e;
 }
 
 /** Register or edit a GPS terminal; on edit an empty password keeps the current secret. */
@@ -43,7 +45,9 @@ export function DeviceFormView({ mode, initial }: { mode: 'add' | 'edit'; initia
       submitLabel={mode === 'add' ? '登録する' : '更新する'}
       onSubmit={async (values) => {
         try {
-          await (mode === 'add' ? add.mutateAsync(values as Required<DeviceEditFormInput>) : update.mutateAsync(values));
+          await (mode === 'add'
+            ? add.mutateAsync(values as Required<DeviceEditFormInput>)
+            : update.mutateAsync(values));
         } catch (e) {
           throw imeiConflict(e);
         }

@@ -19,7 +19,9 @@ describe('imeiConflict', () => {
     expect(e.errors).toEqual({ car_data_id: '入力されたIMEIは既に使用されています。' });
   });
   it('leaves other errors alone', () => {
-    const other = new ApiClientError(409, 'CONFLICT', '入力された端末IDは既に使用されています。', { car_device_id: 'x' });
+    const other = new ApiClientError(409, 'CONFLICT', '入力された端末IDは既に使用されています。', {
+      car_device_id: 'x',
+    });
     expect(imeiConflict(other)).toBe(other);
     const server = new ApiClientError(500, 'INTERNAL', 'x');
     expect(imeiConflict(server)).toBe(server);

@@ -36,6 +36,9 @@ export function useStepUp() {
   return useMutation({
     mutationFn: (v: CallRequest<typeof stepUp>) => callApi(stepUp, v),
     onSuccess: ({ stepped_up_until }) =>
-      qc.setQueryData(engineKeys.authority(), (old: CallResponse<typeof me> | undefined) => old && { ...old, stepped_up_until }),
+      qc.setQueryData(
+        engineKeys.authority(),
+        (old: CallResponse<typeof me> | undefined) => old && { ...old, stepped_up_until },
+      ),
   });
 }

@@ -49,7 +49,8 @@ export const requestsQuery = (car_id: string) =>
 const domain = engineKeys.all[0];
 export const useReserveEngine = () =>
   useDomainMutation(domain, (v: CallRequest<typeof carEngineStateReserve>) => callApi(carEngineStateReserve, v));
-export const useReserveCommand = () => useDomainMutation(domain, (v: CallRequest<typeof carReserveCmd>) => callApi(carReserveCmd, v));
+export const useReserveCommand = () =>
+  useDomainMutation(domain, (v: CallRequest<typeof carReserveCmd>) => callApi(carReserveCmd, v));
 export const useDeleteCommand = () =>
   useDomainMutation(domain, (v: { car_data_id: string; cmd_idx: number }) => callApi(carDeleteReserveEngineCmd, v));
 export const useCreateRequest = () =>
@@ -71,7 +72,8 @@ export function useEngineFollowsLive(car_data_id: string) {
   const mark = pushed ? `${pushed.engine_line ?? ''}|${pushed.recorded_at ?? ''}` : null;
   useEffect(() => {
     if (mark === null) return;
-    if (seen.current !== null && seen.current !== mark) void qc.invalidateQueries({ queryKey: ['engine', car_data_id] });
+    if (seen.current !== null && seen.current !== mark)
+      void qc.invalidateQueries({ queryKey: ['engine', car_data_id] });
     seen.current = mark;
   }, [mark, car_data_id, qc]);
 }

@@ -96,7 +96,14 @@ describe('CommandCard: the step-up before a prohibit', () => {
       '/api/car_get_reserve_cmd': idleSlot,
       '/api/me': [200, me(true)],
       '/api/step_up': [
-        [401, { code: 'UNAUTHORIZED', message: engineMessages.stepUpFailed, errors: { password: engineMessages.stepUpFailed } }],
+        [
+          401,
+          {
+            code: 'UNAUTHORIZED',
+            message: engineMessages.stepUpFailed,
+            errors: { password: engineMessages.stepUpFailed },
+          },
+        ],
         [200, { ok: true, stepped_up_until: '2999-01-01T00:00:00.000Z' }],
       ],
       '/api/car_engine_state_reserve': reserved,
@@ -127,7 +134,10 @@ describe('CommandCard: the step-up before a prohibit', () => {
       '/api/car_get_reserve_cmd': idleSlot,
       '/api/me': [200, me(true, '2999-01-01T00:00:00.000Z')],
       '/api/step_up': [200, { ok: true, stepped_up_until: '2999-01-01T00:00:00.000Z' }],
-      '/api/car_engine_state_reserve': [[403, { code: 'STEP_UP_REQUIRED', message: engineMessages.stepUpRequired }], reserved],
+      '/api/car_engine_state_reserve': [
+        [403, { code: 'STEP_UP_REQUIRED', message: engineMessages.stepUpRequired }],
+        reserved,
+      ],
     });
     renderWithProviders(<CommandCard car={car} />);
     const dialog = await openProhibitDialog();
@@ -178,7 +188,11 @@ describe('CommandCard: the step-up before a prohibit', () => {
   });
 
   it('permits without the password', async () => {
-    const api = serveApi({ '/api/car_get_reserve_cmd': idleSlot, '/api/me': [200, me(true)], '/api/car_engine_state_reserve': reserved });
+    const api = serveApi({
+      '/api/car_get_reserve_cmd': idleSlot,
+      '/api/me': [200, me(true)],
+      '/api/car_engine_state_reserve': reserved,
+    });
     renderWithProviders(<CommandCard car={car} />);
     await userEvent.click(await screen.findByRole('button', { name: 'エンジン始動を許可' }));
     const dialog = await screen.findByRole('dialog', { name: 'エンジン始動許可' });

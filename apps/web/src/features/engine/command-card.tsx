@@ -68,7 +68,14 @@ function CommandControls({ car }: { car: EngineCar }) {
     reserve.mutateAsync({ car_data_id: car.car_data_id!, cmd_info: { cmd, expires_in_minutes: Number(expiry) } });
   return (
     <Group align="flex-end">
-      <Select label="有効期限" data={expiryOptions} value={expiry} onChange={(v) => setExpiry(v ?? expiry)} allowDeselect={false} w={120} />
+      <Select
+        label="有効期限"
+        data={expiryOptions}
+        value={expiry}
+        onChange={(v) => setExpiry(v ?? expiry)}
+        allowDeselect={false}
+        w={120}
+      />
       <ConfirmButton
         color="blue"
         leftSection={<IconLockOpen size={16} />}
@@ -131,8 +138,8 @@ export function CommandCard({ car }: { car: EngineCar }) {
       {command ? (
         <Stack gap={4} mb="md">
           <Text size="sm">
-            <b>{engineCommandLabel(command.cmd_info.cmd)}</b>（指示: {command.created_by_name ?? command.created_by ?? '—'}・
-            {formatDateTime(command.created_at)}）
+            <b>{engineCommandLabel(command.cmd_info.cmd)}</b>（指示:{' '}
+            {command.created_by_name ?? command.created_by ?? '—'}・{formatDateTime(command.created_at)}）
           </Text>
           {command.expires_at && (
             <Text size="sm" c={command.status === 'expired' ? 'orange' : 'dimmed'}>
@@ -174,7 +181,9 @@ export function CommandCard({ car }: { car: EngineCar }) {
             </ConfirmButton>
           )}
           <Text size="sm" c="dimmed">
-            {state === 1 ? '端末が次に通信したときにコマンドを受信します。' : '端末がコマンドを受信しました。結果を待っています。'}
+            {state === 1
+              ? '端末が次に通信したときにコマンドを受信します。'
+              : '端末がコマンドを受信しました。結果を待っています。'}
           </Text>
         </Group>
       )}

@@ -1,4 +1,9 @@
-import { commandStatusLabels, engineCommandLabel, reservedCommandTypeLabels, type ReservedCommandType } from '@fleet/contract';
+import {
+  commandStatusLabels,
+  engineCommandLabel,
+  reservedCommandTypeLabels,
+  type ReservedCommandType,
+} from '@fleet/contract';
 import { Badge, Card, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '../../lib/format';
@@ -37,7 +42,9 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
                 <Table.Td>{formatDateTime(c.created_at)}</Table.Td>
                 <Table.Td>{reservedCommandTypeLabels[c.cmd_type as ReservedCommandType] ?? c.cmd_type}</Table.Td>
                 <Table.Td>
-                  {c.cmd_type === 'set_engine_boot_permission' ? engineCommandLabel(c.cmd_info.cmd) : JSON.stringify(c.cmd_info)}
+                  {c.cmd_type === 'set_engine_boot_permission'
+                    ? engineCommandLabel(c.cmd_info.cmd)
+                    : JSON.stringify(c.cmd_info)}
                 </Table.Td>
                 <Table.Td>
                   <Badge variant="light" size="sm" color={c.status === 'cancelled' ? 'dark' : undefined}>

@@ -20,7 +20,14 @@ interface ProhibitButtonProps extends ButtonProps {
  * password again (with the TOTP code where the account has one) unless the session stepped up
  * within STEP_UP_MINUTES.
  */
-export function ProhibitButton({ children, carNumber, message, failureMessage, onProhibit, ...button }: ProhibitButtonProps) {
+export function ProhibitButton({
+  children,
+  carNumber,
+  message,
+  failureMessage,
+  onProhibit,
+  ...button
+}: ProhibitButtonProps) {
   const stepUp = useStepUpForm();
   const [typed, setTyped] = useState('');
   const confirm = async () => {

@@ -44,7 +44,11 @@ afterEach(() => {
 
 describe('RequestsCard', () => {
   it('shows why a request was cancelled by the server, and the reason in place of the form without エンジン制御権限', async () => {
-    const cancelled = request({ status: 'cancelled', reason: cancelReasons.noRight, cancelled_at: '2026-11-24T02:00:00.000Z' });
+    const cancelled = request({
+      status: 'cancelled',
+      reason: cancelReasons.noRight,
+      cancelled_at: '2026-11-24T02:00:00.000Z',
+    });
     const byUser = request({
       request_id: 'r2',
       status: 'cancelled',

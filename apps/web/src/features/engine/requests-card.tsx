@@ -1,4 +1,10 @@
-import { engineCommandLabel, engineMessages, requestStatusLabels, commandStatusLabels, type ReservationRequest } from '@fleet/contract';
+import {
+  engineCommandLabel,
+  engineMessages,
+  requestStatusLabels,
+  commandStatusLabels,
+  type ReservationRequest,
+} from '@fleet/contract';
 import { Alert, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -113,7 +119,12 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
               予約する
             </ProhibitButton>
           ) : (
-            <Button type="submit" leftSection={<IconCalendarPlus size={16} />} loading={create.isPending} disabled={!at}>
+            <Button
+              type="submit"
+              leftSection={<IconCalendarPlus size={16} />}
+              loading={create.isPending}
+              disabled={!at}
+            >
               予約する
             </Button>
           )}

@@ -14,7 +14,11 @@ export interface FleetItem {
 export const newest = (fetched: TelemetryState | null, pushed: TelemetryState | undefined) =>
   pushed && (!fetched || pushed.last_seen_at >= fetched.last_seen_at) ? pushed : fetched;
 
-export function toItems(cars: readonly FleetCar[], pushed: Readonly<Record<string, TelemetryState>>, now: Date): FleetItem[] {
+export function toItems(
+  cars: readonly FleetCar[],
+  pushed: Readonly<Record<string, TelemetryState>>,
+  now: Date,
+): FleetItem[] {
   return cars.map((car) => {
     const s = newest(car.state, car.car_data_id ? pushed[car.car_data_id] : undefined);
     return {

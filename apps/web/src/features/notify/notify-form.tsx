@@ -1,4 +1,12 @@
-import { accountNotify, accountNotifyUpdate, errorMessages, notifyItemList, notifyMessages, NotifySettingsForm, type NotifySettingsFormInput } from '@fleet/contract';
+import {
+  accountNotify,
+  accountNotifyUpdate,
+  errorMessages,
+  notifyItemList,
+  notifyMessages,
+  NotifySettingsForm,
+  type NotifySettingsFormInput,
+} from '@fleet/contract';
 import { Alert, Card, Group, NumberInput, SimpleGrid, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,9 +25,21 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
         <Controller
           name={`${item.key}.enable` as never}
           control={control}
-          render={({ field }) => <Switch label={<Text fw={700} size="sm">{item.label}</Text>} checked={!!field.value} onChange={(e) => field.onChange(e.currentTarget.checked)} />}
+          render={({ field }) => (
+            <Switch
+              label={
+                <Text fw={700} size="sm">
+                  {item.label}
+                </Text>
+              }
+              checked={!!field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+            />
+          )}
         />
-        <Text size="xs" c="dimmed">{item.description}</Text>
+        <Text size="xs" c="dimmed">
+          {item.description}
+        </Text>
         {item.param && (
           <Controller
             name={`${item.key}.param` as never}
@@ -32,7 +52,11 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
                 max={item.param!.max}
                 step={item.param!.step}
                 decimalScale={item.param!.integer ? 0 : 1}
-                rightSection={<Text size="xs" c="dimmed">{item.param!.unit}</Text>}
+                rightSection={
+                  <Text size="xs" c="dimmed">
+                    {item.param!.unit}
+                  </Text>
+                }
                 value={(field.value as number | null) ?? ''}
                 onChange={(v) => field.onChange(v === '' ? null : v)}
                 disabled={!enabled}
@@ -50,13 +74,25 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
 /** The signed-in user's own notification settings (SPEC.md §3): mail address and the eight items. */
 export function NotifyForm({ accountId }: { accountId: string }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['notify', accountId], queryFn: ({ signal }) => callApi(accountNotify, { account_id: accountId }, { signal }) });
+  const q = useQuery({
+    queryKey: ['notify', accountId],
+    queryFn: ({ signal }) => callApi(accountNotify, { account_id: accountId }, { signal }),
+  });
   const [saved, setSaved] = useState(false);
-  if (q.isError) return <Alert color="red" role="alert">{messageOf(q.error, notifyMessages.fetchFailed)}</Alert>;
+  if (q.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageOf(q.error, notifyMessages.fetchFailed)}
+      </Alert>
+    );
   if (!q.data) return <Skeleton h={480} />;
   return (
     <>
-      {saved && <Alert color="green" mb="md" role="status">{notifyMessages.updated}</Alert>}
+      {saved && (
+        <Alert color="green" mb="md" role="status">
+          {notifyMessages.updated}
+        </Alert>
+      )}
       <FormShell<NotifySettingsFormInput>
         schema={NotifySettingsForm as never}
         defaultValues={q.data.notify as NotifySettingsFormInput}
@@ -70,12 +106,21 @@ export function NotifyForm({ accountId }: { accountId: string }) {
         }}
       >
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextField name="email" label="通知先メールアドレス" type="email" description="空欄の場合はアカウントのメールアドレスに送信します" />
+          <TextField
+            name="email"
+            label="通知先メールアドレス"
+            type="email"
+            description="空欄の場合はアカウントのメールアドレスに送信します"
+          />
           <TextField name="messageId" label="メッセージID" description="外部メッセージサービスの宛先ID（任意）" />
         </SimpleGrid>
         <Group gap={6} mt="xs">
-          <Text fw={700} size="sm">通知する項目</Text>
-          <Text size="xs" c="dimmed">同じ車両・同じ項目の通知は60分に1通までです。</Text>
+          <Text fw={700} size="sm">
+            通知する項目
+          </Text>
+          <Text size="xs" c="dimmed">
+            同じ車両・同じ項目の通知は60分に1通までです。
+          </Text>
         </Group>
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           {notifyItemList.map((item) => (

@@ -1,4 +1,11 @@
-import { passwordResetByToken, PasswordResetByTokenRequest, passwordResetMessages, ResetPasswordEmailRequest, resetPasswordEmail, type PasswordResetByTokenInput } from '@fleet/contract';
+import {
+  passwordResetByToken,
+  PasswordResetByTokenRequest,
+  passwordResetMessages,
+  ResetPasswordEmailRequest,
+  resetPasswordEmail,
+  type PasswordResetByTokenInput,
+} from '@fleet/contract';
 import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -18,12 +25,18 @@ export function ResetRequestForm() {
   const [sent, setSent] = useState(false);
   return (
     <Stack>
-      <Title order={1} size="h3">パスワード再設定</Title>
-      <Text size="sm" c="dimmed">登録されているメールアドレスを入力してください。パスワード再設定用のリンクをお送りします。</Text>
+      <Title order={1} size="h3">
+        パスワード再設定
+      </Title>
+      <Text size="sm" c="dimmed">
+        登録されているメールアドレスを入力してください。パスワード再設定用のリンクをお送りします。
+      </Text>
       {sent ? (
         <Paper withBorder p="lg" radius="md">
           <Stack>
-            <Alert color="green" role="status">{passwordResetMessages.requested}</Alert>
+            <Alert color="green" role="status">
+              {passwordResetMessages.requested}
+            </Alert>
             <BackToLogin />
           </Stack>
         </Paper>
@@ -50,12 +63,18 @@ export function SetPasswordForm({ token }: { token: string }) {
   const [done, setDone] = useState(false);
   return (
     <Stack>
-      <Title order={1} size="h3">新しいパスワードの設定</Title>
+      <Title order={1} size="h3">
+        新しいパスワードの設定
+      </Title>
       {done ? (
         <Paper withBorder p="lg" radius="md">
           <Stack>
-            <Alert color="green" role="status">{passwordResetMessages.done}</Alert>
-            <Button component={Link} to={paths.login}>ログイン画面へ</Button>
+            <Alert color="green" role="status">
+              {passwordResetMessages.done}
+            </Alert>
+            <Button component={Link} to={paths.login}>
+              ログイン画面へ
+            </Button>
           </Stack>
         </Paper>
       ) : (
@@ -69,9 +88,16 @@ export function SetPasswordForm({ token }: { token: string }) {
             setDone(true);
           }}
         >
-          <Text size="sm" c="dimmed">8〜32文字の新しいパスワードを入力してください。</Text>
+          <Text size="sm" c="dimmed">
+            8〜32文字の新しいパスワードを入力してください。
+          </Text>
           <PasswordField name="password" label="新しいパスワード" required autoComplete="new-password" />
-          <PasswordField name="password_confirm" label="新しいパスワード（確認）" required autoComplete="new-password" />
+          <PasswordField
+            name="password_confirm"
+            label="新しいパスワード（確認）"
+            required
+            autoComplete="new-password"
+          />
           <BackToLogin />
         </FormShell>
       )}

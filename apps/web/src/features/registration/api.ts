@@ -5,14 +5,20 @@ import { callApi } from '../../lib/api-client';
 /** The wizard's one call: customer, terminal and vehicle in one server transaction. It touches three domains, so every cached query is refreshed. */
 export function useRegisterAll() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (v: CarUserDeviceAddInput) => callApi(carUserDeviceAdd, v), onSuccess: () => qc.invalidateQueries() });
+  return useMutation({
+    mutationFn: (v: CarUserDeviceAddInput) => callApi(carUserDeviceAdd, v),
+    onSuccess: () => qc.invalidateQueries(),
+  });
 }
 
 /**
  * The terminal step's check with the server (SPEC.md §5: an IMEI already registered is refused):
  * the fields already in use, with their messages, so the step stops there and not at the end.
  */
-export async function terminalInUse(device: { car_device_id?: unknown; car_data_id?: unknown }): Promise<Record<string, string>> {
+export async function terminalInUse(device: {
+  car_device_id?: unknown;
+  car_data_id?: unknown;
+}): Promise<Record<string, string>> {
   const taken = async (check_item: 'car_device_id' | 'car_data_id') =>
     (await callApi(deviceExistCheck, { check_item, check_value: String(device[check_item] ?? '') })).isExist;
   const [deviceId, imei] = await Promise.all([taken('car_device_id'), taken('car_data_id')]);

@@ -135,7 +135,9 @@ export function RegistrationWizard({
               {steps[parts[active]!.key]}
             </Stack>
           )}
-          {active === CONFIRM && <WizardSummary values={form.getValues()} onEdit={(part) => go(parts.findIndex((p) => p.key === part))} />}
+          {active === CONFIRM && (
+            <WizardSummary values={form.getValues()} onEdit={(part) => go(parts.findIndex((p) => p.key === part))} />
+          )}
           {registered && <WizardDone registered={registered} onRestart={onRestart} />}
           {!registered && (
             <Group justify="space-between">

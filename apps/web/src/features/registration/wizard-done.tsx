@@ -21,10 +21,20 @@ export function WizardDone({ registered: r, onRestart }: { registered: Registere
         <Button component={Link} to={paths.car.detail(r.car_id, r.car_data_id)} leftSection={<IconCar size={16} />}>
           車両詳細へ
         </Button>
-        <Button component={Link} to={paths.car.userDetail(r.user_id)} variant="light" leftSection={<IconUser size={16} />}>
+        <Button
+          component={Link}
+          to={paths.car.userDetail(r.user_id)}
+          variant="light"
+          leftSection={<IconUser size={16} />}
+        >
           顧客詳細へ
         </Button>
-        <Button component={Link} to={paths.device.detail(r.car_device_id)} variant="light" leftSection={<IconDeviceMobile size={16} />}>
+        <Button
+          component={Link}
+          to={paths.device.detail(r.car_device_id)}
+          variant="light"
+          leftSection={<IconDeviceMobile size={16} />}
+        >
           GPS端末詳細へ
         </Button>
         <Button variant="default" ml="auto" leftSection={<IconPlus size={16} />} onClick={onRestart}>

@@ -23,7 +23,9 @@ export function WizardSummary({ values, onEdit }: { values: CarUserDeviceAddInpu
   const { user: u, device: d, car: c } = values;
   const area = c.available_data;
   const hasArea = area && Object.values(area).some((v) => v !== null && v !== '');
-  const company = u.company_id ? (companies.data?.find((o) => o.value === u.company_id)?.label ?? u.company_id) : '所属なし（本部）';
+  const company = u.company_id
+    ? (companies.data?.find((o) => o.value === u.company_id)?.label ?? u.company_id)
+    : '所属なし（本部）';
   return (
     <Stack gap="md">
       <Section title="顧客情報" onEdit={() => onEdit('user')}>
@@ -32,11 +34,17 @@ export function WizardSummary({ values, onEdit }: { values: CarUserDeviceAddInpu
         <Item label={carUserLabels.company_id} value={company} />
         <Item label={carUserLabels.merchant} value={text(u.merchant)} />
         <Item label={carUserLabels.birthday} value={formatBirthday(u.birthday ?? null) || '—'} />
-        <Item label={carUserLabels.gender} value={u.gender === null || u.gender === undefined || u.gender === '' ? '—' : genderLabel(u.gender)} />
+        <Item
+          label={carUserLabels.gender}
+          value={u.gender === null || u.gender === undefined || u.gender === '' ? '—' : genderLabel(u.gender)}
+        />
         <Item label={carUserLabels.state} value={customerStateLabel(Number(u.state ?? 0))} />
         <Item label={carUserLabels.payment_log} value={paymentDelayLabel(Number(u.payment_log ?? 0))} />
         <Item label={carUserLabels.work_phone} value={text(u.work_phone)} />
-        <Item label="住所" value={joined(u.user_postal && `〒${u.user_postal}`, u.user_state, u.user_address, u.user_address_sub)} />
+        <Item
+          label="住所"
+          value={joined(u.user_postal && `〒${u.user_postal}`, u.user_state, u.user_address, u.user_address_sub)}
+        />
       </Section>
       <Section title="GPS端末" onEdit={() => onEdit('device')}>
         <Item label={deviceLabels.car_device_id} value={d.car_device_id} />
@@ -51,7 +59,14 @@ export function WizardSummary({ values, onEdit }: { values: CarUserDeviceAddInpu
         <Item label={carLabels.car_number} value={c.car_number} />
         <Item label={carLabels.car_type} value={text(c.car_type)} />
         <Item label={carLabels.car_vin} value={text(c.car_vin)} />
-        <Item label={carLabels.available_data} value={hasArea ? `緯度 ${text(area.lat_min)}〜${text(area.lat_max)} / 経度 ${text(area.lng_min)}〜${text(area.lng_max)}` : '設定なし'} />
+        <Item
+          label={carLabels.available_data}
+          value={
+            hasArea
+              ? `緯度 ${text(area.lat_min)}〜${text(area.lat_max)} / 経度 ${text(area.lng_min)}〜${text(area.lng_max)}`
+              : '設定なし'
+          }
+        />
       </Section>
     </Stack>
   );
@@ -64,7 +79,13 @@ function Section({ title, onEdit, children }: { title: string; onEdit(): void; c
         <Title order={2} size="h5">
           {title}
         </Title>
-        <Button variant="subtle" size="compact-sm" leftSection={<IconEdit size={14} />} onClick={onEdit} aria-label={`${title}を修正`}>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          leftSection={<IconEdit size={14} />}
+          onClick={onEdit}
+          aria-label={`${title}を修正`}
+        >
           修正
         </Button>
       </Group>

@@ -19,10 +19,17 @@ export const totpKeys = {
 };
 
 export const totpStatusQuery = () =>
-  queryOptions({ queryKey: totpKeys.status(), queryFn: ({ signal }) => callApi(totpStatus, {}, { signal }), staleTime: 60_000 });
+  queryOptions({
+    queryKey: totpKeys.status(),
+    queryFn: ({ signal }) => callApi(totpStatus, {}, { signal }),
+    staleTime: 60_000,
+  });
 
 export const companyTotpPolicyQuery = (company_id: string) =>
-  queryOptions({ queryKey: totpKeys.policy(company_id), queryFn: ({ signal }) => callApi(companyTotpPolicy, { company_id }, { signal }) });
+  queryOptions({
+    queryKey: totpKeys.policy(company_id),
+    queryFn: ({ signal }) => callApi(companyTotpPolicy, { company_id }, { signal }),
+  });
 
 /** A new pending secret each time: the QR code to scan (not cached: it is shown once). */
 export const useTotpSetup = () => useMutation({ mutationFn: () => callApi(totpSetup, {}) });

@@ -21,7 +21,10 @@ export function CompanyTotpPolicy({ companyId, title = T.policyTitle }: { compan
         disabled={!policy.data || update.isPending}
         onChange={(e) => {
           setSaved(false);
-          update.mutate({ company_id: companyId, require_totp: e.currentTarget.checked }, { onSuccess: () => setSaved(true) });
+          update.mutate(
+            { company_id: companyId, require_totp: e.currentTarget.checked },
+            { onSuccess: () => setSaved(true) },
+          );
         }}
       />
       {update.isError && (

@@ -32,7 +32,14 @@ describe('TotpSection (二段階認証)', () => {
       ],
       '/api/totp_setup': [[200, { secret, otpauth_url: `otpauth://totp/x:staff-a?secret=${secret}&issuer=x` }]],
       '/api/totp_enable': [
-        [400, { code: 'BAD_REQUEST', message: '確認コードが正しくありません。', errors: { otp: '確認コードが正しくありません。' } }],
+        [
+          400,
+          {
+            code: 'BAD_REQUEST',
+            message: '確認コードが正しくありません。',
+            errors: { otp: '確認コードが正しくありません。' },
+          },
+        ],
         [200, { ok: true }],
       ],
     });
@@ -48,7 +55,9 @@ describe('TotpSection (二段階認証)', () => {
     await userEvent.click(screen.getByRole('button', { name: '確認して有効にする' }));
     expect(await screen.findByText('確認コードが正しくありません。')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '確認して有効にする' }));
-    expect(await screen.findByText('二段階認証を有効にしました。次回のログインから確認コードが必要です。')).toBeInTheDocument();
+    expect(
+      await screen.findByText('二段階認証を有効にしました。次回のログインから確認コードが必要です。'),
+    ).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('有効')).toBeInTheDocument());
     expect(api.bodiesOf('/api/totp_enable')).toEqual([{ otp: '123456' }, { otp: '123456' }]);
   });

@@ -1,4 +1,11 @@
-import { webhookAdd, webhookDelete, webhookDeliveryList, webhookList, webhookUpdate, type CallRequest } from '@fleet/contract';
+import {
+  webhookAdd,
+  webhookDelete,
+  webhookDeliveryList,
+  webhookList,
+  webhookUpdate,
+  type CallRequest,
+} from '@fleet/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 
@@ -8,7 +15,8 @@ export const webhookKeys = {
   deliveries: (q: CallRequest<typeof webhookDeliveryList>) => [...webhookKeys.all, 'deliveries', q] as const,
 };
 
-export const useWebhooks = () => useQuery({ queryKey: webhookKeys.list(), queryFn: ({ signal }) => callApi(webhookList, {}, { signal }) });
+export const useWebhooks = () =>
+  useQuery({ queryKey: webhookKeys.list(), queryFn: ({ signal }) => callApi(webhookList, {}, { signal }) });
 
 export const useWebhookDeliveries = (q: CallRequest<typeof webhookDeliveryList>) =>
   useQuery({
@@ -24,5 +32,6 @@ function useInvalidating<T, R>(fn: (v: T) => Promise<R>) {
 }
 
 export const useAddWebhook = () => useInvalidating((v: CallRequest<typeof webhookAdd>) => callApi(webhookAdd, v));
-export const useUpdateWebhook = () => useInvalidating((v: CallRequest<typeof webhookUpdate>) => callApi(webhookUpdate, v));
+export const useUpdateWebhook = () =>
+  useInvalidating((v: CallRequest<typeof webhookUpdate>) => callApi(webhookUpdate, v));
 export const useDeleteWebhook = () => useInvalidating((id: number) => callApi(webhookDelete, { id }));

@@ -32,7 +32,12 @@ export function Component() {
           a && (
             <Group gap="xs">
               {self && (
-                <Button component={Link} to={paths.account.passwordReset} variant="default" leftSection={<IconKey size={16} />}>
+                <Button
+                  component={Link}
+                  to={paths.account.passwordReset}
+                  variant="default"
+                  leftSection={<IconKey size={16} />}
+                >
                   パスワード変更
                 </Button>
               )}
@@ -66,7 +71,10 @@ export function Component() {
                 { label: '権限', value: roleLabel(a.role, a.company_id) },
                 { label: '所属会社', value: a.company_name ?? '本部（所属なし）' },
                 { label: L.engine_control, value: <EngineControlBadge on={a.engine_control} /> },
-                { label: '状態', value: a.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge> },
+                {
+                  label: '状態',
+                  value: a.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>,
+                },
                 { label: '登録日時', value: formatDateTime(a.created_at) },
                 { label: '更新日時', value: formatDateTime(a.updated_at) },
               ]

@@ -45,7 +45,9 @@ export function Component() {
           { sortKey: 'email', label: 'メールアドレス', render: (r) => r.email },
           { sortKey: 'role', label: '権限', render: (r) => roleLabel(r.role, r.company_id) },
           { label: L.engine_control, render: (r) => <EngineControlBadge on={r.engine_control} /> },
-          ...(all ? [{ sortKey: 'company_name', label: '所属会社', render: (r: AccountRow) => r.company_name ?? '本部' }] : []),
+          ...(all
+            ? [{ sortKey: 'company_name', label: '所属会社', render: (r: AccountRow) => r.company_name ?? '本部' }]
+            : []),
           {
             label: '状態',
             render: (r) =>

@@ -13,7 +13,10 @@ export function Component() {
   const [done, setDone] = useState(false);
   return (
     <>
-      <PageHeader title="パスワード変更" description="現在のパスワードと新しいパスワード（8〜32文字）を入力してください。" />
+      <PageHeader
+        title="パスワード変更"
+        description="現在のパスワードと新しいパスワード（8〜32文字）を入力してください。"
+      />
       {done && (
         <Alert color="green" mb="md" role="status">
           パスワードを変更しました。
@@ -33,7 +36,13 @@ export function Component() {
       >
         <Stack maw={420}>
           <PasswordField name="current_password" label={L.current_password} required autoComplete="current-password" />
-          <PasswordField name="password" label={L.password} required autoComplete="new-password" description="8〜32文字" />
+          <PasswordField
+            name="password"
+            label={L.password}
+            required
+            autoComplete="new-password"
+            description="8〜32文字"
+          />
           <PasswordField name="password_confirm" label={L.password_confirm} required autoComplete="new-password" />
         </Stack>
       </FormShell>

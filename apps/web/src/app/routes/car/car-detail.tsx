@@ -29,7 +29,13 @@ import { actorOf, useSession } from '../../../lib/session-store';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Group justify="space-between" gap="xs" wrap="nowrap" py={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+    <Group
+      justify="space-between"
+      gap="xs"
+      wrap="nowrap"
+      py={4}
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+    >
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -60,7 +66,10 @@ function StatusEditor({ car }: { car: CarDetail }) {
   const save = () => {
     setSaved(null);
     const car_status = Number(value);
-    update.mutate({ car_id: car.car_id, car_status }, { onSuccess: () => setSaved(carStatusMessages.saved(carStatusLabel(car_status))) });
+    update.mutate(
+      { car_id: car.car_id, car_status },
+      { onSuccess: () => setSaved(carStatusMessages.saved(carStatusLabel(car_status))) },
+    );
   };
   return (
     <Stack gap={4} mt="xs">
@@ -74,7 +83,13 @@ function StatusEditor({ car }: { car: CarDetail }) {
           w={200}
           size="xs"
         />
-        <Button size="xs" variant="light" loading={update.isPending} disabled={Number(value) === car.car_status} onClick={save}>
+        <Button
+          size="xs"
+          variant="light"
+          loading={update.isPending}
+          disabled={Number(value) === car.car_status}
+          onClick={save}
+        >
           更新
         </Button>
       </Group>

@@ -36,5 +36,7 @@ function EditCar() {
   if (!q.data) return <Skeleton h={480} maw={880} />;
   const { values, customer, device } = carFormOf(q.data);
   // Only the super admin may change a vehicle's terminal (carMessages.deviceChangeForbidden).
-  return <CarFormView mode="edit" initial={values} customer={customer} device={device} deviceLocked={!caps.superAdmin} />;
+  return (
+    <CarFormView mode="edit" initial={values} customer={customer} device={device} deviceLocked={!caps.superAdmin} />
+  );
 }

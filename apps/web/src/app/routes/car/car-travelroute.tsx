@@ -1,5 +1,17 @@
 import { carGetGpsLog, errorMessages, telemetryMessages } from '@fleet/contract';
-import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Slider, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Slider,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
@@ -31,7 +43,8 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
   }, [preset, custom, asOf]);
   const q = useQuery({
     queryKey: ['car-route', carDataId, range],
-    queryFn: ({ signal }) => callApi(carGetGpsLog, { car_data_id: carDataId, from: range.from, to: range.to, max_points: 5000 }, { signal }),
+    queryFn: ({ signal }) =>
+      callApi(carGetGpsLog, { car_data_id: carDataId, from: range.from, to: range.to, max_points: 5000 }, { signal }),
     enabled: !!carDataId,
   });
   const points = useMemo(() => q.data?.list ?? [], [q.data]);
@@ -45,7 +58,10 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
   useEffect(() => {
     if (!playing) return;
     const step = Math.max(1, Math.round(points.length / 300));
-    const t = setInterval(() => setCursor((c) => (c + step >= points.length - 1 ? (setPlaying(false), points.length - 1) : c + step)), 50);
+    const t = setInterval(
+      () => setCursor((c) => (c + step >= points.length - 1 ? (setPlaying(false), points.length - 1) : c + step)),
+      50,
+    );
     return () => clearInterval(t);
   }, [playing, points.length]);
   const at = points[cursor];
@@ -54,11 +70,28 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
     <Stack gap="md">
       <Paper withBorder p="md" radius="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <SegmentedControl value={preset} onChange={(v) => { setPreset(v); setAsOf(Date.now()); }} data={presets.map((p) => ({ value: p.value, label: p.label }))} />
+          <SegmentedControl
+            value={preset}
+            onChange={(v) => {
+              setPreset(v);
+              setAsOf(Date.now());
+            }}
+            data={presets.map((p) => ({ value: p.value, label: p.label }))}
+          />
           {preset === 'custom' && (
             <>
-              <TextInput type="datetime-local" label="開始日時" value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} />
-              <TextInput type="datetime-local" label="終了日時" value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
+              <TextInput
+                type="datetime-local"
+                label="開始日時"
+                value={custom.from}
+                onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
+              />
+              <TextInput
+                type="datetime-local"
+                label="終了日時"
+                value={custom.to}
+                onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })}
+              />
             </>
           )}
           <Button variant="default" onClick={() => setAsOf(Date.now())} loading={q.isFetching}>
@@ -66,17 +99,35 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
           </Button>
         </Group>
       </Paper>
-      {q.isError && <Alert color="red" role="alert">{messageOf(q.error, q.error && (q.error as { status?: number }).status === 401 ? errorMessages.fetchFailed : telemetryMessages.logFetchFailed)}</Alert>}
+      {q.isError && (
+        <Alert color="red" role="alert">
+          {messageOf(
+            q.error,
+            q.error && (q.error as { status?: number }).status === 401
+              ? errorMessages.fetchFailed
+              : telemetryMessages.logFetchFailed,
+          )}
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         {[
           ['走行距離', `${stats.km.toFixed(1)} km`],
           ['所要時間', `${Math.floor(stats.minutes / 60)}時間${Math.round(stats.minutes % 60)}分`],
           ['最高速度', `${Math.round(stats.top)} km/h`],
-          ['地点数', q.data ? `${points.length.toLocaleString('ja-JP')}${q.data.simplified ? ` / ${q.data.total.toLocaleString('ja-JP')}` : ''}` : '—'],
+          [
+            '地点数',
+            q.data
+              ? `${points.length.toLocaleString('ja-JP')}${q.data.simplified ? ` / ${q.data.total.toLocaleString('ja-JP')}` : ''}`
+              : '—',
+          ],
         ].map(([k, v]) => (
           <Paper key={k} withBorder p="sm" radius="md">
-            <Text size="xs" c="dimmed">{k}</Text>
-            <Text fw={700} data-testid={`route-${k}`}>{v}</Text>
+            <Text size="xs" c="dimmed">
+              {k}
+            </Text>
+            <Text fw={700} data-testid={`route-${k}`}>
+              {v}
+            </Text>
           </Paper>
         ))}
       </SimpleGrid>
@@ -84,14 +135,37 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
         <RouteLayer points={points} />
         {at && <PositionMarker lat={at.lat} lng={at.lng} label={label} follow={playing} color="#f08c00" />}
       </MapHost>
-      {!q.isPending && points.length === 0 && <Text c="dimmed" size="sm">この期間の走行データはありません。</Text>}
+      {!q.isPending && points.length === 0 && (
+        <Text c="dimmed" size="sm">
+          この期間の走行データはありません。
+        </Text>
+      )}
       {points.length > 1 && (
         <Paper withBorder p="md" radius="md">
           <Group gap="md" wrap="nowrap">
-            <ActionIcon size="lg" radius="xl" onClick={() => { if (cursor >= points.length - 1) setCursor(0); setPlaying(!playing); }} aria-label={playing ? '一時停止' : '再生'}>
+            <ActionIcon
+              size="lg"
+              radius="xl"
+              onClick={() => {
+                if (cursor >= points.length - 1) setCursor(0);
+                setPlaying(!playing);
+              }}
+              aria-label={playing ? '一時停止' : '再生'}
+            >
               {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
             </ActionIcon>
-            <Slider style={{ flex: 1 }} min={0} max={points.length - 1} value={cursor} onChange={(v) => { setPlaying(false); setCursor(v); }} label={(v) => formatDateTime(points[v]?.recorded_at)} thumbLabel="再生位置" />
+            <Slider
+              style={{ flex: 1 }}
+              min={0}
+              max={points.length - 1}
+              value={cursor}
+              onChange={(v) => {
+                setPlaying(false);
+                setCursor(v);
+              }}
+              label={(v) => formatDateTime(points[v]?.recorded_at)}
+              thumbLabel="再生位置"
+            />
             <Text size="sm" w={200} ta="right" data-testid="route-cursor">
               {at ? `${formatDateTime(at.recorded_at)}・${Math.round(at.speed ?? 0)} km/h` : ''}
             </Text>
@@ -104,5 +178,15 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
 
 /** `/car/car_travelroute/{car_id?}/{car_data_id?}`: the route for a period with playback. */
 export function Component() {
-  return <CarScreen title="走行ルート">{(car) => (car.car_data_id ? <RouteView carDataId={car.car_data_id} label={car.car_number} /> : <Alert color="yellow">この車両には端末が登録されていません。</Alert>)}</CarScreen>;
+  return (
+    <CarScreen title="走行ルート">
+      {(car) =>
+        car.car_data_id ? (
+          <RouteView carDataId={car.car_data_id} label={car.car_number} />
+        ) : (
+          <Alert color="yellow">この車両には端末が登録されていません。</Alert>
+        )
+      }
+    </CarScreen>
+  );
 }

@@ -1,4 +1,11 @@
-import { capabilities, carUserLabels as L, customerStates, errorMessages, genderLabel, paymentDelays } from '@fleet/contract';
+import {
+  capabilities,
+  carUserLabels as L,
+  customerStates,
+  errorMessages,
+  genderLabel,
+  paymentDelays,
+} from '@fleet/contract';
 import { Badge, Button, Group } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -33,8 +40,17 @@ export function Component() {
           u &&
           caps.editCarsAndCustomers && (
             <Group gap="xs">
-              {!u.isDelete && <Button component={Link} to={paths.car.userEdit(u.user_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
-              <DeleteRestoreButton isDelete={u.isDelete} noun="顧客" subject={`${u.first_name} ${u.name} さん`} onToggle={() => del.mutateAsync({ user_id: u.user_id, isDelete: !u.isDelete })} />
+              {!u.isDelete && (
+                <Button component={Link} to={paths.car.userEdit(u.user_id)} leftSection={<IconEdit size={16} />}>
+                  編集
+                </Button>
+              )}
+              <DeleteRestoreButton
+                isDelete={u.isDelete}
+                noun="顧客"
+                subject={`${u.first_name} ${u.name} さん`}
+                onToggle={() => del.mutateAsync({ user_id: u.user_id, isDelete: !u.isDelete })}
+              />
             </Group>
           )
         }
@@ -57,7 +73,10 @@ export function Component() {
                 { label: '住所', value: address(u.user_postal, u.user_state, u.user_address, u.user_address_sub) },
                 { label: '勤務先', value: address(u.work_postal, u.work_state, u.work_address, u.work_address_sub) },
                 { label: L.detail, value: u.detail },
-                { label: '状態', value: u.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge> },
+                {
+                  label: '状態',
+                  value: u.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>,
+                },
                 { label: '登録日時', value: formatDateTime(u.created_at) },
                 { label: '更新日時', value: formatDateTime(u.updated_at) },
               ]

@@ -1,4 +1,13 @@
-import { capabilities, carUserLabels as L, carUserSearchColumns, customerStates, paymentDelays, userList, userListCount, type CarUserRow } from '@fleet/contract';
+import {
+  capabilities,
+  carUserLabels as L,
+  carUserSearchColumns,
+  customerStates,
+  paymentDelays,
+  userList,
+  userListCount,
+  type CarUserRow,
+} from '@fleet/contract';
 import { Anchor, Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -15,10 +24,16 @@ export function Component() {
   const columns: ListColumn<CarUserRow>[] = [
     { sortKey: 'user_id', label: L.user_id, render: (r) => <NoWrap>{r.user_id}</NoWrap> },
     { sortKey: 'name', label: '氏名', render: (r) => <NoWrap>{`${r.first_name} ${r.name}`}</NoWrap> },
-    ...(caps.allCompanies ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarUserRow) => r.company_name ?? '本部' }] : []),
+    ...(caps.allCompanies
+      ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarUserRow) => r.company_name ?? '本部' }]
+      : []),
     { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant },
     { sortKey: 'state', label: L.state, render: (r) => <StatusBadge value={customerStates[r.state]} /> },
-    { sortKey: 'payment_log', label: L.payment_log, render: (r) => <StatusBadge value={paymentDelays[r.payment_log]} /> },
+    {
+      sortKey: 'payment_log',
+      label: L.payment_log,
+      render: (r) => <StatusBadge value={paymentDelays[r.payment_log]} />,
+    },
     {
       label: '車両',
       render: (r) =>
@@ -27,16 +42,34 @@ export function Component() {
             {r.car_id}
           </Anchor>
         ) : (
-          <Badge variant="outline" color="gray" radius="sm">未登録</Badge>
+          <Badge variant="outline" color="gray" radius="sm">
+            未登録
+          </Badge>
         ),
     },
-    { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge color="blue" variant="light">有効</Badge>) },
+    {
+      label: '状態',
+      render: (r) =>
+        r.isDelete ? (
+          <Badge color="dark">削除済み</Badge>
+        ) : (
+          <Badge color="blue" variant="light">
+            有効
+          </Badge>
+        ),
+    },
   ];
   return (
     <>
       <PageHeader
         title="顧客一覧"
-        actions={caps.registerCarsAndCustomers && <Button component={Link} to={paths.car.userAdd} leftSection={<IconPlus size={16} />}>顧客登録</Button>}
+        actions={
+          caps.registerCarsAndCustomers && (
+            <Button component={Link} to={paths.car.userAdd} leftSection={<IconPlus size={16} />}>
+              顧客登録
+            </Button>
+          )
+        }
       />
       <ListShell<CarUserRow, typeof userList>
         id={carUserKeys.all[0]}

@@ -5,7 +5,10 @@ export function Component() {
   return (
     <>
       <PageHeader title="加盟店登録" />
-      <CompanyFormView mode="add" initial={{ company_id: '', company_name: '', name: '', address: '', phone: '', email: '' }} />
+      <CompanyFormView
+        mode="add"
+        initial={{ company_id: '', company_name: '', name: '', address: '', phone: '', email: '' }}
+      />
     </>
   );
 }

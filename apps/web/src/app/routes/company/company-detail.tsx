@@ -25,8 +25,17 @@ export function Component() {
         actions={
           c && (
             <Group gap="xs">
-              {!c.isDelete && <Button component={Link} to={paths.company.edit(c.company_id)} leftSection={<IconEdit size={16} />}>編集</Button>}
-              <DeleteRestoreButton isDelete={c.isDelete} noun="加盟店" subject={c.company_name + ' '} onToggle={() => del.mutateAsync({ company_id: c.company_id, isDelete: !c.isDelete })} />
+              {!c.isDelete && (
+                <Button component={Link} to={paths.company.edit(c.company_id)} leftSection={<IconEdit size={16} />}>
+                  編集
+                </Button>
+              )}
+              <DeleteRestoreButton
+                isDelete={c.isDelete}
+                noun="加盟店"
+                subject={c.company_name + ' '}
+                onToggle={() => del.mutateAsync({ company_id: c.company_id, isDelete: !c.isDelete })}
+              />
             </Group>
           )
         }
@@ -46,7 +55,10 @@ export function Component() {
                 { label: 'アカウント数', value: c.account_count },
                 { label: '顧客数', value: c.user_count },
                 { label: '車両数', value: c.car_count },
-                { label: '状態', value: c.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge> },
+                {
+                  label: '状態',
+                  value: c.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>,
+                },
                 { label: '登録日時', value: formatDateTime(c.created_at) },
                 { label: '更新日時', value: formatDateTime(c.updated_at) },
               ]

@@ -15,9 +15,21 @@ export function Component() {
     <>
       <PageHeader title="加盟店編集" />
       {q.isError ? (
-        <Alert color="red" role="alert">{messageOf(q.error, errorMessages.fetchFailed)}</Alert>
+        <Alert color="red" role="alert">
+          {messageOf(q.error, errorMessages.fetchFailed)}
+        </Alert>
       ) : c ? (
-        <CompanyFormView mode="edit" initial={{ company_id: c.company_id, company_name: c.company_name, name: c.name, address: c.address, phone: c.phone, email: c.email }} />
+        <CompanyFormView
+          mode="edit"
+          initial={{
+            company_id: c.company_id,
+            company_name: c.company_name,
+            name: c.name,
+            address: c.address,
+            phone: c.phone,
+            email: c.email,
+          }}
+        />
       ) : (
         <Skeleton h={280} />
       )}

@@ -10,7 +10,14 @@ import { paths } from '../../../lib/paths';
 export function Component() {
   return (
     <>
-      <PageHeader title="加盟店一覧" actions={<Button component={Link} to={paths.company.add} leftSection={<IconPlus size={16} />}>加盟店登録</Button>} />
+      <PageHeader
+        title="加盟店一覧"
+        actions={
+          <Button component={Link} to={paths.company.add} leftSection={<IconPlus size={16} />}>
+            加盟店登録
+          </Button>
+        }
+      />
       <ListShell<CompanyRow, typeof companyList>
         id={companyKeys.all[0]}
         countCall={companyListCount}
@@ -26,7 +33,10 @@ export function Component() {
           { sortKey: 'address', label: '住所', render: (r) => r.address },
           { sortKey: 'phone', label: '電話番号', render: (r) => r.phone },
           { sortKey: 'email', label: 'メールアドレス', render: (r) => r.email },
-          { label: '状態', render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>) },
+          {
+            label: '状態',
+            render: (r) => (r.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>),
+          },
         ]}
       />
     </>

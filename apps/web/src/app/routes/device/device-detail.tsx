@@ -43,7 +43,9 @@ export function Component() {
                 isDelete={d.isDelete}
                 noun="GPS端末"
                 subject={`端末 ${d.car_device_id} `}
-                onToggle={() => del.mutateAsync({ car_device_id: d.car_device_id, car_data_id: d.car_data_id, isDelete: !d.isDelete })}
+                onToggle={() =>
+                  del.mutateAsync({ car_device_id: d.car_device_id, car_data_id: d.car_data_id, isDelete: !d.isDelete })
+                }
               />
             </Group>
           )
@@ -61,7 +63,10 @@ export function Component() {
                 { label: L.protocol, value: terminalProtocolLabels[d.protocol] },
                 ...(defaultCommandTexts[d.protocol]
                   ? [
-                      { label: L.cmd_cut_text, value: d.cmd_cut_text || deviceTexts.byDefault(defaultCommandTexts[d.protocol]!.cut) },
+                      {
+                        label: L.cmd_cut_text,
+                        value: d.cmd_cut_text || deviceTexts.byDefault(defaultCommandTexts[d.protocol]!.cut),
+                      },
                       {
                         label: L.cmd_restore_text,
                         value: d.cmd_restore_text || deviceTexts.byDefault(defaultCommandTexts[d.protocol]!.restore),
@@ -94,7 +99,10 @@ export function Component() {
                 { label: '接続状態', value: connectionLabel(d.latest?.connection) },
                 { label: '端末状態', value: deviceStateLabel(d.latest?.device_state) },
                 { label: '最終通信日時', value: formatDateTime(d.latest?.last_seen_at) },
-                { label: '状態', value: d.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge> },
+                {
+                  label: '状態',
+                  value: d.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>,
+                },
                 { label: '登録日時', value: formatDateTime(d.created_at) },
                 { label: '更新日時', value: formatDateTime(d.updated_at) },
               ]

@@ -45,7 +45,10 @@ export function FleetLayer({ items, onSelect }: { items: readonly FleetItem[]; o
         const p = map.latLngToLayerPoint([item.lat, item.lng]);
         points.push({ x: p.x, y: p.y, item });
       }
-      const groups = map.getZoom() >= SINGLE_ZOOM ? points.map((p) => ({ x: p.x, y: p.y, items: [p.item] })) : clusterPoints(points, CELL);
+      const groups =
+        map.getZoom() >= SINGLE_ZOOM
+          ? points.map((p) => ({ x: p.x, y: p.y, items: [p.item] }))
+          : clusterPoints(points, CELL);
       for (const g of groups) {
         const at = map.layerPointToLatLng([g.x, g.y]);
         if (g.items.length === 1) {
@@ -63,7 +66,11 @@ export function FleetLayer({ items, onSelect }: { items: readonly FleetItem[]; o
         } else {
           const size = g.items.length < 100 ? 34 : g.items.length < 1000 ? 42 : 50;
           L.marker(at, {
-            icon: L.divIcon({ className: classes.cluster, html: `<span>${g.items.length}</span>`, iconSize: [size, size] }),
+            icon: L.divIcon({
+              className: classes.cluster,
+              html: `<span>${g.items.length}</span>`,
+              iconSize: [size, size],
+            }),
             keyboard: false,
           })
             .on('click', () => map.setView(at, Math.min(map.getZoom() + 2, SINGLE_ZOOM)))
@@ -101,7 +108,9 @@ export function FitOnce({ items }: { items: readonly FleetItem[] }) {
   useEffect(() => {
     if (done.current || items.length === 0) return;
     done.current = true;
-    const bounds = L.latLngBounds(items.flatMap((i) => (i.lat !== null && i.lng !== null ? [[i.lat, i.lng] as [number, number]] : [])));
+    const bounds = L.latLngBounds(
+      items.flatMap((i) => (i.lat !== null && i.lng !== null ? [[i.lat, i.lng] as [number, number]] : [])),
+    );
     if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
   }, [map, items]);
   return null;

@@ -65,7 +65,15 @@ export function FleetList({
         </Text>
       )}
       {pages > 1 && (
-        <Pagination size="sm" total={pages} value={page} onChange={setPage} siblings={1} boundaries={1} aria-label={T.pageLabel} />
+        <Pagination
+          size="sm"
+          total={pages}
+          value={page}
+          onChange={setPage}
+          siblings={1}
+          boundaries={1}
+          aria-label={T.pageLabel}
+        />
       )}
     </Stack>
   );

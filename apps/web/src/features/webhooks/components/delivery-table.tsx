@@ -1,4 +1,9 @@
-import { webhookDeliveryStatusLabels, webhookEventLabels, type WebhookDeliveryStatus, type WebhookEventType } from '@fleet/contract';
+import {
+  webhookDeliveryStatusLabels,
+  webhookEventLabels,
+  type WebhookDeliveryStatus,
+  type WebhookEventType,
+} from '@fleet/contract';
 import { Alert, Badge, Paper, ScrollArea, SegmentedControl, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { ListPagination } from '../../../components/list-shell/list-pagination';
@@ -25,7 +30,10 @@ export function DeliveryTable() {
           setStatus(v as WebhookDeliveryStatus);
           setPage(0);
         }}
-        data={[{ value: 'all', label: t.all }, ...Object.entries(webhookDeliveryStatusLabels).map(([value, label]) => ({ value, label }))]}
+        data={[
+          { value: 'all', label: t.all },
+          ...Object.entries(webhookDeliveryStatusLabels).map(([value, label]) => ({ value, label })),
+        ]}
       />
       {q.isError ? (
         <Alert color="red" role="alert">

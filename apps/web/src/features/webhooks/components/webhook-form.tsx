@@ -23,7 +23,8 @@ export function WebhookForm({ webhook, onClose }: Props) {
   const [shownSecret, setShownSecret] = useState<string | null>(null);
   const error = add.error ?? update.error;
   const fieldErrors = error instanceof ApiClientError ? error.errors : {};
-  const fieldError = (name: string) => fieldErrors[name] ?? Object.entries(fieldErrors).find(([k]) => k.startsWith(`${name}.`))?.[1];
+  const fieldError = (name: string) =>
+    fieldErrors[name] ?? Object.entries(fieldErrors).find(([k]) => k.startsWith(`${name}.`))?.[1];
 
   const save = async () => {
     const body = { url, secret, events, enabled, description };

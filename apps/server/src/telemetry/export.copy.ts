@@ -16,8 +16,8 @@ import { logTables, type LogFilter } from './log.repository.js';
 /**
  * The CSV export on PostgreSQL: `COPY (SELECT <one CSV line per row>) TO
  * STDOUT`, so the server writes the file and Node only passes its bytes on
- * (no row objects, no strings per field: a 1,000,000-row export costs the
- * server 15-20 MB of memory instead of 150-180). The SQL below writes each field exactly as
+ * (no row objects, no strings per field: the memory of a million-row export
+ * stays flat; bench/README.md has the figures). The SQL below writes each field exactly as
  * `csvField` in `packages/contract/src/rules/csv.ts` does after the row has
  * been read through `pg` (the rules' owner: the export of PGlite, of JSON
  * columns, and the console's own files): test/telemetry-export.test.ts

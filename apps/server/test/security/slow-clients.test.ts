@@ -91,6 +91,27 @@ describe('timeouts on every connection', () => {
   });
 });
 
+describe('many stalled clients at once', () => {
+  it('closes 100 terminals that each send all but the last kilobyte of a 4 MB batch, and then answers as before', async () => {
+    // With valid credentials the gateway reads the body: what bounds the memory they hold is the timeout.
+    const length = 4 * 1024 * 1024;
+    const chunk = ' '.repeat(64 * 1024);
+    const clients = await Promise.all(Array.from({ length: 100 }, () => open()));
+    for (const c of clients) {
+      c.socket.write(head('/device/v1/batch', length, `Authorization: ${basic(fleet.A.car_device_id)}\r\n`));
+      c.socket.write(`{"seq":1,"records":[`);
+    }
+    // Most of each body (the sockets' buffers permitting), then nothing more.
+    for (let sent = 0; sent < length - 1024 - chunk.length; sent += chunk.length)
+      for (const c of clients) if (c.socket.writable && c.socket.writableLength < 1024 * 1024) c.socket.write(chunk);
+    const closed = await Promise.all(clients.map((c) => closedWithin(c, TOO_LONG_MS + 5000)));
+    expect(closed.filter((ms) => ms === Infinity)).toHaveLength(0);
+    for (const c of clients) c.socket.destroy();
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('the gateway checks the terminal before reading the body', () => {
   it.each([
     ['a wrong password', basic(fleet.A.car_device_id, 'wrong-secret')],

@@ -1,8 +1,13 @@
-import type { DeviceCommand, DeviceRecord, RecordOf, RejectedRecord, TelemetryState } from '@fleet/contract';
+import type { DeviceCommand, DeviceRecord, RecordOf, RejectedRecord } from '@fleet/contract';
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable, EngineLogsTable } from '../db/schema.js';
-import { latestStateUpsertFrom, toTelemetryState } from '../telemetry/latest-state.repository.js';
+import {
+  latestStateUpsertFrom,
+  liveOwner,
+  toLiveRecord,
+  type LiveRecord,
+} from '../telemetry/latest-state.repository.js';
 import { motionFromRow } from '../notify/motion.repository.js';
 import type { Motion } from '../notify/motion.js';
 import type { NotifyCar } from '../notify/notification.repository.js';
@@ -129,11 +134,15 @@ export interface NewBatch {
 export interface StoredBatch {
   /** False when the (IMEI, seq) had been stored before: nothing was written. */
   claimed: boolean;
-  /** The merged latest state of the terminal, for a claimed batch. */
-  state: TelemetryState | null;
+  /** The merged latest state of the terminal with its owner now (for the live push), for a claimed batch. */
+  state: LiveRecord | null;
 }
 
-/** The CTEs storing the batches: claim, log0…, merged (the merged latest states of the claimed ones). */
+/**
+ * The CTEs storing the batches: claim, log0…, merged (the merged latest states of the claimed ones).
+ * The statement reads each state's owner (liveOwner) too: a push is judged by who had the terminal
+ * when it was stored, not by what a stream read when it opened.
+ */
 function storeCtes(batches: readonly NewBatch[]): RawBuilder<unknown>[] {
   if (new Set(batches.map((b) => b.imei)).size !== batches.length)
     throw new Error('storeBatches: at most one batch per terminal');
@@ -155,13 +164,12 @@ export async function storeBatches(db: Db, batches: readonly NewBatch[]): Promis
   if (batches.length === 0) return [];
   const { rows } = await sql<Selectable<DeviceLatestStateTable> & { claimed_id: string }>`
     WITH ${sql.join(storeCtes(batches))}
-    SELECT c.car_data_id AS claimed_id, m.* FROM claim AS c LEFT JOIN merged AS m ON m.car_data_id = c.car_data_id`.execute(
-    db,
-  );
+    SELECT c.car_data_id AS claimed_id, m.*, o.* FROM claim AS c LEFT JOIN merged AS m ON m.car_data_id = c.car_data_id
+      LEFT JOIN LATERAL (${liveOwner(sql`c.car_data_id`)}) AS o ON true`.execute(db);
   const merged = new Map(rows.map((r) => [r.claimed_id, r]));
   return batches.map((b) => {
     const row = merged.get(b.imei);
-    return row ? { claimed: true, state: toTelemetryState(row) } : { claimed: false, state: null };
+    return row ? { claimed: true, state: toLiveRecord(row) } : { claimed: false, state: null };
   });
 }
 
@@ -210,21 +218,34 @@ export async function storeAndRead(
     imei: string;
     claimed: boolean;
     state: unknown;
+    owner_company_id: string | null;
+    owner_car_id: string | null;
+    period_started_at: Date | null;
     commands: unknown;
     motion: unknown;
     cars: unknown;
   }>`
     WITH ${sql.join(ctes)}
-    SELECT i.imei, c.car_data_id IS NOT NULL AS claimed, to_jsonb(m) AS state,
+    SELECT i.imei, c.car_data_id IS NOT NULL AS claimed, to_jsonb(m) AS state, o.*,
       (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.id) FROM pending AS x WHERE x.car_data_id = i.imei) AS commands,
       ${judged}
     FROM unnest(${ids}) AS i(imei)
     LEFT JOIN claim AS c ON c.car_data_id = i.imei
-    LEFT JOIN merged AS m ON m.car_data_id = i.imei`.execute(db);
+    LEFT JOIN merged AS m ON m.car_data_id = i.imei
+    LEFT JOIN LATERAL (${liveOwner(sql`i.imei`)}) AS o ON true`.execute(db);
   const byImei = new Map(rows.map((r) => [r.imei, r]));
   return batches.map((b) => {
     const r = byImei.get(b.imei)!;
-    const state = r.claimed && r.state ? toTelemetryState(parse<Selectable<DeviceLatestStateTable>>(r.state)) : null;
+    const { owner_company_id, owner_car_id, period_started_at } = r;
+    const state =
+      r.claimed && r.state
+        ? toLiveRecord({
+            ...parse<Selectable<DeviceLatestStateTable>>(r.state),
+            owner_company_id,
+            owner_car_id,
+            period_started_at,
+          })
+        : null;
     const motion = r.motion ? motionFromRow(parse<Parameters<typeof motionFromRow>[0]>(r.motion)) : null;
     return {
       claimed: r.claimed,

@@ -3,18 +3,27 @@ import type { TelemetryState } from '@fleet/contract';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../db/database.js';
+import type { LiveRecord } from '../telemetry/latest-state.repository.js';
 
 /**
  * Fan-out of latest-state changes to the live streams. On PostgreSQL every
  * instance LISTENs on one channel and publishing is a NOTIFY, so a terminal
  * reporting to server A reaches a console watching server B. On PGlite (one
  * process by nature) an in-process emitter is all there is.
+ *
+ * What travels is a LiveRecord: the state with its owner and field-group times,
+ * from which each stream decides what its company may see. A JSON record is well
+ * under a kilobyte, far from NOTIFY's 8000-byte limit.
  */
 export interface LiveHub {
+  /**
+   * States as the store returns them (LiveRecord). Typed as plain states because the
+   * gateways hand them on as such; one without an owner reaches the super admin only.
+   */
   publish(state: TelemetryState): Promise<void>;
   /** Several at once (one NOTIFY statement): the gateway's group commit. */
   publishAll(states: readonly TelemetryState[]): Promise<void>;
-  subscribe(listener: (state: TelemetryState) => void): () => void;
+  subscribe(listener: (record: LiveRecord) => void): () => void;
   /** Resolves once changes published from now on will reach subscribers. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -22,15 +31,30 @@ export interface LiveHub {
 
 export const LIVE_CHANNEL = 'fleet_live';
 
+const nobodys = {
+  position_at: null,
+  engine_running_at: null,
+  engine_line_at: null,
+  connection_at: null,
+  device_state_at: null,
+  battery_at: null,
+  owner_company_id: null,
+  owner_car_id: null,
+  period_started_at: null,
+};
+/** Fails closed: a state published without its owner is nobody's (the super admin's only). */
+const recordOf = (state: TelemetryState): LiveRecord =>
+  'owner_company_id' in state ? (state as LiveRecord) : { ...state, ...nobodys };
+
 export function createMemoryHub(): LiveHub {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
     publish: async (state) => {
-      emitter.emit('state', state);
+      emitter.emit('state', recordOf(state));
     },
     publishAll: async (states) => {
-      for (const state of states) emitter.emit('state', state);
+      for (const state of states) emitter.emit('state', recordOf(state));
     },
     subscribe: (listener) => {
       emitter.on('state', listener);
@@ -69,7 +93,7 @@ export function createPostgresHub(db: Db, serverUrl: string, log: Logger): LiveH
     c.on('notification', (n) => {
       if (n.channel !== LIVE_CHANNEL || !n.payload) return;
       try {
-        void local.publish(JSON.parse(n.payload) as TelemetryState);
+        void local.publish(JSON.parse(n.payload) as LiveRecord);
       } catch (err) {
         log.warn({ err }, 'bad live notification');
       }
@@ -100,11 +124,11 @@ export function createPostgresHub(db: Db, serverUrl: string, log: Logger): LiveH
 
   return {
     publish: async (state) => {
-      await sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(state)})`.execute(db);
+      await sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(recordOf(state))})`.execute(db);
     },
     publishAll: async (states) => {
       if (states.length === 0) return;
-      const payloads = states.map((s) => JSON.stringify(s));
+      const payloads = states.map((s) => JSON.stringify(recordOf(s)));
       await sql`SELECT pg_notify(${LIVE_CHANNEL}, p) FROM unnest(${payloads}::text[]) AS p`.execute(db);
     },
     subscribe: (listener) => {

@@ -12,7 +12,12 @@ import type { AppContext } from '../http/context.js';
 import { unauthorized } from '../http/errors.js';
 import { authenticate, registerCall } from '../access/route.js';
 import { companyScope } from '../access/visibility.js';
-import { listLatestStates } from '../telemetry/latest-state.repository.js';
+import {
+  listLatestStates,
+  ownPartOf,
+  toTelemetryState,
+  type LiveRecord,
+} from '../telemetry/latest-state.repository.js';
 import type { LiveHub } from './live-hub.js';
 import { createTicket, findLiveSession, redeemTicket, visibleTerminals } from './live.repository.js';
 
@@ -22,7 +27,11 @@ const MAX_BUFFERED = 1024 * 1024;
 
 /**
  * Server-sent events of latest-state changes, limited to the vehicles the
- * caller may see. EventSource cannot send headers, so besides the usual
+ * caller may see: the snapshot as every read path shows it, each change by the
+ * owner its record names (who had the terminal when it was stored), so a
+ * terminal moved or a vehicle deleted while the stream is open stops reaching
+ * the old company at once, and the new one gets no field group of the old
+ * one's time. EventSource cannot send headers, so besides the usual
  * Authorization header it takes `?ticket=` from /api/live_ticket: single-use
  * and short-lived, so no long-lived token ends up in URLs and access logs.
  */
@@ -58,9 +67,15 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     const session = await findLiveSession(db, tokenHash, life);
     if (!session) throw unauthorized();
     const scope = companyScope(session);
-    let terminals = await visibleTerminals(db, scope);
+    // The snapshot reads as every read path does (listLatestStates); the vehicles are the ones of now.
+    const terminals = await visibleTerminals(db, scope);
     const visible = (s: TelemetryState): LiveState | null =>
       scope === null || terminals.has(s.car_data_id) ? { ...s, car_id: terminals.get(s.car_data_id) ?? null } : null;
+    /** A change: the super admin's whole; a company's only while the terminal is on its vehicle, of its own time. */
+    const pushed = (r: LiveRecord): LiveState | null => {
+      const state = scope === null ? toTelemetryState(r) : r.owner_company_id === scope ? ownPartOf(r) : null;
+      return state && { ...state, car_id: r.owner_car_id };
+    };
 
     await live.ready();
     reply.hijack();
@@ -78,10 +93,10 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     };
 
     // Changes during the snapshot query wait in `early` so none is lost or sent before it.
-    let early: TelemetryState[] | null = [];
-    const unsubscribe = live.subscribe((s) => {
-      if (early) return void early.push(s);
-      const v = visible(s);
+    let early: LiveRecord[] | null = [];
+    const unsubscribe = live.subscribe((r) => {
+      if (early) return void early.push(r);
+      const v = pushed(r);
       if (v) send(liveEvents.state, v);
     });
     const heartbeat = setInterval(() => {
@@ -90,7 +105,6 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
           send(liveEvents.expired, { message: sessionMessages.invalidToken });
           return close();
         }
-        terminals = await visibleTerminals(db, scope);
         res.write(': ping\n\n');
       })().catch((err: unknown) => request.log.warn({ err }, 'live heartbeat failed'));
     }, HEARTBEAT_MS);
@@ -116,8 +130,8 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     }
     const pending = early;
     early = null;
-    for (const s of pending) {
-      const v = visible(s);
+    for (const r of pending) {
+      const v = pushed(r);
       if (v) send(liveEvents.state, v);
     }
   });

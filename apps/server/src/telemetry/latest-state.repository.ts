@@ -8,7 +8,13 @@ type Row = Selectable<DeviceLatestStateTable>;
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
-export const toTelemetryState = (r: Row): TelemetryState => ({
+/** A stored row, or anything with the state's fields (a LiveRecord): the state alone. */
+type StateRow = Omit<TelemetryState, 'recorded_at' | 'last_seen_at'> & {
+  recorded_at: Date | string | null;
+  last_seen_at: Date | string;
+};
+
+export const toTelemetryState = (r: StateRow): TelemetryState => ({
   car_data_id: r.car_data_id,
   recorded_at: iso(r.recorded_at),
   lat: r.lat,
@@ -23,6 +29,65 @@ export const toTelemetryState = (r: Row): TelemetryState => ({
   battery_percentage: r.battery_percentage,
   last_seen_at: iso(r.last_seen_at)!,
 });
+
+/** Each field group's time column (the time of the record its fields came from). */
+type GroupTimes = Pick<Row, (typeof stateGroups)[number][0]>;
+
+/**
+ * A latest state as the live hub carries it: besides the state, what each
+ * stream needs to decide on its own whether its company may see it and which
+ * field groups (live.routes.ts), read in the statement that stored the state.
+ * Not sent as is: a stream sends a LiveState.
+ */
+export type LiveRecord = TelemetryState & { [K in keyof GroupTimes]: string | null } & {
+  /** The company of the live vehicle carrying the terminal, or null (on none, or no open period: nobody's). */
+  owner_company_id: string | null;
+  owner_car_id: string | null;
+  /** When that company's open terminal period began; null: since ever. */
+  period_started_at: string | null;
+};
+
+interface OwnerRow {
+  owner_company_id: string | null;
+  owner_car_id: string | null;
+  period_started_at: Date | string | null;
+}
+
+/**
+ * The owner of a terminal (text SQL expression) for a LiveRecord, as a LATERAL
+ * subquery: its live vehicle, and the company only with an open period of the
+ * terminal (as latestStates joins it). The start is rounded up to the
+ * millisecond (records' times have no finer) so comparing in JS agrees with SQL.
+ */
+export const liveOwner = (carDataId: RawBuilder<unknown>) => sql`SELECT v.car_id AS owner_car_id,
+    CASE WHEN p.started_at IS NOT NULL THEN v.company_id END AS owner_company_id,
+    date_trunc('milliseconds', nullif(p.started_at, '-infinity') + interval '999 microseconds') AS period_started_at
+  FROM cars AS v LEFT JOIN terminal_periods AS p
+    ON p.car_data_id = v.car_data_id AND p.company_id = v.company_id AND p.ended_at IS NULL
+  WHERE v.car_data_id = ${carDataId} AND NOT v.is_delete
+  ORDER BY v.car_id, p.started_at DESC LIMIT 1`;
+
+/** toTelemetryState's sibling: a stored row with its owner (liveOwner; none: nobody's) as a LiveRecord. */
+export const toLiveRecord = (r: Row & Partial<OwnerRow>): LiveRecord => ({
+  ...toTelemetryState(r),
+  position_at: iso(r.position_at),
+  engine_running_at: iso(r.engine_running_at),
+  engine_line_at: iso(r.engine_line_at),
+  connection_at: iso(r.connection_at),
+  device_state_at: iso(r.device_state_at),
+  battery_at: iso(r.battery_at),
+  owner_company_id: r.owner_company_id ?? null,
+  owner_car_id: r.owner_car_id ?? null,
+  period_started_at: iso(r.period_started_at ?? null),
+});
+
+/** The stored latest state of a terminal with its owner now, for a live push; null when none is stored. */
+export async function findLiveRecord(db: Db, carDataId: string): Promise<LiveRecord | null> {
+  const { rows } = await sql<Row & OwnerRow>`SELECT s.*, o.* FROM device_latest_state AS s
+    LEFT JOIN LATERAL (${liveOwner(sql`s.car_data_id`)}) AS o ON true
+    WHERE s.car_data_id = ${carDataId}`.execute(db);
+  return rows[0] ? toLiveRecord(rows[0]) : null;
+}
 
 /** The incoming group time is set and not older than the stored one. */
 const newer = (at: string) =>
@@ -113,10 +178,11 @@ export function latestStateUpsertFrom(source: RawBuilder<unknown>): RawBuilder<u
     ON CONFLICT (car_data_id) DO UPDATE SET ${sql.join(mergeRules)}`;
 }
 
-/** Merges one batch's patch on its own and returns the merged state. */
-export async function mergeLatestState(db: Db, carDataId: string, p: LatestPatch): Promise<TelemetryState> {
-  const { rows } = await sql<Row>`${latestStateUpsert(carDataId, p)} RETURNING *`.execute(db);
-  return toTelemetryState(rows[0]!);
+/** Merges one batch's patch on its own and returns the merged state, with its owner for the live push. */
+export async function mergeLatestState(db: Db, carDataId: string, p: LatestPatch): Promise<LiveRecord> {
+  const { rows } = await sql<Row & OwnerRow>`WITH m AS (${latestStateUpsert(carDataId, p)} RETURNING *)
+    SELECT m.*, o.* FROM m LEFT JOIN LATERAL (${liveOwner(sql`m.car_data_id`)}) AS o ON true`.execute(db);
+  return toLiveRecord(rows[0]!);
 }
 
 /** Each field group of the latest state after the column holding the time of the record it came from. */
@@ -128,6 +194,20 @@ const stateGroups = [
   ['device_state_at', 'device_state'],
   ['battery_at', 'battery_voltage', 'battery_percentage'],
 ] as const;
+
+/**
+ * What of a live record its owner company may see, by latestStates' rule: nothing
+ * when the state is from before the company's period began, and no field group
+ * reported before it (a group without a time of its own counts at the state's).
+ */
+export function ownPartOf(r: LiveRecord): TelemetryState | null {
+  const start = r.period_started_at === null ? -Infinity : Date.parse(r.period_started_at);
+  const since = (at: string | null) => Date.parse(at ?? r.recorded_at ?? r.last_seen_at) >= start;
+  if (!since(null)) return null;
+  const state = toTelemetryState(r);
+  for (const [at, ...columns] of stateGroups) if (!since(r[at])) for (const column of columns) state[column] = null;
+  return state;
+}
 
 /**
  * Latest states a company may read (null: every company's): the terminal is on one of the

@@ -18,7 +18,7 @@ import { notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
 import type { Access } from '../access/access.js';
 import type { TimeWindow } from '../access/visibility.js';
-import { findLatestState, rebuildLatestState } from './latest-state.repository.js';
+import { findLatestState, findLiveRecord, rebuildLatestState, type LiveRecord } from './latest-state.repository.js';
 import { accountNames, findLogPage, type LogPage, type LogRow } from './log.repository.js';
 import { readRoute } from './route-read.js';
 import { simplifyRoute } from './simplify.js';
@@ -41,7 +41,7 @@ function ownState(state: TelemetryState | null | undefined, windows: TimeWindow[
 
 /** Where a rebuilt state is pushed (live/live-hub.ts; passed in so telemetry does not import live). */
 interface StatePublisher {
-  publish(state: TelemetryState): Promise<void>;
+  publish(record: LiveRecord): Promise<void>;
 }
 
 export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, live: StatePublisher) {
@@ -176,10 +176,13 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
         .where('car_id', '=', body.car_id)
         .executeTakeFirst();
       if (car?.car_data_id !== body.car_data_id) throw notFound();
-      const state = await db.transaction().execute((trx) => rebuildLatestState(trx, body.car_data_id));
-      const own = ownState(state, await access.windows(body.car_data_id));
-      // Pushed to everyone watching the vehicle: only a state of the company's own time.
-      if (own) await live.publish(own);
+      const record = await db.transaction().execute(async (trx) => {
+        const rebuilt = await rebuildLatestState(trx, body.car_data_id);
+        return rebuilt && findLiveRecord(trx, body.car_data_id);
+      });
+      // Each stream takes what its company may see of it, by the owner the record names (live.routes.ts).
+      if (record) await live.publish(record);
+      const own = ownState(record, await access.windows(body.car_data_id));
       // Answered as the company reads it: no field group of another company's time.
       return { ok: true, state: own && (await findLatestState(db, body.car_data_id, access.company)) };
     },

@@ -4,6 +4,13 @@ import { useSession } from './session-store';
 
 export { ApiClientError, messageOf } from './api-error';
 
+/**
+ * For code generic over a call C that sends it `Body`: `C extends Call & Takes<C, Body>` compiles only where the
+ * call's request takes that body. (A call's request type is covariant, so a plain `Call<z.ZodType<…, Body>>`
+ * constraint could only bound it from above: it would accept a call that refuses part of what is sent.)
+ */
+export type Takes<C extends Call, Body> = [Body] extends [CallRequest<C>] ? unknown : { 'request does not take': Body };
+
 /** The only caller of fetch: POST JSON with the session's token, answers parsed by the contract. */
 export async function callApi<C extends Call>(
   call: C,

@@ -1,12 +1,18 @@
 import { generateUniqueId, type Call } from '@fleet/contract';
-import { callApi } from './api-client';
+import type { z } from 'zod';
+import { callApi, type Takes } from './api-client';
+
+/** An exist check as generateCheckedId calls it; that its request takes the check is checked with `Takes`. */
+type ExistCheck = Call<z.ZodType, z.ZodType<{ isExist: boolean }>>;
 
 /**
  * New ids are made on the client (SPEC.md §5): random base64 of 8-16
  * characters, checked with the server's exist check, at most 10 attempts.
  */
-export const generateCheckedId = (existCheck: Call, check_item: string) =>
-  generateUniqueId(
-    async (id) =>
-      ((await callApi(existCheck, { check_item, check_value: id } as never)) as { isExist: boolean }).isExist,
-  );
+export const generateCheckedId = <
+  Item extends string,
+  C extends Call & Takes<C, { check_item: Item; check_value: string }>,
+>(
+  existCheck: C & ExistCheck,
+  check_item: Item,
+) => generateUniqueId(async (id) => (await callApi<ExistCheck>(existCheck, { check_item, check_value: id })).isExist);

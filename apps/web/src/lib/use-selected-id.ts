@@ -6,6 +6,13 @@ import { useSession } from './session-store';
 
 type SelectedKey = 'user_id' | 'car_id' | 'car_device_id';
 
+/** The session_* call of each key (SPEC.md §7), with its body. */
+const rememberOnServer: Record<SelectedKey, (id: string) => Promise<unknown>> = {
+  user_id: (user_id) => callApi(sessionSelections.user_id, { user_id }),
+  car_id: (car_id) => callApi(sessionSelections.car_id, { car_id }),
+  car_device_id: (car_device_id) => callApi(sessionSelections.car_device_id, { car_device_id }),
+};
+
 /** A `{id?}` route parameter (SPEC.md §2): the id in the URL, else the one last selected in this session. */
 export function useSelectedId(key: SelectedKey): string {
   const fromUrl = useParams()[key];
@@ -21,6 +28,6 @@ export function useRememberSelection(key: SelectedKey, id: string | undefined) {
   useEffect(() => {
     if (!id) return;
     useSession.getState().select({ [key]: id });
-    callApi(sessionSelections[key], { [key]: id } as never).catch(() => undefined);
+    rememberOnServer[key](id).catch(() => undefined);
   }, [key, id]);
 }

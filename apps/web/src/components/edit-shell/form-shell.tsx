@@ -9,19 +9,23 @@ import {
   type DefaultValues,
   type FieldValues,
   type Path,
-  type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { ApiClientError } from '../../lib/api-client';
 
-interface FormShellProps<T extends FieldValues> {
-  schema: z.ZodType<unknown, T>;
-  defaultValues: DefaultValues<T>;
-  /** Saves; throws ApiClientError on failure (its field errors land under the fields). */
-  onSubmit(values: T, form: UseFormReturn<T, unknown, T>): Promise<unknown>;
-  children: ReactNode | ((form: UseFormReturn<T, unknown, T>) => ReactNode);
+/** A form's contract schema: the inputs hold its input; what it parses them to (its output) is saved. */
+type FormSchema = z.ZodType<FieldValues, FieldValues>;
+/** The form of a schema: its fields typed by the schema's input, the submitted values by its output. */
+type SchemaForm<S extends FormSchema> = UseFormReturn<z.input<S>, unknown, z.output<S>>;
+
+interface FormShellProps<S extends FormSchema> {
+  schema: S;
+  defaultValues: DefaultValues<z.input<S>>;
+  /** Saves the parsed values; throws ApiClientError on failure (its field errors land under the fields). */
+  onSubmit(values: z.output<S>, form: SchemaForm<S>): Promise<unknown>;
+  children: ReactNode | ((form: SchemaForm<S>) => ReactNode);
   /** The §8 message shown when saving fails without a more specific one. */
   failureMessage: string;
   submitLabel?: string;
@@ -29,11 +33,11 @@ interface FormShellProps<T extends FieldValues> {
 }
 
 /** One edit screen: validate with the contract's schema, save, show server field errors (STYLE.md "Screens"). */
-export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
+export function FormShell<S extends FormSchema>(props: FormShellProps<S>) {
   // Checked on submit, then as the user corrects: a message appearing on blur moved the submit button
   // under the pointer (the click that blurred a field then missed it) and left only that field's message.
-  const form = useForm<T, unknown, T>({
-    resolver: zodResolver(props.schema as never) as unknown as Resolver<T, unknown, T>,
+  const form = useForm<z.input<S>, unknown, z.output<S>>({
+    resolver: zodResolver(props.schema),
     defaultValues: props.defaultValues,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -58,7 +62,7 @@ export function FormShell<T extends FieldValues>(props: FormShellProps<T>) {
         for (const [key, message] of Object.entries(e.errors)) {
           // Add and update calls wrap the form in `info` (SPEC.md §7); the form's fields are the inner keys.
           const field = key.replace(/^info\./, '');
-          if (field !== '_') form.setError(field as Path<T>, { message }, { shouldFocus: true });
+          if (field !== '_') form.setError(field as Path<z.input<S>>, { message }, { shouldFocus: true });
         }
       }
       // A refusal the server explains (duplicate IMEI, invalid input…) shows its own words; otherwise the §8 message.

@@ -1,4 +1,4 @@
-import { errorMessages, type Call, type CallResponse, type SortDir } from '@fleet/contract';
+import { errorMessages, type Call, type SortDir } from '@fleet/contract';
 import {
   Alert,
   Anchor,
@@ -21,9 +21,10 @@ import { IconColumns, IconSearch, IconX } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiClientError, callApi } from '../../lib/api-client';
+import { ApiClientError, callApi, type Takes } from '../../lib/api-client';
 import { shellTexts } from '../../lib/texts';
 import { CompanySelect } from '../company-select';
+import type { CountCall, ListCall, ListFilterBody, ListPageBody } from './list-calls';
 import { ListPagination } from './list-pagination';
 import { defaultListQuery, isFiltered, useListStore, type SavedListQuery } from './list-state';
 
@@ -41,11 +42,13 @@ export interface ListColumn<Row> {
 export const visibleColumns = <Row,>(columns: ListColumn<Row>[], chosen: Record<string, boolean>) =>
   columns.filter((c) => !c.optional || (chosen[c.label] ?? c.optional === 'shown'));
 
-interface ListShellProps<Row, L extends Call> {
+interface ListShellProps<Row, C extends Call, L extends Call> {
   /** Key under which the query is saved. */
   id: string;
-  countCall: Call;
-  listCall: L;
+  /** The count call; its request must take the filter sent (ListFilterBody), or the screen does not compile. */
+  countCall: C & CountCall;
+  /** The list call, answering the rows; its request must take the filter and page sent (ListPageBody). */
+  listCall: L & ListCall<Row>;
   searchColumns: readonly { key: string; label: string }[];
   columns: ListColumn<Row>[];
   rowKey(row: Row): string;
@@ -65,7 +68,9 @@ interface ListShellProps<Row, L extends Call> {
 }
 
 /** One list screen: search, sort, paging, deleted switch, company filter, empty state (STYLE.md "Screens"). */
-export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
+export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L extends Call & Takes<L, ListPageBody>>(
+  props: ListShellProps<Row, C, L>,
+) {
   const { id, countCall, listCall, searchColumns, defaultSort, flags = [], companyFilter = false } = props;
   const base = defaultListQuery(defaultSort.item, defaultSort.dir);
   const q: SavedListQuery = { ...base, ...useListStore((s) => s.queries[id]) };
@@ -77,7 +82,7 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
   useEffect(() => setText(q.search_text), [q.search_text]);
   const navigate = useNavigate();
 
-  const filter = {
+  const filter: ListFilterBody = {
     search_item: q.search_item,
     search_text: q.search_text,
     isDelete: q.isShowDelete,
@@ -87,21 +92,22 @@ export function ListShell<Row, L extends Call>(props: ListShellProps<Row, L>) {
   };
   const count = useQuery({
     queryKey: [id, 'count', filter],
-    queryFn: ({ signal }) => callApi(countCall, filter as never, { signal }) as Promise<{ count: number }>,
+    queryFn: ({ signal }) => callApi<CountCall>(countCall, filter, { signal }),
   });
   const list = useQuery({
     queryKey: [id, 'list', filter, q.currentPage, q.size, q.sort_item, q.sort_dir],
-    queryFn: ({ signal }) =>
-      callApi(
-        listCall,
-        { ...filter, offset: q.currentPage * q.size, limit: q.size, sorts: `${q.sort_item} ${q.sort_dir}` } as never,
-        {
-          signal,
-        },
-      ) as Promise<CallResponse<L>>,
+    queryFn: ({ signal }) => {
+      const body: ListPageBody = {
+        ...filter,
+        offset: q.currentPage * q.size,
+        limit: q.size,
+        sorts: `${q.sort_item} ${q.sort_dir}`,
+      };
+      return callApi<ListCall<Row>>(listCall, body, { signal });
+    },
     placeholderData: keepPreviousData,
   });
-  const rows = ((list.data as { list?: Row[] } | undefined)?.list ?? []) as Row[];
+  const rows = list.data?.list ?? [];
   const total = count.data?.count ?? 0;
   useEffect(() => {
     if (count.data && count.data.count !== q.list_cnt) update({ list_cnt: count.data.count });

@@ -17,11 +17,12 @@ import {
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { callApi, messageOf } from '../../lib/api-client';
+import { callApi, messageOf, type Takes } from '../../lib/api-client';
+import type { CountCall, ListCall, ListFilterBody, ListPageBody } from '../list-shell/list-calls';
 
 export interface PickerSource<Row> {
-  countCall: Call;
-  listCall: Call;
+  countCall: CountCall;
+  listCall: ListCall<Row>;
   /** The picker's search columns, each with its index in the list's full search columns ('0', '4', …). */
   searchColumns: { item: string; label: string }[];
   /** Body fields for both calls, e.g. `{ isRegistered: false }`. */
@@ -32,6 +33,11 @@ export interface PickerSource<Row> {
   /** A note on what the list holds, e.g. '未登録のみ'. */
   hint?: string;
 }
+
+/** A picker's source, its calls checked to take what the picker sends them (ListFilterBody, ListPageBody). */
+export const pickerSource = <Row, C extends Call & Takes<C, ListFilterBody>, L extends Call & Takes<L, ListPageBody>>(
+  source: PickerSource<Row> & { countCall: C; listCall: L },
+): PickerSource<Row> => source;
 
 const PAGE = 10;
 
@@ -55,19 +61,19 @@ export function PickerModal<Row>({
   const [text, setText] = useState('');
   const [query, setQuery] = useState({ search_item: item, search_text: '' });
   const [page, setPage] = useState(0);
-  const body = { ...query, isDelete: false, ...source.filter };
+  const body: ListFilterBody = { ...query, isDelete: false, ...source.filter };
   const count = useQuery({
     queryKey: ['picker', source.countCall.path, body],
-    queryFn: ({ signal }) => callApi(source.countCall, body as never, { signal }) as Promise<{ count: number }>,
+    queryFn: ({ signal }) => callApi(source.countCall, body, { signal }),
     enabled: opened,
     staleTime: 0,
   });
   const list = useQuery({
     queryKey: ['picker', source.listCall.path, body, page],
-    queryFn: ({ signal }) =>
-      callApi(source.listCall, { ...body, offset: page * PAGE, limit: PAGE, sorts: source.sort } as never, {
-        signal,
-      }) as Promise<{ list: Row[] }>,
+    queryFn: ({ signal }) => {
+      const pageBody: ListPageBody = { ...body, offset: page * PAGE, limit: PAGE, sorts: source.sort };
+      return callApi(source.listCall, pageBody, { signal });
+    },
     enabled: opened,
     staleTime: 0,
     placeholderData: keepPreviousData,

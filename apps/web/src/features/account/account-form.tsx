@@ -68,8 +68,8 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
   }));
 
   return (
-    <FormShell<AccountFormInput>
-      schema={(mode === 'add' ? AccountForm : AccountEditForm) as never}
+    <FormShell
+      schema={mode === 'add' ? AccountForm : AccountEditForm}
       defaultValues={{ ...initial, company_id: initial.company_id ?? (superAdmin ? HEAD_OFFICE : actor.company_id) }}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.account.list : paths.account.detail(initial.account_id)}
@@ -85,9 +85,9 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
             form.setError('email', { message: accountMessages.emailInUse });
             return;
           }
-          await add.mutateAsync(info as never);
+          await add.mutateAsync(info);
         } else {
-          await update.mutateAsync(info as never);
+          await update.mutateAsync(info);
         }
         await navigate(paths.account.detail(String(values.account_id)));
       }}

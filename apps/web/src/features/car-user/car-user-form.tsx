@@ -77,8 +77,8 @@ export function CarUserFormView({
   const update = useUpdateCarUser();
   const navigate = useNavigate();
   return (
-    <FormShell<CarUserFormInput>
-      schema={CarUserForm as never}
+    <FormShell
+      schema={CarUserForm}
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.car.userList : paths.car.userDetail(initial.user_id)}

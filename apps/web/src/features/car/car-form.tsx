@@ -66,8 +66,8 @@ export function CarFormView({
   const update = useUpdateCar();
   const navigate = useNavigate();
   return (
-    <FormShell<CarFormInput>
-      schema={CarForm as never}
+    <FormShell
+      schema={CarForm}
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.car.list : paths.car.detail(initial.car_id)}

@@ -16,13 +16,13 @@ import {
 } from '@fleet/contract';
 import { useFormContext } from 'react-hook-form';
 import { RecordPickerField } from '../../components/record-picker/record-picker-field';
-import type { PickerSource } from '../../components/record-picker/picker-modal';
+import { pickerSource, type PickerSource } from '../../components/record-picker/picker-modal';
 
 /** Picker search columns keep their index in the list's full search columns (SPEC.md §3). */
 const indexed = (all: readonly { key: string }[], picked: readonly { key: string; label: string }[]) =>
   picked.map((c) => ({ item: String(all.findIndex((a) => a.key === c.key)), label: c.label }));
 
-const customerSource: PickerSource<CarUserRow> = {
+const customerSource: PickerSource<CarUserRow> = pickerSource({
   countCall: userListCount,
   listCall: userList,
   searchColumns: indexed(carUserSearchColumns, carUserPickerSearchColumns),
@@ -36,9 +36,9 @@ const customerSource: PickerSource<CarUserRow> = {
     { label: carUserLabels.company_name, render: (r) => r.company_name ?? '本部' },
     { label: carUserLabels.merchant, render: (r) => r.merchant },
   ],
-};
+});
 
-const deviceSource: PickerSource<DeviceRow> = {
+const deviceSource: PickerSource<DeviceRow> = pickerSource({
   countCall: deviceListCount,
   listCall: deviceList,
   searchColumns: indexed(deviceSearchColumns, devicePickerSearchColumns),
@@ -52,7 +52,7 @@ const deviceSource: PickerSource<DeviceRow> = {
     { label: deviceLabels.car_type, render: (r) => r.car_type },
     { label: deviceLabels.ipaddr, render: (r) => r.ipaddr },
   ],
-};
+});
 
 /** The vehicle's customer: one not yet on a vehicle, searched by id or name. */
 export function CustomerPicker({ current }: { current?: CarUserRow | null }) {

@@ -11,8 +11,8 @@ export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
   const update = useUpdateCompany();
   const navigate = useNavigate();
   return (
-    <FormShell<CompanyFormInput>
-      schema={CompanyForm as never}
+    <FormShell
+      schema={CompanyForm}
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.company.list : paths.company.detail(initial.company_id)}

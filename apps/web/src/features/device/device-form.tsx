@@ -37,17 +37,15 @@ export function DeviceFormView({ mode, initial }: { mode: 'add' | 'edit'; initia
   const update = useUpdateDevice();
   const navigate = useNavigate();
   return (
-    <FormShell<DeviceEditFormInput>
-      schema={(mode === 'add' ? DeviceForm : DeviceEditForm) as never}
+    <FormShell
+      schema={mode === 'add' ? DeviceForm : DeviceEditForm}
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.device.list : paths.device.detail(initial.car_device_id)}
       submitLabel={mode === 'add' ? '登録する' : '更新する'}
       onSubmit={async (values) => {
         try {
-          await (mode === 'add'
-            ? add.mutateAsync(values as Required<DeviceEditFormInput>)
-            : update.mutateAsync(values));
+          await (mode === 'add' ? add.mutateAsync(values) : update.mutateAsync(values));
         } catch (e) {
           throw imeiConflict(e);
         }

@@ -17,13 +17,13 @@ import { callApi, messageOf } from '../../lib/api-client';
 
 function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
   const { control, watch, formState } = useFormContext<NotifySettingsFormInput>();
-  const enabled = !!watch(`${item.key}.enable` as never);
+  const enabled = !!watch(`${item.key}.enable`);
   const err = (formState.errors as Record<string, { param?: { message?: string } }>)[item.key]?.param?.message;
   return (
     <Card withBorder radius="md" padding="md" bg={enabled ? 'brand.0' : undefined}>
       <Stack gap="xs">
         <Controller
-          name={`${item.key}.enable` as never}
+          name={`${item.key}.enable`}
           control={control}
           render={({ field }) => (
             <Switch
@@ -42,7 +42,7 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
         </Text>
         {item.param && (
           <Controller
-            name={`${item.key}.param` as never}
+            name={`${item.key}.param`}
             control={control}
             render={({ field }) => (
               <NumberInput
@@ -93,9 +93,9 @@ export function NotifyForm({ accountId }: { accountId: string }) {
           {notifyMessages.updated}
         </Alert>
       )}
-      <FormShell<NotifySettingsFormInput>
-        schema={NotifySettingsForm as never}
-        defaultValues={q.data.notify as NotifySettingsFormInput}
+      <FormShell
+        schema={NotifySettingsForm}
+        defaultValues={q.data.notify}
         failureMessage={notifyMessages.updateFailed ?? errorMessages.updateFailed}
         submitLabel="設定を保存する"
         onSubmit={async (info) => {

@@ -4,12 +4,10 @@ import {
   passwordResetMessages,
   ResetPasswordEmailRequest,
   resetPasswordEmail,
-  type PasswordResetByTokenInput,
 } from '@fleet/contract';
 import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { z } from 'zod';
 import { PasswordField, TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { callApi } from '../../lib/api-client';
@@ -41,8 +39,8 @@ export function ResetRequestForm() {
           </Stack>
         </Paper>
       ) : (
-        <FormShell<z.input<typeof ResetPasswordEmailRequest>>
-          schema={ResetPasswordEmailRequest as never}
+        <FormShell
+          schema={ResetPasswordEmailRequest}
           defaultValues={{ email: '' }}
           failureMessage={passwordResetMessages.sendFailed}
           submitLabel="再設定メールを送信"
@@ -78,8 +76,8 @@ export function SetPasswordForm({ token }: { token: string }) {
           </Stack>
         </Paper>
       ) : (
-        <FormShell<PasswordResetByTokenInput>
-          schema={PasswordResetByTokenRequest as never}
+        <FormShell
+          schema={PasswordResetByTokenRequest}
           defaultValues={{ token, password: '', password_confirm: '' }}
           failureMessage={passwordResetMessages.tokenInvalid}
           submitLabel="パスワードを変更する"

@@ -12,7 +12,8 @@ import {
 import { Alert, Button, Group, Paper, Stack, Stepper } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconArrowRight, IconDeviceFloppy } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import { FormProvider, useForm, type Resolver } from 'react-hook-form';
+import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
+import type { z } from 'zod';
 import { ApiClientError } from '../../lib/api-client';
 import { terminalInUse, useRegisterAll } from './api';
 import { WizardDone, type Registered } from './wizard-done';
@@ -25,6 +26,8 @@ const parts = [
   { key: 'car', label: '車両情報', schema: WizardCarForm },
 ] as const;
 type Part = (typeof parts)[number]['key'];
+/** A field named by a step's schema or by the server ('user.x', 'device.x', 'car.x'): known only at run time. */
+type WizardField = FieldPath<CarUserDeviceAddInput>;
 const CONFIRM = parts.length;
 const DONE = CONFIRM + 2;
 
@@ -42,8 +45,8 @@ export function RegistrationWizard({
   steps: Record<Part, ReactNode>;
   onRestart(): void;
 }) {
-  const form = useForm<CarUserDeviceAddInput>({
-    resolver: zodResolver(CarUserDeviceAddRequest as never) as unknown as Resolver<CarUserDeviceAddInput>,
+  const form = useForm<CarUserDeviceAddInput, unknown, z.output<typeof CarUserDeviceAddRequest>>({
+    resolver: zodResolver(CarUserDeviceAddRequest),
     defaultValues: initial,
     mode: 'onTouched',
   });
@@ -59,9 +62,9 @@ export function RegistrationWizard({
     const result = schema.safeParse(form.getValues(key));
     if (result.success) return true;
     const errors = Object.entries(fieldErrors(result.error));
-    for (const [field, message] of errors) form.setError(`${key}.${field}` as never, { message });
+    for (const [field, message] of errors) form.setError(`${key}.${field}` as WizardField, { message });
     setActive(index);
-    setTimeout(() => form.setFocus(`${key}.${errors[0]![0]}` as never));
+    setTimeout(() => form.setFocus(`${key}.${errors[0]![0]}` as WizardField));
     return false;
   };
   const go = (index: number) => {
@@ -76,9 +79,9 @@ export function RegistrationWizard({
       setChecking(true);
       try {
         const inUse = Object.entries(await terminalInUse(form.getValues('device')));
-        for (const [field, message] of inUse) form.setError(`device.${field}` as 'device.car_data_id', { message });
+        for (const [field, message] of inUse) form.setError(`device.${field}` as WizardField, { message });
         if (inUse.length) {
-          setTimeout(() => form.setFocus(`device.${inUse[0]![0]}` as 'device.car_data_id'));
+          setTimeout(() => form.setFocus(`device.${inUse[0]![0]}` as WizardField));
           return;
         }
       } catch {
@@ -100,7 +103,7 @@ export function RegistrationWizard({
       setActive(DONE);
     } catch (e) {
       const fields = e instanceof ApiClientError ? Object.entries(e.errors).filter(([k]) => k !== '_') : [];
-      for (const [field, message] of fields) form.setError(field as never, { message });
+      for (const [field, message] of fields) form.setError(field as WizardField, { message });
       const first = parts.findIndex((p) => fields.some(([k]) => k.startsWith(`${p.key}.`)));
       if (first >= 0) setActive(first);
       const specific = e instanceof ApiClientError && e.status !== 401 && e.status < 500 ? e.message : '';

@@ -10,12 +10,12 @@ export function TotpDisableForm({ onDisabled }: { onDisabled(): void }) {
   const disable = useTotpDisable();
   return (
     <FormShell
-      schema={TotpDisableRequest as never}
+      schema={TotpDisableRequest}
       defaultValues={{ password: '', otp: '' }}
       failureMessage={errorMessages.updateFailed}
       submitLabel={T.disable}
       onSubmit={async (values) => {
-        await disable.mutateAsync(values as { password: string; otp: string });
+        await disable.mutateAsync(values);
         onDisabled();
       }}
     >

@@ -43,12 +43,12 @@ export function TotpSetupPanel({ onEnabled }: { onEnabled?(): void }) {
         </Stack>
       </Group>
       <FormShell
-        schema={TotpEnableRequest as never}
+        schema={TotpEnableRequest}
         defaultValues={{ otp: '' }}
         failureMessage={errorMessages.updateFailed}
         submitLabel={T.enable}
         onSubmit={async (values) => {
-          await enable.mutateAsync(values as { otp: string });
+          await enable.mutateAsync(values);
           onEnabled?.();
         }}
       >

@@ -30,7 +30,7 @@ export function Component() {
           </Button>
         }
       />
-      <ListShell<AccountRow, typeof accountList>
+      <ListShell
         id={accountKeys.all[0]}
         countCall={accountListCount}
         listCall={accountList}

@@ -1,5 +1,4 @@
 import { accountLabels as L, errorMessages, OwnPasswordChangeForm } from '@fleet/contract';
-import type { z } from 'zod';
 import { Alert, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { PasswordField } from '../../../components/edit-shell/fields';
@@ -22,7 +21,7 @@ export function Component() {
           パスワードを変更しました。
         </Alert>
       )}
-      <FormShell<z.input<typeof OwnPasswordChangeForm>>
+      <FormShell
         schema={OwnPasswordChangeForm}
         defaultValues={{ current_password: '', password: '', password_confirm: '' }}
         failureMessage={errorMessages.updateFailed}

@@ -141,7 +141,7 @@ export function Component() {
           )
         }
       />
-      <ListShell<CarRow, typeof carList>
+      <ListShell
         id={carKeys.all[0]}
         countCall={carListCount}
         listCall={carList}

@@ -71,7 +71,7 @@ export function Component() {
           )
         }
       />
-      <ListShell<CarUserRow, typeof userList>
+      <ListShell
         id={carUserKeys.all[0]}
         countCall={userListCount}
         listCall={userList}

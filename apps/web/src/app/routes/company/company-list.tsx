@@ -1,4 +1,4 @@
-import { companyList, companyListCount, companySearchColumns, type CompanyRow } from '@fleet/contract';
+import { companyList, companyListCount, companySearchColumns } from '@fleet/contract';
 import { Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -18,7 +18,7 @@ export function Component() {
           </Button>
         }
       />
-      <ListShell<CompanyRow, typeof companyList>
+      <ListShell
         id={companyKeys.all[0]}
         countCall={companyListCount}
         listCall={companyList}

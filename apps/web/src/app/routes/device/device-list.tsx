@@ -5,7 +5,6 @@ import {
   deviceSearchColumns,
   terminalProtocolLabels,
   terminalProtocolShortLabels,
-  type DeviceListRow,
 } from '@fleet/contract';
 import { Anchor, Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
@@ -27,7 +26,7 @@ export function Component() {
           </Button>
         }
       />
-      <ListShell<DeviceListRow, typeof deviceList>
+      <ListShell
         id={deviceKeys.all[0]}
         countCall={deviceListCount}
         listCall={deviceList}

@@ -4,12 +4,15 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** Runs a bench client script (TypeScript, through tsx) in its own process; resolves with its last stdout line as JSON. */
+/**
+ * Runs a bench client script (TypeScript, through tsx) in its own process; resolves with its last stdout line as JSON.
+ * It resolves the workspace packages to their sources as the bench does (e.g. `@fleet/server/teltonika-device`).
+ */
 export function runClient<T>(script: string, args: unknown, onLine?: (line: string) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(here, 'clients', script), JSON.stringify(args)],
+      ['--conditions=@fleet/source', '--import', 'tsx', path.join(here, 'clients', script), JSON.stringify(args)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,fleetmap,...]
+ * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,...]
  *
  * Builds a fleet in a database of its own, starts the real server on it and
  * measures every figure of bench/README.md beside its anchor; prints a table
@@ -20,6 +20,7 @@ import { benchExport } from './export.js';
 import { benchFrontend } from './frontend.js';
 import { FULL, generateFleet, QUICK, type Fleet, type FleetSize } from './generate.js';
 import { benchIngest } from './ingest.js';
+import { benchIngestTcp } from './ingest-tcp.js';
 import { benchLists } from './lists.js';
 import { benchLoad } from './load.js';
 import { benchChart, benchLogTable } from './logs.js';
@@ -65,6 +66,8 @@ const loadShape =
   flag('load-seconds') !== undefined || flag('load-interval') !== undefined
     ? `-load-${loadSeconds}s-every-${loadInterval}s`
     : '';
+/** --tcp-sockets=: the TCP ingest section's terminals (default 1,000; 200 with --quick or on PGlite). */
+const tcpSockets = num('tcp-sockets');
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 /** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
@@ -152,6 +155,14 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
           pacedBatches: quick ? 3 : 8,
         }),
       );
+      // PGlite stores from the server's one thread, a frame's AVL records one batch each: a smaller run there.
+      await section(report, 'ingest-tcp', () =>
+        benchIngestTcp(bdb, server, report, {
+          terminals: Math.min(tcpSockets ?? (quick || kind === 'pglite' ? 200 : 1000), Math.floor(size.vehicles / 2)),
+          framesPerTerminal: kind === 'pglite' ? 2 : quick ? 5 : 10,
+          recordsPerFrame: 20,
+        }),
+      );
       await section(report, 'load', () =>
         benchLoad(bdb, server, fleet, report, {
           seconds: loadSeconds,
@@ -179,7 +190,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
   const file = report.write(
     path.join(repoRoot, 'bench/results'),
     // An --only run names its sections, so it never overwrites a whole run's file.
-    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? `-only-${only.join('-')}` : ''}${loadShape}.md`,
+    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? `-only-${only.join('-')}` : ''}${loadShape}${tcpSockets ? `-tcp-${tcpSockets}` : ''}.md`,
     md,
   );
   console.log(`\n${report.table()}\n`);

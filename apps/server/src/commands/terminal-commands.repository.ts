@@ -118,6 +118,13 @@ export function pendingCommandCtes(
 ): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
   const held = opts.holdMovingProhibits ? movingProhibit : sql`false`;
+  // Teltonika and GT06 terminals get their commands from the link gateway alone (takeLinkCommands: in
+  // their own form, a prohibit held while moving); the batches their frames are stored as hand out nothing,
+  // or a frame of a moving vehicle would fetch the very prohibit held back.
+  const ownChannel = opts.holdMovingProhibits
+    ? sql`true`
+    : sql`NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id
+        AND NOT d.is_delete AND d.protocol IN ('teltonika', 'gt06'))`;
   return [
     sql`lapsed AS (
       UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${lapse}
@@ -139,6 +146,7 @@ export function pendingCommandCtes(
         AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL
         -- OsmAnd terminals cannot receive commands: theirs stay waiting and expire (docs/device-protocol.md §10).
         AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${held}
+        AND ${ownChannel}
       RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
     // Said once per command in its timeline: why it is still waiting.
     sql`held_events AS (
@@ -155,7 +163,7 @@ export function pendingCommandCtes(
       UNION ALL
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
       WHERE car_data_id = ANY(${ids}) AND state = ${resultWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL)`,
+        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${ownChannel})`,
   ];
 }
 
@@ -175,9 +183,14 @@ const movingProhibit = sql<boolean>`(cmd_type = 'set_engine_boot_permission' AND
  * takePendingCommandsOf for terminals on a live link (Teltonika, GT06): the
  * same hand-out with its authority checks, but a prohibit waits while the
  * vehicle moves (a 'held' event says so) and goes out once it stopped.
+ * `held`: the terminals with such a prohibit waiting now, so the link can look
+ * again as soon as a frame of theirs is stored.
  */
-export async function takeLinkCommands(db: Db, carDataIds: readonly string[]): Promise<Map<string, DeviceCommand[]>> {
-  return takePendingCommandsOf(db, carDataIds, { holdMovingProhibits: true });
+export async function takeLinkCommands(
+  db: Db,
+  carDataIds: readonly string[],
+): Promise<{ commands: Map<string, DeviceCommand[]>; held: Set<string> }> {
+  return handOut(db, carDataIds, true);
 }
 
 /** takePendingCommands for several terminals in one statement: IMEI → its commands (absent when none). */
@@ -186,17 +199,36 @@ export async function takePendingCommandsOf(
   carDataIds: readonly string[],
   opts: { holdMovingProhibits?: boolean } = {},
 ): Promise<Map<string, DeviceCommand[]>> {
-  const out = new Map<string, DeviceCommand[]>();
-  if (carDataIds.length === 0) return out;
-  const result = await sql<CommandRow & { car_data_id: string }>`
-    WITH ${sql.join(pendingCommandCtes(sql`${[...carDataIds]}::text[]`, opts))}
-    SELECT * FROM pending ORDER BY id`.execute(db);
+  return (await handOut(db, carDataIds, opts.holdMovingProhibits ?? false)).commands;
+}
+
+async function handOut(db: Db, carDataIds: readonly string[], holdMovingProhibits: boolean) {
+  const commands = new Map<string, DeviceCommand[]>();
+  const held = new Set<string>();
+  if (carDataIds.length === 0) return { commands, held };
+  const ids = sql`${[...carDataIds]}::text[]`;
+  // The prohibits held back by this very statement (one snapshot: the same rows its held_events saw).
+  const stillHeld = holdMovingProhibits
+    ? sql`UNION ALL
+      SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at, true FROM reserved_commands
+      WHERE car_data_id = ANY(${ids}) AND state = ${reservationStates.execWait} AND deleted_at IS NULL
+        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${movingProhibit}`
+    : sql``;
+  const result = await sql<CommandRow & { car_data_id: string; held: boolean }>`
+    WITH ${sql.join(pendingCommandCtes(ids, { holdMovingProhibits }))}
+    SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at, false AS held FROM pending
+    ${stillHeld}
+    ORDER BY id`.execute(db);
   for (const row of result.rows) {
-    const list = out.get(row.car_data_id);
+    if (row.held) {
+      held.add(row.car_data_id);
+      continue;
+    }
+    const list = commands.get(row.car_data_id);
     if (list) list.push(toDeviceCommand(row));
-    else out.set(row.car_data_id, [toDeviceCommand(row)]);
+    else commands.set(row.car_data_id, [toDeviceCommand(row)]);
   }
-  return out;
+  return { commands, held };
 }
 
 /** Commands a batch reports results for, locked until the batch commits. */

@@ -9,6 +9,7 @@ import {
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
+import { signalCommands } from '../commands/command-signal.js';
 import { reserveCommand } from '../commands/terminal-commands.repository.js';
 import { conflict } from '../http/errors.js';
 import {
@@ -60,6 +61,8 @@ export async function reserve(db: Db, access: Access, input: ReserveInput, now: 
     if (isUniqueViolation(err, 'reserved_commands_active_key')) throw conflict(engineMessages.slotBusy);
     throw err;
   }
+  // Stored (one statement): a terminal connected over TCP is handed it now, on whichever instance it is connected.
+  await signalCommands(db, [input.car_data_id]);
   await writeAudit(db, access, 'engine_command.reserve', 'engine_command', String(id), {
     car_data_id: input.car_data_id,
     cmd_type: input.cmd_type,

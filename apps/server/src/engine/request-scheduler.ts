@@ -1,6 +1,7 @@
 import { COMMAND_EXPIRY_DEFAULT_MINUTES, ENGINE_CMD_IDX, engineMessages } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
+import { signalCommands } from '../commands/command-signal.js';
 import { reserveCommand } from '../commands/terminal-commands.repository.js';
 import { expireCommands, findActiveInSlot } from '../commands/command.repository.js';
 import { sql } from 'kysely';
@@ -26,13 +27,15 @@ export interface TickResult {
 }
 
 type Outcome = 'fired' | 'failed' | 'cancelled' | 'none' | 'raced';
+/** A fired request names its terminal, signalled once the transaction committed. */
+type Fired = { fired: string };
 
 /**
  * One due request, in one transaction: claimed with FOR UPDATE SKIP LOCKED,
  * turned into an engine command (state 1) and marked fired, or marked failed
  * with the reason. Another scheduler never sees it pending again.
  */
-async function fireNext(db: Db, now: Date): Promise<Outcome> {
+async function fireNext(db: Db, now: Date): Promise<Exclude<Outcome, 'fired'> | Fired> {
   return db.transaction().execute(async (trx) => {
     const req = await claimDueRequest(trx, now);
     if (!req) return 'none';
@@ -70,7 +73,7 @@ async function fireNext(db: Db, now: Date): Promise<Outcome> {
       expires_at: new Date(now.getTime() + COMMAND_EXPIRY_DEFAULT_MINUTES * 60_000),
     });
     await markFired(trx, req.request_id, commandId, now);
-    return 'fired';
+    return { fired: car.car_data_id };
   });
 }
 
@@ -95,7 +98,12 @@ export function createRequestScheduler(opts: SchedulerOptions) {
     for (let i = 0; i < MAX_PER_TICK; i++) {
       let outcome: Outcome;
       try {
-        outcome = await fireNext(db, now);
+        const next = await fireNext(db, now);
+        if (typeof next === 'object') {
+          // Committed: a terminal connected over TCP is handed the command now.
+          await signalCommands(db, [next.fired]);
+          outcome = 'fired';
+        } else outcome = next;
       } catch (err) {
         // The slot was taken between the check and the insert (a console user, or another
         // request for the same vehicle): rolled back; the next claim finds the slot busy.

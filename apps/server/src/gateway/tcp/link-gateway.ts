@@ -1,5 +1,6 @@
 import type { DeviceCommand, DeviceRecordInput, TelemetryState } from '@fleet/contract';
 import type { Db } from '../../db/database.js';
+import { subscribeCommands, type CommandSubscription } from '../../commands/command-signal.js';
 import { takeLinkCommands } from '../../commands/terminal-commands.repository.js';
 import { GroupCommit } from '../group-commit.js';
 import type { IngestOutcome } from '../ingest.service.js';
@@ -9,11 +10,17 @@ import { findLinkTerminal, type LinkProtocol, type LinkTerminal, type LoginRefus
  * What the Teltonika and GT06 listeners share: the login by IMEI, the store
  * (the JSON gateway's group commit, so the same logs, latest state,
  * notifications and live push), and the commands. A command is handed out by
- * the commands module (authority re-checked, a prohibit held while the
- * vehicle moves) and written to the terminal's open connection: right after
- * login, after each stored frame and every `pollMs` for every connected
- * terminal, so a command reserved on any server instance goes out within
- * that time. A terminal that is not connected gets it when it next logs in.
+ * the commands module (authority re-checked, expiry and deletion, a prohibit
+ * held while the vehicle moves) and written to the terminal's open connection:
+ * - right after the login;
+ * - when it is made: the commands module's signal (a NOTIFY on PostgreSQL, so
+ *   from any server instance; commands/command-signal.ts) names the terminal,
+ *   and the open sockets here are looked up by IMEI;
+ * - for a terminal with a prohibit held back, after each frame of it is stored
+ *   (the vehicle may have stopped);
+ * - every `pollMs` (30 s) for every connected terminal, and after the signal's
+ *   connection was lost and is back: the safety net for a missed signal.
+ * A terminal that is not connected gets it when it next logs in.
  */
 export interface Link {
   readonly terminal: LinkTerminal;
@@ -30,7 +37,7 @@ export interface LinkLog {
 export interface LinkGatewayOptions {
   publicUrl: string;
   log: LinkLog;
-  /** How often connected terminals' commands are looked for (ms). */
+  /** How often every connected terminal's commands are looked for anyway (ms), in case a signal was missed. */
   pollMs?: number;
   /** Told the merged latest states after each commit (the live push). */
   committed?: (states: TelemetryState[]) => Promise<void>;
@@ -44,24 +51,42 @@ export interface LinkGatewayOptions {
 export const KIND = { avl: 1, location: 2, heartbeat: 3, alarm: 4, result: 5, connected: 6, disconnected: 7 } as const;
 export const seqOf = (time: Date, kind: number) => Math.max(0, Math.floor(time.getTime())) * 16 + kind;
 
+/** The safety poll's default period. */
+export const LINK_POLL_MS = 30_000;
+
 export class LinkGateway {
   private readonly writer: GroupCommit;
+  /** The open connections, by IMEI. */
   private readonly links = new Map<string, { link: Link; sent: Set<number> }>();
+  /** Connected terminals whose last hand-out held a prohibit back: looked at again once a frame of theirs is stored. */
+  private readonly held = new Set<string>();
+  /** Stores in flight per terminal (a Teltonika frame is one per AVL record). */
+  private readonly storing = new Map<string, number>();
+  /** Terminals signalled, handed out together at the next turn of the event loop. */
+  private readonly due = new Set<string>();
+  private flushing: Promise<void> | undefined;
+  private readonly signal: CommandSubscription;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly db: Db,
     private readonly opts: LinkGatewayOptions,
   ) {
     this.writer = new GroupCommit(db, { notify: { publicUrl: opts.publicUrl }, committed: opts.committed });
-    const pollMs = opts.pollMs ?? 1000;
-    this.timer = setInterval(() => void this.poll(), pollMs);
+    this.signal = subscribeCommands(db, opts.log, { ready: (imei) => this.wake(imei), missed: () => void this.poll() });
+    this.timer = setInterval(() => void this.poll(), opts.pollMs ?? LINK_POLL_MS);
     this.timer.unref();
   }
 
   get log() {
     return this.opts.log;
+  }
+
+  /** Resolves once commands made from now on (on any instance) reach this gateway's connections at once. */
+  listening(): Promise<void> {
+    return this.signal.listening();
   }
 
   /** The terminal of this IMEI if it may log in over `protocol` from `address`; logs a refusal. */
@@ -94,6 +119,7 @@ export class LinkGateway {
     const imei = link.terminal.car_data_id;
     if (this.links.get(imei)?.link !== link) return;
     this.links.delete(imei);
+    this.held.delete(imei);
     const now = new Date();
     await this.store(link.terminal, KIND.disconnected, now, [
       { type: 'connection', time: now.toISOString(), state: 'disconnected' },
@@ -108,7 +134,15 @@ export class LinkGateway {
     records: DeviceRecordInput[],
     now = new Date(),
   ): Promise<IngestOutcome> {
-    return this.writer.ingest(terminal, { seq: seqOf(time, kind), records }, now);
+    const imei = terminal.car_data_id;
+    this.storing.set(imei, (this.storing.get(imei) ?? 0) + 1);
+    return this.writer.ingest(terminal, { seq: seqOf(time, kind), records }, now).finally(() => {
+      const left = (this.storing.get(imei) ?? 1) - 1;
+      if (left > 0) return void this.storing.set(imei, left);
+      this.storing.delete(imei);
+      // The frame's last record is in (its acknowledgement goes out first): a held prohibit may go now.
+      if (this.held.has(imei)) this.wake(imei);
+    });
   }
 
   /** A command's outcome from the terminal: closes it as the JSON protocol's command_result would. */
@@ -145,7 +179,11 @@ export class LinkGateway {
   async deliver(imeis: readonly string[]): Promise<void> {
     const connected = imeis.filter((imei) => this.links.has(imei));
     if (connected.length === 0) return;
-    const commands = await takeLinkCommands(this.db, connected);
+    const { commands, held } = await takeLinkCommands(this.db, connected);
+    for (const imei of connected) {
+      if (held.has(imei) && this.links.has(imei)) this.held.add(imei);
+      else this.held.delete(imei);
+    }
     for (const [imei, list] of commands) {
       const entry = this.links.get(imei);
       if (!entry) continue; // disconnected meanwhile: repeated at its next login (resultWait)
@@ -158,6 +196,30 @@ export class LinkGateway {
           await this.result(entry.link.terminal, command.id, false, 'このプロトコルの端末では実行できないコマンドです');
         }
       }
+    }
+  }
+
+  /** A signal: commands may wait for this terminal. Handed out at once when it is connected here, else nothing. */
+  private wake(imei: string) {
+    if (this.stopped || !this.links.has(imei)) return;
+    this.due.add(imei);
+    this.flushing ??= this.flush();
+  }
+
+  /** The signalled terminals, together (many at once when the scheduler fires a batch of requests). */
+  private async flush(): Promise<void> {
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.due.size > 0 && !this.stopped) {
+        const imeis = [...this.due];
+        this.due.clear();
+        await this.deliver(imeis).catch((err: unknown) =>
+          this.opts.log.warn({ err, imeis: imeis.length }, 'terminal command hand-out failed'),
+        );
+      }
+    } finally {
+      this.due.clear();
+      this.flushing = undefined;
     }
   }
 
@@ -178,11 +240,15 @@ export class LinkGateway {
 
   /** Stops handing out commands, records every connected terminal's disconnection and closes the connections. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.signal.close();
     await this.polling;
+    await this.flushing;
     const links = [...this.links.values()].map((e) => e.link);
     this.links.clear(); // detach() of the closing connections has nothing left to do
+    this.held.clear();
     const now = new Date();
     await Promise.allSettled(
       links.map((link) =>

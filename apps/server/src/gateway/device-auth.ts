@@ -34,6 +34,8 @@ export interface DeviceRow {
   car_data_id: string;
   password_hash: string;
   is_delete: boolean;
+  /** The protocol the terminal is registered with: only `json` terminals come in through this gateway. */
+  protocol: string;
 }
 /** Finds a terminal by its id (car_device_id). */
 export type DeviceLookup = (carDeviceId: string) => Promise<DeviceRow | undefined>;
@@ -43,13 +45,16 @@ export async function findDevices(db: Db, ids: readonly string[]): Promise<Map<s
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('devices')
-    .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete'])
+    .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete', 'protocol'])
     .where('car_device_id', 'in', [...ids])
     .execute();
   return new Map(rows.map((r) => [r.car_device_id, r]));
 }
 
-/** Wrong id or password → 401; a logically deleted terminal with the right password → 403. */
+/**
+ * Wrong id or password, or a terminal registered with another protocol (OsmAnd, Teltonika, GT06 have
+ * adapters of their own) → 401, the same answer; a logically deleted terminal with the right password → 403.
+ */
 export async function authenticateDevice(
   db: Db,
   header: string | undefined,
@@ -59,7 +64,7 @@ export async function authenticateDevice(
   if (!creds) throw deviceUnauthorized();
   const device = await lookup(creds.id);
   const ok = verifyDeviceSecret(creds.password, device?.password_hash ?? dummyHash);
-  if (!device || !ok) throw deviceUnauthorized();
+  if (!device || !ok || device.protocol !== 'json') throw deviceUnauthorized();
   if (device.is_delete) throw forbidden(msg.deviceDeleted);
   return { car_device_id: device.car_device_id, car_data_id: device.car_data_id };
 }

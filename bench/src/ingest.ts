@@ -1,3 +1,5 @@
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { runClient } from './child.js';
 import type { BenchDb } from './db.js';
 import { deviceId, imei, TERMINAL_SECRET } from './generate.js';
@@ -8,8 +10,9 @@ import { int, ms } from './stats.js';
 
 /**
  * §2 Ingest through the gateway from many terminals at once (a client
- * process of its own), beside the same records written by multi-row INSERTs
- * straight to the database, 10 at a time (the app's pool size).
+ * process of its own), beside the same records written straight to the
+ * database batch by batch, 10 at a time (the app's pool size): by multi-row
+ * INSERTs (the anchor of the target) and, on PostgreSQL, by COPY.
  */
 const gpsColumns = ['car_data_id', 'recorded_at', 'lat', 'lng', 'speed', 'heading', 'satellites', 'accuracy'] as const;
 const batteryColumns = ['car_data_id', 'recorded_at', 'voltage', 'percentage'] as const;
@@ -20,7 +23,38 @@ function valuesInsert(table: string, columns: readonly string[], rows: unknown[]
   return { text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, params };
 }
 
-async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
+type Write = (table: string, columns: readonly string[], rows: unknown[][]) => Promise<void>;
+
+/** Multi-row `INSERT … VALUES` of one batch's rows of one table. */
+const insertWrite =
+  (bdb: BenchDb): Write =>
+  async (table, columns, rows) => {
+    const v = valuesInsert(table, columns, rows);
+    await bdb.raw(v.text, v.params);
+  };
+
+/** `COPY … FROM STDIN` (text format) of one batch's rows of one table, on a pool of its own (PostgreSQL only). */
+function copyWrite(url: string, size: number): { write: Write; end(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: size });
+  pool.on('error', () => undefined);
+  const write: Write = async (table, columns, rows) => {
+    const client = await pool.connect();
+    try {
+      const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+      await new Promise<void>((resolve, reject) => {
+        stream.on('finish', resolve);
+        stream.on('error', reject);
+        stream.end(`${rows.map((r) => r.map((v) => (v === null ? '\\N' : String(v))).join('\t')).join('\n')}\n`);
+      });
+    } finally {
+      client.release();
+    }
+  };
+  return { write, end: () => pool.end() };
+}
+
+/** The records of §2 written straight to the database batch by batch, `concurrency` at a time: seconds taken. */
+async function rawWrite(plan: IngestPlan, concurrency: number, write: Write) {
   const jobs: (() => Promise<void>)[] = [];
   for (let t = 0; t < plan.terminals; t++) {
     for (let b = 0; b < plan.batchesPerTerminal; b++) {
@@ -29,20 +63,17 @@ async function rawInsert(bdb: BenchDb, plan: IngestPlan, concurrency: number) {
         const id = imei(t + 1);
         const gps = records.filter((r): r is Extract<BenchRecord, { type: 'gps' }> => r.type === 'gps');
         const battery = records.filter((r): r is Extract<BenchRecord, { type: 'battery' }> => r.type === 'battery');
-        const g = valuesInsert(
+        await write(
           'gps_logs',
           gpsColumns,
           gps.map((r) => [id, r.time, r.lat, r.lng, r.speed, r.heading, r.satellites, r.accuracy]),
         );
-        await bdb.raw(g.text, g.params);
-        if (battery.length) {
-          const v = valuesInsert(
+        if (battery.length)
+          await write(
             'battery_logs',
             batteryColumns,
             battery.map((r) => [id, r.time, r.voltage, r.percentage]),
           );
-          await bdb.raw(v.text, v.params);
-        }
       });
     }
   }
@@ -106,19 +137,29 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     seqBase: 2_000_000,
     intervalMs,
   });
-  const rawSeconds = await rawInsert(bdb, plan, bdb.kind === 'postgres' ? 10 : 1);
+  const onPg = bdb.kind === 'postgres';
+  const rawSeconds = await rawWrite(plan, onPg ? 10 : 1, insertWrite(bdb));
   const gatewayRate = g.accepted / g.seconds;
   const rawRate = records / rawSeconds;
-  const onPg = bdb.kind === 'postgres';
+  // The fastest way in PostgreSQL has: the same records by COPY, batch by batch, 10 at a time.
+  let copyRate: number | undefined;
+  if (onPg && bdb.url) {
+    const copy = copyWrite(bdb.url, 10);
+    try {
+      copyRate = records / (await rawWrite({ ...plan, start: plan.start - 86_400_000 }, 10, copy.write));
+    } finally {
+      await copy.end();
+    }
+  }
   const shape = `${opts.terminals} terminals × ${opts.batchesPerTerminal} batches × ${opts.recordsPerBatch} records`;
   report.add({
     section: '2 ingest',
     name: `gateway records/s committed (${shape})`,
     value: `${int(gatewayRate)} records/s (${int(g.accepted)} of ${int(records)} accepted, ${g.errors} errors)`,
-    anchor: `raw multi-row INSERT ${int(rawRate)} records/s`,
+    anchor: `raw multi-row INSERT ${int(rawRate)} records/s${copyRate === undefined ? '' : `; raw COPY ${int(copyRate)} records/s (${(gatewayRate / copyRate).toFixed(2)}× COPY)`}`,
     ratio: `${(gatewayRate / rawRate).toFixed(2)}×`,
-    target: onPg ? '≥ 20,000 records/s and ≥ 0.5× raw' : '(PostgreSQL only)',
-    met: onPg ? gatewayRate >= 20_000 && gatewayRate / rawRate >= 0.5 && g.errors === 0 : undefined,
+    target: onPg ? '≥ 20,000 records/s and ≥ 1.0× raw INSERT' : '(PostgreSQL only)',
+    met: onPg ? gatewayRate >= 20_000 && gatewayRate / rawRate >= 1 && g.errors === 0 : undefined,
   });
   report.add({
     section: '2 ingest',

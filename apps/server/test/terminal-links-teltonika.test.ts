@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HELD_WHILE_MOVING } from '../src/commands/terminal-commands.repository.js';
-import type { LinkGateway } from '../src/gateway/tcp/link-gateway.js';
+import { KIND, type LinkGateway } from '../src/gateway/tcp/link-gateway.js';
 import type { LinkListener } from '../src/gateway/tcp/link-listener.js';
 import {
   commandTextOf,
@@ -148,6 +148,37 @@ describe('AVL data', () => {
     expect(await gpsCount()).toBe(before + 2);
     d.close();
   });
+  it('stores a frame of many AVL records as one batch, and a resent frame as a duplicate of it', async () => {
+    const d = await loggedIn();
+    const receipts = async () =>
+      Number(
+        // The frames' receipts (kind 8, KIND.avlFrame), not the connections'.
+        (
+          await sql<{ n: number }>`SELECT count(*)::int AS n FROM device_batches
+            WHERE car_data_id = ${imei} AND seq % 16 = ${KIND.avlFrame}`.execute(t.db)
+        ).rows[0]!.n,
+      );
+    const before = { gps: await gpsCount(), receipts: await receipts() };
+    // 20 records, two of them at the same millisecond: each is stored.
+    const records = Array.from({ length: 20 }, (_, i) => fix({ speed: i, io: { 239: 1, 66: 13000 + i } }));
+    records[1] = { ...records[1]!, time: records[0]!.time };
+    const frame = encodeAvlFrame(records);
+    d.send(frame);
+    expect((await d.take(4)).readUInt32BE(0)).toBe(20);
+    expect(await gpsCount()).toBe(before.gps + 20);
+    expect(await receipts()).toBe(before.receipts + 1);
+    expect(await latest(t.db, imei)).toMatchObject({ speed: 19, battery_voltage: 13.019 });
+    d.send(frame);
+    expect((await d.take(4)).readUInt32BE(0)).toBe(20);
+    expect(await gpsCount()).toBe(before.gps + 20);
+    expect(await receipts()).toBe(before.receipts + 1);
+    // Another frame holding one of those records again is a frame of its own.
+    d.send(encodeAvlFrame([records[19]!, fix({ speed: 50 })]));
+    expect((await d.take(4)).readUInt32BE(0)).toBe(2);
+    expect(await gpsCount()).toBe(before.gps + 22);
+    d.close();
+  });
+
   it('skips a frame with a wrong CRC unacknowledged, keeps the connection, and closes on garbage', async () => {
     const d = await loggedIn();
     const bad = encodeAvlFrame([fix()]);

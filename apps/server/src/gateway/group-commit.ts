@@ -1,5 +1,5 @@
 import type { DeviceBatch, TelemetryState } from '@fleet/contract';
-import type { Db } from '../db/database.js';
+import { poolOf, type Db } from '../db/database.js';
 import type { NotifyOptions } from '../notify/evaluate-batch.js';
 import { reportGatewayCommit } from '../ops/instruments.js';
 import type { AuthedDevice } from './device-auth.js';
@@ -48,6 +48,8 @@ export class GroupCommit {
   private readonly concurrency: number;
   private readonly maxBatches: number;
   private readonly maxRecords: number;
+  /** PostgreSQL: a group's log rows go in by COPY (PGlite has no COPY FROM STDIN: one unnest INSERT per table). */
+  private readonly copy: boolean;
 
   constructor(
     private readonly db: Db,
@@ -56,6 +58,7 @@ export class GroupCommit {
     this.concurrency = opts.concurrency ?? 2;
     this.maxBatches = opts.maxBatches ?? 100;
     this.maxRecords = opts.maxRecords ?? 10_000;
+    this.copy = poolOf(db) !== undefined;
   }
 
   /** Stores a batch (idempotent on IMEI + seq) and answers once it is committed. */
@@ -124,6 +127,7 @@ export class GroupCommit {
           trx,
           sorted.map((w) => w.prepared),
           this.opts.notify,
+          this.copy,
         );
       });
       this.stats.transactions++;

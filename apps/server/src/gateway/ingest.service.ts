@@ -154,16 +154,19 @@ export async function ingestBatch(
  * in the caller's transaction, as ingestBatch would one by one: one statement
  * stores them all and reads what comes next (commands, motion, vehicles); the
  * motion update and, for vehicles someone may be told about, the judgement
- * take a few more. Answers in the order given.
+ * take a few more. With `copy` (PostgreSQL) the log rows of the claimed
+ * batches go in by COPY, one per table, after that statement. Answers in the
+ * order given.
  */
 export async function commitBatches(
   trx: Db,
   batches: readonly PreparedBatch[],
   notify?: Pick<NotifyOptions, 'publicUrl'>,
+  copy = false,
 ): Promise<IngestOutcome[]> {
   if (batches.some((p) => p.results.length > 0))
     throw new Error('commitBatches: command results are stored by ingestBatch');
-  const stored = await storeAndRead(trx, batches.map(newBatch), { judge: !!notify });
+  const stored = await storeAndRead(trx, batches.map(newBatch), { judge: !!notify, copy });
   if (notify) {
     const judged = batches.flatMap((p, i) => {
       const { claimed, state } = stored[i]!;

@@ -1,4 +1,4 @@
-import { KIND, immobiliserText, type Link } from './link-gateway.js';
+import { KIND, immobiliserText, seqOf, type Link } from './link-gateway.js';
 import type { Connection, LinkProtocolHandler, Session, Step } from './link-listener.js';
 import { GT06, GT06_MAX_FRAME, encodeGt06Ack, encodeGt06Command, readGt06Frame } from './gt06-codec.js';
 import { acknowledged, decodeGt06, replySucceeded } from './gt06-records.js';
@@ -73,7 +73,7 @@ export const gt06Protocol: LinkProtocolHandler = {
             size,
             handle: async () => {
               if (msg.records.length)
-                await conn.gateway.store(current.terminal, kindOf(frame.protocol), msg.time, msg.records, now);
+                await conn.gateway.store(current.terminal, seqOf(msg.time, kindOf(frame.protocol)), msg.records, now);
               if (acknowledged.has(frame.protocol)) conn.write(encodeGt06Ack(frame.protocol, frame.serial));
             },
           };

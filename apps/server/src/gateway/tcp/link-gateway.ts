@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DeviceCommand, DeviceRecordInput, TelemetryState } from '@fleet/contract';
 import type { Db } from '../../db/database.js';
 import { subscribeCommands, type CommandSubscription } from '../../commands/command-signal.js';
@@ -44,12 +45,30 @@ export interface LinkGatewayOptions {
 }
 
 /**
- * Idempotency of a decoded record (issue #14): its terminal, time and kind.
- * The JSON protocol's receipts key on (IMEI, seq); binary frames have no seq,
- * so the seq is made of the record's time in ms and a kind (< 16).
+ * Idempotency of what a terminal sends (issue #14). The JSON protocol's
+ * receipts key on (IMEI, seq); binary frames have no seq, so the seq is made
+ * of a kind (< 16, the low 4 bits) and either the record's time in ms (a GT06
+ * frame, one record each; connections; command results) or, for a frame of
+ * many records (a Teltonika AVL frame), the frame itself (frameSeq).
+ * Kind 1 keyed one Teltonika AVL record by its time before frames were stored whole.
  */
-export const KIND = { avl: 1, location: 2, heartbeat: 3, alarm: 4, result: 5, connected: 6, disconnected: 7 } as const;
+export const KIND = {
+  location: 2,
+  heartbeat: 3,
+  alarm: 4,
+  result: 5,
+  connected: 6,
+  disconnected: 7,
+  avlFrame: 8,
+} as const;
 export const seqOf = (time: Date, kind: number) => Math.max(0, Math.floor(time.getTime())) * 16 + kind;
+/**
+ * The seq of a whole frame: 48 bits of the SHA-256 of its bytes and the kind, so
+ * the same frame sent again (no acknowledgement came) is the same batch, stored
+ * once, and any other frame is a batch of its own.
+ */
+export const frameSeq = (frame: Buffer, kind: number) =>
+  createHash('sha256').update(frame).digest().readUIntBE(0, 6) * 16 + kind;
 
 /** The safety poll's default period. */
 export const LINK_POLL_MS = 30_000;
@@ -60,7 +79,7 @@ export class LinkGateway {
   private readonly links = new Map<string, { link: Link; sent: Set<number> }>();
   /** Connected terminals whose last hand-out held a prohibit back: looked at again once a frame of theirs is stored. */
   private readonly held = new Set<string>();
-  /** Stores in flight per terminal (a Teltonika frame is one per AVL record). */
+  /** Stores in flight per terminal. */
   private readonly storing = new Map<string, number>();
   /** Terminals signalled, handed out together at the next turn of the event loop. */
   private readonly due = new Set<string>();
@@ -108,8 +127,9 @@ export class LinkGateway {
     const old = this.links.get(imei);
     this.links.set(imei, { link, sent: new Set() });
     if (old && old.link !== link) old.link.close();
-    await this.store(link.terminal, KIND.connected, new Date(), [
-      { type: 'connection', time: new Date().toISOString(), state: 'connected' },
+    const now = new Date();
+    await this.store(link.terminal, seqOf(now, KIND.connected), [
+      { type: 'connection', time: now.toISOString(), state: 'connected' },
     ]);
     await this.deliver([imei]);
   }
@@ -121,26 +141,20 @@ export class LinkGateway {
     this.links.delete(imei);
     this.held.delete(imei);
     const now = new Date();
-    await this.store(link.terminal, KIND.disconnected, now, [
+    await this.store(link.terminal, seqOf(now, KIND.disconnected), [
       { type: 'connection', time: now.toISOString(), state: 'disconnected' },
     ]);
   }
 
-  /** Stores the records of one frame (or one AVL record) and resolves once committed. */
-  store(
-    terminal: LinkTerminal,
-    kind: number,
-    time: Date,
-    records: DeviceRecordInput[],
-    now = new Date(),
-  ): Promise<IngestOutcome> {
+  /** Stores the records of one frame as one batch of this seq (seqOf, frameSeq) and resolves once committed. */
+  store(terminal: LinkTerminal, seq: number, records: DeviceRecordInput[], now = new Date()): Promise<IngestOutcome> {
     const imei = terminal.car_data_id;
     this.storing.set(imei, (this.storing.get(imei) ?? 0) + 1);
-    return this.writer.ingest(terminal, { seq: seqOf(time, kind), records }, now).finally(() => {
+    return this.writer.ingest(terminal, { seq, records }, now).finally(() => {
       const left = (this.storing.get(imei) ?? 1) - 1;
       if (left > 0) return void this.storing.set(imei, left);
       this.storing.delete(imei);
-      // The frame's last record is in (its acknowledgement goes out first): a held prohibit may go now.
+      // The terminal's frames are in (the acknowledgement goes out first): a held prohibit may go now.
       if (this.held.has(imei)) this.wake(imei);
     });
   }
@@ -153,7 +167,7 @@ export class LinkGateway {
     detail: string,
     time = new Date(),
   ): Promise<void> {
-    const outcome = await this.store(terminal, KIND.result, time, [
+    const outcome = await this.store(terminal, seqOf(time, KIND.result), [
       {
         type: 'command_result',
         time: time.toISOString(),
@@ -252,7 +266,7 @@ export class LinkGateway {
     const now = new Date();
     await Promise.allSettled(
       links.map((link) =>
-        this.store(link.terminal, KIND.disconnected, now, [
+        this.store(link.terminal, seqOf(now, KIND.disconnected), [
           { type: 'connection', time: now.toISOString(), state: 'disconnected' },
         ]),
       ),

@@ -1,4 +1,4 @@
-import { KIND, immobiliserText, type Link } from './link-gateway.js';
+import { KIND, frameSeq, immobiliserText, type Link } from './link-gateway.js';
 import type { Connection, LinkProtocolHandler, Session, Step } from './link-listener.js';
 import {
   TELTONIKA_MAX_FRAME,
@@ -18,8 +18,8 @@ export const teltonikaReplySucceeded = (text: string) =>
   text.trim().length > 0 && !/error|fail|unknown|invalid|not supported|wrong/i.test(text);
 
 /**
- * One Teltonika connection: the IMEI login (01 / 00), AVL frames stored a
- * record at a time and acknowledged with their count once committed, Codec 12
+ * One Teltonika connection: the IMEI login (01 / 00), AVL frames stored whole
+ * (one batch each) and acknowledged with their record count once committed, Codec 12
  * commands out and their type-06 responses in. Codec 12 responses carry no
  * command id: they answer the commands in the order they were sent.
  */
@@ -70,13 +70,12 @@ export const teltonikaProtocol: LinkProtocolHandler = {
               conn.gateway.log.warn({ imei: current.terminal.car_data_id }, 'teltonika frame skipped: wrong CRC'),
           };
         if (frame.kind === 'avl') {
+          // The frame is one batch, idempotent on its bytes: sent again unacknowledged, it is stored once.
+          const seq = frameSeq(buf.subarray(0, read.size), KIND.avlFrame);
           return {
             size: read.size,
             handle: async () => {
-              const now = new Date();
-              await Promise.all(
-                frame.records.map((r) => conn.gateway.store(current.terminal, KIND.avl, r.time, avlToRecords(r), now)),
-              );
+              await conn.gateway.store(current.terminal, seq, frame.records.flatMap(avlToRecords), new Date());
               conn.write(encodeAck(frame.records.length));
             },
           };

@@ -1,5 +1,6 @@
 import { hashDeviceSecret } from '@fleet/server/device-secret';
 import { hashPassword } from '@fleet/server/password';
+import { createLogPartition } from '@fleet/server/partitions';
 import type { BenchDb } from './db.js';
 
 /**
@@ -557,6 +558,16 @@ async function busyVehicle(bdb: BenchDb, size: FleetSize, id: string, now: numbe
   return { gps: gps.total, battery: battery.total };
 }
 
+const logTableNames = [
+  'gps_logs',
+  'engine_logs',
+  'connection_logs',
+  'battery_logs',
+  'sensor_logs',
+  'obd2_logs',
+  'error_logs',
+] as const;
+
 export async function generateFleet(bdb: BenchDb, size: FleetSize, log: (s: string) => void): Promise<Fleet> {
   const started = performance.now();
   const now = Date.now() - 60_000;
@@ -564,6 +575,10 @@ export async function generateFleet(bdb: BenchDb, size: FleetSize, log: (s: stri
     `generating ${size.vehicles.toLocaleString('en-US')} vehicles, customers, terminals and accounts in ${size.companies} companies`,
   );
   await masterData(bdb, size, log);
+  // The day partitions of the logs (docs/telemetry.md) over the generated time, as the server's job leaves them.
+  const oldest = now - Math.max(size.days * 86_400_000, size.busyLogRows * 1000, size.busyRoutePoints * 1000);
+  for (let day = oldest - 86_400_000; day <= now + 3 * 86_400_000; day += 86_400_000)
+    for (const table of logTableNames) await createLogPartition(bdb.db, table, new Date(day));
   log(`generating ${size.days} day(s) of telemetry for ${size.telemetryVehicles} vehicles`);
   const rows: Record<string, number> = await telemetry(bdb, size, now, log);
   const busyIndex = size.vehicles;

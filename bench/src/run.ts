@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { launch } from './browser.js';
 import { benchFleetMap } from './fleet-map.js';
+import { benchPartitions } from './partitions.js';
 import { DEFAULT_PG_URL, openBenchDb, type BenchDb, type DbKind } from './db.js';
 import { benchExport } from './export.js';
 import { benchFrontend } from './frontend.js';
@@ -72,12 +73,28 @@ const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(
 
 /** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
 function buildWeb(): string {
+  // A console built beforehand (another revision, for a before/after in one session): served as it is.
+  if (process.env.BENCH_WEB_ROOT) return process.env.BENCH_WEB_ROOT;
   const out = mkdtempSync(path.join(tmpdir(), 'fleet-bench-web-'));
   log('building the console (vite build)');
-  execFileSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: path.join(repoRoot, 'apps/web'),
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npx',
+    [
+      'vite',
+      'build',
+      '--outDir',
+      out,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+      // Readable names in the fleet map's CPU profiles (bench/README.md, "Fleet map").
+      ...(process.env.FLEETMAP_PROFILE ? ['--minify', 'false'] : []),
+    ],
+    {
+      cwd: path.join(repoRoot, 'apps/web'),
+      stdio: 'inherit',
+    },
+  );
   return out;
 }
 
@@ -145,7 +162,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       await section(report, 'stall', () => benchStall(bdb, server, fleet, report));
       if (browser && webRoot)
         await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
-      await section(report, 'fleetmap', () => benchFleetMap(webRoot ? browser : null, server, fleet, report));
+      await section(report, 'fleetmap', () => benchFleetMap(webRoot ? browser : null, server, bdb, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'ingest', () =>
         benchIngest(bdb, server, report, {
@@ -172,6 +189,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
         }),
       );
       await section(report, 'storage', () => benchStorage(bdb, report));
+      await section(report, 'partitions', () => benchPartitions(bdb, server, fleet, report));
       await section(report, 'purge', () => benchPurge(bdb, fleet, report));
     } finally {
       await server.close();
@@ -218,7 +236,7 @@ async function main() {
     }
   } finally {
     await browser?.close();
-    if (webRoot) rmSync(webRoot, { recursive: true, force: true });
+    if (webRoot && !process.env.BENCH_WEB_ROOT) rmSync(webRoot, { recursive: true, force: true });
   }
   log(`done: ${missed} figure(s) missed their target`);
 }

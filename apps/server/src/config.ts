@@ -70,6 +70,11 @@ const ConfigSchema = z.object({
   /** `pretty` (colours, one line per event) or `json` (one JSON object per line, for log collectors). */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SIMULATE: flag.default(true),
+  /**
+   * The in-process session cache (sessions/session-cache.ts). Unset: on, except under NODE_ENV=test, whose
+   * tests write sessions and accounts straight into the database without saying so (the cache's own tests turn it on).
+   */
+  SESSION_CACHE: flag.optional(),
   TRUST_PROXY: trustProxy.default(false),
   /** The whole request (headers and body) must arrive within this; slow and stalled bodies are cut off. */
   REQUEST_TIMEOUT_MS: millis(30_000),
@@ -92,6 +97,27 @@ const ConfigSchema = z.object({
     .max(24 * 30)
     .default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Web Push VAPID key pair (base64url, as `web-push generate-vapid-keys` prints); unset: made once, kept in the database. */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'an uncompressed P-256 public key, base64url (87 characters)')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'a P-256 private key, base64url (43 characters)')
+    .optional(),
+  /** Who runs the push sender, for the push services: a mailto: address or an https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .refine((v) => /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), 'a mailto: address or an https: URL')
+    .default('mailto:no-reply@localhost'),
+  /** Telemetry logs older than this many days are dropped, a whole day partition at a time; 0 keeps them forever. */
+  TELEMETRY_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100 * 366)
+    .default(0),
 });
 
 export type Config = z.output<typeof ConfigSchema> & {
@@ -108,7 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.refine((c) => c.HEADERS_TIMEOUT_MS <= c.REQUEST_TIMEOUT_MS, {
     path: ['HEADERS_TIMEOUT_MS'],
     message: 'must not exceed REQUEST_TIMEOUT_MS',
-  }).safeParse(blankToUndefined);
+  })
+    .refine((c) => (c.VAPID_PUBLIC_KEY === undefined) === (c.VAPID_PRIVATE_KEY === undefined), {
+      path: ['VAPID_PRIVATE_KEY'],
+      message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together (or neither)',
+    })
+    .safeParse(blankToUndefined);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);

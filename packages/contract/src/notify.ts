@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { flag, idField } from './fields.js';
@@ -213,17 +214,50 @@ const itemsShape = Object.fromEntries(
   [K in NotifyItemKey]: z.ZodPrefault<ReturnType<typeof itemField>>;
 };
 
-/** The settings form; error keys are `info.<item>.param` etc. */
-export const NotifySettingsForm = z.object({
-  /** Where the mail goes; blank means the account's own address. */
-  email: z.preprocess((v) => (v === null || v === undefined ? '' : v), optionalEmail),
-  /** Kept for a messaging-service id (e.g. LINE); mail delivery does not use it. */
-  messageId: z.preprocess(
-    (v) => (v === null || v === undefined ? '' : v),
-    z.string({ error: m.invalid }).trim().max(255, m.tooLong),
-  ),
-  ...itemsShape,
-});
+/** How an item is sent: by mail and/or browser push (docs/notifications.md "Browser push"). */
+export const notifyChannels = ['mail', 'push'] as const;
+export type NotifyChannel = (typeof notifyChannels)[number];
+export const notifyChannelLabels: Record<NotifyChannel, string> = { mail: 'メール', push: 'プッシュ' };
+export const NotifyItemChannels = z.object({ mail: z.boolean(), push: z.boolean() });
+export type NotifyItemChannels = z.infer<typeof NotifyItemChannels>;
+/** An item saved before channels existed, or left out of a request, goes by mail only. */
+export const defaultItemChannels = (): NotifyItemChannels => ({ mail: true, push: false });
+export const noChannelMessage = 'メールまたはプッシュを1つ以上選択してください';
+
+const itemChannelsField = z
+  .object({ mail: flag().default(true), push: flag().default(false) }, { error: m.invalid })
+  .prefault({});
+const channelsField = z
+  .object(
+    Object.fromEntries(notifyItemKeys.map((k) => [k, itemChannelsField])) as Record<
+      NotifyItemKey,
+      typeof itemChannelsField
+    >,
+    { error: m.invalid },
+  )
+  .prefault({});
+
+/** The settings form; error keys are `info.<item>.param`, `info.channels.<item>.mail` etc. */
+export const NotifySettingsForm = z
+  .object({
+    /** Where the mail goes; blank means the account's own address. */
+    email: z.preprocess((v) => (v === null || v === undefined ? '' : v), optionalEmail),
+    /** Kept for a messaging-service id (e.g. LINE); mail delivery does not use it. */
+    messageId: z.preprocess(
+      (v) => (v === null || v === undefined ? '' : v),
+      z.string({ error: m.invalid }).trim().max(255, m.tooLong),
+    ),
+    ...itemsShape,
+    /** Per item: mail and/or push; a switched-on item needs at least one. */
+    channels: channelsField,
+  })
+  .superRefine((v, ctx) => {
+    for (const k of notifyItemKeys) {
+      const c = v.channels[k];
+      if (v[k].enable && !c.mail && !c.push)
+        ctx.addIssue({ code: 'custom', path: ['channels', k, 'mail'], message: noChannelMessage });
+    }
+  });
 export type NotifySettingsFormInput = z.input<typeof NotifySettingsForm>;
 
 export const NotifyItemSetting = z.object({ enable: z.boolean(), param: z.number().nullable() });
@@ -236,6 +270,12 @@ export const NotifySettings = z.object({
     NotifyItemKey,
     typeof NotifyItemSetting
   >),
+  channels: z.object(
+    Object.fromEntries(notifyItemKeys.map((k) => [k, NotifyItemChannels])) as Record<
+      NotifyItemKey,
+      typeof NotifyItemChannels
+    >,
+  ),
 });
 export type NotifySettings = z.infer<typeof NotifySettings>;
 
@@ -246,6 +286,10 @@ export const defaultNotifySettings = (): NotifySettings => ({
   ...(Object.fromEntries(
     notifyItemKeys.map((k) => [k, { enable: false, param: notifyItems[k].param?.default ?? null }]),
   ) as Record<NotifyItemKey, NotifyItemSetting>),
+  channels: Object.fromEntries(notifyItemKeys.map((k) => [k, defaultItemChannels()])) as Record<
+    NotifyItemKey,
+    NotifyItemChannels
+  >,
 });
 
 export const AccountNotifyRequest = z.object({ account_id: idField() });
@@ -282,10 +326,10 @@ export const MailOutboxRow = z.object({
   status: z.enum(['pending', 'sent', 'failed']),
   attempts: z.number().int(),
   /** ISO 8601 (UTC) */
-  next_attempt_at: z.string(),
+  next_attempt_at: timestamp(),
   last_error: z.string().nullable(),
-  sent_at: z.string().nullable(),
-  created_at: z.string(),
+  sent_at: timestamp().nullable(),
+  created_at: timestamp(),
 });
 export type MailOutboxRow = z.infer<typeof MailOutboxRow>;
 export const MailOutboxListResponse = CountResponse.extend({ list: z.array(MailOutboxRow) });

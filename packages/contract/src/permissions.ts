@@ -27,6 +27,8 @@ export const capabilities = (a: Actor) => {
     ownSettings: true,
     /** Webhooks and their delivery log: administrators (role 0), of a company or the super admin. */
     manageWebhooks: a.role === 0,
+    /** The notification history (mail, push, webhooks of the company's vehicles): administrators and managers. */
+    notifyHistory: manager,
   };
 };
 export type Capabilities = ReturnType<typeof capabilities>;

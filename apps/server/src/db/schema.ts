@@ -241,6 +241,8 @@ export interface NotificationSettingsTable {
   email: Generated<string>;
   message_id: Generated<string>;
   items: Json<Record<string, { enable: boolean; param: number | null }>>;
+  /** Per item: mail and/or push; an absent item goes by mail only (push). */
+  channels: ColumnType<Record<string, { mail?: boolean; push?: boolean }>, string | undefined, string>;
   updated_at: Timestamp;
 }
 
@@ -291,6 +293,44 @@ export interface WebhookDeliveriesTable {
   last_status: number | null;
   last_error: string | null;
   sent_at: Date | string | null;
+  created_at: Generated<Date>;
+}
+
+export interface PushVapidKeysTable {
+  id: Generated<boolean>;
+  public_key: string;
+  private_key: string;
+  created_at: Generated<Date>;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  account_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+export interface PushDeliveriesTable {
+  id: Generated<number>;
+  /** null once the subscription is gone (the row stays for the history). */
+  subscription_id: number | null;
+  account_id: string;
+  endpoint: string;
+  event_id: string;
+  item: string;
+  car_id: string;
+  company_id: string | null;
+  payload: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_status: number | null;
+  last_error: string | null;
+  sent_at: Date | string | null;
+  /** Not retried any more: the push service removed the subscription, or it was unsubscribed. */
+  gave_up: Generated<boolean>;
   created_at: Generated<Date>;
 }
 
@@ -433,6 +473,9 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_cursors: WebhookCursorsTable;
+  push_vapid_keys: PushVapidKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_deliveries: PushDeliveriesTable;
   password_reset_tokens: PasswordResetTokensTable;
   audit_log: AuditLogTable;
   device_batches: DeviceBatchesTable;

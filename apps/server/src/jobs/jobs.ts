@@ -11,14 +11,19 @@ import { pruneSentMails } from '../mail/outbox.repository.js';
 import { pruneNotificationEvents } from '../notify/notification.repository.js';
 import { runSweep } from '../notify/sweep.js';
 import { prunePasswordReset } from '../password-reset/password-reset.repository.js';
+import { PushDispatcher } from '../push/push-dispatcher.js';
+import { prunePushDeliveries } from '../push/push.repository.js';
 import { queueCommandEvents } from '../webhooks/command-events.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { pruneDeliveries } from '../webhooks/webhook.repository.js';
+import { applyTelemetryRetention } from '../telemetry/purge.repository.js';
+import { compactLogPartitions, ensureLogPartitions } from '../telemetry/partitions.repository.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
 export const MAIL_INTERVAL_MS = 5_000;
 export const WEBHOOK_INTERVAL_MS = 5_000;
+export const PUSH_INTERVAL_MS = 5_000;
 export const SWEEP_INTERVAL_MS = 60_000;
 export const CLEAN_UP_INTERVAL_MS = 3600_000;
 
@@ -48,6 +53,7 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
     clock,
   });
   const webhooks = new WebhookDispatcher({ db, log, clock });
+  const push = new PushDispatcher({ db, log, vapid: config, clock });
   const reservations = createRequestScheduler({ db, clock });
   const jobs: Job[] = [
     {
@@ -65,10 +71,22 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
         return webhooks.runOnce();
       },
     },
+    { name: 'push dispatch', periodMs: PUSH_INTERVAL_MS, runAtStart: true, run: () => push.runOnce() },
     {
       name: 'notification sweep',
       periodMs: SWEEP_INTERVAL_MS,
       run: () => runSweep(db, { publicUrl: config.publicUrl, clock }),
+    },
+    {
+      // Day partitions of the telemetry logs ahead of time, retention by dropping whole days, finished days' indexes packed.
+      name: 'telemetry partitions',
+      periodMs: CLEAN_UP_INTERVAL_MS,
+      runAtStart: true,
+      run: async () => {
+        await ensureLogPartitions(db, clock());
+        await applyTelemetryRetention(db, clock(), config.TELEMETRY_RETENTION_DAYS);
+        await compactLogPartitions(db, clock(), Boolean(config.DATABASE_URL));
+      },
     },
     {
       name: 'clean-up',
@@ -79,12 +97,13 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
           pruneBatchReceipts(db, BATCH_RECEIPT_DAYS),
           pruneSentMails(db, clock()),
           pruneDeliveries(db, clock()),
+          prunePushDeliveries(db, clock()),
           pruneNotificationEvents(db, clock()),
           prunePasswordReset(db),
         ]),
     },
   ];
-  return { jobs, close: () => Promise.all([mail.stop(), webhooks.stop()]).then(() => undefined) };
+  return { jobs, close: () => Promise.all([mail.stop(), webhooks.stop(), push.stop()]).then(() => undefined) };
 }
 
 /** Starts the server's jobs; stop() waits for runs in progress, then closes the mail transport. */

@@ -1,6 +1,8 @@
-import { NOTIFY_COOLDOWN_MINUTES, type NotifyItemKey } from '@fleet/contract';
+import { NOTIFY_COOLDOWN_MINUTES, type NotifyItemKey, type PushPayload } from '@fleet/contract';
 import type { Db } from '../db/database.js';
+import { formatJst } from '../mail/format.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
+import { enqueuePush } from '../push/push.repository.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook.repository.js';
 import { composeNotificationMail } from './notification-mail.js';
 import { lockNotificationKey, notifiedSince, recordNotification, type NotifyCar } from './notification.repository.js';
@@ -30,9 +32,9 @@ export interface DeliverOptions {
 }
 
 /**
- * Queues the mail and records the event in one transaction, unless the
+ * Queues the mail and/or push messages (the account's channels for the item) and records the event in one transaction, unless the
  * account already heard about this vehicle and item within the cooldown (or,
- * for a lasting condition, since it began). Returns whether a mail was queued.
+ * for a lasting condition, since it began). Returns whether the account was notified.
  */
 export async function deliver(
   trx: Db,
@@ -55,7 +57,32 @@ export async function deliver(
     position: f.position,
     publicUrl: opts.publicUrl,
   });
-  const outboxId = await enqueueMail(trx, { to: sub.to, ...mail, kind: 'notification' }, opts.now);
+  const channels = sub.channels[f.item];
+  const outboxId = channels.mail
+    ? await enqueueMail(trx, { to: sub.to, ...mail, kind: 'notification' }, opts.now)
+    : null;
+  const occurrence = (f.since ?? f.at).toISOString();
+  if (channels.push) {
+    const carUrl = `${opts.publicUrl}/car/car_detail/${encodeURIComponent(car.car_id)}`;
+    const payload: PushPayload = {
+      title: mail.subject,
+      body: `${f.what}\n${formatJst(f.at)}（日本時間）`,
+      url: carUrl,
+      tag: `notify:${car.car_id}:${f.item}`,
+    };
+    await enqueuePush(
+      trx,
+      {
+        account_id: sub.account_id,
+        event_id: `notify:${car.car_id}:${f.item}:${f.at.toISOString()}`,
+        item: f.item,
+        car_id: car.car_id,
+        company_id: car.company_id,
+        payload: JSON.stringify(payload),
+      },
+      opts.now,
+    );
+  }
   await recordNotification(trx, {
     account_id: sub.account_id,
     car_id: car.car_id,
@@ -65,7 +92,6 @@ export async function deliver(
     at: opts.now,
   });
   // One webhook event per vehicle, item and occurrence, however many accounts were told (the id dedupes).
-  const occurrence = (f.since ?? f.at).toISOString();
   await enqueueWebhookEvent(
     trx,
     {

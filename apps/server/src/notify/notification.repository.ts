@@ -80,7 +80,7 @@ export async function recordNotification(
     car_id: string;
     item: NotifyItemKey;
     detail: Record<string, unknown>;
-    outbox_id: number;
+    outbox_id: number | null;
     at: Date;
   },
 ): Promise<void> {

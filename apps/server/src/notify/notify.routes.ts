@@ -1,8 +1,16 @@
-import { accountNotify, accountNotifyUpdate, notifyMessages } from '@fleet/contract';
+import {
+  accountNotify,
+  accountNotifyUpdate,
+  notifyHistoryList,
+  notifyHistoryListCount,
+  notifyMessages,
+} from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Access } from '../access/access.js';
 import type { AppContext } from '../http/context.js';
 import { forbidden } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
+import { countHistory, listHistory, type HistoryScope } from './history.repository.js';
 import { getNotifySettings, saveNotifySettings } from './settings.repository.js';
 
 /**
@@ -29,5 +37,20 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: AppContext) {
       await saveNotifySettings(ctx.db, access.account_id, body.info);
       return { ok: true };
     },
+  });
+
+  /** Administrators and managers, their company's recipients (the super admin: all); webhooks for administrators. */
+  const scopeOf = (access: Access): HistoryScope => ({ company: access.company, withWebhooks: access.role === 0 });
+
+  registerCall(app, ctx, notifyHistoryListCount, {
+    auth: 'user',
+    allow: (caps) => caps.notifyHistory,
+    handler: async ({ body, access }) => ({ count: await countHistory(ctx.db, scopeOf(access), body) }),
+  });
+
+  registerCall(app, ctx, notifyHistoryList, {
+    auth: 'user',
+    allow: (caps) => caps.notifyHistory,
+    handler: async ({ body, access }) => ({ list: await listHistory(ctx.db, scopeOf(access), body) }),
   });
 }

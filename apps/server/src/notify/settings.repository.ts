@@ -1,7 +1,9 @@
 import {
+  defaultItemChannels,
   defaultNotifySettings,
   notifyItemKeys,
   notifyItems,
+  type NotifyItemChannels,
   type NotifyItemKey,
   type NotifyItemSetting,
   type NotifySettings,
@@ -23,24 +25,40 @@ function toItems(stored: StoredItems | null | undefined): Record<NotifyItemKey, 
   return out;
 }
 
+type StoredChannels = Partial<Record<string, { mail?: boolean; push?: boolean }>>;
+
+/** Stored channels as the API shows them: an item saved before channels existed goes by mail only. */
+function toChannels(stored: StoredChannels | null | undefined): Record<NotifyItemKey, NotifyItemChannels> {
+  const out = {} as Record<NotifyItemKey, NotifyItemChannels>;
+  for (const key of notifyItemKeys) {
+    const c = stored?.[key];
+    const d = defaultItemChannels();
+    out[key] = {
+      mail: typeof c?.mail === 'boolean' ? c.mail : d.mail,
+      push: typeof c?.push === 'boolean' ? c.push : d.push,
+    };
+  }
+  return out;
+}
+
 export async function getNotifySettings(db: Db, accountId: string): Promise<NotifySettings> {
   const row = await db
     .selectFrom('notification_settings')
-    .select(['email', 'message_id', 'items'])
+    .select(['email', 'message_id', 'items', 'channels'])
     .where('account_id', '=', accountId)
     .executeTakeFirst();
   if (!row) return defaultNotifySettings();
-  return { email: row.email, messageId: row.message_id, ...toItems(row.items) };
+  return { email: row.email, messageId: row.message_id, ...toItems(row.items), channels: toChannels(row.channels) };
 }
 
 export async function saveNotifySettings(db: Db, accountId: string, s: NotifySettings): Promise<void> {
   const items = JSON.stringify(Object.fromEntries(notifyItemKeys.map((k) => [k, s[k]])));
+  const channels = JSON.stringify(Object.fromEntries(notifyItemKeys.map((k) => [k, s.channels[k]])));
+  const values = { email: s.email, message_id: s.messageId, items, channels, updated_at: sql<Date>`now()` };
   await db
     .insertInto('notification_settings')
-    .values({ account_id: accountId, email: s.email, message_id: s.messageId, items, updated_at: sql`now()` })
-    .onConflict((oc) =>
-      oc.column('account_id').doUpdateSet({ email: s.email, message_id: s.messageId, items, updated_at: sql`now()` }),
-    )
+    .values({ account_id: accountId, ...values })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
     .execute();
 }
 
@@ -52,6 +70,7 @@ export interface Subscriber {
   role: number;
   company_id: string | null;
   items: Record<NotifyItemKey, NotifyItemSetting>;
+  channels: Record<NotifyItemKey, NotifyItemChannels>;
 }
 
 /**
@@ -67,7 +86,16 @@ export async function findSubscribers(
   let q = db
     .selectFrom('notification_settings as ns')
     .innerJoin('accounts as a', 'a.account_id', 'ns.account_id')
-    .select(['a.account_id', 'a.name', 'a.email as account_email', 'a.role', 'a.company_id', 'ns.email', 'ns.items'])
+    .select([
+      'a.account_id',
+      'a.name',
+      'a.email as account_email',
+      'a.role',
+      'a.company_id',
+      'ns.email',
+      'ns.items',
+      'ns.channels',
+    ])
     .where('a.is_delete', '=', false)
     .where((eb) => eb.or(items.map((k) => eb(sql<string>`ns.items -> ${k} ->> 'enable'`, '=', 'true'))));
   if (carCompanies !== undefined) {
@@ -87,6 +115,7 @@ export async function findSubscribers(
     role: r.role,
     company_id: r.company_id,
     items: toItems(r.items),
+    channels: toChannels(r.channels),
   }));
 }
 

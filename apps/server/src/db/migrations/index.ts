@@ -17,6 +17,8 @@ import * as totp from './2026_12_02_100000_totp.js';
 import * as deviceStateReported from './2026_12_03_090000_device_state_reported.js';
 import * as terminalProtocol from './2026_12_05_090000_terminal_protocol.js';
 import * as webhooks from './2026_12_06_120000_webhooks.js';
+import * as push from './2026_12_07_090000_push.js';
+import * as telemetryPartitions from './2026_12_08_090000_telemetry_partitions.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_090000_device_state_reported': deviceStateReported,
   '2026_12_05_090000_terminal_protocol': terminalProtocol,
   '2026_12_06_120000_webhooks': webhooks,
+  '2026_12_07_090000_push': push,
+  '2026_12_08_090000_telemetry_partitions': telemetryPartitions,
 };

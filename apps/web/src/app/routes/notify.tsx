@@ -1,9 +1,10 @@
 import { capabilities } from '@fleet/contract';
 import { Button, Group } from '@mantine/core';
-import { IconMail, IconWebhook } from '@tabler/icons-react';
+import { IconHistory, IconMail, IconWebhook } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { NotifyForm } from '../../features/notify/notify-form';
+import { PushControl } from '../../features/notify/push-control';
 import { webhookTexts } from '../../features/webhooks/texts';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
@@ -16,9 +17,19 @@ export function Component() {
     <>
       <PageHeader
         title="通知設定"
-        description="車両に異常があったときに送信するメールの設定です。"
+        description="車両に異常があったときに送信するメール・ブラウザのプッシュ通知の設定です。"
         actions={
           <Group gap="xs">
+            {caps.notifyHistory && (
+              <Button
+                component={Link}
+                to={paths.notifyHistory}
+                variant="default"
+                leftSection={<IconHistory size={16} />}
+              >
+                通知履歴
+              </Button>
+            )}
             {caps.manageWebhooks && (
               <Button component={Link} to={paths.webhooks} variant="default" leftSection={<IconWebhook size={16} />}>
                 {webhookTexts.listTitle}
@@ -32,6 +43,7 @@ export function Component() {
           </Group>
         }
       />
+      <PushControl />
       <NotifyForm accountId={actor.account_id} />
     </>
   );

@@ -2,23 +2,41 @@ import {
   accountNotify,
   accountNotifyUpdate,
   errorMessages,
+  notifyChannelLabels,
+  notifyChannels,
   notifyItemList,
   notifyMessages,
   NotifySettingsForm,
   type NotifySettingsFormInput,
 } from '@fleet/contract';
-import { Alert, Card, Group, NumberInput, SimpleGrid, Skeleton, Stack, Switch, Text } from '@mantine/core';
+import {
+  Alert,
+  Card,
+  Checkbox,
+  Group,
+  Input,
+  NumberInput,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { callApi, messageOf } from '../../lib/api-client';
+import { notifyKeys } from './api';
 
 function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
   const { control, watch, formState } = useFormContext<NotifySettingsFormInput>();
   const enabled = !!watch(`${item.key}.enable`);
   const err = (formState.errors as Record<string, { param?: { message?: string } }>)[item.key]?.param?.message;
+  const channelErr = (formState.errors.channels as Record<string, { mail?: { message?: string } }> | undefined)?.[
+    item.key
+  ]?.mail?.message;
   return (
     <Card withBorder radius="md" padding="md" bg={enabled ? 'brand.0' : undefined}>
       <Stack gap="xs">
@@ -40,6 +58,26 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
         <Text size="xs" c="dimmed">
           {item.description}
         </Text>
+        <Input.Wrapper label="通知方法" size="xs" error={channelErr}>
+          <Group gap="md" mt={4}>
+            {notifyChannels.map((ch) => (
+              <Controller
+                key={ch}
+                name={`channels.${item.key}.${ch}`}
+                control={control}
+                render={({ field }) => (
+                  <Checkbox
+                    label={notifyChannelLabels[ch]}
+                    aria-label={`${item.label}：${notifyChannelLabels[ch]}`}
+                    checked={!!field.value}
+                    onChange={(e) => field.onChange(e.currentTarget.checked)}
+                    disabled={!enabled}
+                  />
+                )}
+              />
+            ))}
+          </Group>
+        </Input.Wrapper>
         {item.param && (
           <Controller
             name={`${item.key}.param`}
@@ -75,7 +113,7 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
 export function NotifyForm({ accountId }: { accountId: string }) {
   const qc = useQueryClient();
   const q = useQuery({
-    queryKey: ['notify', accountId],
+    queryKey: notifyKeys.settings(accountId),
     queryFn: ({ signal }) => callApi(accountNotify, { account_id: accountId }, { signal }),
   });
   const [saved, setSaved] = useState(false);
@@ -101,7 +139,7 @@ export function NotifyForm({ accountId }: { accountId: string }) {
         onSubmit={async (info) => {
           setSaved(false);
           await callApi(accountNotifyUpdate, { account_id: accountId, info });
-          await qc.invalidateQueries({ queryKey: ['notify', accountId] });
+          await qc.invalidateQueries({ queryKey: notifyKeys.settings(accountId) });
           setSaved(true);
         }}
       >

@@ -1,0 +1,260 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { Db } from '../src/db/database.js';
+import { migrations } from '../src/db/migrations/index.js';
+import { serverJobs } from '../src/jobs/jobs.js';
+import {
+  compactLogPartitions,
+  ensureLogPartitions,
+  PARTITIONS_AHEAD_DAYS,
+} from '../src/telemetry/partitions.repository.js';
+import { applyTelemetryRetention } from '../src/telemetry/purge.repository.js';
+import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
+import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { terminalA, terminalB } from './telemetry-support.js';
+
+const MIGRATION = '2026_12_08_090000_telemetry_partitions';
+const names = Object.keys(migrations);
+const previous = names[names.indexOf(MIGRATION) - 1]!;
+
+/** Which partition holds each row of a log, oldest first. */
+async function placement(db: Db, table: string, imei: string) {
+  const { rows } = await sql<{ part: string; recorded_at: Date }>`
+    SELECT tableoid::regclass::text AS part, recorded_at FROM ${sql.table(table)}
+    WHERE car_data_id = ${imei} ORDER BY recorded_at, id`.execute(db);
+  return rows.map((r) => [r.part, new Date(r.recorded_at).toISOString()]);
+}
+
+async function partitionsOf(db: Db, table: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = to_regclass(${table}) ORDER BY 1`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/** A database of its own, not migrated: PGlite in memory, or a new PostgreSQL database. */
+async function blankDatabase(): Promise<{ db: Kysely<unknown>; close(): Promise<void> }> {
+  const url = inject('databaseUrl');
+  if (!url) {
+    const pglite = await PGlite.create({ extensions: { pg_trgm } });
+    const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
+    return { db, close: () => db.destroy() };
+  }
+  const name = uniqueDatabaseName('fc_part');
+  await adminQuery(url, `CREATE DATABASE ${ident(name)}`);
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: urlForDatabase(url, name), max: 2 }) }),
+  });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await dropDatabase(url, name);
+    },
+  };
+}
+
+describe('migration telemetry_partitions', () => {
+  // A fresh database runs every migration (PGlite: tens of seconds on a loaded machine).
+  it(
+    'moves the rows of the unpartitioned logs into day partitions and the default, readable through the API',
+    { timeout: 300_000 },
+    async () => {
+      const blank = await blankDatabase();
+      try {
+        const migrator = new Migrator({ db: blank.db, provider: { getMigrations: async () => migrations } });
+        expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+        const recent = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3600_000).toISOString();
+        const times = ['1990-05-01T00:00:00.000Z', '2026-01-15T03:00:00.000Z', '2026-01-15T04:00:00.000Z', recent];
+        const future = '2099-01-01T00:00:00.000Z';
+        for (const [i, time] of [...times, future].entries()) {
+          await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed) VALUES (${terminalA.imei}, ${time}, ${35 + i / 100}, 139.7, ${i})`.execute(
+            blank.db,
+          );
+          await sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage) VALUES (${terminalA.imei}, ${time}, ${12 + i / 10})`.execute(
+            blank.db,
+          );
+        }
+        await sql`INSERT INTO error_logs (car_data_id, recorded_at, error_type, status_code) VALUES (${terminalB.imei}, ${times[1]}, 'gps', 2001)`.execute(
+          blank.db,
+        );
+        const before = await sql<{ id: number }>`SELECT id FROM battery_logs ORDER BY recorded_at DESC`.execute(
+          blank.db,
+        );
+
+        expect((await migrator.migrateToLatest()).error).toBeUndefined();
+        const db = blank.db as Db;
+        const day = (iso: string) => iso.slice(0, 10).replace(/-/g, '');
+        expect(await placement(db, 'gps_logs', terminalA.imei)).toEqual([
+          ['gps_logs_default', times[0]],
+          ['gps_logs_p20260115', times[1]],
+          ['gps_logs_p20260115', times[2]],
+          [`gps_logs_p${day(recent)}`, recent],
+          ['gps_logs_default', future],
+        ]);
+        expect(await partitionsOf(db, 'error_logs')).toContain('error_logs_p20260115');
+        expect(
+          (await sql<{ n: number }>`SELECT count(*)::int AS n FROM error_logs_p20260115`.execute(db)).rows[0]!.n,
+        ).toBe(1);
+        // The old tables are gone; the partitioned ones keep their ids and hand out higher ones.
+        expect((await sql`SELECT to_regclass('gps_logs_unpartitioned') AS t`.execute(db)).rows).toEqual([{ t: null }]);
+
+        await seedFixtures(db);
+        const app = await buildApp({
+          db,
+          config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: inject('databaseUrl') }),
+          logger: false,
+        });
+        try {
+          const token = await login(app, 'staffA');
+          const battery = await post(app, '/api/car_get_battery_log', { car_data_id: terminalA.imei, limit: 2 }, token);
+          expect(battery.statusCode, battery.body).toBe(200);
+          expect(battery.json().list.map((r: { id: number }) => r.id)).toEqual(
+            before.rows.slice(0, 2).map((r) => r.id),
+          );
+          // Paging on: across the default and the day partitions, newest first, nothing repeated or skipped.
+          const seen = battery.json().list.map((r: { recorded_at: string }) => r.recorded_at);
+          for (let cursor = battery.json().next_before_id; cursor !== null;) {
+            const page = await post(
+              app,
+              '/api/car_get_battery_log',
+              { car_data_id: terminalA.imei, limit: 2, before_id: cursor },
+              token,
+            );
+            expect(page.statusCode, page.body).toBe(200);
+            seen.push(...page.json().list.map((r: { recorded_at: string }) => r.recorded_at));
+            cursor = page.json().next_before_id;
+          }
+          expect(seen).toEqual([future, ...[...times].reverse()]);
+          const gps = await post(app, '/api/car_get_gps_log', { car_data_id: terminalA.imei }, token);
+          expect(gps.statusCode, gps.body).toBe(200);
+          expect(gps.json().list.map((p: { speed: number }) => p.speed)).toEqual([0, 1, 2, 3, 4]);
+          const added = await sql<{ id: number }>`
+          INSERT INTO battery_logs (car_data_id, recorded_at, voltage) VALUES (${terminalA.imei}, now(), 13) RETURNING id`.execute(
+            db,
+          );
+          expect(Number(added.rows[0]!.id)).toBeGreaterThan(Math.max(...before.rows.map((r) => Number(r.id))));
+        } finally {
+          await app.close();
+        }
+      } finally {
+        await blank.close();
+      }
+    },
+  );
+});
+
+describe('partitions ahead and retention', () => {
+  let t: TestApp;
+  const NOW = new Date('2030-03-13T12:00:00Z');
+  beforeAll(async () => {
+    t = await createTestApp();
+    await seedFixtures(t.db);
+  });
+  afterAll(() => t?.close());
+
+  const insert = (table: 'gps_logs' | 'battery_logs', imei: string, time: string) =>
+    table === 'gps_logs'
+      ? sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng) VALUES (${imei}, ${time}, 35.6, 139.7)`.execute(
+          t.db,
+        )
+      : sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage) VALUES (${imei}, ${time}, 12.5)`.execute(t.db);
+
+  it('creates the days ahead for every log, once, moving rows of those days out of the default', async () => {
+    await insert('gps_logs', terminalA.imei, '2030-03-14T05:00:00.000Z');
+    expect(await placement(t.db, 'gps_logs', terminalA.imei)).toEqual([
+      ['gps_logs_default', '2030-03-14T05:00:00.000Z'],
+    ]);
+    const created = await ensureLogPartitions(t.db, new Date('2030-03-11T23:59:00Z'));
+    expect(created).toHaveLength(7 * (PARTITIONS_AHEAD_DAYS + 1));
+    for (const table of ['gps_logs', 'engine_logs', 'error_logs', 'obd2_logs']) {
+      expect(await partitionsOf(t.db, table)).toEqual(
+        expect.arrayContaining(['11', '12', '13', '14'].map((d) => `${table}_p203003${d}`)),
+      );
+    }
+    expect(await placement(t.db, 'gps_logs', terminalA.imei)).toEqual([
+      ['gps_logs_p20300314', '2030-03-14T05:00:00.000Z'],
+    ]);
+    expect(await ensureLogPartitions(t.db, new Date('2030-03-11T23:59:00Z'))).toEqual([]);
+    // The next day adds just the one new day per log.
+    expect((await ensureLogPartitions(t.db, new Date('2030-03-12T00:00:00Z'))).sort()).toEqual(
+      ['battery', 'connection', 'engine', 'error', 'gps', 'obd2', 'sensor'].map((k) => `${k}_logs_p20300315`),
+    );
+  });
+
+  it('the job drops whole days older than TELEMETRY_RETENTION_DAYS and the default partition’s old rows, keeping the rest, and packs finished days’ indexes', async () => {
+    await ensureLogPartitions(t.db, new Date('2030-03-10T00:00:00Z'), 0);
+    const kept = ['2030-03-11T00:00:00.000Z', '2030-03-12T09:00:00.000Z', '2030-03-13T11:00:00.000Z'];
+    const gone = ['2030-03-05T08:00:00.000Z', '2030-03-10T23:59:59.999Z'];
+    const future = '2031-01-01T00:00:00.000Z';
+    for (const time of [...gone, ...kept, future]) {
+      await insert('battery_logs', terminalA.imei, time);
+      await insert('battery_logs', terminalB.imei, time);
+    }
+    expect((await placement(t.db, 'battery_logs', terminalA.imei)).map(([p]) => p)).toEqual([
+      'battery_logs_default',
+      'battery_logs_p20300310',
+      'battery_logs_p20300311',
+      'battery_logs_p20300312',
+      'battery_logs_p20300313',
+      'battery_logs_default',
+    ]);
+    // TELEMETRY_RETENTION_DAYS unset: the job keeps everything.
+    const keepAll = serverJobs({ db: t.db, config: loadConfig({ NODE_ENV: 'test' }), log: silent, clock: () => NOW });
+    await keepAll.jobs.find((j) => j.name === 'telemetry partitions')!.run();
+    await keepAll.close();
+    expect(await placement(t.db, 'battery_logs', terminalA.imei)).toHaveLength(6);
+
+    const config = loadConfig({ NODE_ENV: 'test', TELEMETRY_RETENTION_DAYS: '2' });
+    const { jobs, close } = serverJobs({ db: t.db, config, log: silent, clock: () => NOW });
+    await jobs.find((j) => j.name === 'telemetry partitions')!.run();
+    await close();
+    for (const imei of [terminalA.imei, terminalB.imei]) {
+      expect(await placement(t.db, 'battery_logs', imei)).toEqual([
+        ['battery_logs_p20300311', kept[0]],
+        ['battery_logs_p20300312', kept[1]],
+        ['battery_logs_p20300313', kept[2]],
+        ['battery_logs_default', future],
+      ]);
+    }
+    for (const table of ['battery_logs', 'gps_logs', 'sensor_logs']) {
+      const parts = await partitionsOf(t.db, table);
+      expect(parts.filter((p) => p < `${table}_p20300311` && p.startsWith(`${table}_p`))).toEqual([]);
+      expect(parts).toContain(`${table}_p20300311`);
+      expect(parts).toContain(`${table}_default`);
+    }
+    // Finished days got their index rebuilt packed (once); today's is left as ingest writes it.
+    const packed = async (partition: string) =>
+      (
+        await sql<{ options: string[] | null }>`
+          SELECT c.reloptions AS options FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+          WHERE x.indrelid = to_regclass(${partition}) AND x.indisvalid AND NOT c.relam = (SELECT oid FROM pg_am WHERE amname = 'brin')`.execute(
+          t.db,
+        )
+      ).rows.map((r) => (r.options ?? []).includes('fillfactor=100'));
+    expect(await packed('battery_logs_p20300311')).toEqual([true]);
+    expect(await packed('battery_logs_p20300312')).toEqual([true]);
+    expect(await packed('battery_logs_p20300313')).toEqual([false]);
+    expect(await compactLogPartitions(t.db, NOW, false)).toEqual([]);
+    // Dropped, not only detached.
+    expect((await sql`SELECT to_regclass('battery_logs_p20300310') AS t`.execute(t.db)).rows).toEqual([{ t: null }]);
+    // A second run finds nothing more to do.
+    const again = await applyTelemetryRetention(t.db, NOW, 2);
+    expect(again!.droppedPartitions).toEqual([]);
+    expect(Object.values(again!.deleted).every((n) => n === 0)).toBe(true);
+  });
+
+  it('rejects a negative or fractional TELEMETRY_RETENTION_DAYS', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', TELEMETRY_RETENTION_DAYS: '-1' })).toThrow(/TELEMETRY_RETENTION_DAYS/);
+    expect(() => loadConfig({ NODE_ENV: 'test', TELEMETRY_RETENTION_DAYS: '1.5' })).toThrow(/TELEMETRY_RETENTION_DAYS/);
+    expect(loadConfig({ NODE_ENV: 'test' }).TELEMETRY_RETENTION_DAYS).toBe(0);
+  });
+});
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushHosts } from './push/push-hosts.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -111,6 +112,15 @@ const ConfigSchema = z.object({
     .string()
     .refine((v) => /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), 'a mailto: address or an https: URL')
     .default('mailto:no-reply@localhost'),
+  /** The push services (host names, `*.domain` for subdomains) browser subscriptions may point at; see push/push-hosts.ts. */
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .default(DEFAULT_PUSH_SERVICE_HOSTS)
+    .transform(parsePushHosts)
+    .refine(
+      (hosts) => hosts.every((h) => /^(\*\.)?[a-z0-9.-]+$/.test(h)),
+      'comma-separated host names, `*.domain` for subdomains',
+    ),
   /** Telemetry logs older than this many days are dropped, a whole day partition at a time; 0 keeps them forever. */
   TELEMETRY_RETENTION_DAYS: z.coerce
     .number()

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ApiError, login as loginCall, type Call, type CallRequest, type CallResponse } from '@fleet/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, inject } from 'vitest';
 import { buildApp, type LogStream } from '../src/app.js';
@@ -49,6 +50,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATABASE_URL: inject('databaseUrl'),
+    // The push service the tests' subscriptions name (push.test.ts's local endpoint is allowed there).
+    PUSH_SERVICE_HOSTS: 'push.example.jp',
     ...opts.env,
   });
   const app = await buildApp(
@@ -119,6 +122,67 @@ export async function seedFixtures(db: Db): Promise<void> {
     .execute();
 }
 
+/** A test app over the fixture world (seedFixtures) with these accounts signed in, their tokens by name. */
+export interface SignedInApp extends TestApp {
+  tokens: Record<FixtureAccount, string>;
+  /** callAs as a signed-in fixture account (none: signed out). */
+  call<C extends Call>(call: C, body: NoInfer<CallRequest<C>>, who?: FixtureAccount): Promise<CallOutcome<C>>;
+}
+
+/** createTestApp + seedFixtures + login of `who` (every fixture account by default): the usual set-up. */
+export async function createSignedInApp(
+  who: readonly FixtureAccount[] = Object.keys(accounts) as FixtureAccount[],
+  opts: TestAppOptions = {},
+): Promise<SignedInApp> {
+  const t = await createTestApp(opts);
+  await seedFixtures(t.db);
+  const tokens = {} as Record<FixtureAccount, string>;
+  for (const w of who) tokens[w] = await login(t.app, w);
+  return { ...t, tokens, call: (call, body, w) => callAs(t.app, w && tokens[w], call, body) };
+}
+
+/** The answer to one call: its status, and the body as the contract reads it (the web parses it so). */
+export interface CallOutcome<C extends Call> {
+  status: number;
+  /** The response parsed by the call's response schema; throws unless the status is 2xx. */
+  readonly body: CallResponse<C>;
+  /** The error (ApiError: code, Japanese message, per-field errors); throws unless the status is 4xx/5xx. */
+  readonly error: ApiError;
+  raw: LightMyRequestResponse;
+}
+
+/** A body the contract would refuse, sent on purpose (validation tests): callAs does not type-check it. */
+export const unchecked = (body: unknown): never => body as never;
+
+/**
+ * Calls an API call of the contract as the holder of `token` (undefined: signed out): the path
+ * comes from the Call, the body is type-checked against its request (unchecked() for invalid
+ * input) and the result is typed as its response.
+ */
+export async function callAs<C extends Call>(
+  app: FastifyInstance,
+  token: string | undefined,
+  call: C,
+  body?: NoInfer<CallRequest<C>>,
+): Promise<CallOutcome<C>> {
+  const raw = await post(app, call.path, body ?? {}, token);
+  const status = raw.statusCode;
+  const ok = status >= 200 && status < 300;
+  const fail = (wanted: string): never => {
+    throw new Error(`${call.path}: expected ${wanted}, got ${status}: ${raw.body.slice(0, 500)}`);
+  };
+  return {
+    status,
+    raw,
+    get body() {
+      return ok ? (call.response.parse(raw.json()) as CallResponse<C>) : fail('2xx');
+    },
+    get error() {
+      return ok ? fail('an error') : ApiError.parse(raw.json());
+    },
+  };
+}
+
 /** POSTs JSON to an API call, with a bearer token when given. */
 export function post(
   app: FastifyInstance,
@@ -141,7 +205,7 @@ export async function login(
   password = FIXTURE_PASSWORD,
 ): Promise<string> {
   const username = who in accounts ? accounts[who as FixtureAccount].account_id : who;
-  const res = await post(app, '/api/login', { username, password });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ token: string }>().token;
+  const res = await callAs(app, undefined, loginCall, { username, password });
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.token;
 }

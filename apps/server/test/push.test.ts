@@ -48,11 +48,12 @@ beforeEach(async () => {
 
 const keysOf = (k: ReturnType<typeof browserKeys>) => ({ p256dh: k.p256dh, auth: k.auth });
 const call = (who: string, path: string, body: object) => post(t.app, path, body, tokens[who]);
-const dispatcher = () =>
+const dispatcher = (hosts: readonly string[] = ['127.0.0.1']) =>
   new PushDispatcher({
     db: t.db,
     log: memoryLog().log,
     vapid: { VAPID_SUBJECT: SUBJECT },
+    hosts,
     clock: clock.now,
     timeoutMs: 2_000,
   });
@@ -154,6 +155,25 @@ describe('push calls', () => {
     expect(await subscriptions()).toEqual([]);
   });
 
+  it('refuses an endpoint that is not an allowed push service (PUSH_SERVICE_HOSTS), storing nothing', async () => {
+    const k = browserKeys();
+    for (const endpoint of [
+      'https://169.254.169.254/latest/meta-data/',
+      'https://127.0.0.1:5432/',
+      'https://push.example.jp.attacker.test/x',
+      'https://evilpush.example.jp/x',
+    ]) {
+      const res = await call('staffA', '/api/push_subscribe', { endpoint, keys: keysOf(k) });
+      expect(res.statusCode, endpoint).toBe(400);
+      expect(res.json().errors).toEqual({ endpoint: pushMessages.service });
+    }
+    expect(await subscriptions()).toEqual([]);
+    expect(
+      (await call('staffA', '/api/push_subscribe', { endpoint: 'https://PUSH.example.jp:443/ok', keys: keysOf(k) }))
+        .statusCode,
+    ).toBe(200);
+  });
+
   it('channels per item: saved and read back; old settings keep mail; an item on needs a channel', async () => {
     const s = { ...defaultNotifySettings(), vibration: { enable: true, param: 2 } };
     s.channels = { ...s.channels, vibration: { mail: false, push: true }, warn_area: { mail: true, push: true } };
@@ -180,6 +200,23 @@ describe('push calls', () => {
 });
 
 describe('push delivery', () => {
+  it('never contacts a stored subscription whose host is not an allowed push service: it is removed unsent', async () => {
+    const k = browserKeys();
+    await saveSubscription(
+      t.db,
+      accounts.staffA.account_id,
+      { endpoint: `${svc.origin}/push/elsewhere`, p256dh: k.p256dh, auth: k.auth, user_agent: 'test' },
+      clock.now(),
+    );
+    await wants(accounts.staffA.account_id, 'vibration', { mail: false, push: true }, 2);
+    await vibrate(3);
+    const d = dispatcher(['push.example.jp']);
+    expect(await d.runOnce()).toEqual({ sent: 0, failed: 1 });
+    await d.stop();
+    expect(svc.calls).toEqual([]);
+    expect(await subscriptions()).toEqual([]);
+  });
+
   async function subscribeBrowser(accountId: string, path = '/push/1') {
     const k = browserKeys();
     await saveSubscription(

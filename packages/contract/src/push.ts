@@ -12,6 +12,7 @@ import { notifyItemKeys } from './notify.js';
  */
 export const pushMessages = {
   endpoint: 'プッシュ通知の送信先が不正です（https:// で始まるURL）',
+  service: 'このブラウザのプッシュ通知サービスには送信できません（管理者にお問い合わせください）',
   keys: '購読の鍵が不正です',
   notFound: 'このブラウザの購読が見つかりません',
   unsupported: 'このブラウザはプッシュ通知に対応していません',

@@ -53,7 +53,7 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
     clock,
   });
   const webhooks = new WebhookDispatcher({ db, log, clock });
-  const push = new PushDispatcher({ db, log, vapid: config, clock });
+  const push = new PushDispatcher({ db, log, vapid: config, hosts: config.PUSH_SERVICE_HOSTS, clock });
   const reservations = createRequestScheduler({ db, clock });
   const jobs: Job[] = [
     {

@@ -17,12 +17,15 @@ import {
   releasePushClaims,
   type ClaimedPush,
 } from './push.repository.js';
+import { pushHostAllowed, type PushHosts } from './push-hosts.js';
 import { vapidKeys, type VapidConfig } from './vapid.js';
 
 export interface PushDispatcherOptions {
   db: Db;
   log: Log;
   vapid: VapidConfig;
+  /** The push services it may send to (PUSH_SERVICE_HOSTS); a subscription elsewhere is removed unsent. */
+  hosts: PushHosts;
   clock?: Clock;
   batchSize?: number;
   timeoutMs?: number;
@@ -86,6 +89,12 @@ export class PushDispatcher {
     const { db, log } = this.opts;
     let status: number | null = null;
     let error: string | null = null;
+    if (!pushHostAllowed(d.endpoint, this.opts.hosts)) {
+      // Saved while another list was configured: never contacted, and the subscription goes.
+      await markSubscriptionGone(db, d, null, '送信先が許可されたプッシュ通知サービスではないため送信しませんでした');
+      log.warn({ pushId: d.id }, 'push endpoint not in PUSH_SERVICE_HOSTS, subscription removed');
+      return false;
+    }
     try {
       const req = webPush.generateRequestDetails(
         { endpoint: d.endpoint, keys: { p256dh: d.p256dh, auth: d.auth } },

@@ -168,7 +168,7 @@ export async function markPushFailed(
 export async function markSubscriptionGone(
   db: Db,
   d: Pick<ClaimedPush, 'id' | 'subscription_id'>,
-  status: number,
+  status: number | null,
   error: string,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {

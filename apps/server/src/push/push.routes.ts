@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../access/route.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { pushHostAllowed } from './push-hosts.js';
 import { deleteSubscription, saveSubscription } from './push.repository.js';
 import { vapidKeys } from './vapid.js';
 
@@ -38,6 +39,8 @@ export function registerPushRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, pushSubscribe, {
     auth: 'user',
     handler: async ({ body, access }) => {
+      if (!pushHostAllowed(body.endpoint, ctx.config.PUSH_SERVICE_HOSTS))
+        throw badRequest(undefined, { endpoint: pushMessages.service });
       if (!isP256Point(body.keys.p256dh)) throw badRequest(undefined, { 'keys.p256dh': pushMessages.keys });
       await saveSubscription(
         ctx.db,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@fleet/server/app';
 import { loadConfig } from '@fleet/server/config';
+import { withPlugin } from '@fleet/server/database';
 import { SqlCapture, type BenchDb } from './db.js';
 import { BENCH_ADMIN, BENCH_PASSWORD } from './generate.js';
 
@@ -13,6 +14,11 @@ export interface BenchServer {
   app: FastifyInstance;
   url: string;
   capture: SqlCapture;
+  /**
+   * The bench's bare route (`POST /__bench/bare/<key>`, registered here, never by the product): Fastify
+   * alone answering the bytes stored under the key, no auth, no validation, no database. The framework's floor.
+   */
+  bare: Map<string, string>;
   token: string;
   close(): Promise<void>;
 }
@@ -29,14 +35,22 @@ export async function startServer(bdb: BenchDb, webRoot: string | undefined): Pr
   });
   // BENCH_SERVER_LOG=1 shows the server's warnings and errors (e.g. what a 5xx was).
   const app = await buildApp({
-    db: bdb.db.withPlugin(capture),
+    db: withPlugin(bdb.db, capture),
     config,
     logger: process.env.BENCH_SERVER_LOG === '1',
+    // BENCH_SESSION_CACHE=0: without the in-process session cache (the A/B of issue #19).
+    sessionCache: process.env.BENCH_SESSION_CACHE !== '0',
     ...(webRoot ? { webRoot } : {}),
+  });
+  const bare = new Map<string, string>();
+  app.post<{ Params: { key: string } }>('/__bench/bare/:key', async (request, reply) => {
+    const text = bare.get(request.params.key);
+    if (text === undefined) return reply.code(404).send();
+    return reply.type('application/json; charset=utf-8').send(text);
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const token = (await login(url)).token;
-  return { app, url, capture, token, close: () => app.close() };
+  return { app, url, capture, bare, token, close: () => app.close() };
 }
 
 export async function login(url: string) {

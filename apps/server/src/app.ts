@@ -29,11 +29,14 @@ import { registerLiveRoutes } from './live/live.routes.js';
 import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerMailRoutes } from './mail/mail.routes.js';
 import { registerNotifyRoutes } from './notify/notify.routes.js';
+import { registerPushRoutes } from './push/push.routes.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { registerOperations } from './ops/ops.js';
 import { registerExportRoutes } from './telemetry/export.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
+import { SessionCache } from './sessions/session-cache.js';
+import type { SessionRow } from './sessions/session.repository.js';
 
 export interface BuildOptions {
   db: Db;
@@ -45,6 +48,8 @@ export interface BuildOptions {
   logStream?: LogStream;
   /** The live push; made here when not given (startServer shares one with the TCP terminal links). */
   live?: LiveHub;
+  /** Whether signed-in calls use the in-process session cache; unset: config.SESSION_CACHE (see config.ts). */
+  sessionCache?: boolean;
 }
 
 /** A destination for pino's log lines, one JSON text per call. */
@@ -70,7 +75,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
   registerJsonBodyParser(app);
-  const ctx: AppContext = { db: opts.db, config };
+  // Signed-in calls find their session in memory; changes to sessions clear it on every instance (sessions/session-cache.ts).
+  const cached = opts.sessionCache ?? config.SESSION_CACHE ?? config.NODE_ENV !== 'test';
+  const sessions = cached ? new SessionCache<SessionRow>(opts.db, app.log) : undefined;
+  if (sessions) app.addHook('onClose', () => sessions.close());
+  const ctx: AppContext = { db: opts.db, config, ...(sessions ? { sessions } : {}) };
   const tiles = tileOrigin(config.TILE_URL);
 
   await app.register(helmet, {
@@ -100,8 +109,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerCompanyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
-  const live =
-    opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, config.DATABASE_URL, app.log) : createMemoryHub());
+  const live = opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, app.log) : createMemoryHub());
   app.addHook('onClose', () => live.close());
   registerGatewayRoutes(app, ctx, live);
   registerTelemetryRoutes(app, ctx, live);
@@ -110,6 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerEngineRoutes(app, ctx);
   registerAreaRoutes(app, ctx);
   registerNotifyRoutes(app, ctx);
+  registerPushRoutes(app, ctx);
   registerMailRoutes(app, ctx);
   registerPasswordResetRoutes(app, ctx);
   registerPasswordByTokenRoute(app, ctx);

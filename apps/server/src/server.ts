@@ -45,7 +45,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
 
   // One live push for the HTTP gateway and the TCP terminal links (on PGlite an in-process one).
   const live = config.DATABASE_URL
-    ? createPostgresHub(database.db, config.DATABASE_URL, { warn: (obj, msg) => app.log.warn(obj, msg) })
+    ? createPostgresHub(database.db, { warn: (obj, msg) => app.log.warn(obj, msg) })
     : createMemoryHub();
   const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot, live });
   await app.listen({ port: config.PORT, host: config.HOST });

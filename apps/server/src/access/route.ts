@@ -4,12 +4,13 @@ import {
   validationMessages,
   type Call,
   type Capabilities,
-  type CallResponse,
+  type CallResult,
 } from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { createAccess, type Access } from './access.js';
 import { findSession, touchSession } from '../sessions/session.repository.js';
+import { hashToken } from '../sessions/token.js';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { AppError, badRequest, unauthorized } from '../http/errors.js';
 import { findUnstorableInput } from '../http/input-guard.js';
@@ -20,7 +21,7 @@ interface HandlerArgs<B> {
 }
 type Public<C extends Call> = {
   auth: 'public';
-  handler: (args: HandlerArgs<z.output<C['request']>>) => Promise<CallResponse<C>>;
+  handler: (args: HandlerArgs<z.output<C['request']>>) => Promise<CallResult<C>>;
 };
 type Authed<C extends Call> = {
   auth: 'user';
@@ -29,7 +30,7 @@ type Authed<C extends Call> = {
   /** Open to a session that must set up TOTP first (its company requires it); every other call is 403 TOTP_SETUP_REQUIRED. */
   duringTotpSetup?: true;
   /** `access` is what the caller may see and do (access/access.ts). */
-  handler: (args: HandlerArgs<z.output<C['request']>> & { access: Access }) => Promise<CallResponse<C>>;
+  handler: (args: HandlerArgs<z.output<C['request']>> & { access: Access }) => Promise<CallResult<C>>;
 };
 
 const bearer = (request: FastifyRequest) => {
@@ -50,9 +51,16 @@ export async function authenticate(
   const token = bearer(request);
   if (!token || token.length > 256) throw unauthorized();
   const life = { idleMinutes: ctx.config.SESSION_IDLE_MINUTES, maxHours: ctx.config.SESSION_MAX_HOURS };
-  const session = await findSession(ctx.db, token, life);
-  if (!session) throw unauthorized();
-  await touchSession(ctx.db, session);
+  const tokenHash = hashToken(token);
+  const cache = ctx.sessions;
+  let session = cache?.get(tokenHash, life);
+  if (!session) {
+    const mark = cache?.mark() ?? 0;
+    session = await findSession(ctx.db, tokenHash, life);
+    if (!session) throw unauthorized();
+    cache?.put(session, mark);
+  }
+  if (await touchSession(ctx.db, session)) cache?.touched(tokenHash, new Date());
   if (session.totp_setup_required && !opts.duringTotpSetup)
     throw new AppError(403, 'TOTP_SETUP_REQUIRED', totpMessages.setupRequired);
   return {
@@ -68,7 +76,8 @@ export async function authenticate(
 
 /**
  * Registers one call of the contract: POST, token check, permission check,
- * request validated by the contract schema, response stripped to the contract.
+ * request validated by the contract schema; the handler's result is parsed by the response
+ * schema, which strips it to the contract and shapes it for the wire (timestamps to ISO, wire.ts).
  */
 export function registerCall<C extends Call>(
   app: FastifyInstance,

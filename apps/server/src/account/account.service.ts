@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
 import { hashPassword, verifyPassword } from '../credentials/password.js';
+import { sessionsChanged } from '../sessions/session-cache.js';
 import { revokeAccountSessions, revokeOtherSessions } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
@@ -51,7 +52,8 @@ const mapUniqueViolation = (e: unknown): never => {
 
 /**
  * A new password ends what the old one opened: every reset link of the account, and its sessions,
- * except the one that made the change when the account changed its own password.
+ * except the one that made the change when the account changed its own password. Inside the
+ * transaction of the change: the caller says `sessionsChanged` once it committed.
  */
 export async function endOldCredentials(trx: Db, accountId: string, keepTokenHash: string | null) {
   await retireAccountTokens(trx, accountId);
@@ -106,6 +108,8 @@ export async function editAccount(db: Db, access: Access, info: z.output<typeof 
     if (engine_control !== target.engine_control)
       await writeAudit(trx, access, 'account.engine_control', 'account', target.account_id, { engine_control });
   });
+  // Name, role, company, engine right or password: its sessions are read again (or are gone) on every instance.
+  await sessionsChanged(db, { accountId: target.account_id });
 }
 
 export async function deleteAccount(db: Db, access: Access, accountId: string, isDelete: boolean) {
@@ -117,6 +121,7 @@ export async function deleteAccount(db: Db, access: Access, accountId: string, i
     if (isDelete) await revokeAccountSessions(trx, accountId);
     await writeAudit(trx, access, isDelete ? 'account.delete' : 'account.restore', 'account', accountId);
   });
+  await sessionsChanged(db, { accountId });
 }
 
 /** Own password (current one required) or, for a manager, the password of an account they manage. */
@@ -139,6 +144,7 @@ export async function resetPassword(db: Db, access: Access, info: z.output<typeo
       await endOldCredentials(trx, access.account_id, access.session.token_hash);
       await writeAudit(trx, access, 'account.password', 'account', access.account_id);
     });
+    await sessionsChanged(db, { accountId: access.account_id });
     return;
   }
   if (!access.caps.manageAccounts) throw forbidden();
@@ -150,4 +156,5 @@ export async function resetPassword(db: Db, access: Access, info: z.output<typeo
     await endOldCredentials(trx, targetId, null);
     await writeAudit(trx, access, 'account.password', 'account', targetId);
   });
+  await sessionsChanged(db, { accountId: targetId });
 }

@@ -8,6 +8,7 @@ import { badRequest } from '../http/errors.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { composePasswordChangedMail } from '../password-reset/password-reset-mail.js';
 import { accountName, consumeResetToken, tokenStatus } from '../password-reset/password-reset.repository.js';
+import { sessionsChanged } from '../sessions/session-cache.js';
 import { hashToken } from '../sessions/token.js';
 import { updateAccount } from './account.repository.js';
 import { endOldCredentials } from './account.service.js';
@@ -41,6 +42,7 @@ export function registerPasswordByTokenRoute(app: FastifyInstance, ctx: AppConte
         return id;
       });
       if (!accountId) throw await refuse();
+      await sessionsChanged(db, { accountId });
       return { ok: true };
     },
   });

@@ -19,6 +19,7 @@ import {
   setSelection,
   type SelectionKey,
 } from '../sessions/session.repository.js';
+import { hashToken } from '../sessions/token.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, config } = ctx;
@@ -70,7 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, checkToken, {
     auth: 'public',
     handler: async ({ body }) => {
-      const session = await findSession(db, body.token, life);
+      const session = await findSession(db, hashToken(body.token), life);
       return { ok: !!session && session.account_id === body.account_id };
     },
   });

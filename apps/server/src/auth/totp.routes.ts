@@ -17,6 +17,7 @@ import { registerCall } from '../access/route.js';
 import { setCompanyTotpPolicy } from '../company/company.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
 import { verifyPassword } from '../credentials/password.js';
+import { sessionsChanged } from '../sessions/session-cache.js';
 import { checkSecondFactor, newTotpSecret, otpauthUrl, stepOfCode } from './totp.js';
 import {
   companyRequiresTotp,
@@ -75,6 +76,8 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
       if (step === undefined) throw badRequest(totpMessages.otpWrong, { otp: totpMessages.otpWrong });
       await markLoginSucceeded(db, tried);
       if (!(await enablePendingSecret(db, access.account_id, step))) throw conflict(totpMessages.alreadyEnabled);
+      // Out of the setup: its sessions may now make every call.
+      await sessionsChanged(db, { accountId: access.account_id });
       await writeAudit(db, access, 'account.totp_enable', 'account', access.account_id);
       return { ok: true };
     },
@@ -98,6 +101,7 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
         throw new AppError(401, 'UNAUTHORIZED', totpMessages.otpWrong, { otp: totpMessages.otpWrong });
       await markLoginSucceeded(db, tried);
       await deleteTotp(db, access.account_id);
+      await sessionsChanged(db, { accountId: access.account_id });
       await writeAudit(db, access, 'account.totp_disable', 'account', access.account_id);
       return { ok: true };
     },
@@ -125,6 +129,8 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
       if (body.require_totp && access.company_id !== null && !(await findTotp(db, access.account_id))?.secret)
         throw badRequest(totpMessages.ownTotpFirst, { require_totp: totpMessages.ownTotpFirst });
       await setCompanyTotpPolicy(db, body.company_id, body.require_totp);
+      // Its accounts without TOTP are held to the setup (or let go) at their next call, on every instance.
+      await sessionsChanged(db, 'all');
       await writeAudit(db, access, 'company.totp_policy', 'company', body.company_id, {
         require_totp: body.require_totp,
       });

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type KyselyPlugin, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
@@ -35,6 +35,14 @@ export interface Database {
 /** The pg pool behind a PostgreSQL Kysely instance (the metrics read its counts). */
 const pools = new WeakMap<Db, pg.Pool>();
 export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+/** db.withPlugin(plugin) that keeps its pool known (the signal channels LISTEN through it), e.g. the bench's SQL capture. */
+export function withPlugin(db: Db, plugin: KyselyPlugin): Db {
+  const out = db.withPlugin(plugin);
+  const pool = pools.get(db);
+  if (pool) pools.set(out, pool);
+  return out;
+}
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {

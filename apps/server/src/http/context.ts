@@ -1,12 +1,15 @@
 import type { Actor } from '@fleet/contract';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { SessionCache } from '../sessions/session-cache.js';
 import type { SessionRow } from '../sessions/session.repository.js';
 
 /** What every route handler gets: the database and configuration of this server. */
 export interface AppContext {
   db: Db;
   config: Config;
+  /** The in-process session cache (buildApp makes it); without it every call reads its session from the database. */
+  sessions?: SessionCache<SessionRow>;
 }
 
 /** The signed-in caller, resolved by the token check of every non-public call. */

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { TelemetryState } from '@fleet/contract';
-import { sql } from 'kysely';
-import pg from 'pg';
+import { sendOnChannel, subscribeChannel, type ChannelSubscription } from '../db/channel.js';
 import type { Db } from '../db/database.js';
 import type { LiveRecord } from '../telemetry/latest-state.repository.js';
 
@@ -72,81 +71,51 @@ interface Logger {
 }
 
 /**
- * NOTIFY through the app's pool; LISTEN on a connection of its own, opened
- * with the first subscriber, to the same database the pool writes to (found
- * with current_database(), so per-test databases stay apart), reopened after
- * a lost connection.
+ * The live channel (db/channel.ts): NOTIFY through the app's pool, LISTEN on a
+ * connection of its own to the database the pool writes to, opened with the
+ * first subscriber (or ready()) and kept until close(), reopened after a lost connection.
  */
-export function createPostgresHub(db: Db, serverUrl: string, log: Logger): LiveHub {
+export function createPostgresHub(db: Db, log: Logger): LiveHub {
   const local = createMemoryHub();
-  let client: pg.Client | undefined;
-  let connecting: Promise<void> | undefined;
-  let subscribers = 0;
+  let channel: ChannelSubscription | undefined;
   let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const connect = async () => {
-    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(db);
-    const url = new URL(serverUrl);
-    url.pathname = `/${rows[0]!.name}`;
-    const c = new pg.Client({ connectionString: url.toString() });
-    c.on('notification', (n) => {
-      if (n.channel !== LIVE_CHANNEL || !n.payload) return;
-      try {
-        void local.publish(JSON.parse(n.payload) as LiveRecord);
-      } catch (err) {
-        log.warn({ err }, 'bad live notification');
-      }
-    });
-    c.on('error', (err) => {
-      log.warn({ err }, 'live listener lost its connection');
-      if (client === c) client = undefined;
-      c.end().catch(() => undefined);
-      if (!closed && subscribers > 0) retry = setTimeout(() => void ensure(), 2000);
-    });
-    await c.connect();
-    await c.query(`LISTEN ${LIVE_CHANNEL}`);
-    if (closed) await c.end();
-    else client = c;
-  };
-  const ensure = () => {
-    if (client || closed) return Promise.resolve();
-    connecting ??= connect()
-      .catch((err: unknown) => {
-        log.warn({ err }, 'live listener could not connect');
-        if (!closed && subscribers > 0) retry = setTimeout(() => void ensure(), 2000);
-      })
-      .finally(() => {
-        connecting = undefined;
+  const listen = () => {
+    if (!channel && !closed)
+      channel = subscribeChannel(db, LIVE_CHANNEL, log, {
+        message: (payload) => {
+          try {
+            void local.publish(JSON.parse(payload) as LiveRecord);
+          } catch (err) {
+            log.warn({ err }, 'bad live notification');
+          }
+        },
       });
-    return connecting;
+    return channel;
   };
 
   return {
     publish: async (state) => {
-      await sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(recordOf(state))})`.execute(db);
+      await sendOnChannel(db, LIVE_CHANNEL, [JSON.stringify(recordOf(state))]);
     },
     publishAll: async (states) => {
-      if (states.length === 0) return;
-      const payloads = states.map((s) => JSON.stringify(recordOf(s)));
-      await sql`SELECT pg_notify(${LIVE_CHANNEL}, p) FROM unnest(${payloads}::text[]) AS p`.execute(db);
+      await sendOnChannel(
+        db,
+        LIVE_CHANNEL,
+        states.map((s) => JSON.stringify(recordOf(s))),
+      );
     },
     subscribe: (listener) => {
-      subscribers++;
-      void ensure();
-      const off = local.subscribe(listener);
-      return () => {
-        subscribers--;
-        off();
-      };
+      listen();
+      return local.subscribe(listener);
     },
-    ready: () => ensure(),
+    ready: async () => {
+      await listen()?.listening();
+    },
     close: async () => {
       closed = true;
-      clearTimeout(retry);
-      await connecting;
-      await client?.end().catch(() => undefined);
-      client = undefined;
+      const c = channel;
+      channel = undefined;
+      await c?.close();
       await local.close();
     },
   };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { sessionsChanged } from './session-cache.js';
 import { hashToken, newToken } from './token.js';
 
 export const selectionColumns = {
@@ -37,14 +38,15 @@ export async function createSession(db: Db, accountId: string, life: SessionLife
   return token;
 }
 
-/** The live session of a token with its account, or undefined (expired, idle, revoked, deleted account). */
-export async function findSession(db: Db, token: string, life: SessionLifetimes) {
+/** The live session of a token (by its hash) with its account, or undefined (expired, idle, revoked, deleted account). */
+export async function findSession(db: Db, tokenHash: string, life: SessionLifetimes) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('accounts as a', 'a.account_id', 's.account_id')
     .select([
       's.token_hash',
       's.last_seen_at',
+      's.expires_at',
       'a.account_id',
       'a.name',
       'a.role',
@@ -63,7 +65,7 @@ export async function findSession(db: Db, token: string, life: SessionLifetimes)
       's.sel_data_id',
       's.sel_device_id',
     ])
-    .where('s.token_hash', '=', hashToken(token))
+    .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${life.idleMinutes})`)
@@ -75,6 +77,7 @@ export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
 /** Marks the session elevated (step-up) until the given time. */
 export async function markSteppedUp(db: Db, tokenHash: string, until: Date) {
   await db.updateTable('sessions').set({ stepped_up_until: until }).where('token_hash', '=', tokenHash).execute();
+  await sessionsChanged(db, { tokenHash });
 }
 
 /** How often a session's idle expiry is slid forward: one write a minute at most, not one per call. */
@@ -83,10 +86,14 @@ export const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Slides the idle expiry; written at most once a minute per session. A session
  * seen within the last minute is not written at all (no round trip), so a
- * signed-in call costs one statement before its own.
+ * signed-in call costs one statement before its own. True when it wrote.
  */
-export async function touchSession(db: Db, session: Pick<SessionRow, 'token_hash' | 'last_seen_at'>, now = Date.now()) {
-  if (now - new Date(session.last_seen_at).getTime() < TOUCH_INTERVAL_MS) return;
+export async function touchSession(
+  db: Db,
+  session: Pick<SessionRow, 'token_hash' | 'last_seen_at'>,
+  now = Date.now(),
+): Promise<boolean> {
+  if (now - new Date(session.last_seen_at).getTime() < TOUCH_INTERVAL_MS) return false;
   const tokenHash = session.token_hash;
   await db
     .updateTable('sessions')
@@ -94,6 +101,7 @@ export async function touchSession(db: Db, session: Pick<SessionRow, 'token_hash
     .where('token_hash', '=', tokenHash)
     .where('last_seen_at', '<', sql<Date>`now() - interval '1 minute'`)
     .execute();
+  return true;
 }
 
 export async function revokeSession(db: Db, tokenHash: string) {
@@ -102,9 +110,13 @@ export async function revokeSession(db: Db, tokenHash: string) {
     .set({ revoked_at: sql`now()` })
     .where('token_hash', '=', tokenHash)
     .execute();
+  await sessionsChanged(db, { tokenHash });
 }
 
-/** Ends every session of an account (deleted, role changed, password changed). */
+/**
+ * Ends every session of an account (deleted, role changed, password changed). Called inside the
+ * transaction of the change: the caller says `sessionsChanged(db, { accountId })` once it committed.
+ */
 export async function revokeAccountSessions(db: Db, accountId: string) {
   await db
     .updateTable('sessions')
@@ -120,9 +132,10 @@ export async function setSelection(db: Db, tokenHash: string, key: SelectionKey,
     .set({ [selectionColumns[key]]: value })
     .where('token_hash', '=', tokenHash)
     .execute();
+  await sessionsChanged(db, { tokenHash });
 }
 
-/** Ends an account's sessions except the one making the change (changing one's own password). */
+/** Ends an account's sessions except the one making the change (changing one's own password); see revokeAccountSessions. */
 export async function revokeOtherSessions(db: Db, accountId: string, keepTokenHash: string) {
   await db
     .updateTable('sessions')

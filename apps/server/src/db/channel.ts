@@ -1,0 +1,213 @@
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { poolOf, type Db } from './database.js';
+
+/**
+ * One signal channel between the instances sharing a database: the command
+ * signal (commands/command-signal.ts), the live push (live/live-hub.ts) and the
+ * session cache's invalidation (sessions/session-cache.ts) all go through it.
+ *
+ * On PostgreSQL a signal is a NOTIFY on the channel carrying a text payload, so
+ * it reaches every instance on the database; each database handle LISTENs per
+ * channel on one connection of its own (made from its pool's settings, so it is
+ * the database the pool writes to), opened with the first subscriber, closed
+ * with the last and reopened after a loss, after which every subscriber is told
+ * that signals may have been missed. On PGlite (one process by nature) an
+ * in-process emitter per database handle and channel.
+ */
+export interface ChannelListener {
+  /** A payload sent on the channel (by this instance or another). */
+  message(payload: string): void;
+  /** Signals may have been missed: the listening connection was lost (or could not connect) and is back. */
+  missed?(): void;
+  /** The listening connection was lost: until missed() says it is back, signals do not arrive. */
+  lost?(): void;
+}
+
+export interface ChannelSubscription {
+  /** Resolves once signals sent from now on reach the listener (PostgreSQL: LISTEN is in place, or failed and is retried). */
+  listening(): Promise<void>;
+  /** Whether signals reach the listener right now (PGlite: always; PostgreSQL: while LISTENing). */
+  live(): boolean;
+  close(): Promise<void>;
+}
+
+export interface ChannelLog {
+  warn(obj: object, msg: string): void;
+}
+
+const RETRY_MS = 2000;
+/** PostgreSQL's limit on a NOTIFY payload is 8000 bytes. */
+export const MAX_PAYLOAD_BYTES = 7999;
+
+class Channel {
+  readonly emitter = new EventEmitter();
+  subscribers = 0;
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  /** A connection failed or was lost: the next one says so ('missed'). */
+  private lost = false;
+  /** Tests: no retry until ensure() is called (breakChannelForTest). */
+  private held = false;
+
+  constructor(
+    readonly name: string,
+    /** The PostgreSQL pool; undefined on PGlite. */
+    readonly pool: pg.Pool | undefined,
+    private readonly log: ChannelLog,
+  ) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  get live() {
+    return !this.pool || this.client !== undefined;
+  }
+
+  /** LISTENing (PostgreSQL), or connecting; nothing to do on PGlite. */
+  ensure(): Promise<void> {
+    this.held = false;
+    if (!this.pool || this.client || this.subscribers === 0) return Promise.resolve();
+    this.connecting ??= this.connect(this.pool)
+      .catch((err: unknown) => {
+        this.log.warn({ err, channel: this.name }, 'channel listener could not connect');
+        this.lost = true;
+        this.later();
+      })
+      .finally(() => {
+        this.connecting = undefined;
+      });
+    return this.connecting;
+  }
+
+  private async connect(pool: pg.Pool) {
+    // The pool's own settings (its clients are made from them): the same server, database and credentials.
+    const c = new pg.Client(pool.options);
+    c.on('notification', (n) => {
+      if (n.channel === this.name && n.payload !== undefined) this.emitter.emit('message', n.payload);
+    });
+    c.on('error', (err) => this.dropped(c, err));
+    c.on('end', () => this.dropped(c));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(this.name)}`);
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      throw err;
+    }
+    if (this.subscribers === 0) return void (await c.end().catch(() => undefined));
+    this.client = c;
+    if (this.lost) {
+      this.lost = false;
+      this.emitter.emit('missed');
+    }
+  }
+
+  private dropped(c: pg.Client, err?: Error) {
+    if (this.client !== c) return;
+    this.client = undefined;
+    this.lost = true;
+    this.log.warn({ err, channel: this.name }, 'channel listener lost its connection');
+    this.emitter.emit('lost');
+    c.end().catch(() => undefined);
+    this.later();
+  }
+
+  private later() {
+    if (this.retry || this.subscribers === 0 || this.held) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.ensure();
+    }, RETRY_MS);
+  }
+
+  /** The last subscriber left: stop listening. */
+  async idle() {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    await this.connecting;
+    if (this.subscribers > 0) return;
+    const c = this.client;
+    this.client = undefined;
+    this.lost = false;
+    await c?.end().catch(() => undefined);
+  }
+
+  /** Tests: drops the listening connection as a network failure would, and reconnects only when asked (ensure). */
+  breakConnection() {
+    const c = this.client;
+    this.held = true;
+    if (c) this.dropped(c, new Error('connection broken on purpose'));
+  }
+}
+
+const channels = new WeakMap<Db, Map<string, Channel>>();
+
+function channelOf(db: Db, name: string, log: ChannelLog): Channel {
+  let byName = channels.get(db);
+  if (!byName) channels.set(db, (byName = new Map()));
+  let channel = byName.get(name);
+  if (!channel) byName.set(name, (channel = new Channel(name, poolOf(db), log)));
+  return channel;
+}
+
+/**
+ * Calls `listener` for the signals sent on this channel of this database (the
+ * handle openDatabase returned). close() when done: the last one closes the LISTEN connection.
+ */
+export function subscribeChannel(
+  db: Db,
+  name: string,
+  log: ChannelLog,
+  listener: ChannelListener,
+): ChannelSubscription {
+  const ch = channelOf(db, name, log);
+  const message = (payload: string) => listener.message(payload);
+  const missed = () => listener.missed?.();
+  const lost = () => listener.lost?.();
+  ch.subscribers++;
+  ch.emitter.on('message', message);
+  ch.emitter.on('missed', missed);
+  ch.emitter.on('lost', lost);
+  void ch.ensure();
+  let open = true;
+  return {
+    listening: () => ch.ensure(),
+    live: () => open && ch.live,
+    close: async () => {
+      if (!open) return;
+      open = false;
+      ch.emitter.off('message', message);
+      ch.emitter.off('missed', missed);
+      ch.emitter.off('lost', lost);
+      if (--ch.subscribers === 0) await ch.idle();
+    },
+  };
+}
+
+/**
+ * Sends payloads on a channel: one NOTIFY statement through the pool on
+ * PostgreSQL, the in-process emitter on PGlite. Call it with the database
+ * handle (not a transaction) once what it tells of is committed. Throws when
+ * the NOTIFY fails; the callers decide what a lost signal costs.
+ */
+export async function sendOnChannel(db: Db, name: string, payloads: readonly string[]): Promise<void> {
+  if (db.isTransaction) throw new Error(`sendOnChannel(${name}): call it after the commit, with the database handle`);
+  if (payloads.length === 0) return;
+  if (poolOf(db)) {
+    if (payloads.length === 1) await sql`SELECT pg_notify(${name}, ${payloads[0]})`.execute(db);
+    else await sql`SELECT pg_notify(${name}, p) FROM unnest(${payloads}::text[]) AS p`.execute(db);
+    return;
+  }
+  const ch = channels.get(db)?.get(name);
+  if (ch) for (const p of payloads) ch.emitter.emit('message', p);
+}
+
+/**
+ * Tests: drops a channel's listening connection (PostgreSQL) as a network failure would; it is
+ * reopened when a subscription asks for it (listening()), not on the retry timer.
+ */
+export function breakChannelForTest(db: Db, name: string) {
+  channels.get(db)?.get(name)?.breakConnection();
+}

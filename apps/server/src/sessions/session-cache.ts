@@ -1,0 +1,153 @@
+import { sendOnChannel, subscribeChannel, type ChannelLog, type ChannelSubscription } from '../db/channel.js';
+import type { Db } from '../db/database.js';
+
+/**
+ * A short in-process cache of live sessions (issue #19): a signed-in call finds
+ * its session here instead of asking the database every time. Revocation stays
+ * immediate on every instance: whatever changes a session or the authority of
+ * its account (sign-out, step-up, selection, password, role, company, engine
+ * right, deletion, TOTP, a company's TOTP policy) says so with `sessionsChanged`
+ * once committed; this instance forgets at once, the others hear it on the
+ * `fleet_sessions` channel (db/channel.ts: NOTIFY on PostgreSQL, an in-process
+ * emitter on PGlite).
+ *
+ * The cache serves nothing while the channel is not listening (before the
+ * first LISTEN, and from a lost connection until it is back): it is emptied
+ * when the connection is lost and again when it is back (signals may have been
+ * missed in between). A read that began before an invalidation is never stored
+ * (generation check), and an entry lives at most `ttlMs` whatever happens.
+ */
+export const SESSION_CHANNEL = 'fleet_sessions';
+
+/** Whose sessions changed: one session (its token hash), every session of an account, or all. */
+export type SessionChange = { tokenHash: string } | { accountId: string } | 'all';
+
+const payloadOf = (change: SessionChange) =>
+  change === 'all' ? '*' : 'tokenHash' in change ? `t:${change.tokenHash}` : `a:${change.accountId}`;
+
+/** What the cache needs of a session row (session.repository.ts's SessionRow). */
+export interface CachedSession {
+  token_hash: string;
+  account_id: string;
+  expires_at: Date | string;
+  last_seen_at: Date | string;
+}
+
+interface Entry<R> {
+  row: R;
+  /** Date.now() after which the entry is read again from the database. */
+  freshUntil: number;
+}
+
+export interface SessionCacheOptions {
+  /** How long an entry is used before the database is asked again (default 10 s). */
+  ttlMs?: number;
+  /** At most this many sessions are kept (default 10,000): the oldest goes first. */
+  maxEntries?: number;
+}
+
+export class SessionCache<R extends CachedSession = CachedSession> {
+  private readonly entries = new Map<string, Entry<R>>();
+  private generation = 0;
+  private readonly channel: ChannelSubscription;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    readonly db: Db,
+    log: ChannelLog,
+    opts: SessionCacheOptions = {},
+  ) {
+    this.ttlMs = opts.ttlMs ?? 10_000;
+    this.maxEntries = opts.maxEntries ?? 10_000;
+    this.channel = subscribeChannel(db, SESSION_CHANNEL, log, {
+      message: (payload) => this.forget(payload),
+      lost: () => this.clear(),
+      missed: () => this.clear(),
+    });
+    let set = caches.get(db);
+    if (!set) caches.set(db, (set = new Set()));
+    set.add(this);
+  }
+
+  /** Resolves once invalidations sent from now on reach this cache. */
+  listening() {
+    return this.channel.listening();
+  }
+
+  /** The cached live session of a token hash, or undefined (not cached, stale, expired, or the channel is down). */
+  get(tokenHash: string, life: { idleMinutes: number }, now = Date.now()): R | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry || !this.channel.live()) return undefined;
+    const { row } = entry;
+    if (
+      entry.freshUntil <= now ||
+      new Date(row.expires_at).getTime() <= now ||
+      new Date(row.last_seen_at).getTime() + life.idleMinutes * 60_000 <= now
+    ) {
+      this.entries.delete(tokenHash);
+      return undefined;
+    }
+    return row;
+  }
+
+  /** Taken before reading a session from the database; `put` stores it only if nothing was invalidated since. */
+  mark(): number {
+    return this.generation;
+  }
+
+  put(row: R, mark: number, now = Date.now()) {
+    if (mark !== this.generation || !this.channel.live()) return;
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(row.token_hash, { row, freshUntil: now + this.ttlMs });
+  }
+
+  /** The session's idle expiry was slid forward (touchSession wrote it). */
+  touched(tokenHash: string, at: Date) {
+    const entry = this.entries.get(tokenHash);
+    if (entry) entry.row = { ...entry.row, last_seen_at: at };
+  }
+
+  /** Forgets what a change payload names ('t:<token hash>', 'a:<account id>', '*'). */
+  forget(payload: string) {
+    this.generation++;
+    if (payload.startsWith('t:')) this.entries.delete(payload.slice(2));
+    else if (payload.startsWith('a:')) {
+      const accountId = payload.slice(2);
+      for (const [key, entry] of this.entries) if (entry.row.account_id === accountId) this.entries.delete(key);
+    } else this.entries.clear();
+  }
+
+  clear() {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  async close() {
+    caches.get(this.db)?.delete(this);
+    this.clear();
+    await this.channel.close();
+  }
+}
+
+/** The caches of this process per database handle: told at once, before the NOTIFY comes back. */
+const caches = new WeakMap<Db, Set<{ forget(payload: string): void }>>();
+
+/**
+ * Says that sessions changed. Call it with the database handle (not a
+ * transaction) once the change is committed: this process's caches forget at
+ * once, every other instance on the database when the NOTIFY reaches it.
+ */
+export async function sessionsChanged(db: Db, change: SessionChange): Promise<void> {
+  if (db.isTransaction) throw new Error('sessionsChanged: call it after the commit, with the database handle');
+  const payload = payloadOf(change);
+  for (const cache of caches.get(db) ?? []) cache.forget(payload);
+  await sendOnChannel(db, SESSION_CHANNEL, [payload]);
+}

@@ -1,0 +1,67 @@
+/**
+ * The list section's client (issue #19): a process of its own, so the client's
+ * work never shares the server's event loop. One keep-alive connection
+ * (node:http Agent, one socket), the calls one after the other; each case is
+ * timed from writing the request to the last byte of the answer.
+ * argv[2]: { url, token, runs, budgetMs, cases: [{ path, body }] }; prints one
+ * JSON line: per case { p50, p95, p99, max, n, bytes } in ms.
+ */
+import http from 'node:http';
+import { summarize, type Sample } from '../stats.js';
+
+const opts = JSON.parse(process.argv[2]!) as {
+  url: string;
+  token: string;
+  runs: number;
+  budgetMs: number;
+  warmup?: number;
+  cases: { path: string; body: string }[];
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const base = new URL(opts.url);
+
+function once(path: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: `Bearer ${opts.token}`,
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (d: Buffer) => (bytes += d.length));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${path} answered ${res.statusCode}`)),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const out: (Sample & { bytes: number })[] = [];
+for (const c of opts.cases) {
+  let bytes = 0;
+  for (let i = 0; i < (opts.warmup ?? 3); i++) bytes = await once(c.path, c.body);
+  const times: number[] = [];
+  const deadline = performance.now() + opts.budgetMs;
+  while (times.length < opts.runs && (times.length < 5 || performance.now() < deadline)) {
+    const t = performance.now();
+    await once(c.path, c.body);
+    times.push(performance.now() - t);
+  }
+  out.push({ ...summarize(times), bytes });
+}
+agent.destroy();
+console.log(JSON.stringify(out));

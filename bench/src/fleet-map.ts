@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page, Route } from '@playwright/test';
 import { painted } from './browser.js';
 import { signedInContext } from './frontend.js';
+import type { BenchDb } from './db.js';
 import { companyId, rng, type Fleet } from './generate.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
@@ -16,7 +19,13 @@ const VEHICLES = 10_000;
  * companies hold 100-2,000 vehicles each), so the figure is the browser's: first draw from
  * navigation start, and one live round (a snapshot moving every vehicle) until it is drawn.
  */
-export async function benchFleetMap(browser: Browser | null, server: BenchServer, fleet: Fleet, report: Report) {
+export async function benchFleetMap(
+  browser: Browser | null,
+  server: BenchServer,
+  bdb: BenchDb,
+  fleet: Fleet,
+  report: Report,
+) {
   const company = companyId(0, fleet.size.companies);
   const times: number[] = [];
   let body = '';
@@ -27,11 +36,26 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
   }
   const n = (JSON.parse(body) as { list: unknown[] }).list.length;
   const api = summarize(times);
+  // The call's own statements, replayed beside the app (as the lists section does): the SQL's share.
+  server.capture.start();
+  await call(server, '/api/car_map_list', { company_id: company });
+  const statements = server.capture.stop();
+  const sqlTimes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    for (const q of statements) await bdb.raw(q.sql, q.parameters);
+    sqlTimes.push(performance.now() - t);
+  }
+  if (process.env.FLEETMAP_PROFILE)
+    for (const q of statements) {
+      const plan = await bdb.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE) ${q.sql}`, q.parameters);
+      console.log(`${q.sql}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n`);
+    }
   report.add({
     section: SECTION,
     name: `car_map_list, one company (${n.toLocaleString('en')} vehicles), p50 / max of 5`,
     value: `${ms(api.p50)} / ${ms(api.max)} ms`,
-    anchor: kb(body.length),
+    anchor: `${kb(body.length)}; its ${statements.length} statements ${ms(summarize(sqlTimes).p50)} ms (p50)`,
   });
   if (!browser) return;
 
@@ -57,6 +81,18 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
     releaseLive();
     return Promise.resolve();
   });
+  const profile = process.env.FLEETMAP_PROFILE ? await context.newCDPSession(page) : null;
+  if (profile) {
+    await profile.send('Profiler.enable');
+    await profile.send('Profiler.setSamplingInterval', { interval: 200 });
+    await profile.send('Profiler.start');
+  }
+  const saveProfile = async (name: string) => {
+    if (!profile) return;
+    const { profile: p } = await profile.send('Profiler.stop');
+    writeFileSync(path.join(process.env.FLEETMAP_PROFILE!, `${name}.cpuprofile`), JSON.stringify(p));
+    await profile.send('Profiler.start');
+  };
   try {
     await page.goto(`${server.url}/car/car_map`);
     await page.waitForFunction(
@@ -69,6 +105,7 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
     await painted(page);
     const first = await page.evaluate(() => performance.now());
     const stats = await drawStats(page);
+    await saveProfile('first-draw');
     report.add({
       section: SECTION,
       name: `first draw of ${VEHICLES.toLocaleString('en')} vehicles in Chromium (navigation start → painted, clustered, list page 1)`,
@@ -91,6 +128,7 @@ export async function benchFleetMap(browser: Browser | null, server: BenchServer
     );
     await painted(page);
     const round = performance.now() - t;
+    await saveProfile('live-round');
     const after = await drawStats(page);
     report.add({
       section: SECTION,

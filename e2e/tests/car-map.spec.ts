@@ -67,36 +67,79 @@ test('the fleet map shows the visible vehicles, filters them, follows a live rep
   await sendBatch(page.request, t2, report(35.7121, 139.8127, { running: 'on' }));
   await expect(row(t2)).toContainText('走行中', { timeout: 15_000 });
 
-  // The list centres the map and opens the popup; a click on the marker opens it again.
+  // The list centres the map (zoom 14) and opens the popup; a click on the marker opens it again.
   await row(t2).click();
   const popup = page.getByTestId('fleet-popup');
   await expect(popup).toContainText(t2.car_id);
   await page.locator('.leaflet-popup-close-button').click();
   await expect(popup).toHaveCount(0);
   const box = (await map.boundingBox())!;
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.click(centre.x, centre.y);
   await expect(popup).toContainText(t2.car_id);
+  await page.locator('.leaflet-popup-close-button').click();
+
+  // A live move: the marker leaves the centre for its new place (0.01° east: 116.5 px at zoom 14).
+  await sendBatch(page.request, t2, report(35.7121, 139.8227, { running: 'off' }));
+  await expect(row(t2)).toContainText('停止中', { timeout: 15_000 });
+  await page.mouse.click(centre.x, centre.y);
+  await expect(popup).toHaveCount(0);
+  await page.mouse.click(centre.x + (0.01 / 360) * 256 * 2 ** 14, centre.y);
+  await expect(popup).toContainText(t2.car_id);
+  await expect(popup).toContainText('停止中');
   await popup.getByRole('link', { name: '車両詳細を開く' }).click();
   await expect(page).toHaveURL(new RegExp(`/car/car_detail/${t2.car_id}`));
   await expect(page.getByRole('heading', { name: '車両詳細' })).toBeVisible();
 });
 
+test('the fleet map draws only the vehicles in view', async ({ page }) => {
+  const [tokyo, osaka] = [5, 6].map(demoTerminal) as [ReturnType<typeof demoTerminal>, ReturnType<typeof demoTerminal>];
+  await sendBatch(page.request, tokyo, report(35.6895, 139.6917));
+  await sendBatch(page.request, osaka, report(34.6937, 135.5023));
+  await loginAs(page, 'tokyo-manager');
+  await page.goto('/car/car_map');
+  const list = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' });
+  const map = page.locator('.leaflet-container');
+  await expect(list.getByRole('button', { name: new RegExp(osaka.car_id) })).toBeVisible();
+  const listed = Number(
+    (await page.getByTestId('fleet-count').textContent())!.match(/表示 ([\d,]+)台/)![1]!.replace(/,/g, ''),
+  );
+  // Fitted to every vehicle at first: all of them are drawn (clustered or not).
+  await expect(map).toHaveAttribute('data-vehicles', String(listed));
+  // Centred on the Tokyo vehicle at zoom 14: Osaka, 400 km away, is not drawn, and neither is any
+  // vehicle beyond the view's margin; the list still holds them all.
+  await list.getByRole('button', { name: new RegExp(tokyo.car_id) }).click();
+  await expect(page.getByTestId('fleet-popup')).toContainText(tokyo.car_id);
+  await expect.poll(async () => Number(await map.getAttribute('data-vehicles'))).toBeLessThan(listed);
+  expect(Number(await map.getAttribute('data-vehicles'))).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId('fleet-count')).toContainText(`表示 ${listed.toLocaleString('ja-JP')}台`);
+  // Zoomed out again, Osaka is back on the map.
+  await page.locator('.leaflet-popup-close-button').click();
+  await expect(async () => {
+    await page.locator('.leaflet-control-zoom-out').click();
+    await expect(map).toHaveAttribute('data-vehicles', String(listed), { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+});
+
 test('the fleet map at 1366×768', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   const kinds = [{}, { running: 'off' }, {}, { line: 'disconnected' }, {}, { connection: 'disconnected' }] as const;
-  for (let n = 1; n <= 12; n++) {
-    const angle = (n / 12) * 2 * Math.PI;
+  // The eleven Tokyo terminals that speak the JSON gateway (D-demo-12 is an OsmAnd phone).
+  const terminals = Array.from({ length: 11 }, (_, i) => demoTerminal(i + 1));
+  for (const [i, t] of terminals.entries()) {
+    const angle = ((i + 1) / 12) * 2 * Math.PI;
     await sendBatch(
       page.request,
-      demoTerminal(n),
-      report(35.68 + 0.06 * Math.sin(angle), 139.76 + 0.08 * Math.cos(angle), kinds[n % kinds.length]),
+      t,
+      report(35.68 + 0.06 * Math.sin(angle), 139.76 + 0.08 * Math.cos(angle), kinds[(i + 1) % kinds.length]),
     );
   }
   await loginAs(page, 'tokyo-manager');
   await page.goto('/car/car_map');
   await expect(page.getByRole('link', { name: '車両マップ' })).toBeVisible();
-  await expect(page.getByRole('list', { name: '車両一覧（地図と同じ車両）' }).getByRole('button')).toHaveCount(12);
-  await expect(page.locator('.leaflet-container')).toHaveAttribute('data-vehicles', '12');
+  const rows = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' }).getByRole('button');
+  for (const t of terminals) await expect(rows.filter({ hasText: t.car_id })).toBeVisible();
+  await expect(page.locator('.leaflet-container')).toHaveAttribute('data-vehicles', String(await rows.count()));
   await page.waitForTimeout(500);
   await page.screenshot({ path: SCREENSHOT });
 });

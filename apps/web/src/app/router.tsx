@@ -39,7 +39,15 @@ export const routes: RouteObject[] = [
         lazy: () => import('./layouts/default-layout'),
         children: [
           { path: 'car/car_list', handle: screen(t.carList), lazy: () => import('./routes/car/car-list') },
-          { path: 'car/car_map', handle: screen(t.carMap), lazy: () => import('./routes/car/car-map') },
+          {
+            path: 'car/car_map',
+            handle: screen(t.carMap),
+            // The loader is a small module of its own: the vehicles are asked for while the map's chunk loads.
+            lazy: {
+              loader: async () => (await import('./routes/car/car-map-loader')).loader,
+              Component: async () => (await import('./routes/car/car-map')).Component,
+            },
+          },
           {
             path: 'car/car_detail/:car_id?/:car_data_id?',
             handle: screen(t.carDetail),
@@ -160,6 +168,11 @@ export const routes: RouteObject[] = [
             path: 'notify/webhooks',
             handle: screen(t.webhooks, (c) => c.manageWebhooks),
             lazy: () => import('./routes/webhooks'),
+          },
+          {
+            path: 'notify/history',
+            handle: screen(t.notifyHistory, (c) => c.notifyHistory),
+            lazy: () => import('./routes/notify-history'),
           },
           {
             path: 'notify/webhook_deliveries',

@@ -15,9 +15,10 @@ export interface Cluster<T> {
 }
 
 export function clusterPoints<T>(points: readonly ScreenPoint<T>[], cell: number): Cluster<T>[] {
-  const cells = new Map<string, { sx: number; sy: number; items: T[] }>();
+  const cells = new Map<number, { sx: number; sy: number; items: T[] }>();
   for (const p of points) {
-    const key = `${Math.floor(p.x / cell)}:${Math.floor(p.y / cell)}`;
+    // A number per cell (no string per point): rows of 2^21 cells, far wider than any layer.
+    const key = Math.floor(p.y / cell) * 2_097_152 + Math.floor(p.x / cell);
     const c = cells.get(key);
     if (c) {
       c.sx += p.x;

@@ -1,22 +1,31 @@
-import { capabilities, fleetStateColors, fleetStateLabels, fleetStates, type FleetState } from '@fleet/contract';
+import {
+  capabilities,
+  fleetStateColors,
+  fleetStateLabels,
+  fleetStates,
+  type FleetCar,
+  type FleetState,
+} from '@fleet/contract';
 import { Alert, Box, Chip, Group, Paper, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CompanySelect } from '../../../components/company-select';
 import { MapHost } from '../../../components/map/map-host';
 import { PageHeader } from '../../../components/page-header';
 import { messageOf } from '../../../lib/api-client';
-import { useLiveFeed, useLiveStore } from '../../../lib/live-feed';
+import { useLiveFeed } from '../../../lib/live-feed';
 import { actorOf, useSession } from '../../../lib/session-store';
 import { fleetCarsQuery } from '../api/list-fleet-cars';
-import { filterItems, toItems, type FleetItem } from '../fleet-view';
+import { filterItems, type FleetItem } from '../fleet-view';
 import { fleetMapTexts as T } from '../texts';
+import { useFleetItems } from '../use-fleet-items';
 import { FitOnce, FleetLayer, FocusOn } from './fleet-layer';
 import { FleetList } from './fleet-list';
 import { FleetPopup } from './fleet-popup';
 
 const HEIGHT = 'calc(100dvh - 250px)';
+const noCars: FleetCar[] = [];
 
 /** Ticks once a minute so 通信途絶 follows the clock without new data. */
 function useMinute() {
@@ -26,6 +35,64 @@ function useMinute() {
     return () => clearInterval(t);
   }, []);
   return now;
+}
+
+interface FilterBarProps {
+  allCompanies: boolean;
+  company: string | null;
+  onCompany(v: string | null): void;
+  text: string;
+  onText(v: string): void;
+  states: FleetState[];
+  onStates(v: FleetState[]): void;
+  counts: Record<FleetState, number>;
+  shown: number;
+  all: number;
+}
+
+/** The filters and the counts; re-rendered only when one of them changes, not for every push. */
+const FilterBar = memo(function FilterBar(p: FilterBarProps) {
+  return (
+    <Paper withBorder p="sm" radius="md" mb="sm">
+      <Group gap="md" align="flex-end" wrap="wrap">
+        {p.allCompanies && <CompanySelect value={p.company} onChange={p.onCompany} label={T.company} />}
+        <TextInput label={T.search} value={p.text} onChange={(e) => p.onText(e.currentTarget.value)} w={260} />
+        <Box>
+          <Text size="sm" fw={500} mb={4} id="fleet-states">
+            {T.states}
+          </Text>
+          <Chip.Group multiple value={p.states} onChange={(v) => p.onStates(v as FleetState[])}>
+            <Group gap={6} role="group" aria-labelledby="fleet-states">
+              {fleetStates.map((s) => (
+                <Chip key={s} value={s} size="xs" color={fleetStateColors[s]} variant="outline">
+                  {`${fleetStateLabels[s]} ${p.counts[s]}`}
+                </Chip>
+              ))}
+            </Group>
+          </Chip.Group>
+        </Box>
+        <Text size="sm" c="dimmed" ml="auto" data-testid="fleet-count">
+          {T.shown(p.shown, p.all)}
+        </Text>
+      </Group>
+    </Paper>
+  );
+});
+
+const countStates = (items: readonly FleetItem[]) => {
+  const c: Record<FleetState, number> = { offline: 0, outside: 0, prohibited: 0, moving: 0, stopped: 0 };
+  for (const i of items) if (i.lat !== null) c[i.state] += 1;
+  return c;
+};
+
+/** The same counts object while no count changed, so the filter bar is not re-rendered for nothing. */
+function useStateCounts(items: readonly FleetItem[]) {
+  const last = useRef<Record<FleetState, number> | null>(null);
+  return useMemo(() => {
+    const c = countStates(items);
+    if (!last.current || fleetStates.some((s) => last.current![s] !== c[s])) last.current = c;
+    return last.current;
+  }, [items]);
 }
 
 /** `/car/car_map`: every vehicle the user may see, live, filterable, with a list in sync with the map. */
@@ -41,50 +108,35 @@ export function FleetMapScreen() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [focus, setFocus] = useState<{ lat: number; lng: number; n: number } | null>(null);
   useLiveFeed();
-  const pushed = useLiveStore((s) => s.states);
   const now = useMinute();
   const q = useQuery(fleetCarsQuery(allCompanies ? company : null));
 
-  const items = useMemo(() => toItems(q.data ?? [], pushed, now), [q.data, pushed, now]);
+  const items = useFleetItems(q.data ?? noCars, now);
   const shown = useMemo(() => filterItems(items, { text: search, states }), [items, search, states]);
-  const counts = useMemo(() => {
-    const c = Object.fromEntries(fleetStates.map((s) => [s, 0])) as Record<FleetState, number>;
-    for (const i of items) if (i.lat !== null) c[i.state] += 1;
-    return c;
-  }, [items]);
+  const counts = useStateCounts(items);
   const selected = shown.find((i) => i.car.car_id === selectedId) ?? null;
-  const withoutPosition = items.filter((i) => i.lat === null).length;
-  const pick = (i: FleetItem) => {
+  const withoutPosition = useMemo(() => items.filter((i) => i.lat === null).length, [items]);
+  const pick = useCallback((i: FleetItem) => {
     setSelectedId(i.car.car_id);
     if (i.lat !== null && i.lng !== null) setFocus((f) => ({ lat: i.lat!, lng: i.lng!, n: (f?.n ?? 0) + 1 }));
-  };
+  }, []);
+  const select = useCallback((i: FleetItem) => setSelectedId(i.car.car_id), []);
 
   return (
     <>
       <PageHeader title={T.title} description={T.description} />
-      <Paper withBorder p="sm" radius="md" mb="sm">
-        <Group gap="md" align="flex-end" wrap="wrap">
-          {allCompanies && <CompanySelect value={company} onChange={setCompany} label={T.company} />}
-          <TextInput label={T.search} value={text} onChange={(e) => setText(e.currentTarget.value)} w={260} />
-          <Box>
-            <Text size="sm" fw={500} mb={4} id="fleet-states">
-              {T.states}
-            </Text>
-            <Chip.Group multiple value={states} onChange={(v) => setStates(v as FleetState[])}>
-              <Group gap={6} role="group" aria-labelledby="fleet-states">
-                {fleetStates.map((s) => (
-                  <Chip key={s} value={s} size="xs" color={fleetStateColors[s]} variant="outline">
-                    {`${fleetStateLabels[s]} ${counts[s]}`}
-                  </Chip>
-                ))}
-              </Group>
-            </Chip.Group>
-          </Box>
-          <Text size="sm" c="dimmed" ml="auto" data-testid="fleet-count">
-            {T.shown(shown.length, items.length)}
-          </Text>
-        </Group>
-      </Paper>
+      <FilterBar
+        allCompanies={allCompanies}
+        company={company}
+        onCompany={setCompany}
+        text={text}
+        onText={setText}
+        states={states}
+        onStates={setStates}
+        counts={counts}
+        shown={shown.length}
+        all={items.length}
+      />
       {q.isError && (
         <Alert color="red" role="alert" mb="sm">
           {messageOf(q.error, T.fetchFailed)}
@@ -97,7 +149,7 @@ export function FleetMapScreen() {
         <Box style={{ flex: 1, minWidth: 0 }}>
           <MapHost height={HEIGHT} zoom={6}>
             <FitOnce items={shown} />
-            <FleetLayer items={shown} onSelect={(i) => setSelectedId(i.car.car_id)} />
+            <FleetLayer items={shown} onSelect={select} />
             <FocusOn target={focus} />
             {selected && <FleetPopup item={selected} onClose={() => setSelectedId(null)} />}
           </MapHost>

@@ -9,6 +9,8 @@ export const paths = {
   /** Ours (issue #18): an administrator's webhook receivers and their delivery log. */
   webhooks: '/notify/webhooks',
   webhookDeliveries: '/notify/webhook_deliveries',
+  /** Ours (issue #18): what each notification became (mail, push, webhook), for managers. */
+  notifyHistory: '/notify/history',
   /** Ours: the super admin's audit log. */
   auditLog: '/audit_log',
   account: {

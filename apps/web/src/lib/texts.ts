@@ -23,6 +23,7 @@ export const shellTexts = {
     accountAdd: '管理アカウント登録',
     notify: '通知設定',
     webhooks: 'Webhook設定',
+    notifyHistory: '通知履歴',
     logout: 'ログアウト',
   },
   header: {
@@ -71,6 +72,7 @@ export const shellTexts = {
     mailOutbox: '送信メール一覧',
     webhooks: 'Webhook設定',
     webhookDeliveries: 'Webhook送信履歴',
+    notifyHistory: '通知履歴',
     auditLog: '操作履歴',
     companyList: '加盟店一覧',
     companyAdd: '加盟店登録',
@@ -81,6 +83,19 @@ export const shellTexts = {
     columns: '表示項目',
     empty: '登録されているデータがありません。',
     emptyFiltered: '検索条件に一致するデータがありません。',
+    searchItem: '検索項目',
+    searchText: '検索キーワード',
+    clearText: 'キーワードを消去',
+    search: '検索',
+    showDeleted: '削除済みも表示',
+  },
+  detail: {
+    edit: '編集',
+    state: '状態',
+    deleted: '削除済み',
+    active: '有効',
+    createdAt: '登録日時',
+    updatedAt: '更新日時',
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { generateUniqueId, type Call } from '@fleet/contract';
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { callApi, type Takes } from './api-client';
 
@@ -16,3 +17,7 @@ export const generateCheckedId = <
   existCheck: C & ExistCheck,
   check_item: Item,
 ) => generateUniqueId(async (id) => (await callApi<ExistCheck>(existCheck, { check_item, check_value: id })).isExist);
+
+/** The query of a fresh id for an add screen: asked once per visit, never cached nor retried. */
+export const newIdQuery = <T>(queryKey: readonly unknown[], make: (signal: AbortSignal) => Promise<T>) =>
+  queryOptions({ queryKey, queryFn: ({ signal }) => make(signal), staleTime: Infinity, gcTime: 0, retry: false });

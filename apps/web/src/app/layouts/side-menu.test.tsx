@@ -20,6 +20,7 @@ describe('menuFor (SPEC.md §2, §6)', () => {
       '管理アカウント一覧',
       '管理アカウント登録',
       '通知設定',
+      '通知履歴',
       'Webhook設定',
     ]);
   });
@@ -31,6 +32,7 @@ describe('menuFor (SPEC.md §2, §6)', () => {
       '管理アカウント一覧',
       '管理アカウント登録',
       '通知設定',
+      '通知履歴',
       'Webhook設定',
     ]);
     expect(labels({ account_id: 'a', role: 1, company_id: 'c' })).toEqual([
@@ -40,6 +42,7 @@ describe('menuFor (SPEC.md §2, §6)', () => {
       '管理アカウント一覧',
       '管理アカウント登録',
       '通知設定',
+      '通知履歴',
     ]);
   });
   it('gives a common account the lists and notification settings only', () => {

@@ -72,6 +72,7 @@ export function menuFor(actor: Actor): MenuGroup[] {
           ]
         : []),
       { label: t.notify, to: paths.notify },
+      ...(caps.notifyHistory ? [{ label: t.notifyHistory, to: paths.notifyHistory }] : []),
       ...(caps.manageWebhooks ? [{ label: t.webhooks, to: paths.webhooks }] : []),
     ],
   });

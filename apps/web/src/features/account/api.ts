@@ -1,5 +1,6 @@
 import {
   accountAdd,
+  accountExistCheck,
   accountDelete,
   accountGetDetail,
   accountUpdate,
@@ -7,9 +8,10 @@ import {
   passwordReset,
   type CallRequest,
 } from '@fleet/contract';
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
+import { generateCheckedId, newIdQuery } from '../../lib/use-id-generator';
 
 /** Query keys of the account domain; the list shell uses `accountKeys.all[0]` as its id. */
 export const accountKeys = {
@@ -31,6 +33,12 @@ export const accountDetailQuery = (account_id: string) =>
     queryKey: accountKeys.detail(account_id),
     queryFn: ({ signal }) => callApi(accountGetDetail, { account_id }, { signal }),
   });
+
+export const useAccountDetail = (account_id: string) => useQuery(accountDetailQuery(account_id));
+
+/** A fresh account id, checked with the server (SPEC.md §5). */
+export const useNewAccountId = () =>
+  useQuery(newIdQuery([...accountKeys.all, 'new-id'], () => generateCheckedId(accountExistCheck, 'account_id')));
 
 const useInvalidating = <V>(fn: (v: V) => Promise<unknown>) => useDomainMutation(accountKeys.all[0], fn);
 

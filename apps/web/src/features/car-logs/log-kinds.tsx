@@ -25,10 +25,44 @@ import {
 } from '@fleet/contract';
 import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import type { z } from 'zod';
 import type { ChartSeries } from '../../components/chart/time-chart';
+import { callApi, type Takes } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 
-type Row = Record<string, unknown> & { id?: number; recorded_at: string };
+export type Row = Record<string, unknown> & { id?: number; recorded_at: string };
+
+/** What the log panel asks for: the terminal, the period, one page (up to `limit` rows before `before_id`). */
+export interface LogPageBody {
+  car_data_id: string;
+  from: string;
+  to: string;
+  limit: number;
+  before_id?: number;
+}
+/** One answer of a log call: rows, and where the next (older) page starts when there is one. */
+export interface LogPage {
+  list: Row[];
+  next_before_id?: number | null;
+}
+/** A log call as the panel calls it; that its request takes the body sent is checked with `Takes`. */
+type LogCall = Call<z.ZodType, z.ZodType<LogPage>>;
+type Load = (body: LogPageBody, signal: AbortSignal) => Promise<LogPage>;
+
+/** A log read page by page: the call must take a LogPageBody, or this does not compile. */
+export const pagedLog =
+  <C extends Call & Takes<C, LogPageBody>>(call: C & LogCall): Load =>
+  (body, signal) =>
+    callApi<LogCall>(call, body, { signal });
+
+/** The GPS route: one answer of at most `max_points` points, oldest first; the call must take that body. */
+export const routeLog =
+  <C extends Call & Takes<C, Omit<LogPageBody, 'limit' | 'before_id'> & { max_points: number }>>(
+    call: C & LogCall,
+    max_points: number,
+  ): Load =>
+  ({ car_data_id, from, to }, signal) =>
+    callApi<LogCall>(call, { car_data_id, from, to, max_points }, { signal });
 export interface LogColumn {
   label: string;
   render(row: Row): ReactNode;
@@ -38,9 +72,8 @@ export interface LogColumn {
 export interface LogKindView {
   kind: LogKind;
   label: string;
-  call: Call;
-  /** Request fields beyond car_data_id/from/to/paging (GPS asks for points instead of pages). */
-  request?: Record<string, unknown>;
+  /** Reads one page of the log (`pagedLog`, or `routeLog` for the GPS points). */
+  load: Load;
   columns: LogColumn[];
   /** The call answers oldest first (the GPS route); the table still lists newest first. */
   oldestFirst?: boolean;
@@ -104,13 +137,13 @@ export const logKindViews: LogKindView[] = [
   {
     kind: 'connection',
     label: '接続',
-    call: carGetConnectionLog,
+    load: pagedLog(carGetConnectionLog),
     columns: [time, col('接続状態', (r) => connectionLabel(r.state))],
   },
   {
     kind: 'engine',
     label: 'エンジン',
-    call: carGetEngineLog,
+    load: pagedLog(carGetEngineLog),
     columns: [
       time,
       col('始動/停止', startStop, (r) => (
@@ -130,8 +163,7 @@ export const logKindViews: LogKindView[] = [
   {
     kind: 'gps',
     label: 'GPS',
-    call: carGetGpsLog,
-    request: { max_points: 20_000 },
+    load: routeLog(carGetGpsLog, 20_000),
     oldestFirst: true,
     columns: [
       time,
@@ -144,7 +176,7 @@ export const logKindViews: LogKindView[] = [
   {
     kind: 'battery',
     label: 'バッテリー',
-    call: carGetBatteryLog,
+    load: pagedLog(carGetBatteryLog),
     columns: [time, col('電圧 (V)', (r) => num(r.voltage, 2)), col('残量 (%)', (r) => num(r.percentage, 0))],
     chart: (rows) => ({
       title: 'バッテリー電圧・残量',
@@ -162,7 +194,7 @@ export const logKindViews: LogKindView[] = [
   {
     kind: 'sensor',
     label: 'センサー',
-    call: carGetSensorLog,
+    load: pagedLog(carGetSensorLog),
     columns: [time, col('振動', (r) => num(r.vibration, 2)), ...readingCols('sensor', 'readings')],
     chart: (rows) => ({
       title: '振動・センサー値',
@@ -175,7 +207,7 @@ export const logKindViews: LogKindView[] = [
   {
     kind: 'obd2',
     label: 'OBD2',
-    call: carGetObd2Log,
+    load: pagedLog(carGetObd2Log),
     columns: [time, ...readingCols('obd2', 'pids')],
     chart: (rows) => {
       const series = readingSeries('obd2', 'pids', rows, 4);
@@ -185,7 +217,7 @@ export const logKindViews: LogKindView[] = [
   {
     kind: 'error',
     label: 'エラー',
-    call: carGetErrorLog,
+    load: pagedLog(carGetErrorLog),
     columns: [
       time,
       col('種別', (r) => errorTypeLabels[r.error_type as keyof typeof errorTypeLabels] ?? String(r.error_type)),

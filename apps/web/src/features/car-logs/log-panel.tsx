@@ -4,12 +4,11 @@ import { IconDownload, IconFileText } from '@tabler/icons-react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { TimeChart } from '../../components/chart/time-chart';
-import { callApi, messageOf } from '../../lib/api-client';
+import { EmptyRow } from '../../components/list-shell/list-table';
+import { messageOf } from '../../lib/api-client';
 import { fileStamp } from '../../lib/format';
 import { downloadStream, saveBlob } from '../../lib/download';
 import type { LogKindView } from './log-kinds';
-
-type Row = Record<string, unknown> & { id?: number; recorded_at: string };
 const PAGE = 1000;
 
 /** One log of a terminal: chart (where a person would rather look), table paged by before_id, CSV and text download. */
@@ -27,17 +26,10 @@ export function LogPanel({
   const q = useInfiniteQuery({
     queryKey: ['car-log', view.kind, carDataId, from, to],
     queryFn: ({ pageParam, signal }) =>
-      callApi(
-        view.call,
-        {
-          car_data_id: carDataId,
-          from,
-          to,
-          ...(view.request ?? { limit: PAGE }),
-          ...(pageParam ? { before_id: pageParam } : {}),
-        },
-        { signal },
-      ) as Promise<{ list: Row[]; next_before_id?: number | null }>,
+      view.load(
+        { car_data_id: carDataId, from, to, limit: PAGE, ...(pageParam ? { before_id: pageParam } : {}) },
+        signal,
+      ),
     initialPageParam: 0,
     getNextPageParam: (last) => last.next_before_id ?? undefined,
     // A failed or pending new range leaves the last rows on screen.
@@ -143,13 +135,7 @@ export function LogPanel({
               </Table.Tr>
             ))}
             {!q.isPending && rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={view.columns.length}>
-                  <Text ta="center" c="dimmed" py="xl">
-                    この期間のログはありません。
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <EmptyRow colSpan={view.columns.length}>この期間のログはありません。</EmptyRow>
             )}
           </Table.Tbody>
         </Table>

@@ -1,7 +1,8 @@
-import { userAdd, userDelete, userGetDetail, userUpdate, type CarUserFormInput } from '@fleet/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { userAdd, userDelete, userExistCheck, userGetDetail, userUpdate, type CarUserFormInput } from '@fleet/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
+import { generateCheckedId, newIdQuery } from '../../lib/use-id-generator';
 
 /** Query keys of the customer (car user) domain; the customer list shell uses `carUserKeys.all[0]` as its id. */
 export const carUserKeys = { all: ['carUser'] as const, detail: (id: string) => ['carUser', 'detail', id] as const };
@@ -12,6 +13,13 @@ export const carUserDetailQuery = (user_id: string) =>
     queryFn: ({ signal }) => callApi(userGetDetail, { user_id }, { signal }),
     enabled: !!user_id,
   });
+
+export const useCarUserDetail = (user_id: string) => useQuery(carUserDetailQuery(user_id));
+
+/** A fresh customer id, checked with the server (SPEC.md §5). */
+export const newCarUserIdQuery = () =>
+  newIdQuery([...carUserKeys.all, 'new-id'], () => generateCheckedId(userExistCheck, 'user_id'));
+export const useNewCarUserId = () => useQuery(newCarUserIdQuery());
 
 export const useAddCarUser = () =>
   useDomainMutation(carUserKeys.all[0], (info: CarUserFormInput) => callApi(userAdd, { info }));

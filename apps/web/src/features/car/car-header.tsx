@@ -1,16 +1,17 @@
-import { errorMessages, type CarDetail } from '@fleet/contract';
+import type { CarDetail } from '@fleet/contract';
 import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { QueryState } from '../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../components/page-header';
-import { messageOf } from '../../lib/api-client';
-import { carDetailQuery } from './api';
+import { useRememberSelection, useSelection } from '../../lib/use-selection';
+import { useCarDetail } from './api';
 import { CarNav } from './car-nav';
-import { useCarIds } from './use-car-ids';
+import { carTexts } from './texts';
 
 /**
- * Frame of every vehicle screen: loads the vehicle, shows its title and the
- * vehicle tabs, and hands the loaded vehicle to the screen.
+ * Frame of every vehicle screen: the `{car_id?}/{car_data_id?}` of the URL (else the vehicle last
+ * selected, remembered here and on the server), its title and the vehicle tabs; the loaded vehicle
+ * goes to the screen.
  */
 export function CarScreen({
   title,
@@ -21,10 +22,12 @@ export function CarScreen({
   actions?: (car: CarDetail) => ReactNode;
   children: (car: CarDetail) => ReactNode;
 }) {
-  const ids = useCarIds();
-  const q = useQuery(carDetailQuery(ids.car_id));
+  const car_id = useSelection('car_id');
+  const car_data_id = useSelection('car_data_id');
+  useRememberSelection({ car_id, car_data_id });
+  const q = useCarDetail(car_id);
   const car = q.data;
-  if (!ids.car_id) return <Alert color="yellow">車両が選択されていません。車両一覧から選んでください。</Alert>;
+  if (!car_id) return <Alert color="yellow">{carTexts.noneSelected}</Alert>;
   return (
     <>
       <PageHeader
@@ -37,15 +40,9 @@ export function CarScreen({
         actions={car && actions?.(car)}
       />
       {car && <CarNav carId={car.car_id} carDataId={car.car_data_id ?? ''} />}
-      {q.isError ? (
-        <Alert color="red" role="alert">
-          {messageOf(q.error, errorMessages.fetchFailed)}
-        </Alert>
-      ) : car ? (
-        children(car)
-      ) : (
-        <Skeleton h={360} />
-      )}
+      <QueryState query={q} loading={<Skeleton h={360} />}>
+        {children}
+      </QueryState>
     </>
   );
 }

@@ -1,17 +1,13 @@
 import { carAdd, carGetNewid, carUpdate, type CarFormInput } from '@fleet/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
+import { newIdQuery } from '../../lib/use-id-generator';
 import { carKeys } from './api';
 
 /** A fresh vehicle id from the server (car_get_newid); never cached, each add screen asks anew. */
 export const newCarIdQuery = () =>
-  queryOptions({
-    queryKey: [...carKeys.all, 'new-id'],
-    queryFn: ({ signal }) => callApi(carGetNewid, {}, { signal }).then((r) => r.newid),
-    staleTime: Infinity,
-    gcTime: 0,
-    retry: false,
-  });
+  newIdQuery([...carKeys.all, 'new-id'], (signal) => callApi(carGetNewid, {}, { signal }).then((r) => r.newid));
+export const useNewCarId = () => useQuery(newCarIdQuery());
 
 /**
  * Saving a vehicle also changes which customers and terminals are free and what

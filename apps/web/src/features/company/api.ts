@@ -1,5 +1,5 @@
 import { companyAdd, companyDelete, companyGetDetail, companyUpdate, type CompanyFormInput } from '@fleet/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
 
@@ -10,6 +10,8 @@ export const companyDetailQuery = (company_id: string) =>
     queryKey: companyKeys.detail(company_id),
     queryFn: ({ signal }) => callApi(companyGetDetail, { company_id }, { signal }),
   });
+
+export const useCompanyDetail = (company_id: string) => useQuery(companyDetailQuery(company_id));
 
 export const useAddCompany = () =>
   useDomainMutation(companyKeys.all[0], (info: CompanyFormInput) => callApi(companyAdd, { info }));

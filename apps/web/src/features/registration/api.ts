@@ -1,6 +1,24 @@
-import { carUserDeviceAdd, deviceExistCheck, deviceMessages, type CarUserDeviceAddInput } from '@fleet/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  carGetNewid,
+  carUserDeviceAdd,
+  deviceExistCheck,
+  deviceMessages,
+  userExistCheck,
+  type CarUserDeviceAddInput,
+} from '@fleet/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
+import { generateCheckedId, newIdQuery } from '../../lib/use-id-generator';
+
+/** The three fresh ids of one wizard run (customer, terminal, vehicle); a new run asks for new ones. */
+export const useNewRegistrationIds = (run: number) =>
+  useQuery(
+    newIdQuery(['registration', 'new-ids', run], async (signal) => ({
+      user_id: await generateCheckedId(userExistCheck, 'user_id'),
+      car_device_id: await generateCheckedId(deviceExistCheck, 'car_device_id'),
+      car_id: (await callApi(carGetNewid, {}, { signal })).newid,
+    })),
+  );
 
 /** The wizard's one call: customer, terminal and vehicle in one server transaction. It touches three domains, so every cached query is refreshed. */
 export function useRegisterAll() {

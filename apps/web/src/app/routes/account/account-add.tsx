@@ -1,44 +1,34 @@
-import { accountExistCheck, defaultEngineControl, errorMessages } from '@fleet/contract';
-import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { defaultEngineControl, errorMessages } from '@fleet/contract';
+import { Skeleton } from '@mantine/core';
+import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { AccountFormView } from '../../../features/account/account-form';
+import { useNewAccountId } from '../../../features/account/api';
 import { useSession } from '../../../lib/session-store';
-import { generateCheckedId } from '../../../lib/use-id-generator';
 
 export function Component() {
   const companyId = useSession((s) => s.company_id);
-  const id = useQuery({
-    queryKey: ['account', 'new-id'],
-    queryFn: () => generateCheckedId(accountExistCheck, 'account_id'),
-    staleTime: Infinity,
-    gcTime: 0,
-    retry: false,
-  });
+  const id = useNewAccountId();
   return (
     <>
       <PageHeader title="管理アカウント登録" />
-      {id.isError ? (
-        <Alert color="red" role="alert">
-          {errorMessages.idGenerationFailed}
-        </Alert>
-      ) : id.data ? (
-        <AccountFormView
-          mode="add"
-          initial={{
-            account_id: id.data,
-            name: '',
-            email: '',
-            role: 2,
-            company_id: companyId,
-            engine_control: defaultEngineControl(2),
-            password: '',
-            password_confirm: '',
-          }}
-        />
-      ) : (
-        <Skeleton h={320} />
-      )}
+      <QueryState query={id} fallback={errorMessages.idGenerationFailed} loading={<Skeleton h={320} />}>
+        {(account_id) => (
+          <AccountFormView
+            mode="add"
+            initial={{
+              account_id,
+              name: '',
+              email: '',
+              role: 2,
+              company_id: companyId,
+              engine_control: defaultEngineControl(2),
+              password: '',
+              password_confirm: '',
+            }}
+          />
+        )}
+      </QueryState>
     </>
   );
 }

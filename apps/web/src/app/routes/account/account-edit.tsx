@@ -1,39 +1,32 @@
-import { errorMessages } from '@fleet/contract';
-import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Skeleton } from '@mantine/core';
+import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { AccountFormView } from '../../../features/account/account-form';
-import { accountDetailQuery } from '../../../features/account/api';
-import { messageOf } from '../../../lib/api-client';
-import { useAccountId } from './use-account-id';
+import { useAccountDetail } from '../../../features/account/api';
+import { useSelection } from '../../../lib/use-selection';
 
 export function Component() {
-  const id = useAccountId();
-  const q = useQuery(accountDetailQuery(id));
+  const q = useAccountDetail(useSelection('account_id'));
   return (
     <>
       <PageHeader title="管理アカウント編集" />
-      {q.isError ? (
-        <Alert color="red" role="alert">
-          {messageOf(q.error, errorMessages.fetchFailed)}
-        </Alert>
-      ) : q.data ? (
-        <AccountFormView
-          mode="edit"
-          initial={{
-            account_id: q.data.account_id,
-            name: q.data.name,
-            email: q.data.email,
-            role: q.data.role,
-            company_id: q.data.company_id,
-            engine_control: q.data.engine_control,
-            password: '',
-            password_confirm: '',
-          }}
-        />
-      ) : (
-        <Skeleton h={320} />
-      )}
+      <QueryState query={q} loading={<Skeleton h={320} />}>
+        {(a) => (
+          <AccountFormView
+            mode="edit"
+            initial={{
+              account_id: a.account_id,
+              name: a.name,
+              email: a.email,
+              role: a.role,
+              company_id: a.company_id,
+              engine_control: a.engine_control,
+              password: '',
+              password_confirm: '',
+            }}
+          />
+        )}
+      </QueryState>
     </>
   );
 }

@@ -7,10 +7,11 @@ import {
   roleLabel,
   type AccountRow,
 } from '@fleet/contract';
-import { Badge, Button } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ListShell } from '../../../components/list-shell/list-shell';
+import { stateColumn } from '../../../components/list-shell/list-table';
 import { PageHeader } from '../../../components/page-header';
 import { accountKeys } from '../../../features/account/api';
 import { EngineControlBadge } from '../../../features/account/engine-control-badge';
@@ -48,17 +49,7 @@ export function Component() {
           ...(all
             ? [{ sortKey: 'company_name', label: '所属会社', render: (r: AccountRow) => r.company_name ?? '本部' }]
             : []),
-          {
-            label: '状態',
-            render: (r) =>
-              r.isDelete ? (
-                <Badge color="dark">削除済み</Badge>
-              ) : (
-                <Badge color="blue" variant="light">
-                  有効
-                </Badge>
-              ),
-          },
+          stateColumn,
         ]}
       />
     </>

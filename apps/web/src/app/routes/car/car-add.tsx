@@ -1,28 +1,18 @@
 import { errorMessages } from '@fleet/contract';
-import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Skeleton } from '@mantine/core';
+import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { CarFormView, emptyCar } from '../../../features/car/car-form';
-import { newCarIdQuery } from '../../../features/car/form-api';
-import { messageOf } from '../../../lib/api-client';
+import { useNewCarId } from '../../../features/car/form-api';
 
 export function Component() {
+  const id = useNewCarId();
   return (
     <>
       <PageHeader title="車両登録" />
-      <NewCar />
+      <QueryState query={id} fallback={errorMessages.idGenerationFailed} loading={<Skeleton h={480} maw={880} />}>
+        {(newId) => <CarFormView mode="add" initial={emptyCar(newId)} deviceLocked={false} />}
+      </QueryState>
     </>
   );
-}
-
-function NewCar() {
-  const id = useQuery(newCarIdQuery());
-  if (id.isError)
-    return (
-      <Alert color="red" role="alert">
-        {messageOf(id.error, errorMessages.idGenerationFailed)}
-      </Alert>
-    );
-  if (!id.data) return <Skeleton h={480} maw={880} />;
-  return <CarFormView mode="add" initial={emptyCar(id.data)} deviceLocked={false} />;
 }

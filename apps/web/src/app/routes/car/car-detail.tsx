@@ -1,6 +1,5 @@
 import {
   capabilities,
-  carDataSync,
   carStatuses,
   carStatusLabel,
   carStatusMessages,
@@ -10,41 +9,24 @@ import {
   type CarDetail,
 } from '@fleet/contract';
 import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconEdit, IconRefresh } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { IconRefresh } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DeleteRestoreButton } from '../../../components/edit-shell/delete-restore-button';
+import { DetailActions, Field } from '../../../components/edit-shell/detail-shell';
 import { MapHost } from '../../../components/map/map-host';
 import { PositionMarker } from '../../../components/map/position-marker';
 import { StatusBadge } from '../../../components/status-badge';
-import { carKeys, useDeleteCar, useUpdateCarStatus } from '../../../features/car/api';
+import { useDeleteCar, useSyncCarData, useUpdateCarStatus } from '../../../features/car/api';
 import { CarScreen } from '../../../features/car/car-header';
 import { ConnectionBadge, DeviceStateBadge, EngineLineBadge, RunningBadge } from '../../../features/car/state-badges';
-import { callApi, messageOf } from '../../../lib/api-client';
+import { carTexts } from '../../../features/car/texts';
+import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useLatestState, useLiveFeed } from '../../../lib/live-feed';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Group
-      justify="space-between"
-      gap="xs"
-      wrap="nowrap"
-      py={4}
-      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-    >
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div" ta="right" fw={500}>
-        {children === '' || children === null || children === undefined ? '—' : children}
-      </Text>
-    </Group>
-  );
-}
+const t = carTexts.detail;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -75,7 +57,7 @@ function StatusEditor({ car }: { car: CarDetail }) {
     <Stack gap={4} mt="xs">
       <Group align="flex-end" gap="xs">
         <Select
-          label="車両ステータスの変更"
+          label={t.changeStatus}
           data={codes.map((c) => ({ value: String(c), label: carStatusLabel(c) }))}
           value={value}
           onChange={(v) => v !== null && setValue(v)}
@@ -90,7 +72,7 @@ function StatusEditor({ car }: { car: CarDetail }) {
           disabled={Number(value) === car.car_status}
           onClick={save}
         >
-          更新
+          {t.update}
         </Button>
       </Group>
       {saved && (
@@ -111,36 +93,38 @@ function DetailBody({ car }: { car: CarDetail }) {
   const actor = actorOf(useSession())!;
   const caps = capabilities(actor);
   const s = useLatestState(car.car_data_id, car.latest);
-  const qc = useQueryClient();
-  const sync = useMutation({
-    mutationFn: () => callApi(carDataSync, { car_id: car.car_id, car_data_id: car.car_data_id ?? '' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: carKeys.detail(car.car_id) }),
-  });
+  const sync = useSyncCarData(car.car_id, car.car_data_id ?? '');
   const hasPosition = s?.lat !== null && s?.lat !== undefined && s?.lng !== null && s?.lng !== undefined;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
       <Stack gap="md">
-        <Section title="現在の状態">
-          <Field label="走行状態">
+        <Section title={t.now}>
+          <Field inline label={t.running}>
             <RunningBadge state={s} />
           </Field>
-          <Field label="エンジン始動">
+          <Field inline label={t.engine}>
             <EngineLineBadge state={s} />
           </Field>
-          <Field label="通信">
+          <Field inline label={t.connection}>
             <ConnectionBadge state={s} />
           </Field>
-          <Field label="端末状態">
+          <Field inline label={t.device}>
             <DeviceStateBadge state={s} />
           </Field>
-          <Field label="速度">{s?.speed !== null && s?.speed !== undefined ? `${Math.round(s.speed)} km/h` : ''}</Field>
-          <Field label="バッテリー">
+          <Field inline label={t.speed}>
+            {s?.speed !== null && s?.speed !== undefined ? `${Math.round(s.speed)} km/h` : ''}
+          </Field>
+          <Field inline label={t.battery}>
             {s?.battery_voltage != null
               ? `${s.battery_voltage.toFixed(1)} V${s.battery_percentage != null ? `（${Math.round(s.battery_percentage)}%）` : ''}`
               : ''}
           </Field>
-          <Field label="位置">{hasPosition ? `${s!.lat!.toFixed(5)}, ${s!.lng!.toFixed(5)}` : ''}</Field>
-          <Field label="最終受信">{formatDateTime(s?.last_seen_at)}</Field>
+          <Field inline label={t.position}>
+            {hasPosition ? `${s!.lat!.toFixed(5)}, ${s!.lng!.toFixed(5)}` : ''}
+          </Field>
+          <Field inline label={t.lastSeen}>
+            {formatDateTime(s?.last_seen_at)}
+          </Field>
           {caps.editCarsAndCustomers && car.car_data_id && (
             <Group justify="flex-end" mt="sm">
               <Button
@@ -150,34 +134,46 @@ function DetailBody({ car }: { car: CarDetail }) {
                 loading={sync.isPending}
                 onClick={() => sync.mutate()}
               >
-                過去データ同期
+                {t.sync}
               </Button>
             </Group>
           )}
           {sync.isError && (
             <Text size="xs" c="red">
-              {messageOf(sync.error, '過去データの同期に失敗しました。管理者に問い合わせてください。')}
+              {messageOf(sync.error, t.syncFailed)}
             </Text>
           )}
           {sync.isSuccess && (
             <Text size="xs" c="teal">
-              過去データから最新状態を同期しました。
+              {t.synced}
             </Text>
           )}
         </Section>
-        <Section title="車両情報">
-          <Field label="車両ID">{car.car_id}</Field>
-          <Field label="車両番号">{car.car_number}</Field>
-          <Field label="車種">{car.car_type}</Field>
-          <Field label="車台番号">{car.car_vin}</Field>
-          <Field label="所属会社">{car.company_name}</Field>
-          <Field label="車両ステータス">{carStatusLabel(car.car_status)}</Field>
-          <Field label="利用可能範囲">
-            {car.available_data
-              ? `緯度 ${car.available_data.lat_min}〜${car.available_data.lat_max} / 経度 ${car.available_data.lng_min}〜${car.available_data.lng_max}`
-              : '未設定'}
+        <Section title={t.car}>
+          <Field inline label={t.carId}>
+            {car.car_id}
           </Field>
-          <Field label="登録日時">{formatDateTime(car.created_at)}</Field>
+          <Field inline label={t.carNumber}>
+            {car.car_number}
+          </Field>
+          <Field inline label={t.carType}>
+            {car.car_type}
+          </Field>
+          <Field inline label={t.carVin}>
+            {car.car_vin}
+          </Field>
+          <Field inline label={t.company}>
+            {car.company_name}
+          </Field>
+          <Field inline label={t.carStatus}>
+            {carStatusLabel(car.car_status)}
+          </Field>
+          <Field inline label={t.availableRange}>
+            {car.available_data ? t.range(car.available_data) : t.unset}
+          </Field>
+          <Field inline label={t.createdAt}>
+            {formatDateTime(car.created_at)}
+          </Field>
           {caps.editCarsAndCustomers && !car.isDelete && <StatusEditor car={car} />}
         </Section>
       </Stack>
@@ -187,50 +183,62 @@ function DetailBody({ car }: { car: CarDetail }) {
         </MapHost>
         {!hasPosition && (
           <Text size="xs" c="dimmed">
-            位置情報はまだ受信していません。
+            {t.noPosition}
           </Text>
         )}
-        <Section title="顧客">
+        <Section title={t.customer}>
           {car.user ? (
             <>
-              <Field label="氏名">
+              <Field inline label={t.customerName}>
                 <Link to={paths.car.userDetail(car.user.user_id)}>
                   {car.user.first_name} {car.user.name}
                 </Link>
               </Field>
-              <Field label="販売店">{car.user.merchant}</Field>
-              <Field label="電話番号">{car.user.work_phone}</Field>
-              <Field label="契約状態">
+              <Field inline label={t.merchant}>
+                {car.user.merchant}
+              </Field>
+              <Field inline label={t.phone}>
+                {car.user.work_phone}
+              </Field>
+              <Field inline label={t.contract}>
                 <StatusBadge value={customerStates[car.user.state]} />
               </Field>
-              <Field label="支払遅延">
+              <Field inline label={t.payment}>
                 <StatusBadge value={paymentDelays[car.user.payment_log]} />
               </Field>
             </>
           ) : (
             <Text size="sm" c="dimmed">
-              顧客が登録されていません。
+              {t.noCustomer}
             </Text>
           )}
         </Section>
-        <Section title="GPS端末">
+        <Section title={t.terminal}>
           {car.device ? (
             <>
-              <Field label="端末ID">
+              <Field inline label={t.terminalId}>
                 {caps.devicesAndCompanies ? (
                   <Link to={paths.device.detail(car.device.car_device_id)}>{car.device.car_device_id}</Link>
                 ) : (
                   car.device.car_device_id
                 )}
               </Field>
-              <Field label="IMEI">{car.device.car_data_id}</Field>
-              <Field label="機種">{car.device.car_type}</Field>
-              <Field label="IPアドレス">{car.device.ipaddr}</Field>
-              <Field label="MACアドレス">{car.device.macaddr}</Field>
+              <Field inline label={t.imei}>
+                {car.device.car_data_id}
+              </Field>
+              <Field inline label={t.model}>
+                {car.device.car_type}
+              </Field>
+              <Field inline label={t.ip}>
+                {car.device.ipaddr}
+              </Field>
+              <Field inline label={t.mac}>
+                {car.device.macaddr}
+              </Field>
             </>
           ) : (
             <Text size="sm" c="dimmed">
-              端末が登録されていません。
+              {t.noTerminal}
             </Text>
           )}
         </Section>
@@ -246,27 +254,24 @@ export function Component() {
   const del = useDeleteCar();
   return (
     <CarScreen
-      title="車両詳細"
+      title={t.title}
       actions={(car) =>
         capabilities(actor).editCarsAndCustomers && (
-          <Group gap="xs">
+          <DetailActions
+            isDelete={car.isDelete}
+            editTo={paths.car.edit(car.car_id)}
+            remove={{
+              noun: t.noun,
+              subject: `${car.car_number}（${car.car_id}）`,
+              onToggle: () => del.mutateAsync({ car_id: car.car_id, isDelete: !car.isDelete }),
+            }}
+          >
             {car.isDelete && (
               <Badge color="dark" size="lg">
-                削除済み
+                {t.deleted}
               </Badge>
             )}
-            {!car.isDelete && (
-              <Button component={Link} to={paths.car.edit(car.car_id)} leftSection={<IconEdit size={16} />}>
-                編集
-              </Button>
-            )}
-            <DeleteRestoreButton
-              isDelete={car.isDelete}
-              noun="車両"
-              subject={`${car.car_number}（${car.car_id}）`}
-              onToggle={() => del.mutateAsync({ car_id: car.car_id, isDelete: !car.isDelete })}
-            />
-          </Group>
+          </DetailActions>
         )
       }
     >

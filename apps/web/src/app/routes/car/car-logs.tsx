@@ -1,16 +1,14 @@
-import { LogRequest, sessionCarId } from '@fleet/contract';
+import { LogRequest } from '@fleet/contract';
 import { Alert, Button, Group, Paper, Tabs, Text, TextInput } from '@mantine/core';
 import { IconFilter, IconX } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { useParams } from 'react-router';
+import { useMemo, useState } from 'react';
 import { PageHeader } from '../../../components/page-header';
-import { carByDataIdQuery } from '../../../features/car/api';
+import { useCarByDataId } from '../../../features/car/api';
 import { CarNav } from '../../../features/car/car-nav';
+import { carTexts } from '../../../features/car/texts';
 import { logKindViews } from '../../../features/car-logs/log-kinds';
 import { LogPanel } from '../../../features/car-logs/log-panel';
-import { callApi } from '../../../lib/api-client';
-import { useSession } from '../../../lib/session-store';
+import { useRememberSelection, useSelection } from '../../../lib/use-selection';
 
 type Range = { from: string; to: string };
 
@@ -28,23 +26,17 @@ function rangeErrors(carDataId: string, range: Range): Partial<Range> {
 
 /** `/car/car_loges/{car_data_id?}`: every log a terminal sends, with the date filter of SPEC.md §5. */
 export function Component() {
-  const params = useParams();
-  const stored = useSession((s) => s.car_data_id);
-  const carDataId = params.car_data_id || stored || '';
+  const carDataId = useSelection('car_data_id');
   // The URL names the terminal only: its vehicle (tabs, number, customer) is looked up by the IMEI.
-  const car = useQuery(carByDataIdQuery(carDataId)).data;
-  useEffect(() => {
-    if (!car) return;
-    useSession.getState().select({ car_id: car.car_id, car_data_id: carDataId });
-    callApi(sessionCarId, { car_id: car.car_id }).catch(() => undefined);
-  }, [car, carDataId]);
+  const car = useCarByDataId(carDataId).data;
+  useRememberSelection({ car_id: car?.car_id, car_data_id: car ? carDataId : undefined });
   const [draft, setDraft] = useState<Range>({ from: '', to: '' });
   const [range, setRange] = useState<Range>({ from: '', to: '' });
   const [tab, setTab] = useState<string>('connection');
   const errors = useMemo(() => rangeErrors(carDataId || '-', draft), [carDataId, draft]);
   const invalid = !!(errors.from || errors.to);
 
-  if (!carDataId) return <Alert color="yellow">端末が選択されていません。車両一覧から車両を選んでください。</Alert>;
+  if (!carDataId) return <Alert color="yellow">{carTexts.noTerminalSelected}</Alert>;
   return (
     <>
       <PageHeader

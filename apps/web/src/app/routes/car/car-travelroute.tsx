@@ -1,4 +1,4 @@
-import { carGetGpsLog, errorMessages, telemetryMessages } from '@fleet/contract';
+import { errorMessages, telemetryMessages } from '@fleet/contract';
 import {
   ActionIcon,
   Alert,
@@ -13,14 +13,14 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { MapHost } from '../../../components/map/map-host';
 import { PositionMarker } from '../../../components/map/position-marker';
 import { RouteLayer } from '../../../components/map/route-layer';
+import { useCarRoute } from '../../../features/car/api';
 import { CarScreen } from '../../../features/car/car-header';
 import { routeStats } from '../../../features/car/route-stats';
-import { callApi, messageOf } from '../../../lib/api-client';
+import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 
 const presets = [
@@ -41,12 +41,7 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
     if (p.value === 'custom') return custom;
     return { from: new Date(asOf - p.hours * 3600_000).toISOString(), to: new Date(asOf).toISOString() };
   }, [preset, custom, asOf]);
-  const q = useQuery({
-    queryKey: ['car-route', carDataId, range],
-    queryFn: ({ signal }) =>
-      callApi(carGetGpsLog, { car_data_id: carDataId, from: range.from, to: range.to, max_points: 5000 }, { signal }),
-    enabled: !!carDataId,
-  });
+  const q = useCarRoute(carDataId, range);
   const points = useMemo(() => q.data?.list ?? [], [q.data]);
   const stats = useMemo(() => routeStats(points), [points]);
   const [cursor, setCursor] = useState(0);

@@ -1,36 +1,19 @@
-import { errorMessages } from '@fleet/contract';
-import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Skeleton } from '@mantine/core';
+import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
-import { carUserDetailQuery } from '../../../features/car-user/api';
+import { useCarUserDetail } from '../../../features/car-user/api';
 import { carUserFormOf, CarUserFormView } from '../../../features/car-user/car-user-form';
-import { messageOf } from '../../../lib/api-client';
-import { useSelectedId } from '../../../lib/use-selected-id';
+import { useSelection } from '../../../lib/use-selection';
 
 export function Component() {
+  const id = useSelection('user_id');
+  const q = useCarUserDetail(id);
   return (
     <>
       <PageHeader title="顧客編集" />
-      <EditCarUser />
+      <QueryState query={q} missing={!id} loading={<Skeleton h={480} maw={880} />}>
+        {(u) => <CarUserFormView mode="edit" initial={carUserFormOf(u)} companyName={u.company_name} />}
+      </QueryState>
     </>
   );
-}
-
-function EditCarUser() {
-  const id = useSelectedId('user_id');
-  const q = useQuery(carUserDetailQuery(id));
-  if (!id)
-    return (
-      <Alert color="red" role="alert">
-        {errorMessages.notFound}
-      </Alert>
-    );
-  if (q.isError)
-    return (
-      <Alert color="red" role="alert">
-        {messageOf(q.error, errorMessages.fetchFailed)}
-      </Alert>
-    );
-  if (!q.data) return <Skeleton h={480} maw={880} />;
-  return <CarUserFormView mode="edit" initial={carUserFormOf(q.data)} companyName={q.data.company_name} />;
 }

@@ -12,6 +12,7 @@ import { Anchor, Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ListShell, type ListColumn } from '../../../components/list-shell/list-shell';
+import { stateColumn } from '../../../components/list-shell/list-table';
 import { NoWrap } from '../../../components/list-shell/no-wrap';
 import { PageHeader } from '../../../components/page-header';
 import { StatusBadge } from '../../../components/status-badge';
@@ -47,17 +48,7 @@ export function Component() {
           </Badge>
         ),
     },
-    {
-      label: '状態',
-      render: (r) =>
-        r.isDelete ? (
-          <Badge color="dark">削除済み</Badge>
-        ) : (
-          <Badge color="blue" variant="light">
-            有効
-          </Badge>
-        ),
-    },
+    stateColumn,
   ];
   return (
     <>

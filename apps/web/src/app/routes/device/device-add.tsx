@@ -1,33 +1,18 @@
-import { deviceExistCheck, errorMessages } from '@fleet/contract';
-import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { errorMessages } from '@fleet/contract';
+import { Skeleton } from '@mantine/core';
+import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
+import { useNewDeviceId } from '../../../features/device/api';
 import { DeviceFormView, emptyDevice } from '../../../features/device/device-form';
-import { generateCheckedId } from '../../../lib/use-id-generator';
 
 export function Component() {
+  const id = useNewDeviceId();
   return (
     <>
       <PageHeader title="GPS端末登録" />
-      <NewDevice />
+      <QueryState query={id} fallback={errorMessages.idGenerationFailed} loading={<Skeleton h={320} maw={880} />}>
+        {(newId) => <DeviceFormView mode="add" initial={emptyDevice(newId)} />}
+      </QueryState>
     </>
   );
-}
-
-function NewDevice() {
-  const id = useQuery({
-    queryKey: ['device', 'new-id'],
-    queryFn: () => generateCheckedId(deviceExistCheck, 'car_device_id'),
-    staleTime: Infinity,
-    gcTime: 0,
-    retry: false,
-  });
-  if (id.isError)
-    return (
-      <Alert color="red" role="alert">
-        {errorMessages.idGenerationFailed}
-      </Alert>
-    );
-  if (!id.data) return <Skeleton h={320} maw={880} />;
-  return <DeviceFormView mode="add" initial={emptyDevice(id.data)} />;
 }

@@ -1,52 +1,34 @@
-import { errorMessages } from '@fleet/contract';
-import { Alert, Skeleton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Skeleton } from '@mantine/core';
+import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
-import { deviceDetailQuery } from '../../../features/device/api';
+import { useDeviceDetail } from '../../../features/device/api';
 import { DeviceFormView } from '../../../features/device/device-form';
-import { messageOf } from '../../../lib/api-client';
-import { useSelectedId } from '../../../lib/use-selected-id';
+import { useSelection } from '../../../lib/use-selection';
 
 export function Component() {
+  const id = useSelection('car_device_id');
+  const q = useDeviceDetail(id);
   return (
     <>
       <PageHeader title="GPS端末編集" />
-      <EditDevice />
+      <QueryState query={q} missing={!id} loading={<Skeleton h={320} maw={880} />}>
+        {(d) => (
+          <DeviceFormView
+            mode="edit"
+            initial={{
+              car_device_id: d.car_device_id,
+              password: '',
+              ipaddr: d.ipaddr,
+              macaddr: d.macaddr,
+              car_type: d.car_type,
+              car_data_id: d.car_data_id,
+              protocol: d.protocol,
+              cmd_cut_text: d.cmd_cut_text,
+              cmd_restore_text: d.cmd_restore_text,
+            }}
+          />
+        )}
+      </QueryState>
     </>
-  );
-}
-
-function EditDevice() {
-  const id = useSelectedId('car_device_id');
-  const q = useQuery(deviceDetailQuery(id));
-  const d = q.data;
-  if (!id)
-    return (
-      <Alert color="red" role="alert">
-        {errorMessages.notFound}
-      </Alert>
-    );
-  if (q.isError)
-    return (
-      <Alert color="red" role="alert">
-        {messageOf(q.error, errorMessages.fetchFailed)}
-      </Alert>
-    );
-  if (!d) return <Skeleton h={320} maw={880} />;
-  return (
-    <DeviceFormView
-      mode="edit"
-      initial={{
-        car_device_id: d.car_device_id,
-        password: '',
-        ipaddr: d.ipaddr,
-        macaddr: d.macaddr,
-        car_type: d.car_type,
-        car_data_id: d.car_data_id,
-        protocol: d.protocol,
-        cmd_cut_text: d.cmd_cut_text,
-        cmd_restore_text: d.cmd_restore_text,
-      }}
-    />
   );
 }

@@ -10,6 +10,7 @@ import { Anchor, Badge, Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ListShell } from '../../../components/list-shell/list-shell';
+import { stateColumn } from '../../../components/list-shell/list-table';
 import { NoWrap } from '../../../components/list-shell/no-wrap';
 import { PageHeader } from '../../../components/page-header';
 import { deviceKeys } from '../../../features/device/api';
@@ -68,17 +69,7 @@ export function Component() {
                 </Badge>
               ),
           },
-          {
-            label: '状態',
-            render: (r) =>
-              r.isDelete ? (
-                <Badge color="dark">削除済み</Badge>
-              ) : (
-                <Badge color="blue" variant="light">
-                  有効
-                </Badge>
-              ),
-          },
+          stateColumn,
         ]}
       />
     </>

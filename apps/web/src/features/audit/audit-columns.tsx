@@ -1,0 +1,20 @@
+import { auditActionLabels, auditTargetLabels, type AuditLogRow, type AuditTargetType } from '@fleet/contract';
+import { Code } from '@mantine/core';
+import type { ListColumn } from '../../components/list-shell/list-table';
+import { NoWrap } from '../../components/list-shell/no-wrap';
+import { formatDateTime } from '../../lib/format';
+import { auditTexts } from './texts';
+
+const c = auditTexts.columns;
+
+/** The columns of the audit log: when, who, what, on which record, and the change itself. */
+export const auditColumns: ListColumn<AuditLogRow>[] = [
+  { label: c.at, render: (r) => <NoWrap>{formatDateTime(r.at)}</NoWrap> },
+  { label: c.actor, render: (r) => r.account_name ?? r.account_id ?? '—' },
+  { label: c.action, render: (r) => auditActionLabels[r.action] ?? r.action },
+  {
+    label: c.target,
+    render: (r) => `${auditTargetLabels[r.target_type as AuditTargetType] ?? r.target_type} ${r.target_id}`,
+  },
+  { label: c.detail, render: (r) => <Code>{Object.keys(r.detail).length ? JSON.stringify(r.detail) : ''}</Code> },
+];

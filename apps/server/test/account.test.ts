@@ -1,24 +1,19 @@
-import { fieldMessages, validationMessages as m } from '@fleet/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  accounts,
-  companyA,
-  companyB,
-  createTestApp,
-  login,
-  post,
-  seedFixtures,
-  type FixtureAccount,
-  type TestApp,
-} from './helper.js';
+  type CallRequest,
+  fieldMessages,
+  validationMessages as m,
+  accountExistCheck,
+  accountGetDetail,
+  accountList,
+  accountListCount,
+} from '@fleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyA, companyB, createSignedInApp, unchecked, type FixtureAccount, type SignedInApp } from './helper.js';
 
 /** account_list_count, account_list, account_get_detail, account_exist_check. */
-let t: TestApp;
-const tokens = {} as Record<FixtureAccount, string>;
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  for (const who of Object.keys(accounts) as FixtureAccount[]) tokens[who] = await login(t.app, who);
+  t = await createSignedInApp();
   // Twelve more common accounts in company A, for search, sort and paging.
   const { password_hash } = await t.db
     .selectFrom('accounts')
@@ -38,21 +33,20 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) =>
-  post(t.app, `/api/${path}`, body, who && tokens[who]);
-const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
-  const res = await call('account_list', { limit: 100, ...body }, who);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json().list as { account_id: string }[]).map((a) => a.account_id);
+const call: SignedInApp['call'] = (...args) => t.call(...args);
+const ids = async (body: CallRequest<typeof accountList>, who: FixtureAccount = 'superAdmin') => {
+  const res = await call(accountList, { limit: 100, ...body }, who);
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.list.map((a) => a.account_id);
 };
-const count = async (body: object, who: FixtureAccount = 'superAdmin') =>
-  (await call('account_list_count', body, who)).json().count as number;
+const count = async (body: CallRequest<typeof accountListCount>, who: FixtureAccount = 'superAdmin') =>
+  (await call(accountListCount, body, who)).body.count;
 
 describe('account_list and account_list_count', () => {
   it('answer 401 without a token and 403 to a common account', async () => {
-    expect((await call('account_list', {})).statusCode).toBe(401);
-    expect((await call('account_list_count', {}, 'staffA')).statusCode).toBe(403);
-    expect((await call('account_list', {}, 'staffA')).statusCode).toBe(403);
+    expect((await call(accountList, {})).status).toBe(401);
+    expect((await call(accountListCount, {}, 'staffA')).status).toBe(403);
+    expect((await call(accountList, {}, 'staffA')).status).toBe(403);
   });
 
   it('show the super admin every live account, sorted by account_id by default', async () => {
@@ -99,12 +93,12 @@ describe('account_list and account_list_count', () => {
   });
 
   it('refuse a sort outside the whitelist and an unknown search column with 400', async () => {
-    const bad = await call('account_list', { sorts: 'password_hash asc' }, 'superAdmin');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors).toEqual({ sorts: fieldMessages.sort });
-    const item = await call('account_list_count', { search_item: '9', search_text: 'x' }, 'superAdmin');
-    expect(item.json().errors).toEqual({ search_item: fieldMessages.searchItem });
-    expect((await call('account_list', { limit: 0 }, 'superAdmin')).statusCode).toBe(400);
+    const bad = await call(accountList, { sorts: 'password_hash asc' }, 'superAdmin');
+    expect(bad.status).toBe(400);
+    expect(bad.error.errors).toEqual({ sorts: fieldMessages.sort });
+    const item = await call(accountListCount, { search_item: '9', search_text: 'x' }, 'superAdmin');
+    expect(item.error.errors).toEqual({ search_item: fieldMessages.searchItem });
+    expect((await call(accountList, { limit: 0 }, 'superAdmin')).status).toBe(400);
   });
 
   it('filter by company for the super admin and force the own company for others', async () => {
@@ -125,9 +119,9 @@ describe('account_list and account_list_count', () => {
 
 describe('account_get_detail', () => {
   it('answers the detail with the company name and no secrets', async () => {
-    const res = await call('account_get_detail', { account_id: 'manager-a' }, 'adminA');
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    const res = await call(accountGetDetail, { account_id: 'manager-a' }, 'adminA');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
       account_id: 'manager-a',
       role: 1,
       company_id: companyA,
@@ -138,28 +132,28 @@ describe('account_get_detail', () => {
   });
 
   it('lets everyone read their own account only', async () => {
-    expect((await call('account_get_detail', { account_id: 'staff-a' }, 'staffA')).statusCode).toBe(200);
-    expect((await call('account_get_detail', { account_id: 'manager-a' }, 'staffA')).statusCode).toBe(404);
+    expect((await call(accountGetDetail, { account_id: 'staff-a' }, 'staffA')).status).toBe(200);
+    expect((await call(accountGetDetail, { account_id: 'manager-a' }, 'staffA')).status).toBe(404);
   });
 
   it('answers 404 across companies and for role 0 accounts asked by a manager', async () => {
-    expect((await call('account_get_detail', { account_id: 'admin-b' }, 'adminA')).statusCode).toBe(404);
-    expect((await call('account_get_detail', { account_id: 'admin-a' }, 'managerA')).statusCode).toBe(404);
-    expect((await call('account_get_detail', { account_id: 'admin-b' }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call(accountGetDetail, { account_id: 'admin-b' }, 'adminA')).status).toBe(404);
+    expect((await call(accountGetDetail, { account_id: 'admin-a' }, 'managerA')).status).toBe(404);
+    expect((await call(accountGetDetail, { account_id: 'admin-b' }, 'superAdmin')).status).toBe(200);
   });
 
   it('answers 401 without a token and 400 without an id', async () => {
-    expect((await call('account_get_detail', { account_id: 'staff-a' })).statusCode).toBe(401);
-    const res = await call('account_get_detail', {}, 'adminA');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ account_id: m.required });
+    expect((await call(accountGetDetail, { account_id: 'staff-a' })).status).toBe(401);
+    const res = await call(accountGetDetail, unchecked({}), 'adminA');
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({ account_id: m.required });
   });
 });
 
 describe('account_exist_check', () => {
   it('finds ids and emails (case-insensitively), deleted ones included', async () => {
-    const check = async (check_item: string, check_value: string) =>
-      (await call('account_exist_check', { check_item, check_value }, 'managerA')).json().isExist;
+    const check = async (check_item: 'account_id' | 'email', check_value: string) =>
+      (await call(accountExistCheck, { check_item, check_value }, 'managerA')).body.isExist;
     expect(await check('account_id', 'admin-b')).toBe(true);
     expect(await check('account_id', 'extra-11')).toBe(true);
     expect(await check('account_id', 'nobody-here')).toBe(false);
@@ -168,12 +162,10 @@ describe('account_exist_check', () => {
   });
 
   it('is for managers only and validates its input', async () => {
-    expect((await call('account_exist_check', { check_item: 'account_id', check_value: 'x' })).statusCode).toBe(401);
-    expect(
-      (await call('account_exist_check', { check_item: 'account_id', check_value: 'x' }, 'staffA')).statusCode,
-    ).toBe(403);
-    const bad = await call('account_exist_check', { check_item: 'password', check_value: '' }, 'adminA');
-    expect(bad.statusCode).toBe(400);
-    expect(Object.keys(bad.json().errors)).toEqual(['check_item', 'check_value']);
+    expect((await call(accountExistCheck, { check_item: 'account_id', check_value: 'x' })).status).toBe(401);
+    expect((await call(accountExistCheck, { check_item: 'account_id', check_value: 'x' }, 'staffA')).status).toBe(403);
+    const bad = await call(accountExistCheck, unchecked({ check_item: 'password', check_value: '' }), 'adminA');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.error.errors ?? {})).toEqual(['check_item', 'check_value']);
   });
 });

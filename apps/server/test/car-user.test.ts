@@ -1,24 +1,21 @@
-import { carUserMessages, validationMessages as m } from '@fleet/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  companyA,
-  companyB,
-  createTestApp,
-  fleet,
-  login,
-  post,
-  seedFixtures,
-  type FixtureAccount,
-  type TestApp,
-} from './helper.js';
+  carUserMessages,
+  validationMessages as m,
+  userAdd,
+  userDelete,
+  userExistCheck,
+  userGetDetail,
+  userList,
+  userListCount,
+  userUpdate,
+} from '@fleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyA, companyB, fleet, createSignedInApp, type FixtureAccount, type SignedInApp } from './helper.js';
 
 /** user_* calls: customers, scoped by company. */
-let t: TestApp;
-const tokens = {} as Record<FixtureAccount, string>;
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  for (const who of ['superAdmin', 'adminA', 'managerA', 'staffA'] as const) tokens[who] = await login(t.app, who);
+  t = await createSignedInApp(['superAdmin', 'adminA', 'managerA', 'staffA']);
   const extra = Array.from({ length: 8 }, (_, i) => ({
     user_id: `cu-${i}`,
     company_id: i < 6 ? companyA : companyB,
@@ -34,15 +31,14 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) =>
-  post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
-  const res = await call('user_list', { limit: 100, ...body }, who);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json().list as { user_id: string }[]).map((u) => u.user_id);
+  const res = await call(userList, { limit: 100, ...body }, who);
+  expect(res.status, res.raw.body).toBe(200);
+  return (res.body.list as { user_id: string }[]).map((u) => u.user_id);
 };
 const count = async (body: object, who: FixtureAccount = 'superAdmin') =>
-  (await call('user_list_count', body, who)).json().count as number;
+  (await call(userListCount, body, who)).body.count as number;
 const customer = (id: string, over: object = {}) => ({
   user_id: id,
   first_name: '高橋',
@@ -88,7 +84,7 @@ describe('user_list and user_list_count', () => {
   it('split customers by whether they are on a vehicle', async () => {
     expect(await ids({ isRegistered: true })).toEqual([fleet.A.user_id, fleet.B.user_id]);
     expect(await count({ isRegistered: false })).toBe(7);
-    expect((await call('user_list', { isRegistered: true }, 'superAdmin')).json().list[0]).toMatchObject({
+    expect((await call(userList, { isRegistered: true }, 'superAdmin')).body.list[0]).toMatchObject({
       car_id: fleet.A.car_id,
       company_name: '株式会社テストA',
     });
@@ -105,22 +101,22 @@ describe('user_list and user_list_count', () => {
   });
 
   it('answer 401 without a token', async () => {
-    expect((await call('user_list', {})).statusCode).toBe(401);
-    expect((await call('user_list_count', {})).statusCode).toBe(401);
+    expect((await call(userList, {})).status).toBe(401);
+    expect((await call(userListCount, {})).status).toBe(401);
   });
 });
 
 describe('user_get_detail', () => {
   it('answers the customer with company name and vehicles', async () => {
-    const res = await call('user_get_detail', { user_id: fleet.A.user_id }, 'staffA');
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    const res = await call(userGetDetail, { user_id: fleet.A.user_id }, 'staffA');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
       user_id: fleet.A.user_id,
       company_name: '株式会社テストA',
       car_id: fleet.A.car_id,
       cars: [{ car_id: fleet.A.car_id, isDelete: false }],
     });
-    expect((await call('user_get_detail', { user_id: 'cu-1' }, 'staffA')).json()).toMatchObject({
+    expect((await call(userGetDetail, { user_id: 'cu-1' }, 'staffA')).body).toMatchObject({
       birthday: '1985-09-30',
       gender: 1,
       payment_log: 1,
@@ -129,39 +125,37 @@ describe('user_get_detail', () => {
   });
 
   it('answers 404 across companies and 401 without a token', async () => {
-    expect((await call('user_get_detail', { user_id: fleet.B.user_id }, 'staffA')).statusCode).toBe(404);
-    expect((await call('user_get_detail', { user_id: fleet.A.user_id })).statusCode).toBe(401);
+    expect((await call(userGetDetail, { user_id: fleet.B.user_id }, 'staffA')).status).toBe(404);
+    expect((await call(userGetDetail, { user_id: fleet.A.user_id })).status).toBe(401);
   });
 });
 
 describe('user_exist_check and user_add', () => {
   it('checks ids for the super admin only', async () => {
-    expect(
-      (await call('user_exist_check', { check_item: 'user_id', check_value: 'cu-5' }, 'superAdmin')).json(),
-    ).toEqual({
+    expect((await call(userExistCheck, { check_item: 'user_id', check_value: 'cu-5' }, 'superAdmin')).body).toEqual({
       isExist: true,
     });
-    expect((await call('user_exist_check', { check_value: 'nobody' }, 'superAdmin')).json()).toEqual({
+    expect((await call(userExistCheck, { check_value: 'nobody' }, 'superAdmin')).body).toEqual({
       isExist: false,
     });
-    expect((await call('user_exist_check', { check_value: 'cu-5' }, 'adminA')).statusCode).toBe(403);
+    expect((await call(userExistCheck, { check_value: 'cu-5' }, 'adminA')).status).toBe(403);
   });
 
   it('registers a customer', async () => {
-    const res = await call('user_add', { info: customer('new-u1', { payment_log: 2 }) }, 'superAdmin');
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ ok: true, user_id: 'new-u1' });
+    const res = await call(userAdd, { info: customer('new-u1', { payment_log: 2 }) }, 'superAdmin');
+    expect(res.status, res.raw.body).toBe(200);
+    expect(res.body).toEqual({ ok: true, user_id: 'new-u1' });
     expect(await row('new-u1')).toMatchObject({ company_id: companyA, gender: 1, payment_log: 2, state: 0 });
   });
 
   it('answers per-field Japanese errors and writes nothing', async () => {
     const res = await call(
-      'user_add',
+      userAdd,
       { info: customer('new-u2', { first_name: '', birthday: '2001-02-30', state: 7 }) },
       'superAdmin',
     );
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toMatchObject({
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toMatchObject({
       'info.first_name': m.required,
       'info.birthday': m.date,
       'info.state': expect.any(String),
@@ -170,40 +164,35 @@ describe('user_exist_check and user_add', () => {
   });
 
   it('refuses duplicates (409), unknown companies (400) and everyone but the super admin (403)', async () => {
-    const dup = await call('user_add', { info: customer('cu-5') }, 'superAdmin');
-    expect(dup.statusCode).toBe(409);
-    expect(dup.json().errors).toEqual({ user_id: carUserMessages.userIdInUse });
-    expect(
-      (await call('user_add', { info: customer('new-u3', { company_id: 'nope' }) }, 'superAdmin')).statusCode,
-    ).toBe(400);
-    expect((await call('user_add', { info: customer('new-u3') }, 'adminA')).statusCode).toBe(403);
-    expect((await call('user_add', { info: customer('new-u3') })).statusCode).toBe(401);
+    const dup = await call(userAdd, { info: customer('cu-5') }, 'superAdmin');
+    expect(dup.status).toBe(409);
+    expect(dup.error.errors).toEqual({ user_id: carUserMessages.userIdInUse });
+    expect((await call(userAdd, { info: customer('new-u3', { company_id: 'nope' }) }, 'superAdmin')).status).toBe(400);
+    expect((await call(userAdd, { info: customer('new-u3') }, 'adminA')).status).toBe(403);
+    expect((await call(userAdd, { info: customer('new-u3') })).status).toBe(401);
     expect(await row('new-u3')).toBeUndefined();
   });
 });
 
 describe('user_update and user_delete', () => {
   it('lets a manager edit a customer of the company', async () => {
-    const res = await call('user_update', { info: customer('cu-0', { name: '改名', company_id: '' }) }, 'managerA');
-    expect(res.statusCode, res.body).toBe(200);
+    const res = await call(userUpdate, { info: customer('cu-0', { name: '改名', company_id: '' }) }, 'managerA');
+    expect(res.status, res.raw.body).toBe(200);
     expect(await row('cu-0')).toMatchObject({ name: '改名', company_id: companyA });
   });
 
   it('refuses common users (403), other companies (404) and moving a customer away (403)', async () => {
-    expect((await call('user_update', { info: customer('cu-1') }, 'staffA')).statusCode).toBe(403);
-    expect((await call('user_update', { info: customer('cu-6', { company_id: companyB }) }, 'adminA')).statusCode).toBe(
-      404,
-    );
-    const move = await call('user_update', { info: customer('cu-1', { company_id: companyB }) }, 'adminA');
-    expect(move.statusCode).toBe(403);
-    expect(move.json().errors).toEqual({ company_id: carUserMessages.otherCompany });
+    expect((await call(userUpdate, { info: customer('cu-1') }, 'staffA')).status).toBe(403);
+    expect((await call(userUpdate, { info: customer('cu-6', { company_id: companyB }) }, 'adminA')).status).toBe(404);
+    const move = await call(userUpdate, { info: customer('cu-1', { company_id: companyB }) }, 'adminA');
+    expect(move.status).toBe(403);
+    expect(move.error.errors).toEqual({ company_id: carUserMessages.otherCompany });
     expect(await row('cu-1')).toMatchObject({ company_id: companyA, name: '花子1' });
   });
 
   it("moves a customer's vehicles with them when the super admin changes the company", async () => {
     expect(
-      (await call('user_update', { info: customer(fleet.B.user_id, { company_id: companyA }) }, 'superAdmin'))
-        .statusCode,
+      (await call(userUpdate, { info: customer(fleet.B.user_id, { company_id: companyA }) }, 'superAdmin')).status,
     ).toBe(200);
     const car = await t.db
       .selectFrom('cars')
@@ -211,24 +200,24 @@ describe('user_update and user_delete', () => {
       .where('car_id', '=', fleet.B.car_id)
       .executeTakeFirstOrThrow();
     expect(car.company_id).toBe(companyA);
-    await call('user_update', { info: customer(fleet.B.user_id, { company_id: companyB }) }, 'superAdmin');
+    await call(userUpdate, { info: customer(fleet.B.user_id, { company_id: companyB }) }, 'superAdmin');
   });
 
   it('deletes and restores a customer without a vehicle', async () => {
-    expect((await call('user_delete', { user_id: 'cu-2', isDelete: true }, 'managerA')).statusCode).toBe(200);
+    expect((await call(userDelete, { user_id: 'cu-2', isDelete: true }, 'managerA')).status).toBe(200);
     expect(await ids({}, 'managerA')).not.toContain('cu-2');
     expect(await ids({ isDelete: true }, 'managerA')).toContain('cu-2');
-    expect((await call('user_delete', { user_id: 'cu-2', isDelete: false }, 'managerA')).statusCode).toBe(200);
+    expect((await call(userDelete, { user_id: 'cu-2', isDelete: false }, 'managerA')).status).toBe(200);
     expect(await row('cu-2')).toMatchObject({ is_delete: false });
   });
 
   it('keeps a customer on a live vehicle (409) and answers 403/404/401 where due', async () => {
-    const res = await call('user_delete', { user_id: fleet.A.user_id, isDelete: true }, 'adminA');
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(carUserMessages.onVehicle);
-    expect((await call('user_delete', { user_id: 'cu-3', isDelete: true }, 'staffA')).statusCode).toBe(403);
-    expect((await call('user_delete', { user_id: 'cu-6', isDelete: true }, 'adminA')).statusCode).toBe(404);
-    expect((await call('user_delete', { user_id: 'cu-3', isDelete: true })).statusCode).toBe(401);
+    const res = await call(userDelete, { user_id: fleet.A.user_id, isDelete: true }, 'adminA');
+    expect(res.status).toBe(409);
+    expect(res.error.message).toBe(carUserMessages.onVehicle);
+    expect((await call(userDelete, { user_id: 'cu-3', isDelete: true }, 'staffA')).status).toBe(403);
+    expect((await call(userDelete, { user_id: 'cu-6', isDelete: true }, 'adminA')).status).toBe(404);
+    expect((await call(userDelete, { user_id: 'cu-3', isDelete: true })).status).toBe(401);
     expect(await row('cu-6')).toMatchObject({ is_delete: false });
   });
 });

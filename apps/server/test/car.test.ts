@@ -1,24 +1,11 @@
-import { fieldMessages } from '@fleet/contract';
+import { fieldMessages, carGetDetail, carGetNewid, carList, carListCount } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  companyA,
-  companyB,
-  createTestApp,
-  fleet,
-  login,
-  post,
-  seedFixtures,
-  type FixtureAccount,
-  type TestApp,
-} from './helper.js';
+import { companyA, companyB, fleet, createSignedInApp, type FixtureAccount, type SignedInApp } from './helper.js';
 
 /** car_list_count, car_list, car_get_detail, car_get_newid. */
-let t: TestApp;
-const tokens = {} as Record<FixtureAccount, string>;
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  for (const who of ['superAdmin', 'adminA', 'staffA'] as const) tokens[who] = await login(t.app, who);
+  t = await createSignedInApp(['superAdmin', 'adminA', 'staffA']);
   const n = [1, 2, 3, 4, 5];
   await t.db
     .insertInto('car_users')
@@ -76,20 +63,19 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) =>
-  post(t.app, `/api/${path}`, body, who && tokens[who]);
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 const ids = async (body: object, who: FixtureAccount = 'superAdmin') => {
-  const res = await call('car_list', { limit: 100, ...body }, who);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json().list as { car_id: string }[]).map((c) => c.car_id);
+  const res = await call(carList, { limit: 100, ...body }, who);
+  expect(res.status, res.raw.body).toBe(200);
+  return (res.body.list as { car_id: string }[]).map((c) => c.car_id);
 };
 const count = async (body: object, who: FixtureAccount = 'superAdmin') =>
-  (await call('car_list_count', body, who)).json().count as number;
+  (await call(carListCount, body, who)).body.count as number;
 
 describe('car_list and car_list_count', () => {
   it('list vehicles sorted by car_id with customer, company and latest state', async () => {
     expect(await ids({})).toEqual(['C000001', 'C000002', 'C000003', 'C000004', fleet.A.car_id, fleet.B.car_id]);
-    const [first] = (await call('car_list', {}, 'superAdmin')).json().list;
+    const [first] = (await call(carList, {}, 'superAdmin')).body.list;
     expect(first).toMatchObject({
       car_id: 'C000001',
       user_name: '鈴木 一郎1',
@@ -97,7 +83,7 @@ describe('car_list and car_list_count', () => {
       payment_log: 1,
       company_name: '株式会社テストA',
     });
-    expect(first.latest).toMatchObject({ device_state: 0, lat: 35.6, engine_running: 'on' });
+    expect(first?.latest).toMatchObject({ device_state: 0, lat: 35.6, engine_running: 'on' });
   });
 
   it('keep company users to their company, ignoring companyId', async () => {
@@ -148,9 +134,9 @@ describe('car_list and car_list_count', () => {
     ]);
     const pages = [...(await ids({ limit: 4 })), ...(await ids({ offset: 4, limit: 4 }))];
     expect(pages).toEqual(await ids({}));
-    const bad = await call('car_list', { sorts: 'car_vin asc' }, 'superAdmin');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors).toEqual({ sorts: fieldMessages.sort });
+    const bad = await call(carList, { sorts: 'car_vin asc' }, 'superAdmin');
+    expect(bad.status).toBe(400);
+    expect(bad.error.errors).toEqual({ sorts: fieldMessages.sort });
   });
 
   it('include deleted vehicles on request', async () => {
@@ -159,16 +145,16 @@ describe('car_list and car_list_count', () => {
   });
 
   it('answer 401 without a token', async () => {
-    expect((await call('car_list', {})).statusCode).toBe(401);
-    expect((await call('car_list_count', {})).statusCode).toBe(401);
+    expect((await call(carList, {})).status).toBe(401);
+    expect((await call(carListCount, {})).status).toBe(401);
   });
 });
 
 describe('car_get_detail', () => {
   it('answers vehicle, customer, terminal (no secret), company, area and latest state', async () => {
-    const res = await call('car_get_detail', { car_id: 'C000001' }, 'staffA');
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    const res = await call(carGetDetail, { car_id: 'C000001' }, 'staffA');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
       car_id: 'C000001',
       company_name: '株式会社テストA',
       car_data_id: '351000000000001',
@@ -180,7 +166,7 @@ describe('car_get_detail', () => {
       isDelete: false,
     });
     expect(res.body).not.toContain('hmac256');
-    expect((await call('car_get_detail', { car_id: 'C000005' }, 'staffA')).json()).toMatchObject({
+    expect((await call(carGetDetail, { car_id: 'C000005' }, 'staffA')).body).toMatchObject({
       device: null,
       latest: null,
       available_data: null,
@@ -189,20 +175,20 @@ describe('car_get_detail', () => {
   });
 
   it('answers 404 across companies and 401 without a token', async () => {
-    expect((await call('car_get_detail', { car_id: fleet.B.car_id }, 'adminA')).statusCode).toBe(404);
-    expect((await call('car_get_detail', { car_id: 'C000001' })).statusCode).toBe(401);
+    expect((await call(carGetDetail, { car_id: fleet.B.car_id }, 'adminA')).status).toBe(404);
+    expect((await call(carGetDetail, { car_id: 'C000001' })).status).toBe(401);
   });
 });
 
 describe('car_get_newid', () => {
   it('answers the next free C-number, deleted vehicles counted', async () => {
-    const res = await call('car_get_newid', {}, 'superAdmin');
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ newid: 'C000006' });
+    const res = await call(carGetNewid, {}, 'superAdmin');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ newid: 'C000006' });
   });
 
   it("is the super admin's only", async () => {
-    expect((await call('car_get_newid', {}, 'adminA')).statusCode).toBe(403);
-    expect((await call('car_get_newid', {})).statusCode).toBe(401);
+    expect((await call(carGetNewid, {}, 'adminA')).status).toBe(403);
+    expect((await call(carGetNewid, {})).status).toBe(401);
   });
 });

@@ -1,24 +1,22 @@
-import { companyMessages, fieldMessages, validationMessages as m } from '@fleet/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  companyA,
-  companyB,
-  createTestApp,
-  login,
-  post,
-  seedFixtures,
-  type FixtureAccount,
-  type TestApp,
-} from './helper.js';
+  type CallRequest,
+  companyMessages,
+  fieldMessages,
+  validationMessages as m,
+  companyAdd,
+  companyDelete,
+  companyGetDetail,
+  companyList,
+  companyListCount,
+  companyUpdate,
+} from '@fleet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyA, companyB, createSignedInApp, unchecked, type SignedInApp } from './helper.js';
 
 /** company_* calls: the super admin's alone. */
-let t: TestApp;
-const tokens = {} as Record<'superAdmin' | 'adminA', string>;
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  tokens.superAdmin = await login(t.app, 'superAdmin');
-  tokens.adminA = await login(t.app, 'adminA');
+  t = await createSignedInApp(['superAdmin', 'adminA']);
   const extra = Array.from({ length: 25 }, (_, i) => ({
     company_id: `co-${String(i).padStart(2, '0')}`,
     company_name: `加盟店${String(25 - i).padStart(2, '0')}`,
@@ -30,14 +28,14 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) =>
-  post(t.app, `/api/${path}`, body, who && tokens[who as 'adminA']);
-const ids = async (body: object) => {
-  const res = await call('company_list', body, 'superAdmin');
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json().list as { company_id: string }[]).map((c) => c.company_id);
+const call: SignedInApp['call'] = (...args) => t.call(...args);
+const ids = async (body: CallRequest<typeof companyList>) => {
+  const res = await call(companyList, body, 'superAdmin');
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.list.map((c) => c.company_id);
 };
-const count = async (body: object) => (await call('company_list_count', body, 'superAdmin')).json().count as number;
+const count = async (body: CallRequest<typeof companyListCount>) =>
+  (await call(companyListCount, body, 'superAdmin')).body.count;
 const company = (id: string, over: object = {}) => ({
   company_id: id,
   company_name: '株式会社新規',
@@ -55,7 +53,7 @@ describe('company_list and company_list_count', () => {
     expect(list).toHaveLength(26);
     expect(list).toEqual([...list].sort());
     expect(await count({})).toBe(26);
-    expect((await call('company_list', { limit: 1001 }, 'superAdmin')).statusCode).toBe(400);
+    expect((await call(companyList, { limit: 1001 }, 'superAdmin')).status).toBe(400);
   });
 
   it('default to 20 rows and page through exactly the counted rows', async () => {
@@ -92,23 +90,23 @@ describe('company_list and company_list_count', () => {
   });
 
   it('refuse a sort outside the whitelist', async () => {
-    const res = await call('company_list', { sorts: 'is_delete asc' }, 'superAdmin');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ sorts: fieldMessages.sort });
+    const res = await call(companyList, { sorts: 'is_delete asc' }, 'superAdmin');
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({ sorts: fieldMessages.sort });
   });
 
   it('answer 401 without a token and 403 to everyone but the super admin', async () => {
-    expect((await call('company_list', {})).statusCode).toBe(401);
-    expect((await call('company_list', {}, 'adminA')).statusCode).toBe(403);
-    expect((await call('company_list_count', {}, 'adminA')).statusCode).toBe(403);
+    expect((await call(companyList, {})).status).toBe(401);
+    expect((await call(companyList, {}, 'adminA')).status).toBe(403);
+    expect((await call(companyListCount, {}, 'adminA')).status).toBe(403);
   });
 });
 
 describe('company_get_detail', () => {
   it('answers the company with its live accounts, customers and vehicles counted', async () => {
-    const res = await call('company_get_detail', { company_id: companyA }, 'superAdmin');
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    const res = await call(companyGetDetail, { company_id: companyA }, 'superAdmin');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
       company_id: companyA,
       company_name: '株式会社テストA',
       account_count: 3,
@@ -119,79 +117,79 @@ describe('company_get_detail', () => {
   });
 
   it('answers 404, 403 and 401 where due', async () => {
-    expect((await call('company_get_detail', { company_id: 'nope' }, 'superAdmin')).statusCode).toBe(404);
-    expect((await call('company_get_detail', { company_id: companyA }, 'adminA')).statusCode).toBe(403);
-    expect((await call('company_get_detail', { company_id: companyA })).statusCode).toBe(401);
+    expect((await call(companyGetDetail, { company_id: 'nope' }, 'superAdmin')).status).toBe(404);
+    expect((await call(companyGetDetail, { company_id: companyA }, 'adminA')).status).toBe(403);
+    expect((await call(companyGetDetail, { company_id: companyA })).status).toBe(401);
   });
 });
 
 describe('company_add and company_update', () => {
   it('registers and updates a company', async () => {
-    const add = await call('company_add', { info: company('new-co') }, 'superAdmin');
-    expect(add.statusCode, add.body).toBe(200);
-    expect(add.json()).toEqual({ ok: true, company_id: 'new-co' });
+    const add = await call(companyAdd, { info: company('new-co') }, 'superAdmin');
+    expect(add.status, add.raw.body).toBe(200);
+    expect(add.body).toEqual({ ok: true, company_id: 'new-co' });
     const upd = await call(
-      'company_update',
+      companyUpdate,
       { info: company('new-co', { company_name: '株式会社改名', email: '' }) },
       'superAdmin',
     );
-    expect(upd.statusCode).toBe(200);
+    expect(upd.status).toBe(200);
     expect(await row('new-co')).toMatchObject({ company_name: '株式会社改名', email: '', phone: '03-1234-5678' });
   });
 
   it('answers per-field Japanese errors and writes nothing', async () => {
     const res = await call(
-      'company_add',
+      companyAdd,
       { info: company('bad-co', { company_name: ' ', email: 'x', phone: 'tel' }) },
       'superAdmin',
     );
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({
       'info.company_name': m.required,
       'info.email': m.email,
       'info.phone': fieldMessages.phone,
     });
     expect(await row('bad-co')).toBeUndefined();
-    expect(
-      (await call('company_update', { info: company(companyB, { company_name: '' }) }, 'superAdmin')).statusCode,
-    ).toBe(400);
+    expect((await call(companyUpdate, { info: company(companyB, { company_name: '' }) }, 'superAdmin')).status).toBe(
+      400,
+    );
     expect(await row(companyB)).toMatchObject({ company_name: '株式会社テストB' });
   });
 
   it('refuses a duplicate id with 409 and an unknown one on update with 404', async () => {
-    const dup = await call('company_add', { info: company(companyA) }, 'superAdmin');
-    expect(dup.statusCode).toBe(409);
-    expect(dup.json().errors).toEqual({ company_id: companyMessages.companyIdInUse });
-    expect((await call('company_update', { info: company('nope') }, 'superAdmin')).statusCode).toBe(404);
+    const dup = await call(companyAdd, { info: company(companyA) }, 'superAdmin');
+    expect(dup.status).toBe(409);
+    expect(dup.error.errors).toEqual({ company_id: companyMessages.companyIdInUse });
+    expect((await call(companyUpdate, { info: company('nope') }, 'superAdmin')).status).toBe(404);
   });
 
   it('is refused to a company admin (403) and without a token (401)', async () => {
-    expect((await call('company_add', { info: company('x-co') }, 'adminA')).statusCode).toBe(403);
-    expect((await call('company_update', { info: company(companyA) }, 'adminA')).statusCode).toBe(403);
-    expect((await call('company_add', { info: company('x-co') })).statusCode).toBe(401);
+    expect((await call(companyAdd, { info: company('x-co') }, 'adminA')).status).toBe(403);
+    expect((await call(companyUpdate, { info: company(companyA) }, 'adminA')).status).toBe(403);
+    expect((await call(companyAdd, { info: company('x-co') })).status).toBe(401);
     expect(await row('x-co')).toBeUndefined();
   });
 });
 
 describe('company_delete', () => {
   it('deletes and restores an empty company', async () => {
-    expect((await call('company_delete', { company_id: 'co-00', isDelete: true }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call(companyDelete, { company_id: 'co-00', isDelete: true }, 'superAdmin')).status).toBe(200);
     expect(await row('co-00')).toMatchObject({ is_delete: true });
     expect(await ids({ search_item: '0', search_text: 'co-00' })).toEqual([]);
-    expect((await call('company_delete', { company_id: 'co-00', isDelete: false }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call(companyDelete, { company_id: 'co-00', isDelete: false }, 'superAdmin')).status).toBe(200);
     expect(await row('co-00')).toMatchObject({ is_delete: false });
   });
 
   it('keeps a company that still has live accounts, customers or vehicles', async () => {
-    const res = await call('company_delete', { company_id: companyA, isDelete: true }, 'superAdmin');
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(companyMessages.stillInUse);
+    const res = await call(companyDelete, { company_id: companyA, isDelete: true }, 'superAdmin');
+    expect(res.status).toBe(409);
+    expect(res.error.message).toBe(companyMessages.stillInUse);
     expect(await row(companyA)).toMatchObject({ is_delete: false });
   });
 
   it('answers 404, 403 and 400 where due', async () => {
-    expect((await call('company_delete', { company_id: 'nope', isDelete: true }, 'superAdmin')).statusCode).toBe(404);
-    expect((await call('company_delete', { company_id: 'co-01', isDelete: true }, 'adminA')).statusCode).toBe(403);
-    expect((await call('company_delete', { company_id: 'co-01' }, 'superAdmin')).statusCode).toBe(400);
+    expect((await call(companyDelete, { company_id: 'nope', isDelete: true }, 'superAdmin')).status).toBe(404);
+    expect((await call(companyDelete, { company_id: 'co-01', isDelete: true }, 'adminA')).status).toBe(403);
+    expect((await call(companyDelete, unchecked({ company_id: 'co-01' }), 'superAdmin')).status).toBe(400);
   });
 });

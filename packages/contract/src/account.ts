@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { email, flag, idField, password, requiredText } from './fields.js';
@@ -92,7 +93,7 @@ export const AccountRow = z.object({
   isDelete: z.boolean(),
 });
 export type AccountRow = z.infer<typeof AccountRow>;
-export const AccountDetail = AccountRow.extend({ created_at: z.string(), updated_at: z.string() });
+export const AccountDetail = AccountRow.extend({ created_at: timestamp(), updated_at: timestamp() });
 export type AccountDetail = z.infer<typeof AccountDetail>;
 
 export const AccountListCountRequest = z.object({ ...listFilter, ...companyFilter });

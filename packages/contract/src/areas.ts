@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { AvailableData, AvailableDataOut } from './car.js';
@@ -127,7 +128,7 @@ export const carGetAreaStatus = defineCall(
   CarIdRequest,
   z.object({
     car_id: z.string(),
-    position: z.object({ lat: z.number(), lng: z.number(), recorded_at: z.string().nullable() }).nullable(),
+    position: z.object({ lat: z.number(), lng: z.number(), recorded_at: timestamp().nullable() }).nullable(),
     outsideAvailable: z.boolean(),
     insideForbidden: z.boolean(),
     /** How many rectangles each judgement used (available_data counts as one). */
@@ -149,8 +150,8 @@ export const AreaTemplate = z.object({
   editable: z.boolean(),
   created_by: z.string().nullable(),
   created_by_name: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export type AreaTemplate = z.infer<typeof AreaTemplate>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { flag, idField, optionalText, requiredText } from './fields.js';
@@ -132,8 +133,8 @@ export const CarUserDetail = z.object({
   car_id: z.string().nullable(),
   cars: z.array(CarUserCar),
   isDelete: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export type CarUserDetail = z.infer<typeof CarUserDetail>;
 

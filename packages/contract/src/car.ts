@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { CarUserForm } from './car-user.js';
@@ -163,8 +164,8 @@ export const CarDetail = z.object({
     .nullable(),
   latest: TelemetryState.nullable(),
   isDelete: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export type CarDetail = z.infer<typeof CarDetail>;
 

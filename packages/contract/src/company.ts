@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { flag, idField, optionalText, requiredText } from './fields.js';
@@ -62,8 +63,8 @@ export const CompanyDetail = CompanyRow.extend({
   account_count: z.number().int(),
   user_count: z.number().int(),
   car_count: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export type CompanyDetail = z.infer<typeof CompanyDetail>;
 

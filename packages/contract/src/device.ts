@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { flag, idField, optionalText, password } from './fields.js';
@@ -96,8 +97,8 @@ export const DeviceCar = z.object({
 export const DeviceDetail = DeviceListRow.extend({
   car: DeviceCar.nullable(),
   latest: TelemetryState.nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export type DeviceDetail = z.infer<typeof DeviceDetail>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { reservedCommandTypes, type ReservedCommandType } from './enums.js';
@@ -168,7 +169,7 @@ export const CarSettingUpdateCmdInfo = z.object({
 
 // Commands --------------------------------------------------------------------
 
-const time = z.string();
+const time = timestamp();
 const nullableTime = time.nullable();
 
 export const CommandEvent = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { defineCall } from './call.js';
 import { idField } from './fields.js';
 import { OkResponse } from './auth.js';
@@ -117,7 +118,7 @@ export const LogRequest = z
   .transform(resolveDateRange);
 export type LogRequest = z.input<typeof LogRequest>;
 
-const time = z.string();
+const time = timestamp();
 const n = z.number().nullable();
 const jsonObject = z.record(z.string(), z.unknown());
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { CountResponse, MAX_PAGE_SIZE, PAGE_SIZE } from './list.js';
@@ -70,8 +71,8 @@ export const Webhook = z.object({
   description: z.string(),
   /** The secret's last four characters; the whole secret is shown once, when it is made. */
   secret_hint: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export type Webhook = z.infer<typeof Webhook>;
 
@@ -119,9 +120,9 @@ export const WebhookDeliveryRow = z.object({
   attempts: z.number().int(),
   last_status: z.number().int().nullable(),
   last_error: z.string().nullable(),
-  next_attempt_at: z.string(),
-  sent_at: z.string().nullable(),
-  created_at: z.string(),
+  next_attempt_at: timestamp(),
+  sent_at: timestamp().nullable(),
+  created_at: timestamp(),
 });
 export type WebhookDeliveryRow = z.infer<typeof WebhookDeliveryRow>;
 export const WebhookDeliveryListResponse = CountResponse.extend({ list: z.array(WebhookDeliveryRow) });
@@ -136,7 +137,7 @@ export const WebhookEventBody = z.object({
   id: z.string(),
   type: z.string(),
   /** ISO 8601 (UTC): when it happened. */
-  created_at: z.string(),
+  created_at: timestamp(),
   company_id: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
 });

@@ -1,4 +1,4 @@
-import { isSuperAdmin, type AreaKind, type AreaTemplate } from '@fleet/contract';
+import { isSuperAdmin, type AreaKind, type AreaTemplate, type FromDb } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import type { NamedArea } from './areas.repository.js';
 import type { Access } from '../access/access.js';
@@ -8,7 +8,6 @@ import type { Access } from '../access/access.js';
  * shared ones (company_id null, made by the super admin), which every company
  * sees and only the super admin changes.
  */
-const iso = (d: Date | string) => new Date(d).toISOString();
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
 /** Whether the caller may change or delete a template of this company. */
@@ -33,7 +32,7 @@ const visible = (db: Db, access: Access) => {
 };
 type Row = Awaited<ReturnType<ReturnType<typeof visible>['execute']>>[number];
 
-const toTemplate = (access: Access, r: Row): AreaTemplate => ({
+const toTemplate = (access: Access, r: Row): FromDb<typeof AreaTemplate> => ({
   template_id: r.template_id,
   type: r.type,
   name: r.name,
@@ -48,12 +47,12 @@ const toTemplate = (access: Access, r: Row): AreaTemplate => ({
   editable: mayEdit(access, r.company_id),
   created_by: r.created_by,
   created_by_name: r.created_by_name,
-  created_at: iso(r.created_at),
-  updated_at: iso(r.updated_at),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
 });
 
 /** The company's templates first, then the shared ones; by name within each. */
-export async function listTemplates(db: Db, access: Access, type: AreaKind): Promise<AreaTemplate[]> {
+export async function listTemplates(db: Db, access: Access, type: AreaKind): Promise<FromDb<typeof AreaTemplate>[]> {
   const rows = await visible(db, access)
     .where('t.type', '=', type)
     .orderBy((eb) => eb('t.company_id', 'is', null))
@@ -64,7 +63,11 @@ export async function listTemplates(db: Db, access: Access, type: AreaKind): Pro
 }
 
 /** A template the caller can see, or undefined (another company's is "not found"). */
-export async function findTemplate(db: Db, access: Access, templateId: string): Promise<AreaTemplate | undefined> {
+export async function findTemplate(
+  db: Db,
+  access: Access,
+  templateId: string,
+): Promise<FromDb<typeof AreaTemplate> | undefined> {
   const row = await visible(db, access).where('t.template_id', '=', templateId).executeTakeFirst();
   return row && toTemplate(access, row);
 }

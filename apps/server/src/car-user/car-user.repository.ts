@@ -7,25 +7,26 @@ import {
   type CarUserFormValues,
 } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
+import type { z } from 'zod';
 import { moveCustomerCars } from '../car/car.repository.js';
 import type { Db } from '../db/database.js';
-import {
-  applyListFilter,
-  applyListOrder,
-  applyListPage,
-  countRows,
-  iso,
-  type ListConfig,
-  type ListFilterInput,
-  type PagingInput,
-} from '../http/list-query.js';
+import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
 import type { Access } from '../access/access.js';
 
-type Column = (typeof carUserSortColumns)[number];
 const labelsOf = (codes: Record<number, { label: string }>) =>
   Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, v.label]));
 
-export const carUserListConfig: ListConfig<Column> = {
+/** The customer's first live vehicle. */
+const liveCarId = sql<
+  string | null
+>`(select min(c.car_id) from cars c where c.user_id = u.user_id and not c.is_delete)`;
+const base = (db: Db) => db.selectFrom('car_users as u');
+
+export interface CarUserListFilter extends ListFilterInput {
+  isRegistered?: boolean | null | undefined;
+}
+
+const carUserList = defineList({
   columns: {
     user_id: { expr: sql.ref('u.user_id') },
     // Stored on the customer (migration list_sort_keys): the generated full name, the company's name kept by triggers.
@@ -40,54 +41,40 @@ export const carUserListConfig: ListConfig<Column> = {
   primaryKey: 'user_id',
   deleted: sql.ref('u.is_delete'),
   company: sql.ref('u.company_id'),
-};
+  from: (db: Db, _scope: ListScope, filter: CarUserListFilter) =>
+    typeof filter.isRegistered === 'boolean'
+      ? base(db).where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`)
+      : base(db),
+});
 
-/** The customer's first live vehicle. */
-const liveCarId = sql<
-  string | null
->`(select min(c.car_id) from cars c where c.user_id = u.user_id and not c.is_delete)`;
-const base = (db: Db) => db.selectFrom('car_users as u');
+export const countCarUsers = carUserList.count;
 
-export interface CarUserListFilter extends ListFilterInput {
-  isRegistered?: boolean | null | undefined;
-}
-
-const filtered = (db: Db, access: Access, filter: CarUserListFilter) => {
-  let q = base(db);
-  if (typeof filter.isRegistered === 'boolean')
-    q = q.where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`);
-  return applyListFilter(q, carUserListConfig, filter, access.company);
-};
-
-export const countCarUsers = (db: Db, access: Access, filter: CarUserListFilter) =>
-  countRows(filtered(db, access, filter));
-
-export async function listCarUsers(db: Db, access: Access, query: CarUserListFilter & PagingInput) {
-  // Deferred join: the page's ids come from the customer's own columns and indexes (a deep
-  // OFFSET skips index entries, not rows); the 20 rows are then read in the same order, and
-  // the vehicle subquery runs for them only.
-  const page = applyListPage(filtered(db, access, query).select('u.user_id'), carUserListConfig, query).as('p');
-  const q = db
-    .selectFrom(page)
-    .innerJoin('car_users as u', 'u.user_id', 'p.user_id')
-    .select([
-      'u.user_id',
-      'u.first_name',
-      'u.name',
-      'u.company_id',
-      'u.company_name',
-      'u.merchant',
-      'u.payment_log',
-      'u.state',
-      'u.is_delete',
-      liveCarId.as('car_id'),
-    ]);
-  const rows = await applyListOrder(q, carUserListConfig, query).execute();
-  return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
-}
+/** A page of customers; the vehicle subquery runs for the page's rows only (defineList's deferred join). */
+export const listCarUsers = (db: Db, access: Access, query: CarUserListFilter & PagingInput) =>
+  carUserList.page(db, access, query, (p) =>
+    db
+      .selectFrom(p)
+      .innerJoin('car_users as u', 'u.user_id', 'p.user_id')
+      .select([
+        'u.user_id',
+        'u.first_name',
+        'u.name',
+        'u.company_id',
+        'u.company_name',
+        'u.merchant',
+        'u.payment_log',
+        'u.state',
+        'u.is_delete as isDelete',
+        liveCarId.as('car_id'),
+      ]),
+  );
 
 /** A customer within the company scope (null: all), deleted ones included. */
-export async function findCarUser(db: Db, userId: string, scope: string | null): Promise<CarUserDetail | undefined> {
+export async function findCarUser(
+  db: Db,
+  userId: string,
+  scope: string | null,
+): Promise<z.input<typeof CarUserDetail> | undefined> {
   let q = base(db)
     .selectAll('u')
     .select([sql<string | null>`to_char(u.birthday, 'YYYY-MM-DD')`.as('birthday_text'), liveCarId.as('car_id')])
@@ -97,27 +84,12 @@ export async function findCarUser(db: Db, userId: string, scope: string | null):
   if (!row) return undefined;
   const cars = await db
     .selectFrom('cars')
-    .select(['car_id', 'car_number', 'car_type', 'car_device_id', 'car_data_id', 'is_delete'])
+    .select(['car_id', 'car_number', 'car_type', 'car_device_id', 'car_data_id', 'is_delete as isDelete'])
     .where('user_id', '=', userId)
     .orderBy('car_id')
     .execute();
-  const {
-    birthday_text,
-    is_delete,
-    created_at,
-    updated_at,
-    full_name: _fullName,
-    full_name_bigrams: _bigrams,
-    ...rest
-  } = row;
-  return {
-    ...rest,
-    birthday: birthday_text,
-    isDelete: is_delete,
-    cars: cars.map(({ is_delete: d, ...c }) => ({ ...c, isDelete: d })),
-    created_at: iso(created_at),
-    updated_at: iso(updated_at),
-  };
+  const { birthday_text, is_delete, full_name: _fullName, full_name_bigrams: _bigrams, ...rest } = row;
+  return { ...rest, birthday: birthday_text, isDelete: is_delete, cars };
 }
 
 export async function carUserExists(db: Db, userId: string) {

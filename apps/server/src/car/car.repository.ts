@@ -1,27 +1,21 @@
 import { carSearchColumns, carSortColumns, paymentDelays, type Area, type CarDetail } from '@fleet/contract';
 import { sql } from 'kysely';
+import type { z } from 'zod';
 import type { Db } from '../db/database.js';
-import {
-  applyListFilter,
-  applyListOrder,
-  applyListPage,
-  countRows,
-  iso,
-  type ListConfig,
-  type ListFilterInput,
-  type PagingInput,
-} from '../http/list-query.js';
+import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
 import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
 
-type Column = (typeof carSortColumns)[number] | 'car_data_id';
+export interface CarListFilter extends ListFilterInput {
+  isNormal: boolean;
+}
 
 /**
  * Every column lives on the vehicle row: the customer's full name, merchant and
  * payment delay and the company's name are copies the database keeps
  * (migration list_sort_keys), so sorts and searches use the vehicle's indexes.
  */
-export const carListConfig: ListConfig<Column> = {
+const carList = defineList({
   columns: {
     car_id: { expr: sql.ref('c.car_id') },
     car_number: { expr: sql.ref('c.car_number') },
@@ -41,17 +35,11 @@ export const carListConfig: ListConfig<Column> = {
   primaryKey: 'car_id',
   deleted: sql.ref('c.is_delete'),
   company: sql.ref('c.company_id'),
-};
-
-export interface CarListFilter extends ListFilterInput {
-  isNormal: boolean;
-}
-
-const filtered = (db: Db, access: Access, filter: CarListFilter) => {
-  let q = db.selectFrom('cars as c');
-  // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
-  if (filter.isNormal)
-    q = q.where(({ exists, selectFrom }) =>
+  from: (db: Db, _scope: ListScope, filter: CarListFilter) => {
+    const q = db.selectFrom('cars as c');
+    // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
+    if (!filter.isNormal) return q;
+    return q.where(({ exists, selectFrom }) =>
       exists(
         selectFrom('device_latest_state as s')
           .select('s.car_data_id')
@@ -59,91 +47,102 @@ const filtered = (db: Db, access: Access, filter: CarListFilter) => {
           .where('s.device_state', '=', 0),
       ),
     );
-  return applyListFilter(q, carListConfig, filter, access.company);
-};
+  },
+});
 
-export const countCars = (db: Db, access: Access, filter: CarListFilter) => countRows(filtered(db, access, filter));
+export const countCars = carList.count;
 
 export async function listCars(db: Db, access: Access, query: CarListFilter & PagingInput) {
-  // Deferred join: the page's ids come from the vehicle's own columns and indexes (a deep
-  // OFFSET skips index entries, not joined rows); the 20 rows are then read and joined,
-  // in the same order (the sort keys are the same columns of the same rows).
-  const page = applyListPage(filtered(db, access, query).select('c.car_id'), carListConfig, query).as('p');
-  const q = db
-    .selectFrom(page)
-    .innerJoin('cars as c', 'c.car_id', 'p.car_id')
-    .leftJoin('car_users as u', 'u.user_id', 'c.user_id')
+  // The sort keys are the vehicle's own columns (defineList's deferred join), the customer's state is joined to the page.
+  const rows = await carList.page(db, access, query, (p) =>
+    db
+      .selectFrom(p)
+      .innerJoin('cars as c', 'c.car_id', 'p.car_id')
+      .leftJoin('car_users as u', 'u.user_id', 'c.user_id')
+      .select([
+        'c.car_id',
+        'c.car_number',
+        'c.car_type',
+        'c.user_id',
+        'c.user_name',
+        'c.user_merchant as merchant',
+        'c.user_payment_log as payment_log',
+        'u.state as user_state',
+        'c.company_id',
+        'c.company_name',
+        'c.car_device_id',
+        'c.car_data_id',
+        'c.car_status',
+        'c.is_delete as isDelete',
+      ]),
+  );
+  const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
+  const states = new Map((await listLatestStates(db, dataIds, access.company)).map((s) => [s.car_data_id, s]));
+  return rows.map((r) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null }));
+}
+
+/** A vehicle within the company scope (null: all), deleted ones included. */
+export async function findCar(
+  db: Db,
+  carId: string,
+  scope: string | null,
+): Promise<z.input<typeof CarDetail> | undefined> {
+  let q = db
+    .selectFrom('cars as c')
     .select([
       'c.car_id',
       'c.car_number',
       'c.car_type',
+      'c.car_vin',
       'c.user_id',
-      'c.user_name',
-      'c.user_merchant as merchant',
-      'c.user_payment_log as payment_log',
-      'u.state as user_state',
-      'c.company_id',
-      'c.company_name',
       'c.car_device_id',
       'c.car_data_id',
+      'c.company_id',
+      'c.company_name',
       'c.car_status',
-      'c.is_delete',
-    ]);
-  const rows = await applyListOrder(q, carListConfig, query).execute();
-  const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
-  const states = new Map((await listLatestStates(db, dataIds, access.company)).map((s) => [s.car_data_id, s]));
-  return rows.map(({ is_delete, ...r }) => ({
-    ...r,
-    latest: (r.car_data_id && states.get(r.car_data_id)) || null,
-    isDelete: is_delete,
-  }));
-}
-
-/** A vehicle within the company scope (null: all), deleted ones included. */
-export async function findCar(db: Db, carId: string, scope: string | null): Promise<CarDetail | undefined> {
-  let q = db.selectFrom('cars as c').selectAll('c').where('c.car_id', '=', carId);
+      'c.lat_min',
+      'c.lat_max',
+      'c.lng_min',
+      'c.lng_max',
+      'c.is_delete as isDelete',
+      'c.created_at',
+      'c.updated_at',
+    ])
+    .where('c.car_id', '=', carId);
   if (scope !== null) q = q.where('c.company_id', '=', scope);
   const car = await q.executeTakeFirst();
   if (!car) return undefined;
   const user = car.user_id
     ? await db
         .selectFrom('car_users')
-        .select(['user_id', 'first_name', 'name', 'merchant', 'work_phone', 'payment_log', 'state', 'is_delete'])
+        .select([
+          'user_id',
+          'first_name',
+          'name',
+          'merchant',
+          'work_phone',
+          'payment_log',
+          'state',
+          'is_delete as isDelete',
+        ])
         .where('user_id', '=', car.user_id)
         .executeTakeFirst()
     : undefined;
   const device = car.car_device_id
     ? await db
         .selectFrom('devices')
-        .select(['car_device_id', 'car_data_id', 'ipaddr', 'macaddr', 'car_type', 'is_delete'])
+        .select(['car_device_id', 'car_data_id', 'ipaddr', 'macaddr', 'car_type', 'is_delete as isDelete'])
         .where('car_device_id', '=', car.car_device_id)
         .executeTakeFirst()
     : undefined;
-  // The list's copies of the customer's fields stay out of the detail (it has the customer).
-  const {
-    lat_min,
-    lat_max,
-    lng_min,
-    lng_max,
-    is_delete,
-    created_at,
-    updated_at,
-    user_name: _n,
-    user_merchant: _m,
-    user_payment_log: _p,
-    user_name_bigrams: _b,
-    ...rest
-  } = car;
+  const { lat_min, lat_max, lng_min, lng_max } = car;
   const hasArea = lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null;
   return {
-    ...rest,
+    ...car,
     available_data: hasArea ? { lat_min, lat_max, lng_min, lng_max } : null,
-    user: user ? { ...user, isDelete: user.is_delete } : null,
-    device: device ? { ...device, isDelete: device.is_delete } : null,
+    user: user ?? null,
+    device: device ?? null,
     latest: car.car_data_id ? await findLatestState(db, car.car_data_id, scope) : null,
-    isDelete: is_delete,
-    created_at: iso(created_at),
-    updated_at: iso(updated_at),
   };
 }
 

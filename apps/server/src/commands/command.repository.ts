@@ -1,4 +1,4 @@
-import { reservationStates, type CommandStatus, type ReservedCommand } from '@fleet/contract';
+import { reservationStates, type CommandStatus, type FromDb, type ReservedCommand } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
@@ -13,7 +13,6 @@ import type { Db } from '../db/database.js';
 /** A fetched command whose result never came is closed this long after it expired. */
 export const RESULT_GRACE_MS = 10 * 60_000;
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
 type Row = {
@@ -78,7 +77,7 @@ const ofTerminal = (db: Db, carDataId: string, company: string | null) => {
 };
 
 /** Commands with their event timelines (in the order they were recorded), in the order given. */
-async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
+async function withEvents(db: Db, rows: Row[]): Promise<FromDb<typeof ReservedCommand>[]> {
   const ids = rows.map((r) => Number(r.id));
   const events = ids.length
     ? await db
@@ -101,13 +100,13 @@ async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
       status: commandStatus(r),
       created_by: r.created_by,
       created_by_name: r.created_by_name,
-      created_at: iso(r.created_at)!,
-      expires_at: iso(r.expires_at),
-      fetched_at: iso(r.fetched_at),
-      result_at: iso(r.result_at),
+      created_at: r.created_at,
+      expires_at: r.expires_at,
+      fetched_at: r.fetched_at,
+      result_at: r.result_at,
       result: result ? { success: result.success === true, detail: String(result.detail ?? '') } : null,
       request_id: r.request_id,
-      closed_at: iso(r.deleted_at),
+      closed_at: r.deleted_at,
       cancel_reason: r.cancel_reason,
       events: events
         .filter((e) => Number(e.command_id) === Number(r.id))
@@ -116,14 +115,14 @@ async function withEvents(db: Db, rows: Row[]): Promise<ReservedCommand[]> {
           event: e.event,
           account_id: e.account_id,
           account_name: e.account_name,
-          at: iso(e.at)!,
+          at: e.at,
           reason: e.reason,
         })),
     };
   });
 }
 
-export async function findCommand(db: Db, id: number): Promise<ReservedCommand | null> {
+export async function findCommand(db: Db, id: number): Promise<FromDb<typeof ReservedCommand> | null> {
   const rows = (await selectCommands(db).where('c.id', '=', id).execute()) as Row[];
   return (await withEvents(db, rows))[0] ?? null;
 }
@@ -134,7 +133,7 @@ export async function findLatestInSlot(
   carDataId: string,
   cmdIdx: number,
   company: string | null,
-): Promise<ReservedCommand | null> {
+): Promise<FromDb<typeof ReservedCommand> | null> {
   const rows = (await ofTerminal(db, carDataId, company)
     .where('c.cmd_idx', '=', cmdIdx)
     .orderBy('c.id', 'desc')

@@ -2,20 +2,10 @@ import { companySearchColumns, companySortColumns, type CompanyDetail, type Comp
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
-import {
-  applyListFilter,
-  applyListPage,
-  countRows,
-  iso,
-  type ListConfig,
-  type ListFilterInput,
-  type PagingInput,
-} from '../http/list-query.js';
+import { defineList, type ListFilterInput, type PagingInput } from '../http/list-query.js';
 
-type Column = (typeof companySortColumns)[number];
-
-/** Companies are the super admin's alone: no company scope on this list. */
-export const companyListConfig: ListConfig<Column> = {
+/** Companies are the super admin's alone: no company scope on this list (the route allows the super admin only). */
+const companyList = defineList({
   columns: {
     company_id: { expr: sql.ref('c.company_id') },
     company_name: { expr: sql.ref('c.company_name') },
@@ -28,36 +18,32 @@ export const companyListConfig: ListConfig<Column> = {
   sortable: companySortColumns,
   primaryKey: 'company_id',
   deleted: sql.ref('c.is_delete'),
-};
+  from: (db: Db) => db.selectFrom('companies as c'),
+});
+const superAdmin = { company: null };
 
-const columns = ['c.company_id', 'c.company_name', 'c.name', 'c.address', 'c.phone', 'c.email', 'c.is_delete'] as const;
-type Row = {
-  company_id: string;
-  company_name: string;
-  name: string;
-  address: string;
-  phone: string;
-  email: string;
-  is_delete: boolean;
-};
-const toRow = ({ is_delete, ...r }: Row) => ({ ...r, isDelete: is_delete });
+const columns = [
+  'c.company_id',
+  'c.company_name',
+  'c.name',
+  'c.address',
+  'c.phone',
+  'c.email',
+  'c.is_delete as isDelete',
+] as const;
 
-// Companies have no scope, but the list helper needs an access for scoped lists; the super admin is the only caller.
-const filtered = (db: Db, filter: ListFilterInput) =>
-  applyListFilter(db.selectFrom('companies as c'), companyListConfig, filter, null);
+export const countCompanies = (db: Db, filter: ListFilterInput) => companyList.count(db, superAdmin, filter);
 
-export const countCompanies = (db: Db, filter: ListFilterInput) => countRows(filtered(db, filter));
-
-export async function listCompanies(db: Db, query: ListFilterInput & PagingInput) {
-  const rows = await applyListPage(filtered(db, query).select(columns), companyListConfig, query).execute();
-  return rows.map(toRow);
-}
+export const listCompanies = (db: Db, query: ListFilterInput & PagingInput) =>
+  companyList.page(db, superAdmin, query, (p) =>
+    db.selectFrom(p).innerJoin('companies as c', 'c.company_id', 'p.company_id').select(columns),
+  );
 
 const liveCount = (table: 'accounts' | 'car_users' | 'cars') =>
   sql<number>`(select count(*)::int from ${sql.table(table)} t where t.company_id = c.company_id and not t.is_delete)`;
 
-export async function findCompany(db: Db, companyId: string): Promise<CompanyDetail | undefined> {
-  const row = await db
+export function findCompany(db: Db, companyId: string): Promise<z.input<typeof CompanyDetail> | undefined> {
+  return db
     .selectFrom('companies as c')
     .select([...columns, 'c.created_at', 'c.updated_at'])
     .select([
@@ -67,16 +53,6 @@ export async function findCompany(db: Db, companyId: string): Promise<CompanyDet
     ])
     .where('c.company_id', '=', companyId)
     .executeTakeFirst();
-  if (!row) return undefined;
-  const { created_at, updated_at, account_count, user_count, car_count, ...rest } = row;
-  return {
-    ...toRow(rest),
-    account_count,
-    user_count,
-    car_count,
-    created_at: iso(created_at),
-    updated_at: iso(updated_at),
-  };
 }
 
 export async function insertCompany(db: Db, info: z.output<typeof CompanyForm>) {

@@ -1,24 +1,18 @@
 import { deviceSearchColumns, deviceSortColumns, type DeviceDetail, type TerminalProtocol } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
+import type { z } from 'zod';
 import { followTerminalImei } from '../car/car.repository.js';
 import type { Db } from '../db/database.js';
-import {
-  applyListFilter,
-  applyListOrder,
-  applyListPage,
-  countRows,
-  iso,
-  type ListConfig,
-  type ListFilterInput,
-  type PagingInput,
-} from '../http/list-query.js';
+import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
 import { findLatestState } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
 
-type Column = (typeof deviceSortColumns)[number];
+export interface DeviceListFilter extends ListFilterInput {
+  isRegistered?: boolean | null | undefined;
+}
 
 /** Terminals are the super admin's alone: no company scope. */
-export const deviceListConfig: ListConfig<Column> = {
+const deviceList = defineList({
   columns: {
     car_device_id: { expr: sql.ref('d.car_device_id') },
     ipaddr: { expr: sql.ref('d.ipaddr') },
@@ -32,18 +26,11 @@ export const deviceListConfig: ListConfig<Column> = {
   sortable: deviceSortColumns,
   primaryKey: 'car_device_id',
   deleted: sql.ref('d.is_delete'),
-};
-
-export interface DeviceListFilter extends ListFilterInput {
-  isRegistered?: boolean | null | undefined;
-}
-
-const filtered = (db: Db, access: Access, filter: DeviceListFilter) => {
-  let q = db.selectFrom('devices as d');
-  if (typeof filter.isRegistered === 'boolean')
-    q = q.where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`);
-  return applyListFilter(q, deviceListConfig, filter, access.company);
-};
+  from: (db: Db, _scope: ListScope, filter: DeviceListFilter) =>
+    typeof filter.isRegistered === 'boolean'
+      ? db.selectFrom('devices as d').where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`)
+      : db.selectFrom('devices as d'),
+});
 
 const columns = [
   'd.car_device_id',
@@ -52,25 +39,21 @@ const columns = [
   'd.car_type',
   'd.car_data_id',
   'd.car_id',
-  'd.is_delete',
+  'd.is_delete as isDelete',
   'd.protocol',
   'd.cmd_cut_text',
   'd.cmd_restore_text',
 ] as const;
 
-export const countDevices = (db: Db, access: Access, filter: DeviceListFilter) =>
-  countRows(filtered(db, access, filter));
+export const countDevices = deviceList.count;
 
-export async function listDevices(db: Db, access: Access, query: DeviceListFilter & PagingInput) {
-  // Deferred join: the page's ids through the narrowest index, then its 20 rows in the same order.
-  const page = applyListPage(filtered(db, access, query).select('d.car_device_id'), deviceListConfig, query).as('p');
-  const q = db.selectFrom(page).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns);
-  const rows = await applyListOrder(q, deviceListConfig, query).execute();
-  return rows.map(({ is_delete, ...r }) => ({ ...r, isDelete: is_delete }));
-}
+export const listDevices = (db: Db, access: Access, query: DeviceListFilter & PagingInput) =>
+  deviceList.page(db, access, query, (p) =>
+    db.selectFrom(p).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns),
+  );
 
 /** A terminal (deleted ones too) with its live vehicle and latest state; never its secret. */
-export async function findDevice(db: Db, carDeviceId: string): Promise<DeviceDetail | undefined> {
+export async function findDevice(db: Db, carDeviceId: string): Promise<z.input<typeof DeviceDetail> | undefined> {
   const row = await db
     .selectFrom('devices as d')
     .select([...columns, 'd.created_at', 'd.updated_at'])
@@ -85,10 +68,9 @@ export async function findDevice(db: Db, carDeviceId: string): Promise<DeviceDet
         .where('c.car_id', '=', row.car_id)
         .executeTakeFirstOrThrow()
     : null;
-  const { is_delete, created_at, updated_at, ...rest } = row;
   // Terminals are the super admin's screens: every company's state.
   const latest = await findLatestState(db, row.car_data_id, null);
-  return { ...rest, isDelete: is_delete, car, latest, created_at: iso(created_at), updated_at: iso(updated_at) };
+  return { ...row, car, latest };
 }
 
 export async function deviceExists(db: Db, item: 'car_device_id' | 'car_data_id', value: string, exceptId?: string) {

@@ -3,6 +3,7 @@ import {
   engineMessages,
   protocolsWithoutCommands,
   reservationStates,
+  type FromDb,
   type ReservedCommand,
   type ReservedCommandType,
 } from '@fleet/contract';
@@ -36,7 +37,12 @@ export interface ReserveInput {
  * command in execWait or resultWait refuses with 409; an expired one is
  * closed first so it never blocks the slot.
  */
-export async function reserve(db: Db, access: Access, input: ReserveInput, now: Date): Promise<ReservedCommand> {
+export async function reserve(
+  db: Db,
+  access: Access,
+  input: ReserveInput,
+  now: Date,
+): Promise<FromDb<typeof ReservedCommand>> {
   await assertTerminalReservable(db, access, input.car_data_id);
   access.mayCommand(input.cmd_type);
   // OsmAnd (Traccar Client) has no channel back to the terminal: a command would only wait and expire.

@@ -1,4 +1,4 @@
-import { RECENT_REQUESTS, type ReservationRequest } from '@fleet/contract';
+import { RECENT_REQUESTS, type FromDb, type ReservationRequest } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { commandStatus } from '../commands/command.repository.js';
@@ -15,8 +15,6 @@ export interface NewRequest {
   execute_at: string;
   created_by: string;
 }
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Stores a request with the company of its vehicle now (a company reads only its own requests). */
 export async function insertRequest(db: Db, r: NewRequest): Promise<void> {
@@ -72,11 +70,11 @@ const selectRequests = (db: Db) =>
     ]);
 type Row = Awaited<ReturnType<ReturnType<typeof selectRequests>['execute']>>[number];
 
-const toRequest = (r: Row): ReservationRequest => ({
+const toRequest = (r: Row): FromDb<typeof ReservationRequest> => ({
   request_id: r.request_id,
   car_id: r.car_id,
   cmd: r.cmd,
-  execute_at: iso(r.execute_at)!,
+  execute_at: r.execute_at,
   status: r.status,
   reason: r.reason,
   command_id: r.command_id === null ? null : Number(r.command_id),
@@ -91,11 +89,11 @@ const toRequest = (r: Row): ReservationRequest => ({
         }),
   created_by: r.created_by,
   created_by_name: r.created_by_name,
-  created_at: iso(r.created_at)!,
-  fired_at: iso(r.fired_at),
+  created_at: r.created_at,
+  fired_at: r.fired_at,
   cancelled_by: r.cancelled_by,
   cancelled_by_name: r.cancelled_by_name,
-  cancelled_at: iso(r.cancelled_at),
+  cancelled_at: r.cancelled_at,
 });
 
 /** Requests of a vehicle made while it was the company's (company null: all). */

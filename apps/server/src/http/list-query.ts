@@ -1,5 +1,6 @@
 import { fieldMessages, parseSort } from '@fleet/contract';
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../db/database.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -128,5 +129,51 @@ export async function countRows(q: AnyQuery): Promise<number> {
   return Number(row.count);
 }
 
-/** Timestamps leave the API as ISO 8601 (UTC). */
+/** Who asks for a list: the company scope of access/ (null: the super admin, every company). */
+export interface ListScope {
+  company: string | null;
+}
+
+/** A list of the console: its config and the rows it starts from (table, the caller's reach, the domain's own filters). */
+export interface ListDefinition<
+  K extends string,
+  P extends K,
+  F extends ListFilterInput,
+  S extends ListScope,
+> extends ListConfig<K> {
+  primaryKey: P;
+  from: (db: Db, scope: S, filter: F) => AnyQuery;
+}
+
+/**
+ * The count and the page of a list, sharing one filter (applyListFilter over `from`). `page`
+ * is a deferred join: the page's primary keys come from the list's own columns and indexes (a
+ * deep OFFSET skips index entries, not rows), as the subquery `p`; `rows` reads and joins the
+ * page's rows from it, and they are returned in the list's order.
+ */
+export function defineList<K extends string, P extends K, F extends ListFilterInput, S extends ListScope = ListScope>(
+  def: ListDefinition<K, P, F, S>,
+) {
+  const filtered = (db: Db, scope: S, filter: F) =>
+    applyListFilter(def.from(db, scope, filter), def, filter, scope.company);
+  return {
+    config: def as ListConfig<K>,
+    count: (db: Db, scope: S, filter: F): Promise<number> => countRows(filtered(db, scope, filter)),
+    async page<Q extends AnyQuery>(
+      db: Db,
+      scope: S,
+      query: F & PagingInput,
+      rows: (p: AliasedSelectQueryBuilder<Record<P, string>, 'p'>) => Q,
+    ): Promise<Awaited<ReturnType<Q['execute']>>> {
+      const keys = filtered(db, scope, query).select(sql`${def.columns[def.primaryKey].expr}`.as(def.primaryKey));
+      const p = applyListPage(keys, def, query).as('p') as AliasedSelectQueryBuilder<Record<P, string>, 'p'>;
+      return (await applyListOrder(rows(p), def, query).execute()) as Awaited<ReturnType<Q['execute']>>;
+    },
+  };
+}
+
+/**
+ * Timestamps leave the API as ISO 8601 (UTC). A call's response schema does this itself (the contract's
+ * `timestamp()`): repositories return the database's values. Kept for notify/history.repository.ts.
+ */
 export const iso = (d: Date | string): string => new Date(d).toISOString();

@@ -1,4 +1,4 @@
-import type { MailOutboxRow, MailOutboxStatus } from '@fleet/contract';
+import type { FromDb, MailOutboxRow, MailOutboxStatus } from '@fleet/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
@@ -128,8 +128,6 @@ const statusFilter = (status: MailOutboxStatus) => (eb: ExpressionBuilder<DB, 'm
   }
 };
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
-
 /** The outbox screen: newest first, without bodies (they may hold reset links). */
 export async function listOutbox(db: Db, q: { status: MailOutboxStatus; offset: number; limit: number }) {
   const where = statusFilter(q.status);
@@ -158,17 +156,17 @@ export async function listOutbox(db: Db, q: { status: MailOutboxStatus; offset: 
       .limit(q.limit)
       .execute(),
   ]);
-  const list: MailOutboxRow[] = rows.map((r) => ({
+  const list: FromDb<typeof MailOutboxRow>[] = rows.map((r) => ({
     id: Number(r.id),
     to_addr: r.to_addr,
     subject: r.subject,
     kind: r.kind,
     status: r.sent_at !== null ? 'sent' : r.attempts >= MAIL_MAX_ATTEMPTS ? 'failed' : 'pending',
     attempts: r.attempts,
-    next_attempt_at: iso(r.next_attempt_at)!,
+    next_attempt_at: r.next_attempt_at,
     last_error: r.last_error,
-    sent_at: iso(r.sent_at),
-    created_at: iso(r.created_at)!,
+    sent_at: r.sent_at,
+    created_at: r.created_at,
   }));
   return { count: count.n, list };
 }

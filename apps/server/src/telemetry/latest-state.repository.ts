@@ -1,12 +1,10 @@
-import type { TelemetryState } from '@fleet/contract';
+import { toWireTimeOrNull as iso, type TelemetryState } from '@fleet/contract';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
 import { deviceStateOf, type LatestPatch } from './latest-patch.js';
 
 type Row = Selectable<DeviceLatestStateTable>;
-
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** A stored row, or anything with the state's fields (a LiveRecord): the state alone. */
 type StateRow = Omit<TelemetryState, 'recorded_at' | 'last_seen_at'> & {
@@ -54,14 +52,20 @@ interface OwnerRow {
 }
 
 /**
+ * When a terminal period began, as ownRow compares it: rounded up to the millisecond (records'
+ * times have no finer, and JS has no finer); null for '-infinity' (since ever).
+ */
+const periodStart = (startedAt: RawBuilder<unknown>) =>
+  sql<Date | null>`date_trunc('milliseconds', nullif(${startedAt}, '-infinity') + interval '999 microseconds')`;
+
+/**
  * The owner of a terminal (text SQL expression) for a LiveRecord, as a LATERAL
  * subquery: its live vehicle, and the company only with an open period of the
- * terminal (as latestStates joins it). The start is rounded up to the
- * millisecond (records' times have no finer) so comparing in JS agrees with SQL.
+ * terminal (as latestStates joins it), with the period's start (periodStart).
  */
 export const liveOwner = (carDataId: RawBuilder<unknown>) => sql`SELECT v.car_id AS owner_car_id,
     CASE WHEN p.started_at IS NOT NULL THEN v.company_id END AS owner_company_id,
-    date_trunc('milliseconds', nullif(p.started_at, '-infinity') + interval '999 microseconds') AS period_started_at
+    ${periodStart(sql`p.started_at`)} AS period_started_at
   FROM cars AS v LEFT JOIN terminal_periods AS p
     ON p.car_data_id = v.car_data_id AND p.company_id = v.company_id AND p.ended_at IS NULL
   WHERE v.car_data_id = ${carDataId} AND NOT v.is_delete
@@ -195,51 +199,58 @@ const stateGroups = [
   ['battery_at', 'battery_voltage', 'battery_percentage'],
 ] as const;
 
+type Moment = Date | string | null;
+/** A stored state or a LiveRecord: the state's times and each group's time and fields. */
+type OwnedRow = { recorded_at: Moment; last_seen_at: Date | string } & {
+  [K in (typeof stateGroups)[number][number]]: unknown;
+};
+
 /**
- * What of a live record its owner company may see, by latestStates' rule: nothing
- * when the state is from before the company's period began, and no field group
- * reported before it (a group without a time of its own counts at the state's).
+ * The one statement of what a company may see of a latest state, for the read paths
+ * (latestStates) and the live push (ownPartOf) alike: nothing when the state is from
+ * before the company's terminal period began (periodStart; null: since ever), and no
+ * field group reported before it, with its time (a group without a time of its own
+ * counts at the state's). Issue 12: the previous company's last position leaked so.
  */
-export function ownPartOf(r: LiveRecord): TelemetryState | null {
-  const start = r.period_started_at === null ? -Infinity : Date.parse(r.period_started_at);
-  const since = (at: string | null) => Date.parse(at ?? r.recorded_at ?? r.last_seen_at) >= start;
+function ownRow<R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null {
+  const start = periodStartedAt === null ? -Infinity : new Date(periodStartedAt).getTime();
+  const since = (at: unknown) => new Date((at as Moment) ?? r.recorded_at ?? r.last_seen_at).getTime() >= start;
   if (!since(null)) return null;
-  const state = toTelemetryState(r);
-  for (const [at, ...columns] of stateGroups) if (!since(r[at])) for (const column of columns) state[column] = null;
-  return state;
+  const own = { ...r } as Record<string, unknown>;
+  for (const group of stateGroups) if (!since(r[group[0]])) for (const column of group) own[column] = null;
+  return own as R;
+}
+
+/** What of a live record its owner company may see (ownRow). */
+export function ownPartOf(r: LiveRecord): TelemetryState | null {
+  const own = ownRow(r, r.period_started_at);
+  return own && toTelemetryState(own);
 }
 
 /**
  * Latest states a company may read (null: every company's): the terminal is on one of the
  * company's live vehicles now and was already when it reported the state (terminal_periods).
  * A terminal that moved to another company's vehicle reports nothing to the old company.
- * Each field group counts on its own: a position (engine line, battery, ...) last reported
- * before the company's period began reads as null, even once a newer record of another kind
- * made the state the company's (issue 12: the previous company's last position leaked so).
- * A group without a time of its own counts at the state's time.
+ * The rows carry their company's period start; `ownRows` keeps what the company may see.
  */
 function latestStates(db: Db, company: string | null) {
   const all = db.selectFrom('device_latest_state as s').selectAll('s');
-  if (company === null) return all;
-  const own = stateGroups.flatMap(([at, ...columns]) =>
-    [at, ...columns].map((column) =>
-      sql`CASE WHEN coalesce(${sql.ref(`s.${at}`)}, s.recorded_at, s.last_seen_at) >= p.started_at THEN ${sql.ref(`s.${column}`)} END`.as(
-        column,
-      ),
-    ),
-  );
-  return db
-    .selectFrom('device_latest_state as s')
+  if (company === null) return all.select(sql<Date | null>`null`.as('period_started_at'));
+  return all
     .innerJoin('terminal_periods as p', (join) =>
       join.onRef('p.car_data_id', '=', 's.car_data_id').on('p.company_id', '=', company).on('p.ended_at', 'is', null),
     )
-    .where('p.started_at', '<=', sql<Date>`coalesce(s.recorded_at, s.last_seen_at)`)
-    .select(['s.car_data_id', 's.recorded_at', 's.last_seen_at', ...own]) as unknown as typeof all;
+    .select(periodStart(sql`p.started_at`).as('period_started_at'));
 }
 
+/** Each row as its company may see it (ownRow), the rows it may not see left out. */
+const ownRows = <R extends OwnedRow & { period_started_at: Moment }>(rows: R[]): R[] =>
+  rows.flatMap((r) => ownRow(r, r.period_started_at) ?? []);
+
 /** The stored row of a terminal's latest state, if the company may read it. */
-export const findLatestStateRow = (db: Db, carDataId: string, company: string | null) =>
-  latestStates(db, company).where('s.car_data_id', '=', carDataId).executeTakeFirst();
+export async function findLatestStateRow(db: Db, carDataId: string, company: string | null) {
+  return ownRows(await latestStates(db, company).where('s.car_data_id', '=', carDataId).execute())[0];
+}
 
 export async function findLatestState(
   db: Db,
@@ -259,7 +270,7 @@ export async function listLatestStates(
   if (ids !== null && ids.length === 0) return [];
   let q = latestStates(db, company);
   if (ids !== null) q = q.where('s.car_data_id', 'in', ids);
-  return (await q.orderBy('s.car_data_id').execute()).map(toTelemetryState);
+  return ownRows(await q.orderBy('s.car_data_id').execute()).map(toTelemetryState);
 }
 
 /**

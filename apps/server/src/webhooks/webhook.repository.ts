@@ -1,4 +1,5 @@
 import type {
+  FromDb,
   Webhook,
   WebhookDeliveryRow,
   WebhookDeliveryStatus,
@@ -16,7 +17,6 @@ import { WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_MAX_ATTEMPTS } from './webhook-policy.j
  * `company` is the caller's scope: a company admin's id, or null for the super admin (every row).
  */
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
 type WebhookRow = {
@@ -31,7 +31,7 @@ type WebhookRow = {
   updated_at: Date | string;
 };
 
-const toWebhook = (r: WebhookRow): Webhook => ({
+const toWebhook = (r: WebhookRow): FromDb<typeof Webhook> => ({
   id: Number(r.id),
   company_id: r.company_id,
   url: r.url,
@@ -39,8 +39,8 @@ const toWebhook = (r: WebhookRow): Webhook => ({
   enabled: r.enabled,
   description: r.description,
   secret_hint: r.secret.slice(-4),
-  created_at: iso(r.created_at)!,
-  updated_at: iso(r.updated_at)!,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
 });
 
 const scoped = (company: string | null) => (eb: ExpressionBuilder<DB, 'webhooks'>) =>
@@ -59,7 +59,12 @@ export interface WebhookInput {
   description: string;
 }
 
-export async function insertWebhook(db: Db, company: string | null, w: WebhookInput, now: Date): Promise<Webhook> {
+export async function insertWebhook(
+  db: Db,
+  company: string | null,
+  w: WebhookInput,
+  now: Date,
+): Promise<FromDb<typeof Webhook>> {
   const row = await db
     .insertInto('webhooks')
     .values({ company_id: company, ...w, events: JSON.stringify(w.events), created_at: now, updated_at: now })
@@ -265,14 +270,14 @@ export async function listDeliveries(
       .limit(q.limit)
       .execute(),
   ]);
-  const list: WebhookDeliveryRow[] = rows.map((r) => ({
+  const list: FromDb<typeof WebhookDeliveryRow>[] = rows.map((r) => ({
     ...r,
     id: Number(r.id),
     webhook_id: Number(r.webhook_id),
     status: r.sent_at !== null ? 'sent' : r.attempts >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending',
-    next_attempt_at: iso(r.next_attempt_at)!,
-    sent_at: iso(r.sent_at),
-    created_at: iso(r.created_at)!,
+    next_attempt_at: r.next_attempt_at,
+    sent_at: r.sent_at,
+    created_at: r.created_at,
   }));
   return { count: count.n, list };
 }

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { DEVICE_BATCH_PATH, LIVE_PATH, LOG_EXPORT_PATH, OSMAND_PATH } from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
 import {
@@ -196,6 +197,28 @@ const webhookOf = async (w: World, target: Target) => {
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+};
+/** A browser's keys as PushSubscription.toJSON() gives them (65-byte P-256 point, 16-byte secret). */
+const PUSH_KEYS = {
+  p256dh: createECDH('prime256v1').generateKeys('base64url'),
+  auth: Buffer.alloc(16, 9).toString('base64url'),
+};
+/** A fresh push subscription of the account; its endpoint. */
+const subscriptionOf = async (w: World, accountId: string) => {
+  const endpoint = `https://push.example.jp/${freshId('sub')}`;
+  await w.db
+    .insertInto('push_subscriptions')
+    .values({ account_id: accountId, endpoint, p256dh: PUSH_KEYS.p256dh, auth: PUSH_KEYS.auth })
+    .execute();
+  return endpoint;
+};
+/** One's own browser subscription; anybody else's (whatever the role) is "not found". */
+const OWN_SUBSCRIPTION: Expectation = {
+  anonymous: same(401),
+  superAdmin: [200, 404],
+  adminA: [200, 404],
+  managerA: [200, 404],
+  staffA: [200, 404],
 };
 /** A GET (or HEAD) anyone may make, answering every role alike. */
 const openGet = (path: string, method: 'GET' | 'HEAD' = 'GET', status: Cell = same(200)): MatrixRow => ({
@@ -499,6 +522,23 @@ export const matrix: MatrixRow[] = [
   post('/api/webhook_delete', COMPANY_ADMINS, async (w, target) => ({ body: { id: await webhookOf(w, target) } })),
   post('/api/webhook_delivery_list', ADMINS, none),
   post('/api/audit_log_list', SUPER_ADMIN, none),
+
+  // Browser push: everyone their own browsers; the notification history for managers of their company -------
+  post('/api/push_public_key', SIGNED_IN, none),
+  post('/api/push_subscribe', SIGNED_IN, (_w, target) => ({
+    body: { endpoint: `https://push.example.jp/${freshId('sub', target)}`, keys: PUSH_KEYS },
+  })),
+  // "own": a browser the caller subscribed; "other": another account's browser, "not found" for anybody.
+  post('/api/push_unsubscribe', OWN_SUBSCRIPTION, async (w, target, role) => ({
+    body: {
+      endpoint: await subscriptionOf(
+        w,
+        target === 'own' && role !== 'anonymous' ? accountIdOf(role as SignedInRole) : otherAccountOf(target),
+      ),
+    },
+  })),
+  post('/api/notify_history_list_count', ACCOUNT_MANAGERS, listOf),
+  post('/api/notify_history_list', ACCOUNT_MANAGERS, listOf),
 
   // Device gateway ----------------------------------------------------------------------------------
   post(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { LinkGateway } from '../src/gateway/tcp/link-gateway.js';
+import type { DeviceAvl } from '../src/gateway/tcp/teltonika-device.js';
 import { startLinkListener, type LinkListener, type LinkProtocolHandler } from '../src/gateway/tcp/link-listener.js';
 
 /** Helpers of the binary-protocol tests: a gateway on free ports, and a device's socket. */
@@ -90,3 +91,19 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A Teltonika fix factory: each fix a second after the previous one (starting an hour ago, so none is in
+ * the future), at Tokyo station, standing, with `base` and then `over` on top.
+ */
+export function fixes(base: Partial<DeviceAvl> = {}) {
+  let clock = Date.now() - 3_600_000;
+  return (over: Partial<DeviceAvl> = {}): DeviceAvl => ({
+    time: new Date((clock += 1000)),
+    lat: 35.6812,
+    lng: 139.7671,
+    speed: 0,
+    ...base,
+    ...over,
+  });
+}

@@ -4,12 +4,12 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { createRequestScheduler } from '../src/engine/request-scheduler.js';
 import type { LinkGateway } from '../src/gateway/tcp/link-gateway.js';
 import type { LinkListener } from '../src/gateway/tcp/link-listener.js';
-import { commandTextOf, encodeAvlFrame, encodeLogin, type DeviceAvl } from '../src/gateway/tcp/teltonika-device.js';
+import { commandTextOf, encodeAvlFrame, encodeLogin } from '../src/gateway/tcp/teltonika-device.js';
 import { teltonikaProtocol } from '../src/gateway/tcp/teltonika-link.js';
 import { urlForDatabase } from './databases.js';
 import { getSlot, grantEngineControl, ok, reserveEngineOk, stepUp } from './engine-support.js';
 import { accounts, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
-import { DeviceSocket, linkGateway, listen, setProtocol, sleep, until } from './link-support.js';
+import { DeviceSocket, fixes, linkGateway, listen, setProtocol, sleep, until } from './link-support.js';
 
 /**
  * Commands reach a connected TCP terminal when they are made (issue #14), not at the gateway's
@@ -55,15 +55,7 @@ beforeEach(async () => {
   await t.db.deleteFrom('reserved_commands').execute();
 });
 
-let clock = Date.now() - 3_600_000;
-const fix = (over: Partial<DeviceAvl> = {}): DeviceAvl => ({
-  time: new Date((clock += 1000)),
-  lat: 35.6812,
-  lng: 139.7671,
-  speed: 0,
-  io: { 239: 0 },
-  ...over,
-});
+const fix = fixes({ io: { 239: 0 } });
 
 async function loggedIn(to: { listener: LinkListener; gateway: LinkGateway } = { listener, gateway }) {
   const d = await DeviceSocket.open(to.listener.port);

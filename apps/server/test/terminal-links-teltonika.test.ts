@@ -3,13 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HELD_WHILE_MOVING } from '../src/commands/terminal-commands.repository.js';
 import { KIND, type LinkGateway } from '../src/gateway/tcp/link-gateway.js';
 import type { LinkListener } from '../src/gateway/tcp/link-listener.js';
-import {
-  commandTextOf,
-  encodeAvlFrame,
-  encodeLogin,
-  encodeResponse,
-  type DeviceAvl,
-} from '../src/gateway/tcp/teltonika-device.js';
+import { commandTextOf, encodeAvlFrame, encodeLogin, encodeResponse } from '../src/gateway/tcp/teltonika-device.js';
 import { teltonikaProtocol } from '../src/gateway/tcp/teltonika-link.js';
 import {
   eventsOf,
@@ -21,7 +15,7 @@ import {
   stepUp,
 } from './engine-support.js';
 import { accounts, createTestApp, fleet, login, seedFixtures, type TestApp } from './helper.js';
-import { DeviceSocket, linkGateway, listen, setProtocol, sleep, until, type LogLine } from './link-support.js';
+import { DeviceSocket, fixes, linkGateway, listen, setProtocol, sleep, until, type LogLine } from './link-support.js';
 import { latest } from './telemetry-support.js';
 
 /** Teltonika over a real socket: login, AVL frames acknowledged after the commit, Codec 12 commands and responses. */
@@ -53,16 +47,7 @@ beforeEach(async () => {
   await t.db.deleteFrom('reserved_commands').execute();
 });
 
-let clock = Date.now() - 3_600_000;
-const fix = (over: Partial<DeviceAvl> = {}): DeviceAvl => ({
-  time: new Date((clock += 1000)),
-  lat: 35.6812,
-  lng: 139.7671,
-  speed: 0,
-  angle: 90,
-  io: { 239: 0, 240: 0, 66: 12600, 21: 4 },
-  ...over,
-});
+const fix = fixes({ angle: 90, io: { 239: 0, 240: 0, 66: 12600, 21: 4 } });
 
 async function loggedIn(): Promise<DeviceSocket> {
   const d = await DeviceSocket.open(listener.port);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './wire.js';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { companyFilter, CountResponse, listFilter, listResponse, paging } from './list.js';
@@ -110,9 +111,8 @@ export const NotifyHistoryRow = z.object({
   status: z.enum(notifyHistoryStatuses),
   attempts: z.number().int(),
   last_error: z.string().nullable(),
-  /** ISO 8601 (UTC) */
-  queued_at: z.string(),
-  sent_at: z.string().nullable(),
+  queued_at: timestamp(),
+  sent_at: timestamp().nullable(),
 });
 export type NotifyHistoryRow = z.infer<typeof NotifyHistoryRow>;
 

@@ -171,9 +171,3 @@ export function defineList<K extends string, P extends K, F extends ListFilterIn
     },
   };
 }
-
-/**
- * Timestamps leave the API as ISO 8601 (UTC). A call's response schema does this itself (the contract's
- * `timestamp()`): repositories return the database's values. Kept for notify/history.repository.ts.
- */
-export const iso = (d: Date | string): string => new Date(d).toISOString();

@@ -2,6 +2,7 @@ import {
   notifyHistorySearchColumns,
   notifyHistorySortColumns,
   type NotifyHistoryChannel,
+  type FromDb,
   type NotifyHistoryRow,
   type NotifyHistoryStatus,
   type NotifyItemKey,
@@ -12,7 +13,6 @@ import {
   applyListFilter,
   applyListPage,
   countRows,
-  iso,
   type ListConfig,
   type ListFilterInput,
   type PagingInput,
@@ -114,7 +114,7 @@ export async function listHistory(
   db: Db,
   scope: HistoryScope,
   query: ListFilterInput & PagingInput,
-): Promise<NotifyHistoryRow[]> {
+): Promise<FromDb<typeof NotifyHistoryRow>[]> {
   const rows = await applyListPage(filtered(db, scope, query).selectAll('h'), notifyHistoryListConfig, query).execute();
   return rows.map((r) => ({
     key: r.key,
@@ -127,7 +127,7 @@ export async function listHistory(
     status: r.status,
     attempts: Number(r.attempts),
     last_error: r.last_error,
-    queued_at: iso(r.queued_at),
-    sent_at: r.sent_at === null ? null : iso(r.sent_at),
+    queued_at: r.queued_at,
+    sent_at: r.sent_at,
   }));
 }

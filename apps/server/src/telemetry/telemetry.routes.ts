@@ -23,7 +23,6 @@ import { accountNames, findLogPage, type LogPage, type LogRow } from './log.repo
 import { readRoute } from './route-read.js';
 import { simplifyRoute } from './simplify.js';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 /**
  * Read at most this many points before simplifying (twice the points asked for, at least 20,000);
  * beyond it the read itself thins by time. Simplifying runs in one go (about 1 µs a point), so this
@@ -62,7 +61,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     auth: 'user',
     allow: canSee,
     handler: ({ body, access }) =>
-      page(access, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), state: r.state })),
+      page(access, 'connection', body, (r) => ({ id: Number(r.id), recorded_at: r.recorded_at, state: r.state })),
   });
 
   registerCall(app, ctx, carGetEngineLog, {
@@ -78,7 +77,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
         ...result,
         list: result.list.map((r) => ({
           id: Number(r.id),
-          recorded_at: iso(r.recorded_at),
+          recorded_at: r.recorded_at,
           running: r.running,
           engine_line: r.engine_line,
           command: r.command,
@@ -96,7 +95,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     handler: ({ body, access }) =>
       page(access, 'error', body, (r) => ({
         id: Number(r.id),
-        recorded_at: iso(r.recorded_at),
+        recorded_at: r.recorded_at,
         error_type: r.error_type,
         status_code: r.status_code,
         detail: r.detail,
@@ -109,7 +108,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     handler: ({ body, access }) =>
       page(access, 'battery', body, (r) => ({
         id: Number(r.id),
-        recorded_at: iso(r.recorded_at),
+        recorded_at: r.recorded_at,
         voltage: r.voltage,
         percentage: r.percentage,
       })),
@@ -121,7 +120,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     handler: ({ body, access }) =>
       page(access, 'sensor', body, (r) => ({
         id: Number(r.id),
-        recorded_at: iso(r.recorded_at),
+        recorded_at: r.recorded_at,
         vibration: r.vibration,
         readings: r.readings,
       })),
@@ -131,7 +130,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     auth: 'user',
     allow: canSee,
     handler: ({ body, access }) =>
-      page(access, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: iso(r.recorded_at), pids: r.pids })),
+      page(access, 'obd2', body, (r) => ({ id: Number(r.id), recorded_at: r.recorded_at, pids: r.pids })),
   });
 
   registerCall(app, ctx, carGetGpsLog, {
@@ -143,7 +142,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
       const kept = simplifyRoute(points, body.max_points);
       return {
         list: kept.map((p) => ({
-          recorded_at: iso(p.recorded_at),
+          recorded_at: p.recorded_at,
           lat: p.lat,
           lng: p.lng,
           speed: p.speed,

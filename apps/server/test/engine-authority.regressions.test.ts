@@ -23,7 +23,9 @@ let t: TestApp;
 const token = {} as Record<FixtureAccount, string>;
 
 beforeEach(async () => {
-  t = await createTestApp();
+  // With the session cache on, as production runs (it is off in other tests, which write sessions by hand):
+  // every revocation of the engine right must still be seen by the very next call.
+  t = await createTestApp({ env: { SESSION_CACHE: 'true' } });
   await seedFixtures(t.db);
   for (const who of ['superAdmin', 'adminA', 'adminB'] as const) token[who] = await login(t.app, who);
 });

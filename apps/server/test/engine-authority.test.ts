@@ -33,7 +33,9 @@ let t: TestApp;
 let token: Record<FixtureAccount, string>;
 
 beforeEach(async () => {
-  t = await createTestApp();
+  // With the session cache on, as production runs (it is off in other tests, which write sessions by hand):
+  // every revocation of the engine right must still be seen by the very next call.
+  t = await createTestApp({ env: { SESSION_CACHE: 'true' } });
   await seedFixtures(t.db);
   token = {} as Record<FixtureAccount, string>;
   for (const who of Object.keys(accounts) as FixtureAccount[]) token[who] = await login(t.app, who);

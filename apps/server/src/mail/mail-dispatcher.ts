@@ -9,6 +9,7 @@ import {
   releaseClaims,
   type ClaimedMail,
 } from './outbox.repository.js';
+import { OutboxRunner, type DispatchResult } from './outbox-runner.js';
 import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
 
 /** The part of a pino / Fastify logger the mail and notification code uses. */
@@ -30,10 +31,7 @@ export interface DispatcherOptions {
   batchSize?: number;
 }
 
-export interface DispatchResult {
-  sent: number;
-  failed: number;
-}
+export type { DispatchResult } from './outbox-runner.js';
 
 /**
  * Sends what the outbox holds. Any number of instances may run one over the
@@ -43,53 +41,37 @@ export interface DispatchResult {
  */
 export class MailDispatcher {
   private readonly clock: Clock;
-  private readonly batchSize: number;
-  private running: Promise<DispatchResult> | undefined;
+  private readonly runner: OutboxRunner<ClaimedMail>;
+  private logging: Promise<void> | undefined;
   private lastLoggedId = 0;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.clock = opts.clock ?? systemClock;
-    this.batchSize = opts.batchSize ?? 10;
+    this.runner = new OutboxRunner({
+      db: opts.db,
+      clock: this.clock,
+      batchSize: opts.batchSize ?? 10,
+      leaseMs: MAIL_CLAIM_LEASE_MS,
+      claim: claimDueMails,
+      release: releaseClaims,
+      send: (mail) => this.send(mail),
+    });
   }
 
   /** One pass over every due mail; overlapping calls share the pass in progress. */
   runOnce(): Promise<DispatchResult> {
-    this.running ??= this.pass().finally(() => {
-      this.running = undefined;
+    if (this.opts.transport) return this.runner.runOnce();
+    // No SMTP: the mail stays queued and is written to the log once.
+    this.logging ??= this.logKeptMails().finally(() => {
+      this.logging = undefined;
     });
-    return this.running;
+    return this.logging.then(() => ({ sent: 0, failed: 0 }));
   }
 
   /** Waits for a pass in progress, then closes the transport (jobs/jobs.ts runs the passes). */
   async stop(): Promise<void> {
-    await this.running?.catch(() => undefined);
+    await Promise.all([this.runner.stop(), this.logging?.catch(() => undefined)]);
     this.opts.transport?.close?.();
-  }
-
-  private async pass(): Promise<DispatchResult> {
-    const result = { sent: 0, failed: 0 };
-    if (!this.opts.transport) {
-      await this.logKeptMails();
-      return result;
-    }
-    for (;;) {
-      const claimedAt = this.clock();
-      const mails = await this.opts.db.transaction().execute((trx) => claimDueMails(trx, claimedAt, this.batchSize));
-      if (!mails.length) return result;
-      for (const [i, mail] of mails.entries()) {
-        // Past half the lease another instance could soon take these: hand them back instead.
-        if (this.clock().getTime() - claimedAt.getTime() > MAIL_CLAIM_LEASE_MS / 2) {
-          await releaseClaims(
-            this.opts.db,
-            mails.slice(i).map((m) => m.id),
-            this.clock(),
-          );
-          return result;
-        }
-        if (await this.send(mail)) result.sent++;
-        else result.failed++;
-      }
-    }
   }
 
   private async send(mail: ClaimedMail): Promise<boolean> {

@@ -2,6 +2,7 @@ import webPush from 'web-push';
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
+import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import {
   PUSH_CLAIM_LEASE_MS,
   PUSH_MAX_ATTEMPTS,
@@ -18,7 +19,7 @@ import {
   type ClaimedPush,
 } from './push.repository.js';
 import { pushHostAllowed, type PushHosts } from './push-hosts.js';
-import { vapidKeys, type VapidConfig } from './vapid.js';
+import { vapidKeys, type VapidConfig, type VapidKeys } from './vapid.js';
 
 export interface PushDispatcherOptions {
   db: Db;
@@ -40,52 +41,40 @@ export interface PushDispatcherOptions {
  */
 export class PushDispatcher {
   private readonly clock: Clock;
-  private running: Promise<{ sent: number; failed: number }> | undefined;
+  private readonly runner: OutboxRunner<ClaimedPush>;
+  /** The VAPID pair, read once (from the environment, or the pair stored in the database). */
+  private keys: Promise<VapidKeys> | undefined;
 
   constructor(private readonly opts: PushDispatcherOptions) {
     this.clock = opts.clock ?? systemClock;
-  }
-
-  runOnce(): Promise<{ sent: number; failed: number }> {
-    this.running ??= this.pass().finally(() => {
-      this.running = undefined;
+    this.runner = new OutboxRunner({
+      db: opts.db,
+      clock: this.clock,
+      batchSize: opts.batchSize ?? 10,
+      leaseMs: PUSH_CLAIM_LEASE_MS,
+      claim: claimDuePushes,
+      release: releasePushClaims,
+      send: (d) => this.send(d),
     });
-    return this.running;
   }
 
-  async stop(): Promise<void> {
-    await this.running?.catch(() => undefined);
+  runOnce(): Promise<DispatchResult> {
+    return this.runner.runOnce();
   }
 
-  private async pass() {
-    const result = { sent: 0, failed: 0 };
-    const claimedAt = this.clock();
-    let batch = await this.opts.db
-      .transaction()
-      .execute((trx) => claimDuePushes(trx, claimedAt, this.opts.batchSize ?? 10));
-    if (!batch.length) return result;
-    const keys = await vapidKeys(this.opts.db, this.opts.vapid);
-    for (;;) {
-      const started = this.clock();
-      for (const [i, d] of batch.entries()) {
-        if (this.clock().getTime() - started.getTime() > PUSH_CLAIM_LEASE_MS / 2) {
-          await releasePushClaims(
-            this.opts.db,
-            batch.slice(i).map((x) => x.id),
-            this.clock(),
-          );
-          return result;
-        }
-        if (await this.send(d, keys)) result.sent++;
-        else result.failed++;
-      }
-      const now = this.clock();
-      batch = await this.opts.db.transaction().execute((trx) => claimDuePushes(trx, now, this.opts.batchSize ?? 10));
-      if (!batch.length) return result;
-    }
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
-  private async send(d: ClaimedPush, keys: Awaited<ReturnType<typeof vapidKeys>>): Promise<boolean> {
+  private vapid(): Promise<VapidKeys> {
+    this.keys ??= vapidKeys(this.opts.db, this.opts.vapid).catch((err: unknown) => {
+      this.keys = undefined;
+      throw err;
+    });
+    return this.keys;
+  }
+
+  private async send(d: ClaimedPush): Promise<boolean> {
     const { db, log } = this.opts;
     let status: number | null = null;
     let error: string | null = null;
@@ -96,6 +85,7 @@ export class PushDispatcher {
       return false;
     }
     try {
+      const keys = await this.vapid();
       const req = webPush.generateRequestDetails(
         { endpoint: d.endpoint, keys: { p256dh: d.p256dh, auth: d.auth } },
         d.payload,

@@ -2,6 +2,7 @@ import { WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
+import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import { signatureHeader } from './webhook-signature.js';
 import {
   WEBHOOK_CLAIM_LEASE_MS,
@@ -32,44 +33,27 @@ export interface WebhookDispatcherOptions {
  */
 export class WebhookDispatcher {
   private readonly clock: Clock;
-  private running: Promise<{ sent: number; failed: number }> | undefined;
+  private readonly runner: OutboxRunner<ClaimedDelivery>;
 
   constructor(private readonly opts: WebhookDispatcherOptions) {
     this.clock = opts.clock ?? systemClock;
-  }
-
-  runOnce(): Promise<{ sent: number; failed: number }> {
-    this.running ??= this.pass().finally(() => {
-      this.running = undefined;
+    this.runner = new OutboxRunner({
+      db: opts.db,
+      clock: this.clock,
+      batchSize: opts.batchSize ?? 10,
+      leaseMs: WEBHOOK_CLAIM_LEASE_MS,
+      claim: claimDueDeliveries,
+      release: releaseDeliveryClaims,
+      send: (d) => this.send(d),
     });
-    return this.running;
   }
 
-  async stop(): Promise<void> {
-    await this.running?.catch(() => undefined);
+  runOnce(): Promise<DispatchResult> {
+    return this.runner.runOnce();
   }
 
-  private async pass() {
-    const result = { sent: 0, failed: 0 };
-    for (;;) {
-      const claimedAt = this.clock();
-      const batch = await this.opts.db
-        .transaction()
-        .execute((trx) => claimDueDeliveries(trx, claimedAt, this.opts.batchSize ?? 10));
-      if (!batch.length) return result;
-      for (const [i, d] of batch.entries()) {
-        if (this.clock().getTime() - claimedAt.getTime() > WEBHOOK_CLAIM_LEASE_MS / 2) {
-          await releaseDeliveryClaims(
-            this.opts.db,
-            batch.slice(i).map((x) => x.id),
-            this.clock(),
-          );
-          return result;
-        }
-        if (await this.send(d)) result.sent++;
-        else result.failed++;
-      }
-    }
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
   private async send(d: ClaimedDelivery): Promise<boolean> {

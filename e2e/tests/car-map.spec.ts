@@ -70,14 +70,18 @@ test('the fleet map shows the visible vehicles, filters them, follows a live rep
   // The list centres the map (zoom 14) and opens the popup; a click on the marker opens it again.
   await row(t2).click();
   const popup = page.getByTestId('fleet-popup');
+  // The close button of the popup showing the vehicle: a popup just closed fades out for 200 ms (Leaflet)
+  // with its button still in the page.
+  const closePopup = () =>
+    page.locator('.leaflet-popup').filter({ has: popup }).locator('.leaflet-popup-close-button').click();
   await expect(popup).toContainText(t2.car_id);
-  await page.locator('.leaflet-popup-close-button').click();
+  await closePopup();
   await expect(popup).toHaveCount(0);
   const box = (await map.boundingBox())!;
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   await page.mouse.click(centre.x, centre.y);
   await expect(popup).toContainText(t2.car_id);
-  await page.locator('.leaflet-popup-close-button').click();
+  await closePopup();
 
   // A live move: the marker leaves the centre for its new place (0.01° east: 116.5 px at zoom 14).
   await sendBatch(page.request, t2, report(35.7121, 139.8227, { running: 'off' }));

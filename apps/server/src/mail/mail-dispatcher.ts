@@ -1,14 +1,7 @@
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from './clock.js';
 import type { MailTransport } from './mail-transport.js';
-import {
-  claimDueMails,
-  markFailed,
-  markSent,
-  pendingAfter,
-  releaseClaims,
-  type ClaimedMail,
-} from './outbox.repository.js';
+import { claimDueMails, markSent, pendingAfter, mailOutbox, type ClaimedMail } from './outbox.repository.js';
 import { OutboxRunner, type DispatchResult } from './outbox-runner.js';
 import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
 
@@ -53,7 +46,7 @@ export class MailDispatcher {
       batchSize: opts.batchSize ?? 10,
       leaseMs: MAIL_CLAIM_LEASE_MS,
       claim: claimDueMails,
-      release: releaseClaims,
+      release: mailOutbox.release,
       send: (mail) => this.send(mail),
     });
   }
@@ -81,7 +74,7 @@ export class MailDispatcher {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const next = new Date(this.clock().getTime() + retryDelayMs(mail.attempts));
-      await markFailed(db, mail.id, next, message);
+      await mailOutbox.failed(db, mail.id, message, next);
       const final = mail.attempts >= MAIL_MAX_ATTEMPTS;
       log.warn(
         { mailId: mail.id, attempts: mail.attempts, err: message },

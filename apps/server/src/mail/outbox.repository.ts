@@ -2,6 +2,7 @@ import type { FromDb, MailOutboxRow, MailOutboxStatus } from '@fleet/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { defineOutbox, inClaimOrder } from './outbox-claim.js';
 import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS } from './retry-policy.js';
 
 export type MailKind = 'notification' | 'password_reset' | 'password_changed';
@@ -43,36 +44,22 @@ export interface ClaimedMail {
   attempts: number;
 }
 
-/**
- * Locks up to `limit` due mails for this instance, skipping rows another
- * instance is claiming right now (FOR UPDATE SKIP LOCKED), and reserves them
- * for the lease while they are sent. The attempt is counted here, so a mail
- * that crashes the sender cannot loop forever. Run inside a transaction.
- */
+/** mail_outbox's claim rules (mail/outbox-claim.ts). */
+export const mailOutbox = defineOutbox('mail_outbox', {
+  maxAttempts: MAIL_MAX_ATTEMPTS,
+  leaseMs: MAIL_CLAIM_LEASE_MS,
+});
+
+/** Claims due mails for this instance (mailOutbox.claim) and reads them. Run inside a transaction. */
 export async function claimDueMails(trx: Db, now: Date, limit: number): Promise<ClaimedMail[]> {
+  const ids = await mailOutbox.claim(trx, now, limit);
+  if (!ids.length) return [];
   const rows = await trx
     .selectFrom('mail_outbox')
     .select(['id', 'to_addr', 'subject', 'body', 'kind', 'attempts'])
-    .where('sent_at', 'is', null)
-    .where('attempts', '<', MAIL_MAX_ATTEMPTS)
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
+    .where('id', 'in', ids)
     .execute();
-  if (!rows.length) return [];
-  await trx
-    .updateTable('mail_outbox')
-    .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + MAIL_CLAIM_LEASE_MS) })
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
+  return inClaimOrder(ids, rows);
 }
 
 export async function markSent(db: Db, mail: ClaimedMail, now: Date): Promise<void> {
@@ -80,25 +67,6 @@ export async function markSent(db: Db, mail: ClaimedMail, now: Date): Promise<vo
     .updateTable('mail_outbox')
     .set({ sent_at: now, last_error: null, ...(SECRET_KINDS.includes(mail.kind) ? { body: REDACTED_BODY } : {}) })
     .where('id', '=', mail.id)
-    .execute();
-}
-
-export async function markFailed(db: Db, id: number, nextAttemptAt: Date, error: string): Promise<void> {
-  await db
-    .updateTable('mail_outbox')
-    .set({ next_attempt_at: nextAttemptAt, last_error: error.slice(0, 1000) })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Gives claimed but unsent mails back at once (the run stopped before reaching them). */
-export async function releaseClaims(db: Db, ids: number[], now: Date): Promise<void> {
-  if (!ids.length) return;
-  await db
-    .updateTable('mail_outbox')
-    .set({ attempts: sql`attempts - 1`, next_attempt_at: now })
-    .where('id', 'in', ids)
-    .where('sent_at', 'is', null)
     .execute();
 }
 
@@ -161,7 +129,7 @@ export async function listOutbox(db: Db, q: { status: MailOutboxStatus; offset: 
     to_addr: r.to_addr,
     subject: r.subject,
     kind: r.kind,
-    status: r.sent_at !== null ? 'sent' : r.attempts >= MAIL_MAX_ATTEMPTS ? 'failed' : 'pending',
+    status: mailOutbox.status(r),
     attempts: r.attempts,
     next_attempt_at: r.next_attempt_at,
     last_error: r.last_error,

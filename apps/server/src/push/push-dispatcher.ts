@@ -2,6 +2,7 @@ import webPush from 'web-push';
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
+import { postOnce, type HttpAttempt } from '../mail/http-attempt.js';
 import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import {
   PUSH_CLAIM_LEASE_MS,
@@ -10,14 +11,7 @@ import {
   PUSH_TTL_SECONDS,
   pushRetryDelayMs,
 } from './push-policy.js';
-import {
-  claimDuePushes,
-  markPushFailed,
-  markPushSent,
-  markSubscriptionGone,
-  releasePushClaims,
-  type ClaimedPush,
-} from './push.repository.js';
+import { claimDuePushes, markSubscriptionGone, pushOutbox, type ClaimedPush } from './push.repository.js';
 import { pushHostAllowed, type PushHosts } from './push-hosts.js';
 import { vapidKeys, type VapidConfig, type VapidKeys } from './vapid.js';
 
@@ -53,7 +47,7 @@ export class PushDispatcher {
       batchSize: opts.batchSize ?? 10,
       leaseMs: PUSH_CLAIM_LEASE_MS,
       claim: claimDuePushes,
-      release: releasePushClaims,
+      release: pushOutbox.release,
       send: (d) => this.send(d),
     });
   }
@@ -76,14 +70,13 @@ export class PushDispatcher {
 
   private async send(d: ClaimedPush): Promise<boolean> {
     const { db, log } = this.opts;
-    let status: number | null = null;
-    let error: string | null = null;
     if (!pushHostAllowed(d.endpoint, this.opts.hosts)) {
       // Saved while another list was configured: never contacted, and the subscription goes.
       await markSubscriptionGone(db, d, null, '送信先が許可されたプッシュ通知サービスではないため送信しませんでした');
       log.warn({ pushId: d.id }, 'push endpoint not in PUSH_SERVICE_HOSTS, subscription removed');
       return false;
     }
+    let attempt: HttpAttempt;
     try {
       const keys = await this.vapid();
       const req = webPush.generateRequestDetails(
@@ -96,22 +89,19 @@ export class PushDispatcher {
           urgency: 'high',
         },
       );
-      const res = await fetch(req.endpoint, {
-        method: 'POST',
+      attempt = await postOnce(req.endpoint, {
         headers: req.headers as Record<string, string>,
         body: req.body ? new Uint8Array(req.body) : null,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? PUSH_TIMEOUT_MS),
+        timeoutMs: this.opts.timeoutMs ?? PUSH_TIMEOUT_MS,
+        detail: true,
       });
-      status = res.status;
-      const text = await res.text().catch(() => '');
-      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
     } catch (err) {
-      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      error = `${err instanceof Error ? err.message : String(err)}${cause}`;
+      // The VAPID pair could not be read or the payload not encrypted: retried like a failed call.
+      attempt = { status: null, error: err instanceof Error ? err.message : String(err) };
     }
+    const { status, error } = attempt;
     if (error === null) {
-      await markPushSent(db, d.id, status!, this.clock());
+      await pushOutbox.sent(db, d.id, this.clock(), status);
       log.info({ pushId: d.id }, 'push delivered');
       return true;
     }
@@ -120,7 +110,7 @@ export class PushDispatcher {
       log.info({ pushId: d.id, status }, 'push subscription gone, removed');
       return false;
     }
-    await markPushFailed(db, d.id, status, error, new Date(this.clock().getTime() + pushRetryDelayMs(d.attempts)));
+    await pushOutbox.failed(db, d.id, error, new Date(this.clock().getTime() + pushRetryDelayMs(d.attempts)), status);
     const final = d.attempts >= PUSH_MAX_ATTEMPTS;
     log.warn({ pushId: d.id, attempts: d.attempts, err: error }, final ? 'push given up' : 'push failed, will retry');
     return false;

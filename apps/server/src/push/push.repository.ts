@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { defineOutbox, inClaimOrder } from '../mail/outbox-claim.js';
 import { PUSH_CLAIM_LEASE_MS, PUSH_MAX_ATTEMPTS } from './push-policy.js';
 
 /**
@@ -108,60 +109,25 @@ export interface ClaimedPush {
   attempts: number;
 }
 
-/** As claimDueMails: locks due deliveries (SKIP LOCKED), counts the attempt and leases them. In a transaction. */
+/** push_deliveries' claim rules (mail/outbox-claim.ts): a delivery given up is never due. */
+export const pushOutbox = defineOutbox('push_deliveries', {
+  maxAttempts: PUSH_MAX_ATTEMPTS,
+  leaseMs: PUSH_CLAIM_LEASE_MS,
+  alsoDue: 'not_given_up',
+  httpStatus: true,
+});
+
+/** Claims due deliveries (pushOutbox.claim) and reads them with their subscription. In a transaction. */
 export async function claimDuePushes(trx: Db, now: Date, limit: number): Promise<ClaimedPush[]> {
+  const ids = await pushOutbox.claim(trx, now, limit);
+  if (!ids.length) return [];
   const rows = await trx
     .selectFrom('push_deliveries as d')
     .innerJoin('push_subscriptions as s', 's.id', 'd.subscription_id')
     .select(['d.id', 's.id as subscription_id', 's.endpoint', 's.p256dh', 's.auth', 'd.payload', 'd.attempts'])
-    .where('d.sent_at', 'is', null)
-    .where('d.gave_up', '=', false)
-    .where('d.attempts', '<', PUSH_MAX_ATTEMPTS)
-    .where('d.next_attempt_at', '<=', now)
-    .orderBy('d.next_attempt_at')
-    .orderBy('d.id')
-    .limit(limit)
-    .forUpdate('d')
-    .skipLocked()
+    .where('d.id', 'in', ids)
     .execute();
-  if (!rows.length) return [];
-  await trx
-    .updateTable('push_deliveries')
-    .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + PUSH_CLAIM_LEASE_MS) })
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  return rows.map((r) => ({
-    ...r,
-    id: Number(r.id),
-    subscription_id: Number(r.subscription_id),
-    attempts: r.attempts + 1,
-  }));
-}
-
-export async function markPushSent(db: Db, id: number, status: number, now: Date): Promise<void> {
-  await db
-    .updateTable('push_deliveries')
-    .set({ sent_at: now, last_status: status, last_error: null })
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function markPushFailed(
-  db: Db,
-  id: number,
-  status: number | null,
-  error: string,
-  nextAttemptAt: Date,
-): Promise<void> {
-  await db
-    .updateTable('push_deliveries')
-    .set({ last_status: status, last_error: error.slice(0, 1000), next_attempt_at: nextAttemptAt })
-    .where('id', '=', id)
-    .execute();
+  return inClaimOrder(ids, rows).map((r) => ({ ...r, subscription_id: Number(r.subscription_id) }));
 }
 
 /** The push service says the subscription is gone (404/410): the delivery fails and the subscription is removed. */
@@ -175,16 +141,6 @@ export async function markSubscriptionGone(
     await trx.updateTable('push_deliveries').set({ last_status: status }).where('id', '=', d.id).execute();
     await removeSubscription(trx, d.subscription_id, error);
   });
-}
-
-export async function releasePushClaims(db: Db, ids: number[], now: Date): Promise<void> {
-  if (!ids.length) return;
-  await db
-    .updateTable('push_deliveries')
-    .set({ attempts: sql`attempts - 1`, next_attempt_at: now })
-    .where('id', 'in', ids)
-    .where('sent_at', 'is', null)
-    .execute();
 }
 
 /** Sent and given-up deliveries are kept 30 days for the history, like sent mail. */

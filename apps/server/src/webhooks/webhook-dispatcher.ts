@@ -2,6 +2,7 @@ import { WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
+import { postOnce } from '../mail/http-attempt.js';
 import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import { signatureHeader } from './webhook-signature.js';
 import {
@@ -10,13 +11,7 @@ import {
   WEBHOOK_TIMEOUT_MS,
   webhookRetryDelayMs,
 } from './webhook-policy.js';
-import {
-  claimDueDeliveries,
-  markDelivered,
-  markDeliveryFailed,
-  releaseDeliveryClaims,
-  type ClaimedDelivery,
-} from './webhook.repository.js';
+import { claimDueDeliveries, webhookOutbox, type ClaimedDelivery } from './webhook.repository.js';
 
 export interface WebhookDispatcherOptions {
   db: Db;
@@ -43,7 +38,7 @@ export class WebhookDispatcher {
       batchSize: opts.batchSize ?? 10,
       leaseMs: WEBHOOK_CLAIM_LEASE_MS,
       claim: claimDueDeliveries,
-      release: releaseDeliveryClaims,
+      release: webhookOutbox.release,
       send: (d) => this.send(d),
     });
   }
@@ -58,40 +53,28 @@ export class WebhookDispatcher {
 
   private async send(d: ClaimedDelivery): Promise<boolean> {
     const { db, log } = this.opts;
-    let status: number | null = null;
-    let error: string | null = null;
-    try {
-      const res = await fetch(d.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'fleet-console-webhook/1',
-          [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(d.secret, d.body, Math.floor(this.clock().getTime() / 1000)),
-          [WEBHOOK_EVENT_HEADER]: d.event_type,
-          [WEBHOOK_EVENT_ID_HEADER]: d.event_id,
-        },
-        body: d.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
-      });
-      status = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
-    } catch (err) {
-      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      error = `${err instanceof Error ? err.message : String(err)}${cause}`;
-    }
+    const { status, error } = await postOnce(d.url, {
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'fleet-console-webhook/1',
+        [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(d.secret, d.body, Math.floor(this.clock().getTime() / 1000)),
+        [WEBHOOK_EVENT_HEADER]: d.event_type,
+        [WEBHOOK_EVENT_ID_HEADER]: d.event_id,
+      },
+      body: d.body,
+      timeoutMs: this.opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    });
     if (error === null) {
-      await markDelivered(db, d.id, status!, this.clock());
+      await webhookOutbox.sent(db, d.id, this.clock(), status);
       log.info({ deliveryId: d.id, event: d.event_type }, 'webhook delivered');
       return true;
     }
-    await markDeliveryFailed(
+    await webhookOutbox.failed(
       db,
       d.id,
-      status,
       error,
       new Date(this.clock().getTime() + webhookRetryDelayMs(d.attempts)),
+      status,
     );
     const final = d.attempts >= WEBHOOK_MAX_ATTEMPTS;
     log.warn(

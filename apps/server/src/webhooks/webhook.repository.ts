@@ -9,6 +9,7 @@ import type {
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { defineOutbox, inClaimOrder } from '../mail/outbox-claim.js';
 import { WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_MAX_ATTEMPTS } from './webhook-policy.js';
 
 /**
@@ -152,64 +153,24 @@ export interface ClaimedDelivery {
   secret: string;
 }
 
-/** As claimDueMails: locks due deliveries (SKIP LOCKED), counts the attempt and leases them. In a transaction. */
+/** webhook_deliveries' claim rules (mail/outbox-claim.ts). */
+export const webhookOutbox = defineOutbox('webhook_deliveries', {
+  maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+  leaseMs: WEBHOOK_CLAIM_LEASE_MS,
+  httpStatus: true,
+});
+
+/** Claims due deliveries (webhookOutbox.claim) and reads them with their webhook. In a transaction. */
 export async function claimDueDeliveries(trx: Db, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+  const ids = await webhookOutbox.claim(trx, now, limit);
+  if (!ids.length) return [];
   const rows = await trx
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
     .select(['d.id', 'd.event_id', 'd.event_type', 'd.body', 'd.attempts', 'w.url', 'w.secret'])
-    .where('d.sent_at', 'is', null)
-    .where('d.attempts', '<', WEBHOOK_MAX_ATTEMPTS)
-    .where('d.next_attempt_at', '<=', now)
-    .orderBy('d.next_attempt_at')
-    .orderBy('d.id')
-    .limit(limit)
-    .forUpdate('d')
-    .skipLocked()
+    .where('d.id', 'in', ids)
     .execute();
-  if (!rows.length) return [];
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + WEBHOOK_CLAIM_LEASE_MS) })
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
-}
-
-export async function markDelivered(db: Db, id: number, status: number, now: Date): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ sent_at: now, last_status: status, last_error: null })
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function markDeliveryFailed(
-  db: Db,
-  id: number,
-  status: number | null,
-  error: string,
-  nextAttemptAt: Date,
-): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ last_status: status, last_error: error.slice(0, 1000), next_attempt_at: nextAttemptAt })
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function releaseDeliveryClaims(db: Db, ids: number[], now: Date): Promise<void> {
-  if (!ids.length) return;
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ attempts: sql`attempts - 1`, next_attempt_at: now })
-    .where('id', 'in', ids)
-    .where('sent_at', 'is', null)
-    .execute();
+  return inClaimOrder(ids, rows);
 }
 
 const statusFilter =
@@ -274,7 +235,7 @@ export async function listDeliveries(
     ...r,
     id: Number(r.id),
     webhook_id: Number(r.webhook_id),
-    status: r.sent_at !== null ? 'sent' : r.attempts >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending',
+    status: webhookOutbox.status(r),
     next_attempt_at: r.next_attempt_at,
     sent_at: r.sent_at,
     created_at: r.created_at,

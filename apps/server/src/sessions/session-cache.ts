@@ -9,7 +9,10 @@ import type { Db } from '../db/database.js';
  * right, deletion, TOTP, a company's TOTP policy) says so with `sessionsChanged`
  * once committed; this instance forgets at once, the others hear it on the
  * `fleet_sessions` channel (db/channel.ts: NOTIFY on PostgreSQL, an in-process
- * emitter on PGlite).
+ * emitter on PGlite). On PostgreSQL the database also signals by itself:
+ * triggers on sessions, accounts, account_totp and companies (migration
+ * 2026_12_09_090000_session_change_signals) NOTIFY at commit, so a change made
+ * by SQL outside the app reaches every instance too.
  *
  * The cache serves nothing while the channel is not listening (before the
  * first LISTEN, and from a lost connection until it is back): it is emptied

@@ -19,6 +19,7 @@ import * as terminalProtocol from './2026_12_05_090000_terminal_protocol.js';
 import * as webhooks from './2026_12_06_120000_webhooks.js';
 import * as push from './2026_12_07_090000_push.js';
 import * as telemetryPartitions from './2026_12_08_090000_telemetry_partitions.js';
+import * as sessionChangeSignals from './2026_12_09_090000_session_change_signals.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_120000_webhooks': webhooks,
   '2026_12_07_090000_push': push,
   '2026_12_08_090000_telemetry_partitions': telemetryPartitions,
+  '2026_12_09_090000_session_change_signals': sessionChangeSignals,
 };

@@ -72,6 +72,9 @@ test('notification history: a vibration goes by mail and push; the rows show cha
   await page.goto('/notify');
   await menu(page).getByRole('link', { name: '通知履歴' }).click();
   await expect(page.getByRole('heading', { name: '通知履歴' })).toBeVisible();
+  // History rows are never deleted: no 削除済みも表示 switch (the vehicle list has one).
+  await expect(page.getByLabel('検索キーワード')).toBeVisible();
+  await expect(page.getByRole('switch', { name: '削除済みも表示' })).toHaveCount(0);
   const rows = page.getByRole('row').filter({ hasText: terminal.car_id }).filter({ hasText: '振動検知' });
   const push = rows.filter({ hasText: 'プッシュ' });
   await expect(push).toHaveCount(1);

@@ -13,6 +13,7 @@ import { Badge, Stack, Text } from '@mantine/core';
 import { ListShell } from '../../components/list-shell/list-shell';
 import { PageHeader } from '../../components/page-header';
 import { notifyKeys } from '../../features/notify/api';
+import { notifyTexts } from '../../features/notify/texts';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
@@ -24,10 +25,7 @@ export function Component() {
   const caps = capabilities(actorOf(useSession())!);
   return (
     <>
-      <PageHeader
-        title="通知履歴"
-        description="車両の通知をどこへ送ったか（メール・プッシュ・Webhook）と、届いたかどうかの一覧です。"
-      />
+      <PageHeader title={notifyTexts.history.title} description={notifyTexts.history.description} />
       <ListShell
         id={notifyKeys.history[0]}
         countCall={notifyHistoryListCount}
@@ -35,9 +33,10 @@ export function Component() {
         searchColumns={notifyHistorySearchColumns}
         defaultSort={{ item: 'queued_at', dir: 'desc' }}
         companyFilter={caps.allCompanies}
+        deletable={false}
         rowKey={(r: NotifyHistoryRow) => r.key}
         rowLink={(r) => paths.car.detail(r.car_id)}
-        emptyMessage="通知の履歴はありません"
+        emptyMessage={notifyTexts.history.empty}
         columns={[
           { sortKey: 'queued_at', label: l.queued_at, render: (r) => formatDateTime(r.queued_at) },
           {

@@ -13,6 +13,7 @@ export function ListSearchBar({
   update,
   searchColumns,
   flags = [],
+  deletable = true,
   companyFilter = false,
   optionalColumns = [],
 }: {
@@ -20,6 +21,8 @@ export function ListSearchBar({
   update(patch: Partial<SavedListQuery>): void;
   searchColumns: readonly { key: string; label: string }[];
   flags?: readonly { key: string; label: string }[];
+  /** Shows the 削除済みも表示 switch. */
+  deletable?: boolean;
   companyFilter?: boolean;
   /** The columns the user may show or hide, with whether each is shown now. */
   optionalColumns?: readonly { label: string; shown: boolean }[];
@@ -99,11 +102,13 @@ export function ListSearchBar({
               onChange={(e) => update({ flags: { ...q.flags, [f.key]: e.currentTarget.checked }, currentPage: 0 })}
             />
           ))}
-          <Switch
-            label={t.showDeleted}
-            checked={q.isShowDelete}
-            onChange={(e) => update({ isShowDelete: e.currentTarget.checked, currentPage: 0 })}
-          />
+          {deletable && (
+            <Switch
+              label={t.showDeleted}
+              checked={q.isShowDelete}
+              onChange={(e) => update({ isShowDelete: e.currentTarget.checked, currentPage: 0 })}
+            />
+          )}
         </Group>
       </Group>
     </form>

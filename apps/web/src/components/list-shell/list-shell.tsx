@@ -18,6 +18,8 @@ interface ListShellProps<Row, C extends Call, L extends Call> extends ListQueryO
   rowLink?(row: NoInfer<Row>): string;
   /** Switches beyond "show deleted", e.g. the vehicle list's isNormal; sent as body fields. */
   flags?: { key: string; label: string }[];
+  /** Whether the rows can be deleted, so 削除済みも表示 means something (not for logs and histories). Default true. */
+  deletable?: boolean;
   emptyMessage?: string;
   /** Minimum table width before it scrolls sideways; by default about 115 px a column. */
   minWidth?: number;
@@ -42,6 +44,7 @@ export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L exte
         update={list.update}
         searchColumns={props.searchColumns}
         flags={props.flags}
+        deletable={props.deletable ?? true}
         companyFilter={props.companyFilter}
         optionalColumns={props.columns
           .filter((c) => c.optional)

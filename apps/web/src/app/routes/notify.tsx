@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { NotifyForm } from '../../features/notify/notify-form';
 import { PushControl } from '../../features/notify/push-control';
+import { notifyTexts } from '../../features/notify/texts';
+import { mailTexts } from '../../features/mail/texts';
 import { webhookTexts } from '../../features/webhooks/texts';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
@@ -16,8 +18,8 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="通知設定"
-        description="車両に異常があったときに送信するメール・ブラウザのプッシュ通知の設定です。"
+        title={notifyTexts.settings.title}
+        description={notifyTexts.settings.description}
         actions={
           <Group gap="xs">
             {caps.notifyHistory && (
@@ -27,7 +29,7 @@ export function Component() {
                 variant="default"
                 leftSection={<IconHistory size={16} />}
               >
-                通知履歴
+                {notifyTexts.history.title}
               </Button>
             )}
             {caps.manageWebhooks && (
@@ -37,7 +39,7 @@ export function Component() {
             )}
             {caps.superAdmin && (
               <Button component={Link} to={paths.mailOutbox} variant="default" leftSection={<IconMail size={16} />}>
-                送信メール一覧
+                {mailTexts.title}
               </Button>
             )}
           </Group>

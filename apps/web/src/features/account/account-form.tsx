@@ -73,7 +73,7 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
       defaultValues={{ ...initial, company_id: initial.company_id ?? (superAdmin ? HEAD_OFFICE : actor.company_id) }}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.account.list : paths.account.detail(initial.account_id)}
-      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      submitLabel={mode === 'add' ? T.form.add : T.form.update}
       onSubmit={async (values, form) => {
         const info = { ...values, company_id: values.company_id === HEAD_OFFICE ? null : values.company_id };
         if (mode === 'add') {
@@ -100,15 +100,15 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
               label={L.account_id}
               required
               disabled={mode === 'edit'}
-              description={mode === 'add' ? '自動生成されます（変更可）' : undefined}
+              description={mode === 'add' ? T.form.idGenerated : undefined}
             />
             {mode === 'add' && (
-              <Tooltip label="IDを再生成">
+              <Tooltip label={T.form.regenerateId}>
                 <ActionIcon
                   variant="default"
                   size="lg"
                   mb={2}
-                  aria-label="IDを再生成"
+                  aria-label={T.form.regenerateId}
                   onClick={async () =>
                     form.setValue('account_id', await generateCheckedId(accountExistCheck, 'account_id'), {
                       shouldValidate: true,
@@ -127,7 +127,7 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
             <SelectField
               name="company_id"
               label={L.company_id}
-              data={[{ value: HEAD_OFFICE, label: '本部（所属なし）' }, ...(companies.data ?? [])]}
+              data={[{ value: HEAD_OFFICE, label: T.headOffice }, ...(companies.data ?? [])]}
               disabled={self}
             />
           ) : (
@@ -139,7 +139,7 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
             label={L.password}
             required={mode === 'add'}
             autoComplete="new-password"
-            description={mode === 'edit' ? '変更する場合のみ入力（8〜32文字）' : '8〜32文字'}
+            description={mode === 'edit' ? T.form.passwordOnChange : T.form.passwordLength}
           />
           <PasswordField
             name="password_confirm"

@@ -35,6 +35,9 @@ import { ApiClientError, messageOf } from '../../lib/api-client';
 import { useLatestState } from '../../lib/live-feed';
 import { areaListQuery, areaStatusQuery, useSaveAreas } from './api';
 import { TemplatePanel } from './template-panel';
+import { areaTexts } from './texts';
+
+const T = areaTexts.editor;
 
 type Draft = { name: string } & Bounds;
 const colors: Record<AreaKind, string> = { available: '#2f9e44', disable: '#e03131' };
@@ -53,7 +56,7 @@ function AddButton({ onAdd, disabled }: { onAdd(b: Bounds): void; disabled: bool
     <div className="leaflet-top leaflet-right">
       <div className="leaflet-control">
         <Button size="xs" leftSection={<IconPlus size={14} />} onClick={add} disabled={disabled}>
-          地図の中央にエリアを追加
+          {T.addAtCenter}
         </Button>
       </div>
     </div>
@@ -137,28 +140,28 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
   return (
     <Stack gap="md">
       <Group gap="sm">
-        <Text size="sm">現在位置の判定:</Text>
+        <Text size="sm">{T.judgement}</Text>
         {status.data && (kind === 'available' ? status.data.availableCount : status.data.disableCount) === 0 ? (
           <Badge color="gray" variant="light" data-testid="area-judgement">
-            エリア未設定
+            {T.noAreas}
           </Badge>
         ) : status.data?.position ? (
           <Badge color={judgement ? 'red' : 'teal'} size="lg" variant="light" data-testid="area-judgement">
             {kind === 'available'
               ? judgement
-                ? '利用可能エリア外'
-                : '利用可能エリア内'
+                ? T.outsideAvailable
+                : T.insideAvailable
               : judgement
-                ? '禁止エリア内'
-                : '禁止エリア外'}
+                ? T.insideForbidden
+                : T.outsideForbidden}
           </Badge>
         ) : (
           <Badge color="gray" variant="light">
-            位置情報なし
+            {T.noPosition}
           </Badge>
         )}
         <Text size="xs" c="dimmed">
-          保存済みのエリアで判定しています。
+          {T.judgedBySaved}
         </Text>
       </Group>
       <MapHost height={440} center={center} zoom={13}>
@@ -167,7 +170,7 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
             key={i}
             bounds={a}
             color={colors[kind]}
-            label={a.name || `エリア${i + 1}`}
+            label={a.name || T.area(i + 1)}
             selected={i === selected}
             onSelect={() => setSelected(i)}
             onChange={(b) => update(i, b)}
@@ -177,15 +180,15 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
         <AddButton onAdd={add} disabled={draft.length >= 50} />
       </MapHost>
       <Text size="xs" c="dimmed">
-        エリアをクリックして選択し、四隅の四角をドラッグすると大きさを、中央の丸をドラッグすると位置を変更できます。
+        {T.howTo}
       </Text>
       <Card withBorder radius="md" padding="md">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h5">
-            {areaKindLabels[kind]}（{draft.length}件）
+            {T.count(areaKindLabels[kind], draft.length)}
           </Title>
           <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} loading={save.isPending}>
-            保存する
+            {T.save}
           </Button>
         </Group>
         {save.isError && (
@@ -195,7 +198,7 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
         )}
         {saved && (
           <Alert color="green" mb="sm" role="status">
-            {areaKindLabels[kind]}を保存しました。
+            {T.saved(areaKindLabels[kind])}
           </Alert>
         )}
         {errors._ && (
@@ -242,12 +245,7 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
                     </Table.Td>
                   ))}
                   <Table.Td>
-                    <ActionIcon
-                      color="red"
-                      variant="subtle"
-                      aria-label={`エリア${i + 1}を削除`}
-                      onClick={() => remove(i)}
-                    >
+                    <ActionIcon color="red" variant="subtle" aria-label={T.remove(i + 1)} onClick={() => remove(i)}>
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Table.Td>
@@ -257,7 +255,7 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
                 <Table.Tr>
                   <Table.Td colSpan={6}>
                     <Text c="dimmed" ta="center" py="md" size="sm">
-                      エリアは登録されていません。地図の「エリアを追加」から追加してください。
+                      {T.empty}
                     </Text>
                   </Table.Td>
                 </Table.Tr>

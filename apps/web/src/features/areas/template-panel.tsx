@@ -1,10 +1,13 @@
-import { areaKindLabels, areaMessages, type AreaInput, type AreaKind } from '@fleet/contract';
+import { areaKindLabels, areaLabels, areaMessages, type AreaInput, type AreaKind } from '@fleet/contract';
 import { Alert, Badge, Button, Card, Group, Select, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmButton } from '../../components/edit-shell/confirm-button';
 import { ApiClientError, messageOf } from '../../lib/api-client';
 import { templatesQuery, useApplyTemplate, useDeleteTemplate, useSaveTemplate } from './api';
+import { areaTexts } from './texts';
+
+const T = areaTexts.templates;
 
 /** Area templates of one kind: apply one to the vehicle, save the current areas as one, delete one. */
 export function TemplatePanel({ kind, carId, areas }: { kind: AreaKind; carId: string; areas: AreaInput[] }) {
@@ -20,7 +23,7 @@ export function TemplatePanel({ kind, carId, areas }: { kind: AreaKind; carId: s
   return (
     <Card withBorder radius="md" padding="md">
       <Title order={2} size="h5" mb="sm">
-        {areaKindLabels[kind]}のテンプレート
+        {T.title(areaKindLabels[kind])}
       </Title>
       {q.isError && (
         <Alert color="red" mb="sm">
@@ -34,56 +37,56 @@ export function TemplatePanel({ kind, carId, areas }: { kind: AreaKind; carId: s
       )}
       <Group align="flex-end" mb="md">
         <Select
-          label="テンプレート"
-          placeholder="選択してください"
+          label={T.template}
+          placeholder={T.choose}
           data={(q.data?.list ?? []).map((t) => ({
             value: t.template_id,
-            label: `${t.name}（${t.areas.length}件）${t.company_id ? '' : '・本部共有'}`,
+            label: T.option(t.name, t.areas.length, !t.company_id),
           }))}
           value={chosen}
           onChange={setChosen}
           w={300}
-          nothingFoundMessage="テンプレートはありません"
+          nothingFoundMessage={T.none}
         />
         <ConfirmButton
           disabled={!template}
-          title="テンプレートの適用"
-          message={`「${template?.name ?? ''}」のエリア${template?.areas.length ?? 0}件で、この車両の${areaKindLabels[kind]}を置き換えます。よろしいですか？`}
-          confirmLabel="適用する"
+          title={T.applyTitle}
+          message={T.applyMessage(template?.name ?? '', template?.areas.length ?? 0, areaKindLabels[kind])}
+          confirmLabel={T.applyConfirm}
           failureMessage={areaMessages.templateApplyFailed}
           onConfirm={async () => {
             await apply.mutateAsync({ car_id: carId, template_id: chosen! });
-            setNotice(`テンプレート「${template?.name}」を適用しました。`);
+            setNotice(T.applied(template?.name));
           }}
         >
-          この車両に適用
+          {T.apply}
         </ConfirmButton>
         {template?.editable && (
           <ConfirmButton
             color="red"
             variant="light"
-            title="テンプレートの削除"
-            message={`テンプレート「${template.name}」を削除します。`}
-            confirmLabel="削除する"
+            title={T.deleteTitle}
+            message={T.deleteMessage(template.name)}
+            confirmLabel={T.deleteConfirm}
             failureMessage={areaMessages.templateDeleteFailed}
             onConfirm={async () => {
               await del.mutateAsync(template.template_id);
               setChosen(null);
             }}
           >
-            削除
+            {T.delete}
           </ConfirmButton>
         )}
         {template && !template.editable && (
           <Badge variant="light" color="gray">
-            本部共有（変更不可）
+            {T.readOnly}
           </Badge>
         )}
       </Group>
       <Group align="flex-end">
         <TextInput
-          label="現在のエリアをテンプレートとして保存"
-          placeholder="テンプレート名"
+          label={T.saveAs}
+          placeholder={areaLabels.template_name}
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
           error={nameError}
@@ -97,14 +100,14 @@ export function TemplatePanel({ kind, carId, areas }: { kind: AreaKind; carId: s
             setNotice(null);
             await saveT.mutateAsync({ type: kind, name: name.trim(), areas }).then(
               () => {
-                setNotice(`テンプレート「${name.trim()}」を保存しました。`);
+                setNotice(T.saved(name.trim()));
                 setName('');
               },
               () => undefined,
             );
           }}
         >
-          保存
+          {T.save}
         </Button>
       </Group>
       {saveT.isError && !nameError && (

@@ -5,19 +5,8 @@ import { Link } from 'react-router';
 import { Logo } from '../../components/logo';
 import { ApiClientError } from '../../lib/api-error';
 import { paths } from '../../lib/paths';
+import { authTexts as texts } from './texts';
 import { loadLoginApi, useLoginForm } from './use-login-form';
-
-const texts = {
-  title: 'ログイン',
-  lead: '管理コンソールにログインしてください',
-  username: 'ログインID またはメールアドレス',
-  password: 'パスワード',
-  submit: 'ログイン',
-  otpLead: '二段階認証が有効なアカウントです。認証アプリに表示されている6桁の確認コードを入力してください。',
-  otp: '確認コード（6桁）',
-  otpSubmit: '確認してログイン',
-  back: '別のアカウントでログインする',
-};
 
 /**
  * A refused login (401) says so in the spec's words, a wrong code in the server's; any other failure
@@ -77,7 +66,7 @@ export function LoginForm() {
             </>
           )}
           <Anchor component={Link} to={paths.passwordResetRequest} size="sm" ta="center">
-            パスワードをお忘れの方はこちら
+            {texts.forgotPassword}
           </Anchor>
         </Stack>
       </form>

@@ -29,6 +29,7 @@ import type { z } from 'zod';
 import type { ChartSeries } from '../../components/chart/time-chart';
 import { callApi, type Takes } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
+import { carLogTexts as T } from './texts';
 
 export type Row = Record<string, unknown> & { id?: number; recorded_at: string };
 
@@ -86,14 +87,14 @@ const col = (label: string, text: (r: Row) => string, render?: (r: Row) => React
   text,
   render: render ?? text,
 });
-const time = col('日時', (r) => formatDateTime(r.recorded_at));
+const time = col(T.columns.at, (r) => formatDateTime(r.recorded_at));
 const palette = ['#1c64d9', '#e8590c', '#2f9e44', '#9c36b5', '#c2255c'];
 
 /** A column per catalogued key (label and unit from the contract), then the other keys as 「名前: 値」. */
 const readingCols = (log: ReadingLog, field: 'readings' | 'pids'): LogColumn[] => [
   ...readingColumns[log].map((k) => col(readingHeader(log, k), (r) => readingValue(readingOf(r[field], k)))),
   col(
-    'その他の値',
+    T.columns.otherReadings,
     (r) => otherReadingsText(log, r[field]),
     (r) => (
       <Text size="xs" c="dimmed" span>
@@ -128,62 +129,71 @@ const startStop = (r: Row) =>
   r.command !== null && r.command !== undefined
     ? startStopLabel(r.command)
     : r.running === 'on'
-      ? '始動'
+      ? startStopLabel('on')
       : r.running === 'off'
-        ? '停止'
+        ? startStopLabel('off')
         : '';
 
 export const logKindViews: LogKindView[] = [
   {
     kind: 'connection',
-    label: '接続',
+    label: T.kinds.connection,
     load: pagedLog(carGetConnectionLog),
-    columns: [time, col('接続状態', (r) => connectionLabel(r.state))],
+    columns: [time, col(T.columns.connection, (r) => connectionLabel(r.state))],
   },
   {
     kind: 'engine',
-    label: 'エンジン',
+    label: T.kinds.engine,
     load: pagedLog(carGetEngineLog),
     columns: [
       time,
-      col('始動/停止', startStop, (r) => (
-        <Text size="sm" fw={700} c={startStop(r) === '始動' ? 'teal.7' : 'red.7'}>
+      col(T.columns.startStop, startStop, (r) => (
+        <Text size="sm" fw={700} c={startStop(r) === startStopLabel('on') ? 'teal.7' : 'red.7'}>
           {startStop(r)}
         </Text>
       )),
-      col('内容', (r) =>
+      col(T.columns.content, (r) =>
         r.command !== null && r.command !== undefined
-          ? `${engineCommandLabel(r.command)}（指示）`
+          ? T.ordered(engineCommandLabel(r.command))
           : engineRunningLabel(r.running),
       ),
-      col('エンジン始動', (r) => (r.engine_line ? engineLineLabel(r.engine_line) : '')),
-      col('指示者', (r) => String(r.account_name ?? r.account_id ?? '')),
+      col(T.columns.engineLine, (r) => (r.engine_line ? engineLineLabel(r.engine_line) : '')),
+      col(T.columns.orderedBy, (r) => String(r.account_name ?? r.account_id ?? '')),
     ],
   },
   {
     kind: 'gps',
-    label: 'GPS',
+    label: T.kinds.gps,
     load: routeLog(carGetGpsLog, 20_000),
     oldestFirst: true,
     columns: [
       time,
-      col('緯度', (r) => num(r.lat, 6)),
-      col('経度', (r) => num(r.lng, 6)),
-      col('速度 (km/h)', (r) => num(r.speed, 0)),
-      col('方位 (°)', (r) => num(r.heading, 0)),
+      col(T.columns.lat, (r) => num(r.lat, 6)),
+      col(T.columns.lng, (r) => num(r.lng, 6)),
+      col(T.columns.speed, (r) => num(r.speed, 0)),
+      col(T.columns.heading, (r) => num(r.heading, 0)),
     ],
   },
   {
     kind: 'battery',
-    label: 'バッテリー',
+    label: T.kinds.battery,
     load: pagedLog(carGetBatteryLog),
-    columns: [time, col('電圧 (V)', (r) => num(r.voltage, 2)), col('残量 (%)', (r) => num(r.percentage, 0))],
+    columns: [
+      time,
+      col(T.columns.voltage, (r) => num(r.voltage, 2)),
+      col(T.columns.percentage, (r) => num(r.percentage, 0)),
+    ],
     chart: (rows) => ({
-      title: 'バッテリー電圧・残量',
+      title: T.charts.battery,
       series: [
-        { label: '電圧', unit: 'V', color: palette[0]!, values: rows.map((r) => (r.voltage as number | null) ?? null) },
         {
-          label: '残量',
+          label: T.charts.voltage,
+          unit: 'V',
+          color: palette[0]!,
+          values: rows.map((r) => (r.voltage as number | null) ?? null),
+        },
+        {
+          label: T.charts.percentage,
           unit: '%',
           color: palette[1]!,
           values: rows.map((r) => (r.percentage as number | null) ?? null),
@@ -193,36 +203,43 @@ export const logKindViews: LogKindView[] = [
   },
   {
     kind: 'sensor',
-    label: 'センサー',
+    label: T.kinds.sensor,
     load: pagedLog(carGetSensorLog),
-    columns: [time, col('振動', (r) => num(r.vibration, 2)), ...readingCols('sensor', 'readings')],
+    columns: [time, col(T.columns.vibration, (r) => num(r.vibration, 2)), ...readingCols('sensor', 'readings')],
     chart: (rows) => ({
-      title: '振動・センサー値',
+      title: T.charts.sensor,
       series: [
-        { label: '振動', color: palette[0]!, values: rows.map((r) => (r.vibration as number | null) ?? null) },
+        {
+          label: T.charts.vibration,
+          color: palette[0]!,
+          values: rows.map((r) => (r.vibration as number | null) ?? null),
+        },
         ...readingSeries('sensor', 'readings', rows, 2, 1),
       ],
     }),
   },
   {
     kind: 'obd2',
-    label: 'OBD2',
+    label: T.kinds.obd2,
     load: pagedLog(carGetObd2Log),
     columns: [time, ...readingCols('obd2', 'pids')],
     chart: (rows) => {
       const series = readingSeries('obd2', 'pids', rows, 4);
-      return series.length ? { title: 'OBD2 取得値', series } : null;
+      return series.length ? { title: T.charts.obd2, series } : null;
     },
   },
   {
     kind: 'error',
-    label: 'エラー',
+    label: T.kinds.error,
     load: pagedLog(carGetErrorLog),
     columns: [
       time,
-      col('種別', (r) => errorTypeLabels[r.error_type as keyof typeof errorTypeLabels] ?? String(r.error_type)),
-      col('ステータス', (r) => `${errorStatusLabel(r.status_code)} (${String(r.status_code)})`),
-      col('詳細', (r) => String(r.detail ?? '')),
+      col(
+        T.columns.errorType,
+        (r) => errorTypeLabels[r.error_type as keyof typeof errorTypeLabels] ?? String(r.error_type),
+      ),
+      col(T.columns.status, (r) => `${errorStatusLabel(r.status_code)} (${String(r.status_code)})`),
+      col(T.columns.detail, (r) => String(r.detail ?? '')),
     ],
   },
 ];

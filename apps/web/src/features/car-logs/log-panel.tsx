@@ -7,8 +7,10 @@ import { TimeChart } from '../../components/chart/time-chart';
 import { EmptyRow } from '../../components/list-shell/list-table';
 import { messageOf } from '../../lib/api-client';
 import { fileStamp } from '../../lib/format';
+import { shellTexts } from '../../lib/texts';
 import { downloadStream, saveBlob } from '../../lib/download';
 import type { LogKindView } from './log-kinds';
+import { carLogTexts as T } from './texts';
 const PAGE = 1000;
 
 /** One log of a terminal: chart (where a person would rather look), table paged by before_id, CSV and text download. */
@@ -53,7 +55,7 @@ export function LogPanel({
     try {
       const params = new URLSearchParams({ kind: view.kind, car_data_id: carDataId, from, to });
       const blob = await downloadStream(`${LOG_EXPORT_PATH}?${params}`, (p) => setProgress(p.lines));
-      if (!blob) setNotice({ color: 'yellow', text: '出力するデータがありません。' });
+      if (!blob) setNotice({ color: 'yellow', text: T.panel.noData });
       else saveBlob(blob, `${view.kind}_log_${carDataId}_${fileStamp()}.csv`);
     } catch (e) {
       setNotice({ color: 'red', text: messageOf(e, telemetryMessages.exportFailed) });
@@ -86,7 +88,7 @@ export function LogPanel({
       )}
       <Group justify="space-between" mb="sm">
         <Text size="sm" c="dimmed" data-testid="log-count">
-          {q.isPending ? '読み込み中…' : `${rows.length.toLocaleString('ja-JP')}件を表示（新しい順）`}
+          {q.isPending ? shellTexts.loading : T.panel.shown(rows.length)}
         </Text>
         <Group gap="xs">
           <Button
@@ -96,18 +98,18 @@ export function LogPanel({
             onClick={exportText}
             disabled={!rows.length}
           >
-            テキスト
+            {T.panel.text}
           </Button>
           <Button size="xs" leftSection={<IconDownload size={14} />} onClick={exportCsv} loading={progress !== null}>
-            CSVダウンロード
+            {T.panel.csv}
           </Button>
         </Group>
       </Group>
       {progress !== null && (
         <Group gap="xs" mb="sm">
-          <Progress value={100} animated striped style={{ flex: 1 }} aria-label="CSV出力中" />
+          <Progress value={100} animated striped style={{ flex: 1 }} aria-label={T.panel.exporting} />
           <Text size="xs" c="dimmed">
-            {progress.toLocaleString('ja-JP')}行 受信
+            {T.panel.received(progress)}
           </Text>
         </Group>
       )}
@@ -118,7 +120,7 @@ export function LogPanel({
       )}
       {chart && <TimeChart title={chart.title} x={chart.x} series={chart.series} />}
       <ScrollArea h={chart ? 360 : 520} mt="sm" type="auto">
-        <Table striped stickyHeader verticalSpacing={4} fz="sm" aria-label={`${view.label}ログ`}>
+        <Table striped stickyHeader verticalSpacing={4} fz="sm" aria-label={T.panel.tableLabel(view.label)}>
           <Table.Thead>
             <Table.Tr>
               {view.columns.map((c) => (
@@ -134,16 +136,14 @@ export function LogPanel({
                 ))}
               </Table.Tr>
             ))}
-            {!q.isPending && rows.length === 0 && (
-              <EmptyRow colSpan={view.columns.length}>この期間のログはありません。</EmptyRow>
-            )}
+            {!q.isPending && rows.length === 0 && <EmptyRow colSpan={view.columns.length}>{T.panel.empty}</EmptyRow>}
           </Table.Tbody>
         </Table>
       </ScrollArea>
       {q.hasNextPage && (
         <Group justify="center" mt="sm">
           <Button variant="light" size="xs" onClick={() => q.fetchNextPage()} loading={q.isFetchingNextPage}>
-            さらに古いログを読み込む
+            {T.panel.more}
           </Button>
         </Group>
       )}

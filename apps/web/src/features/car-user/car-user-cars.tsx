@@ -2,6 +2,8 @@ import { carLabels, carUserLabels, type CarUserDetail } from '@fleet/contract';
 import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
+import { shellTexts } from '../../lib/texts';
+import { carUserTexts } from './texts';
 
 /** The customer's vehicles on the customer detail, each linking to its vehicle detail. */
 export function CarUserCars({ cars }: { cars: CarUserDetail['cars'] }) {
@@ -12,7 +14,7 @@ export function CarUserCars({ cars }: { cars: CarUserDetail['cars'] }) {
       </Text>
       {cars.length === 0 ? (
         <Text size="sm" c="dimmed">
-          登録されている車両はありません。
+          {carUserTexts.cars.empty}
         </Text>
       ) : (
         <Table withTableBorder verticalSpacing={6} aria-label={carUserLabels.cars}>
@@ -23,7 +25,7 @@ export function CarUserCars({ cars }: { cars: CarUserDetail['cars'] }) {
               <Table.Th>{carLabels.car_type}</Table.Th>
               <Table.Th>{carLabels.car_device_id}</Table.Th>
               <Table.Th>{carLabels.car_data_id}</Table.Th>
-              <Table.Th>状態</Table.Th>
+              <Table.Th>{shellTexts.detail.state}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -39,7 +41,11 @@ export function CarUserCars({ cars }: { cars: CarUserDetail['cars'] }) {
                 <Table.Td>{c.car_device_id ?? '—'}</Table.Td>
                 <Table.Td>{c.car_data_id ?? '—'}</Table.Td>
                 <Table.Td>
-                  {c.isDelete ? <Badge color="dark">削除済み</Badge> : <Badge variant="light">有効</Badge>}
+                  {c.isDelete ? (
+                    <Badge color="dark">{shellTexts.detail.deleted}</Badge>
+                  ) : (
+                    <Badge variant="light">{shellTexts.detail.active}</Badge>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -5,6 +5,9 @@ import { FormSection } from '../../components/edit-shell/form-section';
 import { GeneratedIdField } from '../../components/edit-shell/generated-id-field';
 import { generateCheckedId } from '../../lib/use-id-generator';
 import { customerStateOptions, genderOptions, paymentDelayOptions } from './options';
+import { carUserTexts } from './texts';
+
+const T = carUserTexts.fields;
 
 export interface CarUserFieldsProps {
   /** '' in the customer form, 'user.' in the registration wizard. */
@@ -20,7 +23,7 @@ export function CarUserFields({ prefix = '', mode, companies, companyName }: Car
   const n = (field: string) => `${prefix}${field}`;
   return (
     <>
-      <FormSection title="基本情報">
+      <FormSection title={T.basic}>
         {mode === 'add' ? (
           <GeneratedIdField
             name={n('user_id')}
@@ -36,41 +39,53 @@ export function CarUserFields({ prefix = '', mode, companies, companyName }: Car
             label={L.company_id}
             data={companies}
             clearable
-            placeholder="所属なし（本部）"
+            placeholder={T.noCompany}
           />
         ) : (
-          <TextInput label={L.company_id} value={companyName ?? '所属なし（本部）'} disabled readOnly />
+          <TextInput label={L.company_id} value={companyName ?? T.noCompany} disabled readOnly />
         )}
         <TextField name={n('first_name')} label={L.first_name} required autoComplete="family-name" />
         <TextField name={n('name')} label={L.name} required autoComplete="given-name" />
-        <TextField name={n('birthday')} label={L.birthday} placeholder="YYYY-MM-DD" />
-        <SelectField name={n('gender')} label={L.gender} data={genderOptions} numeric clearable placeholder="未選択" />
+        <TextField name={n('birthday')} label={L.birthday} placeholder={T.birthdayFormat} />
+        <SelectField
+          name={n('gender')}
+          label={L.gender}
+          data={genderOptions}
+          numeric
+          clearable
+          placeholder={T.genderNone}
+        />
         <TextField name={n('merchant')} label={L.merchant} />
         <TextField
           name={n('work_phone')}
           label={L.work_phone}
           type="tel"
           autoComplete="tel"
-          placeholder="03-1234-5678"
+          placeholder={T.phoneExample}
         />
       </FormSection>
-      <FormSection title="契約">
+      <FormSection title={T.contract}>
         <SelectField name={n('state')} label={L.state} data={customerStateOptions} numeric required />
         <SelectField name={n('payment_log')} label={L.payment_log} data={paymentDelayOptions} numeric required />
       </FormSection>
-      <FormSection title="住所">
-        <TextField name={n('user_postal')} label={L.user_postal} placeholder="123-4567" autoComplete="postal-code" />
+      <FormSection title={T.address}>
+        <TextField
+          name={n('user_postal')}
+          label={L.user_postal}
+          placeholder={T.postalExample}
+          autoComplete="postal-code"
+        />
         <TextField name={n('user_state')} label={L.user_state} autoComplete="address-level1" />
         <TextField name={n('user_address')} label={L.user_address} autoComplete="address-line1" />
         <TextField name={n('user_address_sub')} label={L.user_address_sub} autoComplete="address-line2" />
       </FormSection>
-      <FormSection title="勤務先">
-        <TextField name={n('work_postal')} label={L.work_postal} placeholder="123-4567" />
+      <FormSection title={T.work}>
+        <TextField name={n('work_postal')} label={L.work_postal} placeholder={T.postalExample} />
         <TextField name={n('work_state')} label={L.work_state} />
         <TextField name={n('work_address')} label={L.work_address} />
         <TextField name={n('work_address_sub')} label={L.work_address_sub} />
       </FormSection>
-      <FormSection title="その他" cols={1}>
+      <FormSection title={T.other} cols={1}>
         <TextAreaField name={n('detail')} label={L.detail} />
       </FormSection>
     </>

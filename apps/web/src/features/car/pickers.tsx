@@ -17,6 +17,9 @@ import {
 import { useFormContext } from 'react-hook-form';
 import { RecordPickerField } from '../../components/record-picker/record-picker-field';
 import { pickerSource, type PickerSource } from '../../components/record-picker/picker-modal';
+import { carTexts } from './texts';
+
+const T = carTexts.pickers;
 
 /** Picker search columns keep their index in the list's full search columns (SPEC.md §3). */
 const indexed = (all: readonly { key: string }[], picked: readonly { key: string; label: string }[]) =>
@@ -29,11 +32,11 @@ const customerSource: PickerSource<CarUserRow> = pickerSource({
   filter: { isRegistered: false },
   sort: 'user_id asc',
   rowKey: (r) => r.user_id,
-  hint: '車両未登録の顧客のみ',
+  hint: T.customerHint,
   columns: [
     { label: carUserLabels.user_id, render: (r) => r.user_id },
-    { label: '氏名', render: (r) => `${r.first_name} ${r.name}` },
-    { label: carUserLabels.company_name, render: (r) => r.company_name ?? '本部' },
+    { label: T.customerName, render: (r) => `${r.first_name} ${r.name}` },
+    { label: carUserLabels.company_name, render: (r) => r.company_name ?? T.headOffice },
     { label: carUserLabels.merchant, render: (r) => r.merchant },
   ],
 });
@@ -45,7 +48,7 @@ const deviceSource: PickerSource<DeviceRow> = pickerSource({
   filter: { isRegistered: false },
   sort: 'car_device_id asc',
   rowKey: (r) => r.car_device_id,
-  hint: '車両未搭載の端末のみ',
+  hint: T.deviceHint,
   columns: [
     { label: deviceLabels.car_device_id, render: (r) => r.car_device_id },
     { label: deviceLabels.car_data_id, render: (r) => r.car_data_id },
@@ -60,12 +63,12 @@ export function CustomerPicker({ current }: { current?: CarUserRow | null }) {
     <RecordPickerField
       name="user_id"
       label={L.user_id}
-      title="顧客の選択"
+      title={T.customerTitle}
       required
       current={current}
       source={customerSource}
-      describe={(r) => `${r.user_id}（${r.first_name} ${r.name}）`}
-      placeholder="顧客を選択してください"
+      describe={(r) => T.customer(r)}
+      placeholder={T.customerPlaceholder}
     />
   );
 }
@@ -77,13 +80,13 @@ export function DevicePicker({ current, locked }: { current?: DeviceRow | null; 
     <RecordPickerField
       name="car_device_id"
       label={L.car_device_id}
-      title="GPS端末の選択"
+      title={T.deviceTitle}
       current={current}
       source={deviceSource}
       disabled={locked}
-      description={locked ? carMessages.deviceChangeForbidden : '後から設定することもできます'}
-      describe={(r) => `${r.car_device_id}（IMEI ${r.car_data_id}）`}
-      placeholder="端末なし"
+      description={locked ? carMessages.deviceChangeForbidden : T.deviceLater}
+      describe={(r) => T.device(r)}
+      placeholder={T.devicePlaceholder}
       onPicked={(r) => {
         if (r?.car_type && !form.getValues('car_type')) form.setValue('car_type', r.car_type);
       }}

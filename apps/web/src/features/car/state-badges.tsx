@@ -23,7 +23,7 @@ export function RunningBadge({ state, size }: Props) {
 export function EngineLineBadge({ state, size }: Props) {
   const label = engineLineLabel(state?.engine_line);
   return (
-    <Badge size={size} variant="light" color={label === '許可中' ? 'blue' : 'red'}>
+    <Badge size={size} variant="light" color={label === engineLineLabel('connected') ? 'blue' : 'red'}>
       {label}
     </Badge>
   );
@@ -31,7 +31,13 @@ export function EngineLineBadge({ state, size }: Props) {
 export function ConnectionBadge({ state, size }: Props) {
   const label = connectionLabel(state?.connection);
   return (
-    <Badge size={size} variant="dot" color={label === '接続中' ? 'green' : label === '切断中' ? 'red' : 'gray'}>
+    <Badge
+      size={size}
+      variant="dot"
+      color={
+        label === connectionLabel('connected') ? 'green' : label === connectionLabel('disconnected') ? 'red' : 'gray'
+      }
+    >
       {label}
     </Badge>
   );
@@ -39,7 +45,11 @@ export function ConnectionBadge({ state, size }: Props) {
 export function DeviceStateBadge({ state, size }: Props) {
   const label = deviceStateLabel(state?.device_state);
   return (
-    <Badge size={size} variant="light" color={label === '正常' ? 'teal' : label === 'エラー発生' ? 'red' : 'gray'}>
+    <Badge
+      size={size}
+      variant="light"
+      color={label === deviceStateLabel(0) ? 'teal' : label === deviceStateLabel(1) ? 'red' : 'gray'}
+    >
       {label}
     </Badge>
   );

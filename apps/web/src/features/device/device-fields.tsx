@@ -22,7 +22,7 @@ export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'ad
   const n = (field: string) => `${prefix}${field}`;
   return (
     <>
-      <FormSection title="端末情報">
+      <FormSection title={deviceTexts.fields.terminal}>
         {mode === 'add' ? (
           <GeneratedIdField
             name={n('car_device_id')}
@@ -33,13 +33,13 @@ export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'ad
           <TextField name={n('car_device_id')} label={L.car_device_id} required disabled />
         )}
         <TerminalPasswordField name={n('password')} mode={mode} />
-        <TextField name={n('car_data_id')} label={L.car_data_id} required placeholder="15桁の数字" />
+        <TextField name={n('car_data_id')} label={L.car_data_id} required placeholder={deviceTexts.fields.imeiHint} />
         <TextField name={n('car_type')} label={L.car_type} />
       </FormSection>
       <ProtocolFields prefix={prefix} />
-      <FormSection title="ネットワーク">
-        <TextField name={n('ipaddr')} label={L.ipaddr} placeholder="10.20.0.10" />
-        <TextField name={n('macaddr')} label={L.macaddr} placeholder="02:1A:7F:00:00:01" />
+      <FormSection title={deviceTexts.fields.network}>
+        <TextField name={n('ipaddr')} label={L.ipaddr} placeholder={deviceTexts.fields.ipExample} />
+        <TextField name={n('macaddr')} label={L.macaddr} placeholder={deviceTexts.fields.macExample} />
       </FormSection>
     </>
   );
@@ -84,11 +84,11 @@ function TerminalPasswordField({ name, mode }: { name: string; mode: 'add' | 'ed
   const { register, setValue, getFieldState, formState } = useFormContext();
   const [visible, setVisible] = useState(false);
   const generate = (
-    <Tooltip label="ランダムなパスワードを生成">
+    <Tooltip label={deviceTexts.fields.generateHint}>
       <ActionIcon
         variant="default"
         size="input-sm"
-        aria-label="パスワードを生成"
+        aria-label={deviceTexts.fields.generate}
         onClick={() => {
           setValue(name, generateTerminalSecret(), { shouldValidate: true, shouldDirty: true });
           setVisible(true);
@@ -103,7 +103,7 @@ function TerminalPasswordField({ name, mode }: { name: string; mode: 'add' | 'ed
       {...register(name)}
       label={L.password}
       withAsterisk={mode === 'add'}
-      placeholder={mode === 'edit' ? '変更しない場合は空欄' : '8〜32文字'}
+      placeholder={mode === 'edit' ? deviceTexts.fields.passwordKeep : deviceTexts.fields.passwordLength}
       autoComplete="new-password"
       visible={visible}
       onVisibilityChange={setVisible}

@@ -5,4 +5,29 @@ export const deviceTexts = {
   commandTextHint: '空欄のときは既定のコマンド',
   /** After a protocol's default command text on the detail screen. */
   byDefault: (text: string) => `${text}（既定）`,
+  list: { title: 'GPS端末一覧', add: 'GPS端末登録', noCar: '未登録' },
+  detail: {
+    title: 'GPS端末詳細',
+    heading: (id: string, imei: string) => `${id}（IMEI ${imei}）`,
+    noun: 'GPS端末',
+    subject: (id: string) => `端末 ${id} `,
+    noCar: '未登録',
+    customer: '顧客',
+    connection: '接続状態',
+    lastSeen: '最終通信日時',
+  },
+  addTitle: 'GPS端末登録',
+  editTitle: 'GPS端末編集',
+  /** The terminal form (device-fields.tsx). */
+  fields: {
+    terminal: '端末情報',
+    network: 'ネットワーク',
+    imeiHint: '15桁の数字',
+    ipExample: '10.20.0.10',
+    macExample: '02:1A:7F:00:00:01',
+    generateHint: 'ランダムなパスワードを生成',
+    generate: 'パスワードを生成',
+    passwordKeep: '変更しない場合は空欄',
+    passwordLength: '8〜32文字',
+  },
 } as const;

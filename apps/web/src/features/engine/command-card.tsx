@@ -5,6 +5,7 @@ import {
   engineCommandLabel,
   engineMessages,
   ENGINE_CMD_IDX,
+  reservationStateLabels,
   type CarDetail,
   type ReservedCommand,
 } from '@fleet/contract';
@@ -21,11 +22,11 @@ import { ProhibitButton } from './prohibit-button';
 import { engineTexts as T } from './texts';
 
 const expiryOptions = [
-  { value: '60', label: '1時間' },
-  { value: '360', label: '6時間' },
-  { value: String(COMMAND_EXPIRY_DEFAULT_MINUTES), label: '24時間' },
-  { value: '4320', label: '3日' },
-  { value: '10080', label: '7日' },
+  { value: '60', label: T.command.expiryOptions.hour1 },
+  { value: '360', label: T.command.expiryOptions.hours6 },
+  { value: String(COMMAND_EXPIRY_DEFAULT_MINUTES), label: T.command.expiryOptions.hours24 },
+  { value: '4320', label: T.command.expiryOptions.days3 },
+  { value: '10080', label: T.command.expiryOptions.days7 },
 ];
 /** What the card needs of the vehicle. */
 type EngineCar = Pick<CarDetail, 'car_number' | 'car_data_id'>;
@@ -47,7 +48,7 @@ function CommandTimeline({ command }: { command: ReservedCommand }) {
         <Timeline.Item key={i} title={commandEventLabel(e.event)}>
           <Text size="xs" c="dimmed">
             {formatDateTime(e.at)}
-            {e.account_name || e.account_id ? `・${e.account_name ?? e.account_id}` : ''}
+            {e.account_name || e.account_id ? T.command.eventBy(String(e.account_name ?? e.account_id)) : ''}
           </Text>
           {e.reason && (
             <Text size="xs" c="red">
@@ -69,7 +70,7 @@ function CommandControls({ car }: { car: EngineCar }) {
   return (
     <Group align="flex-end">
       <Select
-        label="有効期限"
+        label={T.command.expiry}
         data={expiryOptions}
         value={expiry}
         onChange={(v) => setExpiry(v ?? expiry)}
@@ -79,13 +80,13 @@ function CommandControls({ car }: { car: EngineCar }) {
       <ConfirmButton
         color="blue"
         leftSection={<IconLockOpen size={16} />}
-        title="エンジン始動許可"
-        message={`${car.car_number} のエンジン始動を許可します。よろしいですか？`}
-        confirmLabel="許可する"
+        title={T.command.permitTitle}
+        message={T.command.permitMessage(car.car_number)}
+        confirmLabel={T.command.permitConfirm}
         failureMessage={engineMessages.reserveFailed}
         onConfirm={() => send(0)}
       >
-        エンジン始動を許可
+        {T.command.permit}
       </ConfirmButton>
       <ProhibitButton
         carNumber={car.car_number}
@@ -93,7 +94,7 @@ function CommandControls({ car }: { car: EngineCar }) {
         failureMessage={engineMessages.reserveFailed}
         onProhibit={() => send(1)}
       >
-        エンジン始動を禁止
+        {T.command.prohibit}
       </ProhibitButton>
     </Group>
   );
@@ -122,7 +123,7 @@ export function CommandCard({ car }: { car: EngineCar }) {
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="md">
         <Title order={2} size="h5">
-          エンジン始動制御
+          {T.command.title}
         </Title>
         {command && (
           <Badge color={statusColor[command.status]} size="lg" variant="light" data-testid="command-status">
@@ -131,25 +132,28 @@ export function CommandCard({ car }: { car: EngineCar }) {
         )}
       </Group>
       <Stepper active={active ? state - 1 : state === 3 ? 3 : -1} size="sm" mb="lg" allowNextStepsSelect={false}>
-        <Stepper.Step label="実行待ち" description="端末の受信待ち" />
-        <Stepper.Step label="結果待ち" description="端末が受信" />
-        <Stepper.Step label="実行完了" description="結果を受信" />
+        <Stepper.Step label={reservationStateLabels[1]} description={T.command.execWaitHint} />
+        <Stepper.Step label={reservationStateLabels[2]} description={T.command.resultWaitHint} />
+        <Stepper.Step label={reservationStateLabels[3]} description={T.command.resultEndHint} />
       </Stepper>
       {command ? (
         <Stack gap={4} mb="md">
           <Text size="sm">
-            <b>{engineCommandLabel(command.cmd_info.cmd)}</b>（指示:{' '}
-            {command.created_by_name ?? command.created_by ?? '—'}・{formatDateTime(command.created_at)}）
+            <b>{engineCommandLabel(command.cmd_info.cmd)}</b>
+            {T.command.orderedBy(
+              command.created_by_name ?? command.created_by ?? '—',
+              formatDateTime(command.created_at),
+            )}
           </Text>
           {command.expires_at && (
             <Text size="sm" c={command.status === 'expired' ? 'orange' : 'dimmed'}>
-              有効期限: {formatDateTime(command.expires_at)}
-              {command.status === 'execWait' ? '（期限までに端末が受信しない場合は実行されません）' : ''}
+              {T.command.expiresAt(formatDateTime(command.expires_at))}
+              {command.status === 'execWait' ? T.command.expiresNote : ''}
             </Text>
           )}
           {command.result && (
             <Text size="sm" c={command.result.success ? 'teal' : 'red'}>
-              端末の結果: {command.result.success ? '成功' : '失敗'}
+              {T.command.result(command.result.success)}
               {command.result.detail ? `（${command.result.detail}）` : ''}
             </Text>
           )}
@@ -161,7 +165,7 @@ export function CommandCard({ car }: { car: EngineCar }) {
         </Stack>
       ) : (
         <Text size="sm" c="dimmed" mb="md">
-          予約中のコマンドはありません。
+          {T.command.none}
         </Text>
       )}
       {active && (
@@ -171,19 +175,17 @@ export function CommandCard({ car }: { car: EngineCar }) {
               color="red"
               variant="light"
               leftSection={<IconTrash size={16} />}
-              title="予約コマンドの削除"
-              message="実行待ちのコマンドを削除します。よろしいですか？"
-              confirmLabel="削除する"
+              title={T.command.deleteTitle}
+              message={T.command.deleteMessage}
+              confirmLabel={T.command.deleteConfirm}
               failureMessage={engineMessages.deleteFailed}
               onConfirm={() => del.mutateAsync({ car_data_id: dataId, cmd_idx: ENGINE_CMD_IDX })}
             >
-              予約を削除
+              {T.command.delete}
             </ConfirmButton>
           )}
           <Text size="sm" c="dimmed">
-            {state === 1
-              ? '端末が次に通信したときにコマンドを受信します。'
-              : '端末がコマンドを受信しました。結果を待っています。'}
+            {state === 1 ? T.command.execWaitNote : T.command.resultWaitNote}
           </Text>
         </Group>
       )}

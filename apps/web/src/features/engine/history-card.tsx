@@ -8,6 +8,7 @@ import { Badge, Card, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '../../lib/format';
 import { historyQuery, useEngineFollowsLive } from './api';
+import { engineTexts as T } from './texts';
 
 /** Every command of the terminal, newest first, with who ordered it and how it ended (the start/stop log). */
 export function HistoryCard({ carDataId }: { carDataId: string }) {
@@ -16,7 +17,7 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Title order={2} size="h5" mb="md">
-        コマンド履歴
+        {T.history.title}
       </Title>
       <ScrollArea h={300} type="auto">
         {/* One line per command: dates and names never wrap; the area scrolls sideways instead. */}
@@ -24,16 +25,16 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
           fz="sm"
           striped
           stickyHeader
-          aria-label="コマンド履歴"
+          aria-label={T.history.title}
           styles={{ td: { whiteSpace: 'nowrap' }, th: { whiteSpace: 'nowrap' } }}
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>予約日時</Table.Th>
-              <Table.Th>種類</Table.Th>
-              <Table.Th>内容</Table.Th>
-              <Table.Th>結果</Table.Th>
-              <Table.Th>指示者</Table.Th>
+              <Table.Th>{T.history.columns.createdAt}</Table.Th>
+              <Table.Th>{T.history.columns.type}</Table.Th>
+              <Table.Th>{T.history.columns.content}</Table.Th>
+              <Table.Th>{T.history.columns.result}</Table.Th>
+              <Table.Th>{T.history.columns.orderedBy}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -56,14 +57,14 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{c.created_by_name ?? c.created_by ?? '予約リクエスト'}</Table.Td>
+                <Table.Td>{c.created_by_name ?? c.created_by ?? T.history.byRequest}</Table.Td>
               </Table.Tr>
             ))}
             {q.data?.list.length === 0 && (
               <Table.Tr>
                 <Table.Td colSpan={5}>
                   <Text c="dimmed" ta="center" size="sm" py="md">
-                    コマンドの履歴はありません。
+                    {T.history.empty}
                   </Text>
                 </Table.Td>
               </Table.Tr>

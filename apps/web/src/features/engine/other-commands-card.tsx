@@ -1,8 +1,15 @@
-import { commandSlots, commandStatusLabels, engineMessages, reservedCommandTypeLabels } from '@fleet/contract';
+import {
+  commandSlots,
+  commandStatusLabels,
+  engineMessages,
+  reservationStateLabels,
+  reservedCommandTypeLabels,
+} from '@fleet/contract';
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmButton } from '../../components/edit-shell/confirm-button';
 import { reserveCmdQuery, useDeleteCommand, useReserveCommand } from './api';
+import { engineTexts as T } from './texts';
 
 const types = ['req_client_update', 'req_car_setting_update'] as const;
 
@@ -19,7 +26,7 @@ function Slot({ carDataId, type }: { carDataId: string; type: (typeof types)[num
           {reservedCommandTypeLabels[type]}
         </Text>
         <Text size="xs" c="dimmed">
-          {q.data?.command ? commandStatusLabels[q.data.command.status] : '予約なし'}
+          {q.data?.command ? commandStatusLabels[q.data.command.status] : reservationStateLabels[0]}
         </Text>
       </div>
       {state === 1 ? (
@@ -27,27 +34,27 @@ function Slot({ carDataId, type }: { carDataId: string; type: (typeof types)[num
           size="xs"
           color="red"
           variant="light"
-          title="予約コマンドの削除"
-          message={`${reservedCommandTypeLabels[type]}の予約を削除します。`}
-          confirmLabel="削除する"
+          title={T.otherCommands.deleteTitle}
+          message={T.otherCommands.deleteMessage(reservedCommandTypeLabels[type])}
+          confirmLabel={T.otherCommands.deleteConfirm}
           failureMessage={engineMessages.deleteFailed}
           onConfirm={() => del.mutateAsync({ car_data_id: carDataId, cmd_idx: idx })}
         >
-          予約を削除
+          {T.otherCommands.delete}
         </ConfirmButton>
       ) : state === 2 ? (
-        <Badge variant="light">結果待ち</Badge>
+        <Badge variant="light">{reservationStateLabels[2]}</Badge>
       ) : (
         <ConfirmButton
           size="xs"
           variant="light"
           title={reservedCommandTypeLabels[type]}
-          message={`${reservedCommandTypeLabels[type]}を端末に指示します。よろしいですか？`}
-          confirmLabel="指示する"
+          message={T.otherCommands.orderMessage(reservedCommandTypeLabels[type])}
+          confirmLabel={T.otherCommands.order}
           failureMessage={engineMessages.reserveFailed}
           onConfirm={() => reserve.mutateAsync({ car_data_id: carDataId, cmd_type: type, cmd_info: {} })}
         >
-          指示する
+          {T.otherCommands.order}
         </ConfirmButton>
       )}
     </Group>
@@ -59,7 +66,7 @@ export function OtherCommandsCard({ carDataId }: { carDataId: string }) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Title order={2} size="h5" mb="md">
-        その他の端末コマンド
+        {T.otherCommands.title}
       </Title>
       <Stack>
         {types.map((t) => (

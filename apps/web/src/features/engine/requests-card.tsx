@@ -1,5 +1,6 @@
 import {
   engineCommandLabel,
+  engineCommands,
   engineMessages,
   requestStatusLabels,
   commandStatusLabels,
@@ -55,13 +56,13 @@ function Rows({ list, onDelete }: { list: ReservationRequest[]; onDelete?: (id: 
                 size="xs"
                 color="red"
                 variant="subtle"
-                title="予約リクエストの削除"
-                message={`${formatDateTime(r.execute_at)} の「${engineCommandLabel(r.cmd)}」を取り消します。よろしいですか？`}
-                confirmLabel="取り消す"
+                title={T.requests.deleteTitle}
+                message={T.requests.deleteMessage(formatDateTime(r.execute_at), engineCommandLabel(r.cmd))}
+                confirmLabel={T.requests.deleteConfirm}
                 failureMessage={engineMessages.requestDeleteFailed}
                 onConfirm={() => onDelete(r.request_id)}
               >
-                取り消し
+                {T.requests.delete}
               </ConfirmButton>
             )}
           </Table.Td>
@@ -89,10 +90,10 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
       >
         <Group align="flex-end" mb="md">
           <Select
-            label="コマンド"
+            label={T.requests.command}
             data={[
-              { value: '0', label: 'エンジン始動許可' },
-              { value: '1', label: 'エンジン始動禁止' },
+              { value: '0', label: engineCommands.on.label },
+              { value: '1', label: engineCommands.off.label },
             ]}
             value={cmd}
             onChange={(v) => setCmd(v ?? cmd)}
@@ -101,7 +102,7 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
           />
           <TextInput
             type="datetime-local"
-            label="実行日時"
+            label={T.requests.executeAt}
             value={at}
             onChange={(e) => setAt(e.currentTarget.value)}
             error={fieldError}
@@ -116,7 +117,7 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
               failureMessage={engineMessages.requestFailed}
               onProhibit={submit}
             >
-              予約する
+              {T.requests.reserve}
             </ProhibitButton>
           ) : (
             <Button
@@ -125,7 +126,7 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
               loading={create.isPending}
               disabled={!at}
             >
-              予約する
+              {T.requests.reserve}
             </Button>
           )}
         </Group>
@@ -148,7 +149,7 @@ export function RequestsCard({ carId, carNumber }: { carId: string; carNumber: s
   return (
     <Card withBorder radius="md" padding="lg">
       <Title order={2} size="h5" mb="md">
-        予約リクエスト（日時指定）
+        {T.requests.title}
       </Title>
       {right ? (
         <RequestForm carId={carId} carNumber={carNumber} />
@@ -165,10 +166,10 @@ export function RequestsCard({ carId, carNumber }: { carId: string; carNumber: s
       <Table fz="sm" striped>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>実行日時</Table.Th>
-            <Table.Th>コマンド</Table.Th>
-            <Table.Th>状態</Table.Th>
-            <Table.Th>登録者</Table.Th>
+            <Table.Th>{T.requests.columns.executeAt}</Table.Th>
+            <Table.Th>{T.requests.columns.command}</Table.Th>
+            <Table.Th>{T.requests.columns.status}</Table.Th>
+            <Table.Th>{T.requests.columns.createdBy}</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -179,7 +180,7 @@ export function RequestsCard({ carId, carNumber }: { carId: string; carNumber: s
             <Table.Tr>
               <Table.Td colSpan={5}>
                 <Text c="dimmed" ta="center" size="sm" py="md">
-                  予約リクエストはありません。
+                  {T.requests.empty}
                 </Text>
               </Table.Td>
             </Table.Tr>

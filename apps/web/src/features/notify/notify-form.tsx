@@ -4,6 +4,7 @@ import {
   errorMessages,
   notifyChannelLabels,
   notifyChannels,
+  notifyHistoryLabels,
   notifyItemList,
   notifyMessages,
   NotifySettingsForm,
@@ -29,6 +30,9 @@ import { TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { callApi, messageOf } from '../../lib/api-client';
 import { notifyKeys } from './api';
+import { notifyTexts } from './texts';
+
+const T = notifyTexts.settings;
 
 function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
   const { control, watch, formState } = useFormContext<NotifySettingsFormInput>();
@@ -58,7 +62,7 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
         <Text size="xs" c="dimmed">
           {item.description}
         </Text>
-        <Input.Wrapper label="通知方法" size="xs" error={channelErr}>
+        <Input.Wrapper label={notifyHistoryLabels.channel} size="xs" error={channelErr}>
           <Group gap="md" mt={4}>
             {notifyChannels.map((ch) => (
               <Controller
@@ -68,7 +72,7 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
                 render={({ field }) => (
                   <Checkbox
                     label={notifyChannelLabels[ch]}
-                    aria-label={`${item.label}：${notifyChannelLabels[ch]}`}
+                    aria-label={T.channelOf(item.label, notifyChannelLabels[ch])}
                     checked={!!field.value}
                     onChange={(e) => field.onChange(e.currentTarget.checked)}
                     disabled={!enabled}
@@ -84,7 +88,7 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
             control={control}
             render={({ field }) => (
               <NumberInput
-                label={`${item.param!.label}（${item.param!.unit}）`}
+                label={T.param(item.param!.label, item.param!.unit)}
                 description={item.param!.description}
                 min={item.param!.min}
                 max={item.param!.max}
@@ -135,7 +139,7 @@ export function NotifyForm({ accountId }: { accountId: string }) {
         schema={NotifySettingsForm}
         defaultValues={q.data.notify}
         failureMessage={notifyMessages.updateFailed ?? errorMessages.updateFailed}
-        submitLabel="設定を保存する"
+        submitLabel={T.save}
         onSubmit={async (info) => {
           setSaved(false);
           await callApi(accountNotifyUpdate, { account_id: accountId, info });
@@ -144,20 +148,15 @@ export function NotifyForm({ accountId }: { accountId: string }) {
         }}
       >
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextField
-            name="email"
-            label="通知先メールアドレス"
-            type="email"
-            description="空欄の場合はアカウントのメールアドレスに送信します"
-          />
-          <TextField name="messageId" label="メッセージID" description="外部メッセージサービスの宛先ID（任意）" />
+          <TextField name="email" label={T.email} type="email" description={T.emailHint} />
+          <TextField name="messageId" label={T.messageId} description={T.messageIdHint} />
         </SimpleGrid>
         <Group gap={6} mt="xs">
           <Text fw={700} size="sm">
-            通知する項目
+            {T.items}
           </Text>
           <Text size="xs" c="dimmed">
-            同じ車両・同じ項目の通知は60分に1通までです。
+            {T.itemsHint}
           </Text>
         </Group>
         <SimpleGrid cols={{ base: 1, md: 2 }}>

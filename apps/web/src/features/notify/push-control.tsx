@@ -3,13 +3,16 @@ import { Alert, Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconBell, IconBellOff } from '@tabler/icons-react';
 import { ApiClientError } from '../../lib/api-client';
 import { useBrowserPush, type PushState } from './api';
+import { notifyTexts } from './texts';
+
+const T = notifyTexts.push;
 
 const badges: Record<PushState, { color: string; label: string }> = {
-  checking: { color: 'gray', label: '確認中' },
-  unsupported: { color: 'gray', label: '利用不可' },
-  denied: { color: 'red', label: 'ブロック中' },
-  subscribed: { color: 'green', label: '受信中' },
-  unsubscribed: { color: 'gray', label: '未登録' },
+  checking: { color: 'gray', label: T.states.checking },
+  unsupported: { color: 'gray', label: T.states.unsupported },
+  denied: { color: 'red', label: T.states.denied },
+  subscribed: { color: 'green', label: T.states.subscribed },
+  unsubscribed: { color: 'gray', label: T.states.unsubscribed },
 };
 
 const explanation: Record<PushState, string> = {
@@ -34,12 +37,12 @@ export function PushControl() {
             : pushMessages.subscribeFailed
         : null;
   return (
-    <Card withBorder radius="md" padding="md" mb="md" aria-label="ブラウザ通知">
+    <Card withBorder radius="md" padding="md" mb="md" aria-label={T.label}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="wrap">
           <Group gap="xs">
             <Text fw={700} size="sm">
-              このブラウザで通知を受け取る
+              {T.title}
             </Text>
             <Badge color={badges[state].color} variant="light" data-testid="push-state">
               {badges[state].label}
@@ -47,7 +50,7 @@ export function PushControl() {
           </Group>
           {state === 'subscribed' ? (
             <Button variant="default" leftSection={<IconBellOff size={16} />} loading={busy} onClick={unsubscribe}>
-              受信を停止する
+              {T.unsubscribe}
             </Button>
           ) : (
             <Button
@@ -56,15 +59,13 @@ export function PushControl() {
               disabled={state !== 'unsubscribed'}
               onClick={subscribe}
             >
-              このブラウザで通知を受け取る
+              {T.title}
             </Button>
           )}
         </Group>
         <Text size="xs" c="dimmed">
           {explanation[state]}
-          {state !== 'unsupported' &&
-            state !== 'checking' &&
-            '（「プッシュ」を選んだ項目を、このブラウザに通知します。通知をクリックすると車両の詳細を開きます）'}
+          {state !== 'unsupported' && state !== 'checking' && T.note}
         </Text>
         {failure && (
           <Alert color="red" role="alert">

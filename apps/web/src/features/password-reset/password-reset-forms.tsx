@@ -1,4 +1,5 @@
 import {
+  accountLabels,
   passwordResetByToken,
   PasswordResetByTokenRequest,
   passwordResetMessages,
@@ -12,10 +13,11 @@ import { PasswordField, TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { callApi } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
+import { passwordResetTexts as T } from './texts';
 
 const BackToLogin = () => (
   <Anchor component={Link} to={paths.login} size="sm">
-    ログイン画面へ戻る
+    {T.backToLogin}
   </Anchor>
 );
 
@@ -24,10 +26,10 @@ export function ResetRequestForm() {
   return (
     <Stack>
       <Title order={1} size="h3">
-        パスワード再設定
+        {T.request.title}
       </Title>
       <Text size="sm" c="dimmed">
-        登録されているメールアドレスを入力してください。パスワード再設定用のリンクをお送りします。
+        {T.request.lead}
       </Text>
       {sent ? (
         <Paper withBorder p="lg" radius="md">
@@ -43,13 +45,13 @@ export function ResetRequestForm() {
           schema={ResetPasswordEmailRequest}
           defaultValues={{ email: '' }}
           failureMessage={passwordResetMessages.sendFailed}
-          submitLabel="再設定メールを送信"
+          submitLabel={T.request.submit}
           onSubmit={async (v) => {
             await callApi(resetPasswordEmail, v);
             setSent(true);
           }}
         >
-          <TextField name="email" label="メールアドレス" type="email" required autoComplete="email" />
+          <TextField name="email" label={accountLabels.email} type="email" required autoComplete="email" />
           <BackToLogin />
         </FormShell>
       )}
@@ -62,7 +64,7 @@ export function SetPasswordForm({ token }: { token: string }) {
   return (
     <Stack>
       <Title order={1} size="h3">
-        新しいパスワードの設定
+        {T.set.title}
       </Title>
       {done ? (
         <Paper withBorder p="lg" radius="md">
@@ -71,7 +73,7 @@ export function SetPasswordForm({ token }: { token: string }) {
               {passwordResetMessages.done}
             </Alert>
             <Button component={Link} to={paths.login}>
-              ログイン画面へ
+              {T.set.toLogin}
             </Button>
           </Stack>
         </Paper>
@@ -80,22 +82,17 @@ export function SetPasswordForm({ token }: { token: string }) {
           schema={PasswordResetByTokenRequest}
           defaultValues={{ token, password: '', password_confirm: '' }}
           failureMessage={passwordResetMessages.tokenInvalid}
-          submitLabel="パスワードを変更する"
+          submitLabel={T.set.submit}
           onSubmit={async (v) => {
             await callApi(passwordResetByToken, v);
             setDone(true);
           }}
         >
           <Text size="sm" c="dimmed">
-            8〜32文字の新しいパスワードを入力してください。
+            {T.set.lead}
           </Text>
-          <PasswordField name="password" label="新しいパスワード" required autoComplete="new-password" />
-          <PasswordField
-            name="password_confirm"
-            label="新しいパスワード（確認）"
-            required
-            autoComplete="new-password"
-          />
+          <PasswordField name="password" label={T.set.password} required autoComplete="new-password" />
+          <PasswordField name="password_confirm" label={T.set.passwordConfirm} required autoComplete="new-password" />
           <BackToLogin />
         </FormShell>
       )}

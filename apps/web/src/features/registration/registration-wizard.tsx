@@ -16,14 +16,15 @@ import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiClientError } from '../../lib/api-client';
 import { terminalInUse, useRegisterAll } from './api';
+import { registrationTexts as T } from './texts';
 import { WizardDone, type Registered } from './wizard-done';
 import { WizardSummary } from './wizard-summary';
 
 /** The three input steps, in order, with the contract schema each must pass before the next (SPEC.md §2 wizard). */
 const parts = [
-  { key: 'user', label: '顧客情報', schema: CarUserForm },
-  { key: 'device', label: 'GPS端末', schema: DeviceForm },
-  { key: 'car', label: '車両情報', schema: WizardCarForm },
+  { key: 'user', label: T.steps.user, schema: CarUserForm },
+  { key: 'device', label: T.steps.device, schema: DeviceForm },
+  { key: 'car', label: T.steps.car, schema: WizardCarForm },
 ] as const;
 type Part = (typeof parts)[number]['key'];
 /** A field named by a step's schema or by the server ('user.x', 'device.x', 'car.x'): known only at run time. */
@@ -124,8 +125,8 @@ export function RegistrationWizard({
           {parts.map((p) => (
             <Stepper.Step key={p.key} label={p.label} />
           ))}
-          <Stepper.Step label="確認" />
-          <Stepper.Step label="完了" />
+          <Stepper.Step label={T.steps.confirm} />
+          <Stepper.Step label={T.steps.done} />
         </Stepper>
         <Stack gap="lg">
           {rootError && (
@@ -146,18 +147,18 @@ export function RegistrationWizard({
             <Group justify="space-between">
               {active > 0 ? (
                 <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => go(active - 1)}>
-                  戻る
+                  {T.back}
                 </Button>
               ) : (
                 <span />
               )}
               {active < CONFIRM ? (
                 <Button rightSection={<IconArrowRight size={16} />} onClick={() => void next()} loading={checking}>
-                  次へ
+                  {T.next}
                 </Button>
               ) : (
                 <Button leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending} onClick={submit}>
-                  この内容で登録する
+                  {T.register}
                 </Button>
               )}
             </Group>

@@ -2,6 +2,9 @@ import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconCar, IconCircleCheck, IconDeviceMobile, IconPlus, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
+import { registrationTexts } from './texts';
+
+const T = registrationTexts.done;
 
 export interface Registered {
   user_id: string;
@@ -14,12 +17,12 @@ export interface Registered {
 export function WizardDone({ registered: r, onRestart }: { registered: Registered; onRestart(): void }) {
   return (
     <Stack gap="md">
-      <Alert color="green" icon={<IconCircleCheck size={18} />} role="status" title="登録が完了しました">
-        顧客 {r.user_id}、GPS端末 {r.car_device_id}、車両 {r.car_id} を登録しました。
+      <Alert color="green" icon={<IconCircleCheck size={18} />} role="status" title={T.title}>
+        {T.message(r)}
       </Alert>
       <Group gap="sm">
         <Button component={Link} to={paths.car.detail(r.car_id, r.car_data_id)} leftSection={<IconCar size={16} />}>
-          車両詳細へ
+          {T.toCar}
         </Button>
         <Button
           component={Link}
@@ -27,7 +30,7 @@ export function WizardDone({ registered: r, onRestart }: { registered: Registere
           variant="light"
           leftSection={<IconUser size={16} />}
         >
-          顧客詳細へ
+          {T.toUser}
         </Button>
         <Button
           component={Link}
@@ -35,10 +38,10 @@ export function WizardDone({ registered: r, onRestart }: { registered: Registere
           variant="light"
           leftSection={<IconDeviceMobile size={16} />}
         >
-          GPS端末詳細へ
+          {T.toDevice}
         </Button>
         <Button variant="default" ml="auto" leftSection={<IconPlus size={16} />} onClick={onRestart}>
-          続けて登録する
+          {T.again}
         </Button>
       </Group>
     </Stack>

@@ -13,6 +13,7 @@ import type { ReactNode } from 'react';
 import { useCompanyOptions } from '../../components/company-select';
 import { Field, FieldGrid } from '../../components/edit-shell/detail-shell';
 import { formatBirthday } from '../../lib/format';
+import { registrationTexts as T } from './texts';
 
 type Part = 'user' | 'device' | 'car';
 const text = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
@@ -26,12 +27,12 @@ export function WizardSummary({ values, onEdit }: { values: CarUserDeviceAddInpu
   const hasArea = area && Object.values(area).some((v) => v !== null && v !== '');
   const company = u.company_id
     ? (companies.data?.find((o) => o.value === u.company_id)?.label ?? u.company_id)
-    : '所属なし（本部）';
+    : T.summary.noCompany;
   return (
     <Stack gap="md">
-      <Section title="顧客情報" onEdit={() => onEdit('user')}>
+      <Section title={T.steps.user} onEdit={() => onEdit('user')}>
         <Field label={carUserLabels.user_id}>{u.user_id}</Field>
-        <Field label="氏名">{joined(u.first_name, u.name)}</Field>
+        <Field label={T.summary.name}>{joined(u.first_name, u.name)}</Field>
         <Field label={carUserLabels.company_id}>{company}</Field>
         <Field label={carUserLabels.merchant}>{u.merchant}</Field>
         <Field label={carUserLabels.birthday}>{formatBirthday(u.birthday ?? null)}</Field>
@@ -41,11 +42,11 @@ export function WizardSummary({ values, onEdit }: { values: CarUserDeviceAddInpu
         <Field label={carUserLabels.state}>{customerStateLabel(Number(u.state ?? 0))}</Field>
         <Field label={carUserLabels.payment_log}>{paymentDelayLabel(Number(u.payment_log ?? 0))}</Field>
         <Field label={carUserLabels.work_phone}>{u.work_phone}</Field>
-        <Field label="住所">
-          {joined(u.user_postal && `〒${u.user_postal}`, u.user_state, u.user_address, u.user_address_sub)}
+        <Field label={carUserLabels.user_address}>
+          {joined(u.user_postal && T.summary.postal(u.user_postal), u.user_state, u.user_address, u.user_address_sub)}
         </Field>
       </Section>
-      <Section title="GPS端末" onEdit={() => onEdit('device')}>
+      <Section title={T.steps.device} onEdit={() => onEdit('device')}>
         <Field label={deviceLabels.car_device_id}>{d.car_device_id}</Field>
         <Field label={deviceLabels.car_data_id}>{d.car_data_id}</Field>
         <Field label={deviceLabels.password}>{'•'.repeat(Math.min(16, String(d.password ?? '').length))}</Field>
@@ -53,15 +54,15 @@ export function WizardSummary({ values, onEdit }: { values: CarUserDeviceAddInpu
         <Field label={deviceLabels.ipaddr}>{d.ipaddr}</Field>
         <Field label={deviceLabels.macaddr}>{d.macaddr}</Field>
       </Section>
-      <Section title="車両情報" onEdit={() => onEdit('car')}>
+      <Section title={T.steps.car} onEdit={() => onEdit('car')}>
         <Field label={carLabels.car_id}>{c.car_id}</Field>
         <Field label={carLabels.car_number}>{c.car_number}</Field>
         <Field label={carLabels.car_type}>{c.car_type}</Field>
         <Field label={carLabels.car_vin}>{c.car_vin}</Field>
         <Field label={carLabels.available_data}>
           {hasArea
-            ? `緯度 ${text(area.lat_min)}〜${text(area.lat_max)} / 経度 ${text(area.lng_min)}〜${text(area.lng_max)}`
-            : '設定なし'}
+            ? T.summary.range(text(area.lat_min), text(area.lat_max), text(area.lng_min), text(area.lng_max))
+            : T.summary.noRange}
         </Field>
       </Section>
     </Stack>
@@ -80,9 +81,9 @@ function Section({ title, onEdit, children }: { title: string; onEdit(): void; c
           size="compact-sm"
           leftSection={<IconEdit size={14} />}
           onClick={onEdit}
-          aria-label={`${title}を修正`}
+          aria-label={T.summary.editSection(title)}
         >
-          修正
+          {T.summary.edit}
         </Button>
       </Group>
       <FieldGrid verticalSpacing={6}>{children}</FieldGrid>

@@ -4,6 +4,7 @@ import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { AccountFormView } from '../../../features/account/account-form';
 import { useNewAccountId } from '../../../features/account/api';
+import { accountTexts } from '../../../features/account/texts';
 import { useSession } from '../../../lib/session-store';
 
 export function Component() {
@@ -11,7 +12,7 @@ export function Component() {
   const id = useNewAccountId();
   return (
     <>
-      <PageHeader title="管理アカウント登録" />
+      <PageHeader title={accountTexts.addTitle} />
       <QueryState query={id} fallback={errorMessages.idGenerationFailed} loading={<Skeleton h={320} />}>
         {(account_id) => (
           <AccountFormView

@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useAccountDetail, useDeleteAccount } from '../../../features/account/api';
 import { TotpSection } from '../../../features/totp/totp-section';
 import { EngineControlBadge } from '../../../features/account/engine-control-badge';
+import { accountTexts } from '../../../features/account/texts';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 import { useSelection } from '../../../lib/use-selection';
@@ -22,8 +23,8 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="管理アカウント詳細"
-        description={a ? `${a.name}（${a.account_id}）` : undefined}
+        title={accountTexts.detail.title}
+        description={a ? accountTexts.detail.heading(a.name, a.account_id) : undefined}
         actions={
           a && (
             <DetailActions
@@ -31,9 +32,9 @@ export function Component() {
               editTo={(canManage || self) && paths.account.edit(a.account_id)}
               remove={
                 canManage && {
-                  noun: 'アカウント',
-                  subject: `${a.name} さんのアカウント`,
-                  note: 'ログイン中のセッションも無効になります。',
+                  noun: accountTexts.detail.noun,
+                  subject: accountTexts.detail.subject(a.name),
+                  note: accountTexts.detail.deleteNote,
                   onToggle: () => del.mutateAsync({ account_id: a.account_id, isDelete: !a.isDelete }),
                 }
               }
@@ -45,7 +46,7 @@ export function Component() {
                   variant="default"
                   leftSection={<IconKey size={16} />}
                 >
-                  パスワード変更
+                  {accountTexts.detail.changePassword}
                 </Button>
               )}
             </DetailActions>
@@ -55,11 +56,11 @@ export function Component() {
       <DetailShell
         query={q}
         rows={(a) => [
-          { label: 'アカウントID', value: a.account_id },
-          { label: '氏名', value: a.name },
-          { label: 'メールアドレス', value: a.email },
-          { label: '権限', value: roleLabel(a.role, a.company_id) },
-          { label: '所属会社', value: a.company_name ?? '本部（所属なし）' },
+          { label: L.account_id, value: a.account_id },
+          { label: L.name, value: a.name },
+          { label: L.email, value: a.email },
+          { label: L.role, value: roleLabel(a.role, a.company_id) },
+          { label: L.company_name, value: a.company_name ?? accountTexts.headOffice },
           { label: L.engine_control, value: <EngineControlBadge on={a.engine_control} /> },
         ]}
       />

@@ -3,13 +3,14 @@ import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { AccountFormView } from '../../../features/account/account-form';
 import { useAccountDetail } from '../../../features/account/api';
+import { accountTexts } from '../../../features/account/texts';
 import { useSelection } from '../../../lib/use-selection';
 
 export function Component() {
   const q = useAccountDetail(useSelection('account_id'));
   return (
     <>
-      <PageHeader title="管理アカウント編集" />
+      <PageHeader title={accountTexts.editTitle} />
       <QueryState query={q} loading={<Skeleton h={320} />}>
         {(a) => (
           <AccountFormView

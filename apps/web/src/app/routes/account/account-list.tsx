@@ -15,6 +15,7 @@ import { stateColumn } from '../../../components/list-shell/list-table';
 import { PageHeader } from '../../../components/page-header';
 import { accountKeys } from '../../../features/account/api';
 import { EngineControlBadge } from '../../../features/account/engine-control-badge';
+import { accountTexts } from '../../../features/account/texts';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 
@@ -24,10 +25,10 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="管理アカウント一覧"
+        title={accountTexts.list.title}
         actions={
           <Button component={Link} to={paths.account.add} leftSection={<IconPlus size={16} />}>
-            管理アカウント登録
+            {accountTexts.list.add}
           </Button>
         }
       />
@@ -41,13 +42,19 @@ export function Component() {
         rowKey={(r) => r.account_id}
         rowLink={(r) => paths.account.detail(r.account_id)}
         columns={[
-          { sortKey: 'account_id', label: 'アカウントID', render: (r) => r.account_id },
-          { sortKey: 'name', label: '氏名', render: (r) => r.name },
-          { sortKey: 'email', label: 'メールアドレス', render: (r) => r.email },
-          { sortKey: 'role', label: '権限', render: (r) => roleLabel(r.role, r.company_id) },
+          { sortKey: 'account_id', label: L.account_id, render: (r) => r.account_id },
+          { sortKey: 'name', label: L.name, render: (r) => r.name },
+          { sortKey: 'email', label: L.email, render: (r) => r.email },
+          { sortKey: 'role', label: L.role, render: (r) => roleLabel(r.role, r.company_id) },
           { label: L.engine_control, render: (r) => <EngineControlBadge on={r.engine_control} /> },
           ...(all
-            ? [{ sortKey: 'company_name', label: '所属会社', render: (r: AccountRow) => r.company_name ?? '本部' }]
+            ? [
+                {
+                  sortKey: 'company_name',
+                  label: L.company_name,
+                  render: (r: AccountRow) => r.company_name ?? accountTexts.list.headOffice,
+                },
+              ]
             : []),
           stateColumn,
         ]}

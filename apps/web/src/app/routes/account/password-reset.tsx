@@ -5,6 +5,9 @@ import { PasswordField } from '../../../components/edit-shell/fields';
 import { FormShell } from '../../../components/edit-shell/form-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useChangePassword } from '../../../features/account/api';
+import { accountTexts } from '../../../features/account/texts';
+
+const T = accountTexts.password;
 
 /** `/account/password_reset`: the signed-in user changes their own password. */
 export function Component() {
@@ -12,20 +15,17 @@ export function Component() {
   const [done, setDone] = useState(false);
   return (
     <>
-      <PageHeader
-        title="パスワード変更"
-        description="現在のパスワードと新しいパスワード（8〜32文字）を入力してください。"
-      />
+      <PageHeader title={T.title} description={T.description} />
       {done && (
         <Alert color="green" mb="md" role="status">
-          パスワードを変更しました。
+          {T.done}
         </Alert>
       )}
       <FormShell
         schema={OwnPasswordChangeForm}
         defaultValues={{ current_password: '', password: '', password_confirm: '' }}
         failureMessage={errorMessages.updateFailed}
-        submitLabel="変更する"
+        submitLabel={T.submit}
         onSubmit={async (values, form) => {
           setDone(false);
           await change.mutateAsync(values);
@@ -40,7 +40,7 @@ export function Component() {
             label={L.password}
             required
             autoComplete="new-password"
-            description="8〜32文字"
+            description={T.length}
           />
           <PasswordField name="password_confirm" label={L.password_confirm} required autoComplete="new-password" />
         </Stack>

@@ -4,6 +4,7 @@ import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useCarDetail } from '../../../features/car/api';
 import { carFormOf, CarFormView } from '../../../features/car/car-form';
+import { carTexts } from '../../../features/car/texts';
 import { actorOf, useSession } from '../../../lib/session-store';
 import { useSelection } from '../../../lib/use-selection';
 
@@ -13,7 +14,7 @@ export function Component() {
   const q = useCarDetail(id);
   return (
     <>
-      <PageHeader title="車両編集" />
+      <PageHeader title={carTexts.editTitle} />
       <QueryState query={q} missing={!id} loading={<Skeleton h={480} maw={880} />}>
         {(car) => {
           const { values, customer, device } = carFormOf(car);

@@ -5,6 +5,8 @@ import { CommandCard } from '../../../features/engine/command-card';
 import { HistoryCard } from '../../../features/engine/history-card';
 import { OtherCommandsCard } from '../../../features/engine/other-commands-card';
 import { RequestsCard } from '../../../features/engine/requests-card';
+import { engineTexts } from '../../../features/engine/texts';
+import { carTexts } from '../../../features/car/texts';
 import { formatDateTime } from '../../../lib/format';
 import { useLatestState, useLiveFeed } from '../../../lib/live-feed';
 import { capabilities, type CarDetail } from '@fleet/contract';
@@ -15,12 +17,12 @@ function CurrentState({ car }: { car: CarDetail }) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Title order={2} size="h5" mb="md">
-        現在の状態
+        {carTexts.detail.now}
       </Title>
       <Group gap="xl">
         <Stack gap={2}>
           <Text size="xs" c="dimmed">
-            エンジン始動
+            {carTexts.detail.engine}
           </Text>
           <span data-testid="engine-line">
             <EngineLineBadge state={s} />
@@ -28,19 +30,19 @@ function CurrentState({ car }: { car: CarDetail }) {
         </Stack>
         <Stack gap={2}>
           <Text size="xs" c="dimmed">
-            走行状態
+            {carTexts.detail.running}
           </Text>
           <RunningBadge state={s} />
         </Stack>
         <Stack gap={2}>
           <Text size="xs" c="dimmed">
-            通信
+            {carTexts.detail.connection}
           </Text>
           <ConnectionBadge state={s} />
         </Stack>
         <Stack gap={2}>
           <Text size="xs" c="dimmed">
-            最終受信
+            {carTexts.detail.lastSeen}
           </Text>
           <Text size="sm">{formatDateTime(s?.last_seen_at) || '—'}</Text>
         </Stack>
@@ -55,7 +57,7 @@ export function Component() {
   const actor = actorOf(useSession());
   const superAdmin = !!actor && capabilities(actor).superAdmin;
   return (
-    <CarScreen title="エンジン始動制御">
+    <CarScreen title={engineTexts.screen.title}>
       {(car) =>
         car.car_data_id ? (
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
@@ -70,7 +72,7 @@ export function Component() {
             </Stack>
           </SimpleGrid>
         ) : (
-          <Alert color="yellow">この車両には端末が登録されていないため、エンジン始動制御は使用できません。</Alert>
+          <Alert color="yellow">{engineTexts.screen.noTerminal}</Alert>
         )
       }
     </CarScreen>

@@ -8,7 +8,10 @@ import { CarNav } from '../../../features/car/car-nav';
 import { carTexts } from '../../../features/car/texts';
 import { logKindViews } from '../../../features/car-logs/log-kinds';
 import { LogPanel } from '../../../features/car-logs/log-panel';
+import { carLogTexts } from '../../../features/car-logs/texts';
 import { useRememberSelection, useSelection } from '../../../lib/use-selection';
+
+const T = carLogTexts.screen;
 
 type Range = { from: string; to: string };
 
@@ -39,14 +42,7 @@ export function Component() {
   if (!carDataId) return <Alert color="yellow">{carTexts.noTerminalSelected}</Alert>;
   return (
     <>
-      <PageHeader
-        title="データログ"
-        description={
-          car
-            ? `${car.car_number}（${car.car_id}）${car.user_name ? ` ・ ${car.user_name}` : ''} ・ IMEI ${carDataId}`
-            : `IMEI ${carDataId}`
-        }
-      />
+      <PageHeader title={T.title} description={T.heading(carDataId, car)} />
       {car && <CarNav carId={car.car_id} carDataId={carDataId} />}
       <Paper withBorder p="md" radius="md" mb="md">
         <form
@@ -58,7 +54,7 @@ export function Component() {
           <Group align="flex-start" gap="sm">
             <TextInput
               type="datetime-local"
-              label="開始日時"
+              label={T.from}
               value={draft.from}
               onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
               error={errors.from}
@@ -66,13 +62,13 @@ export function Component() {
             <Text pt={32}>〜</Text>
             <TextInput
               type="datetime-local"
-              label="終了日時"
+              label={T.to}
               value={draft.to}
               onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
               error={errors.to}
             />
             <Button type="submit" mt={25} leftSection={<IconFilter size={16} />} disabled={invalid}>
-              絞り込む
+              {T.filter}
             </Button>
             {(range.from || range.to) && (
               <Button
@@ -84,7 +80,7 @@ export function Component() {
                   setRange({ from: '', to: '' });
                 }}
               >
-                条件をクリア
+                {T.clear}
               </Button>
             )}
           </Group>

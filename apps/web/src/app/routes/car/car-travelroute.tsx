@@ -20,15 +20,18 @@ import { RouteLayer } from '../../../components/map/route-layer';
 import { useCarRoute } from '../../../features/car/api';
 import { CarScreen } from '../../../features/car/car-header';
 import { routeStats } from '../../../features/car/route-stats';
+import { carTexts } from '../../../features/car/texts';
 import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 
+const T = carTexts.route;
+
 const presets = [
-  { value: '1h', label: '直近1時間', hours: 1 },
-  { value: '6h', label: '直近6時間', hours: 6 },
-  { value: '24h', label: '直近24時間', hours: 24 },
-  { value: '7d', label: '直近7日', hours: 24 * 7 },
-  { value: 'custom', label: '期間指定', hours: 0 },
+  { value: '1h', label: T.presets.h1, hours: 1 },
+  { value: '6h', label: T.presets.h6, hours: 6 },
+  { value: '24h', label: T.presets.h24, hours: 24 },
+  { value: '7d', label: T.presets.d7, hours: 24 * 7 },
+  { value: 'custom', label: T.presets.custom, hours: 0 },
 ] as const;
 const toLocal = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
@@ -77,20 +80,20 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
             <>
               <TextInput
                 type="datetime-local"
-                label="開始日時"
+                label={T.from}
                 value={custom.from}
                 onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
               />
               <TextInput
                 type="datetime-local"
-                label="終了日時"
+                label={T.to}
                 value={custom.to}
                 onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })}
               />
             </>
           )}
           <Button variant="default" onClick={() => setAsOf(Date.now())} loading={q.isFetching}>
-            最新に更新
+            {T.refresh}
           </Button>
         </Group>
       </Paper>
@@ -106,11 +109,11 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
       )}
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         {[
-          ['走行距離', `${stats.km.toFixed(1)} km`],
-          ['所要時間', `${Math.floor(stats.minutes / 60)}時間${Math.round(stats.minutes % 60)}分`],
-          ['最高速度', `${Math.round(stats.top)} km/h`],
+          [T.distance, `${stats.km.toFixed(1)} km`],
+          [T.duration, T.durationValue(stats.minutes)],
+          [T.topSpeed, `${Math.round(stats.top)} km/h`],
           [
-            '地点数',
+            T.points,
             q.data
               ? `${points.length.toLocaleString('ja-JP')}${q.data.simplified ? ` / ${q.data.total.toLocaleString('ja-JP')}` : ''}`
               : '—',
@@ -132,7 +135,7 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
       </MapHost>
       {!q.isPending && points.length === 0 && (
         <Text c="dimmed" size="sm">
-          この期間の走行データはありません。
+          {T.empty}
         </Text>
       )}
       {points.length > 1 && (
@@ -145,7 +148,7 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
                 if (cursor >= points.length - 1) setCursor(0);
                 setPlaying(!playing);
               }}
-              aria-label={playing ? '一時停止' : '再生'}
+              aria-label={playing ? T.pause : T.play}
             >
               {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
             </ActionIcon>
@@ -159,10 +162,10 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
                 setCursor(v);
               }}
               label={(v) => formatDateTime(points[v]?.recorded_at)}
-              thumbLabel="再生位置"
+              thumbLabel={T.position}
             />
             <Text size="sm" w={200} ta="right" data-testid="route-cursor">
-              {at ? `${formatDateTime(at.recorded_at)}・${Math.round(at.speed ?? 0)} km/h` : ''}
+              {at ? T.cursor(formatDateTime(at.recorded_at), Math.round(at.speed ?? 0)) : ''}
             </Text>
           </Group>
         </Paper>
@@ -174,12 +177,12 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
 /** `/car/car_travelroute/{car_id?}/{car_data_id?}`: the route for a period with playback. */
 export function Component() {
   return (
-    <CarScreen title="走行ルート">
+    <CarScreen title={T.title}>
       {(car) =>
         car.car_data_id ? (
           <RouteView carDataId={car.car_data_id} label={car.car_number} />
         ) : (
-          <Alert color="yellow">この車両には端末が登録されていません。</Alert>
+          <Alert color="yellow">{T.noTerminal}</Alert>
         )
       }
     </CarScreen>

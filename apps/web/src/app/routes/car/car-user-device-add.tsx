@@ -11,16 +11,14 @@ import { DeviceFields } from '../../../features/device/device-fields';
 import { emptyDevice } from '../../../features/device/device-form';
 import { useNewRegistrationIds } from '../../../features/registration/api';
 import { RegistrationWizard } from '../../../features/registration/registration-wizard';
+import { registrationTexts } from '../../../features/registration/texts';
 import { shellTexts } from '../../../lib/texts';
 
 /** `/car/car_user_device_add`: the registration wizard, composed from the customer, terminal and vehicle fields. */
 export function Component() {
   return (
     <>
-      <PageHeader
-        title={shellTexts.titles.wizard}
-        description="新しい顧客・GPS端末・車両を1台分、順に入力してまとめて登録します。最後に「この内容で登録する」を押すまで何も登録されません。"
-      />
+      <PageHeader title={shellTexts.titles.wizard} description={registrationTexts.description} />
       <Wizard />
     </>
   );

@@ -3,6 +3,7 @@ import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useCarUserDetail } from '../../../features/car-user/api';
 import { carUserFormOf, CarUserFormView } from '../../../features/car-user/car-user-form';
+import { carUserTexts } from '../../../features/car-user/texts';
 import { useSelection } from '../../../lib/use-selection';
 
 export function Component() {
@@ -10,7 +11,7 @@ export function Component() {
   const q = useCarUserDetail(id);
   return (
     <>
-      <PageHeader title="顧客編集" />
+      <PageHeader title={carUserTexts.editTitle} />
       <QueryState query={q} missing={!id} loading={<Skeleton h={480} maw={880} />}>
         {(u) => <CarUserFormView mode="edit" initial={carUserFormOf(u)} companyName={u.company_name} />}
       </QueryState>

@@ -17,16 +17,19 @@ import { NoWrap } from '../../../components/list-shell/no-wrap';
 import { PageHeader } from '../../../components/page-header';
 import { StatusBadge } from '../../../components/status-badge';
 import { carUserKeys } from '../../../features/car-user/api';
+import { carUserTexts } from '../../../features/car-user/texts';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
+
+const T = carUserTexts.list;
 
 export function Component() {
   const caps = capabilities(actorOf(useSession())!);
   const columns: ListColumn<CarUserRow>[] = [
     { sortKey: 'user_id', label: L.user_id, render: (r) => <NoWrap>{r.user_id}</NoWrap> },
-    { sortKey: 'name', label: '氏名', render: (r) => <NoWrap>{`${r.first_name} ${r.name}`}</NoWrap> },
+    { sortKey: 'name', label: T.name, render: (r) => <NoWrap>{`${r.first_name} ${r.name}`}</NoWrap> },
     ...(caps.allCompanies
-      ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarUserRow) => r.company_name ?? '本部' }]
+      ? [{ sortKey: 'company_name', label: L.company_name, render: (r: CarUserRow) => r.company_name ?? T.headOffice }]
       : []),
     { sortKey: 'merchant', label: L.merchant, render: (r) => r.merchant },
     { sortKey: 'state', label: L.state, render: (r) => <StatusBadge value={customerStates[r.state]} /> },
@@ -36,7 +39,7 @@ export function Component() {
       render: (r) => <StatusBadge value={paymentDelays[r.payment_log]} />,
     },
     {
-      label: '車両',
+      label: T.car,
       render: (r) =>
         r.car_id ? (
           <Anchor component={Link} to={paths.car.detail(r.car_id)} size="sm">
@@ -44,7 +47,7 @@ export function Component() {
           </Anchor>
         ) : (
           <Badge variant="outline" color="gray" radius="sm">
-            未登録
+            {T.noCar}
           </Badge>
         ),
     },
@@ -53,11 +56,11 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="顧客一覧"
+        title={T.title}
         actions={
           caps.registerCarsAndCustomers && (
             <Button component={Link} to={paths.car.userAdd} leftSection={<IconPlus size={16} />}>
-              顧客登録
+              {T.add}
             </Button>
           )
         }

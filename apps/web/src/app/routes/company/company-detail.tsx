@@ -1,9 +1,12 @@
+import { companyLabels as L } from '@fleet/contract';
 import { Card } from '@mantine/core';
 import { useParams } from 'react-router';
 import { DetailActions, DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useCompanyDetail, useDeleteCompany } from '../../../features/company/api';
+import { companyTexts } from '../../../features/company/texts';
 import { CompanyTotpPolicy } from '../../../features/totp/company-totp-policy';
+import { totpTexts } from '../../../features/totp/texts';
 import { paths } from '../../../lib/paths';
 
 export function Component() {
@@ -14,7 +17,7 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="加盟店詳細"
+        title={companyTexts.detail.title}
         description={c?.company_name}
         actions={
           c && (
@@ -22,7 +25,7 @@ export function Component() {
               isDelete={c.isDelete}
               editTo={paths.company.edit(c.company_id)}
               remove={{
-                noun: '加盟店',
+                noun: companyTexts.detail.noun,
                 subject: c.company_name + ' ',
                 onToggle: () => del.mutateAsync({ company_id: c.company_id, isDelete: !c.isDelete }),
               }}
@@ -33,20 +36,20 @@ export function Component() {
       <DetailShell
         query={q}
         rows={(c) => [
-          { label: '会社ID', value: c.company_id },
-          { label: '会社名', value: c.company_name },
-          { label: '担当者名', value: c.name },
-          { label: '電話番号', value: c.phone },
-          { label: 'メールアドレス', value: c.email },
-          { label: '住所', value: c.address },
-          { label: 'アカウント数', value: c.account_count },
-          { label: '顧客数', value: c.user_count },
-          { label: '車両数', value: c.car_count },
+          { label: L.company_id, value: c.company_id },
+          { label: L.company_name, value: c.company_name },
+          { label: L.name, value: c.name },
+          { label: L.phone, value: c.phone },
+          { label: L.email, value: c.email },
+          { label: L.address, value: c.address },
+          { label: L.account_count, value: c.account_count },
+          { label: L.user_count, value: c.user_count },
+          { label: L.car_count, value: c.car_count },
         ]}
       />
       {c && !c.isDelete && (
         <Card withBorder radius="md" padding="lg" mt="md" maw={880}>
-          <CompanyTotpPolicy companyId={c.company_id} title="二段階認証" />
+          <CompanyTotpPolicy companyId={c.company_id} title={totpTexts.title} />
         </Card>
       )}
     </>

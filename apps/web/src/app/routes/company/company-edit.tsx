@@ -4,13 +4,14 @@ import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useCompanyDetail } from '../../../features/company/api';
 import { CompanyFormView } from '../../../features/company/company-form';
+import { companyTexts } from '../../../features/company/texts';
 
 export function Component() {
   const { company_id = '' } = useParams();
   const q = useCompanyDetail(company_id);
   return (
     <>
-      <PageHeader title="加盟店編集" />
+      <PageHeader title={companyTexts.editTitle} />
       <QueryState query={q} loading={<Skeleton h={280} />}>
         {(c) => (
           <CompanyFormView

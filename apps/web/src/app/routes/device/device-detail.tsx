@@ -1,4 +1,5 @@
 import {
+  carLabels,
   connectionLabel,
   defaultCommandTexts,
   deviceLabels as L,
@@ -24,16 +25,16 @@ export function Component() {
   return (
     <>
       <PageHeader
-        title="GPS端末詳細"
-        description={d ? `${d.car_device_id}（IMEI ${d.car_data_id}）` : undefined}
+        title={deviceTexts.detail.title}
+        description={d ? deviceTexts.detail.heading(d.car_device_id, d.car_data_id) : undefined}
         actions={
           d && (
             <DetailActions
               isDelete={d.isDelete}
               editTo={paths.device.edit(d.car_device_id)}
               remove={{
-                noun: 'GPS端末',
-                subject: `端末 ${d.car_device_id} `,
+                noun: deviceTexts.detail.noun,
+                subject: deviceTexts.detail.subject(d.car_device_id),
                 onToggle: () =>
                   del.mutateAsync({
                     car_device_id: d.car_device_id,
@@ -74,11 +75,11 @@ export function Component() {
                 {d.car.car_id}（{d.car.car_number}）
               </Anchor>
             ) : (
-              '未登録'
+              deviceTexts.detail.noCar
             ),
           },
           {
-            label: '顧客',
+            label: deviceTexts.detail.customer,
             value: d.car?.user_id ? (
               <Anchor component={Link} to={paths.car.userDetail(d.car.user_id)} size="sm">
                 {d.car.user_id}
@@ -87,10 +88,10 @@ export function Component() {
               ''
             ),
           },
-          { label: '所属会社', value: d.car?.company_name ?? '' },
-          { label: '接続状態', value: connectionLabel(d.latest?.connection) },
-          { label: '端末状態', value: deviceStateLabel(d.latest?.device_state) },
-          { label: '最終通信日時', value: formatDateTime(d.latest?.last_seen_at) },
+          { label: carLabels.company_name, value: d.car?.company_name ?? '' },
+          { label: deviceTexts.detail.connection, value: connectionLabel(d.latest?.connection) },
+          { label: carLabels.device_state, value: deviceStateLabel(d.latest?.device_state) },
+          { label: deviceTexts.detail.lastSeen, value: formatDateTime(d.latest?.last_seen_at) },
         ]}
       />
     </>

@@ -3,6 +3,7 @@ import { QueryState } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useDeviceDetail } from '../../../features/device/api';
 import { DeviceFormView } from '../../../features/device/device-form';
+import { deviceTexts } from '../../../features/device/texts';
 import { useSelection } from '../../../lib/use-selection';
 
 export function Component() {
@@ -10,7 +11,7 @@ export function Component() {
   const q = useDeviceDetail(id);
   return (
     <>
-      <PageHeader title="GPS端末編集" />
+      <PageHeader title={deviceTexts.editTitle} />
       <QueryState query={q} missing={!id} loading={<Skeleton h={320} maw={880} />}>
         {(d) => (
           <DeviceFormView

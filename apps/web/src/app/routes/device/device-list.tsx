@@ -14,16 +14,17 @@ import { stateColumn } from '../../../components/list-shell/list-table';
 import { NoWrap } from '../../../components/list-shell/no-wrap';
 import { PageHeader } from '../../../components/page-header';
 import { deviceKeys } from '../../../features/device/api';
+import { deviceTexts } from '../../../features/device/texts';
 import { paths } from '../../../lib/paths';
 
 export function Component() {
   return (
     <>
       <PageHeader
-        title="GPS端末一覧"
+        title={deviceTexts.list.title}
         actions={
           <Button component={Link} to={paths.device.add} leftSection={<IconPlus size={16} />}>
-            GPS端末登録
+            {deviceTexts.list.add}
           </Button>
         }
       />
@@ -65,7 +66,7 @@ export function Component() {
                 </Anchor>
               ) : (
                 <Badge variant="outline" color="gray" radius="sm">
-                  未登録
+                  {deviceTexts.list.noCar}
                 </Badge>
               ),
           },

@@ -1,0 +1,13 @@
+/** Texts of the login screen; its failure messages come from the contract's sessionMessages. */
+export const authTexts = {
+  title: 'ログイン',
+  lead: '管理コンソールにログインしてください',
+  username: 'ログインID またはメールアドレス',
+  password: 'パスワード',
+  submit: 'ログイン',
+  otpLead: '二段階認証が有効なアカウントです。認証アプリに表示されている6桁の確認コードを入力してください。',
+  otp: '確認コード（6桁）',
+  otpSubmit: '確認してログイン',
+  back: '別のアカウントでログインする',
+  forgotPassword: 'パスワードをお忘れの方はこちら',
+} as const;

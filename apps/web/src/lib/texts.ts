@@ -89,6 +89,11 @@ export const shellTexts = {
     search: '検索',
     showDeleted: '削除済みも表示',
   },
+  /** A record form's submit button. */
+  form: {
+    add: '登録する',
+    update: '更新する',
+  },
   detail: {
     edit: '編集',
     state: '状態',

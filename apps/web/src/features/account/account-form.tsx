@@ -22,6 +22,7 @@ import { OwnCompanyField } from './own-company-field';
 import { callApi } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
+import { shellTexts } from '../../lib/texts';
 import { generateCheckedId } from '../../lib/use-id-generator';
 import { useAddAccount, useUpdateAccount } from './api';
 import { accountTexts as T } from './texts';
@@ -73,7 +74,7 @@ export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
       defaultValues={{ ...initial, company_id: initial.company_id ?? (superAdmin ? HEAD_OFFICE : actor.company_id) }}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.account.list : paths.account.detail(initial.account_id)}
-      submitLabel={mode === 'add' ? T.form.add : T.form.update}
+      submitLabel={mode === 'add' ? shellTexts.form.add : shellTexts.form.update}
       onSubmit={async (values, form) => {
         const info = { ...values, company_id: values.company_id === HEAD_OFFICE ? null : values.company_id };
         if (mode === 'add') {

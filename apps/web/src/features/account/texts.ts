@@ -25,8 +25,6 @@ export const accountTexts = {
   },
   /** The account form (account-form.tsx). */
   form: {
-    add: '登録する',
-    update: '更新する',
     idGenerated: '自動生成されます（変更可）',
     regenerateId: 'IDを再生成',
     passwordOnChange: '変更する場合のみ入力（8〜32文字）',

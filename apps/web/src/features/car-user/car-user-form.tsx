@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { useCompanyOptions } from '../../components/company-select';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { paths } from '../../lib/paths';
+import { shellTexts } from '../../lib/texts';
 import { actorOf, useSession } from '../../lib/session-store';
 import { useAddCarUser, useUpdateCarUser } from './api';
 import { CarUserFields } from './car-user-fields';
@@ -82,7 +83,7 @@ export function CarUserFormView({
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.car.userList : paths.car.userDetail(initial.user_id)}
-      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      submitLabel={mode === 'add' ? shellTexts.form.add : shellTexts.form.update}
       onSubmit={async (values) => {
         await (mode === 'add' ? add : update).mutateAsync(values);
         await navigate(paths.car.userDetail(values.user_id));

@@ -11,8 +11,10 @@ import { useNavigate } from 'react-router';
 import { FormSection } from '../../components/edit-shell/form-section';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { paths } from '../../lib/paths';
+import { shellTexts } from '../../lib/texts';
 import { CarFields } from './car-fields';
 import { useAddCar, useUpdateCar } from './form-api';
+import { carTexts } from './texts';
 import { CustomerPicker, DevicePicker } from './pickers';
 
 const noArea = { lat_min: null, lat_max: null, lng_min: null, lng_max: null };
@@ -71,7 +73,7 @@ export function CarFormView({
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.car.list : paths.car.detail(initial.car_id)}
-      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      submitLabel={mode === 'add' ? shellTexts.form.add : shellTexts.form.update}
       onSubmit={async (values) => {
         await (mode === 'add' ? add : update).mutateAsync(values);
         await navigate(paths.car.detail(values.car_id));
@@ -79,7 +81,7 @@ export function CarFormView({
     >
       <Stack gap="lg">
         <CarFields>
-          <FormSection title="顧客・GPS端末" cols={1}>
+          <FormSection title={carTexts.form.customerAndDevice} cols={1}>
             <CustomerPicker current={customer} />
             <DevicePicker current={device} locked={deviceLocked} />
           </FormSection>

@@ -33,9 +33,7 @@ export function CarScreen({
       <PageHeader
         title={title}
         description={
-          car
-            ? `${car.car_number}（${car.car_id}）${car.user ? ` ・ ${car.user.first_name} ${car.user.name}` : ''}`
-            : undefined
+          car ? carTexts.header(car, car.user ? `${car.user.first_name} ${car.user.name}` : undefined) : undefined
         }
         actions={car && actions?.(car)}
       />

@@ -83,6 +83,11 @@ export const carTexts = {
     noTerminal: 'この車両には端末が登録されていません。',
   },
   /** The tabs of every vehicle screen (car-nav.tsx); the area tabs are the contract's areaKindLabels. */
+  /** The vehicle form (car-form.tsx). */
+  form: { customerAndDevice: '顧客・GPS端末' },
+  /** The header above every vehicle screen: number (id) ・ customer. */
+  header: (car: { car_number: string; car_id: string }, customer?: string) =>
+    `${car.car_number}（${car.car_id}）${customer ? ` ・ ${customer}` : ''}`,
   nav: {
     detail: '車両詳細',
     logs: 'データログ',

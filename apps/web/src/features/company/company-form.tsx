@@ -4,7 +4,9 @@ import { useNavigate } from 'react-router';
 import { TextField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { paths } from '../../lib/paths';
+import { shellTexts } from '../../lib/texts';
 import { useAddCompany, useUpdateCompany } from './api';
+import { companyTexts } from './texts';
 
 export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initial: CompanyFormInput }) {
   const add = useAddCompany();
@@ -16,7 +18,7 @@ export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.company.list : paths.company.detail(initial.company_id)}
-      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      submitLabel={mode === 'add' ? shellTexts.form.add : shellTexts.form.update}
       onSubmit={async (values) => {
         await (mode === 'add' ? add : update).mutateAsync(values);
         await navigate(paths.company.detail(values.company_id));
@@ -28,7 +30,7 @@ export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
           label={L.company_id}
           required
           disabled={mode === 'edit'}
-          description={mode === 'add' ? '半角英数字・ハイフン・アンダースコア' : undefined}
+          description={mode === 'add' ? companyTexts.form.idHint : undefined}
         />
         <TextField name="company_name" label={L.company_name} required />
         <TextField name="name" label={L.name} />

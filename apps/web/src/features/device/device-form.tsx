@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { ApiClientError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
+import { shellTexts } from '../../lib/texts';
 import { useAddDevice, useUpdateDevice } from './api';
 import { DeviceFields } from './device-fields';
 
@@ -42,7 +43,7 @@ export function DeviceFormView({ mode, initial }: { mode: 'add' | 'edit'; initia
       defaultValues={initial}
       failureMessage={mode === 'add' ? errorMessages.addFailed : errorMessages.updateFailed}
       backTo={mode === 'add' ? paths.device.list : paths.device.detail(initial.car_device_id)}
-      submitLabel={mode === 'add' ? '登録する' : '更新する'}
+      submitLabel={mode === 'add' ? shellTexts.form.add : shellTexts.form.update}
       onSubmit={async (values) => {
         try {
           await (mode === 'add' ? add.mutateAsync(values) : update.mutateAsync(values));

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import { errorMessages, type ApiError } from '@fleet/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -82,7 +82,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const ctx: AppContext = { db: opts.db, config, ...(sessions ? { sessions } : {}) };
   const tiles = tileOrigin(config.TILE_URL);
 
-  await app.register(helmet, {
+  // The security headers (CSP and the rest), built once: @fastify/helmet rebuilt helmet's middleware, CSP
+  // string included, on every request (4 % of a gateway batch's server time in the #19 profile).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -97,6 +99,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     hsts: config.production,
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined)),
+  );
   registerErrorHandler(app);
   await registerOperations(app, ctx);
   registerAuthRoutes(app, ctx);

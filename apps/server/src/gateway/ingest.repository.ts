@@ -110,12 +110,29 @@ function logInserts(batches: readonly NewBatch[]): RawBuilder<unknown>[] {
 
 /** A value in COPY's text format: \N for NULL, and backslash, tab, LF and CR escaped. */
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-const copyField = (v: unknown): string =>
-  v === null || v === undefined
-    ? '\\N'
-    : typeof v === 'number'
-      ? String(v)
-      : String(v).replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!);
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const copyField = (v: unknown): string => {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'number') return String(v);
+  const s = String(v);
+  return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : s;
+};
+
+/** The COPY text of the log rows of these batches: one text per table with rows, rows in the terminals' order. */
+function copyTexts(batches: readonly NewBatch[]) {
+  const byType = new Map(LOG_TABLES.map((t) => [t.type as string, { table: t, text: '' }]));
+  for (const b of batches) {
+    const imei = copyField(b.imei);
+    for (const r of b.records) {
+      const out = byType.get(r.type);
+      if (!out) continue;
+      let line = `${imei}\t${copyField(r.time)}`;
+      for (const [, , value] of out.table.columns) line += `\t${copyField(value(r))}`;
+      out.text += `${line}\n`;
+    }
+  }
+  return [...byType.values()].filter((o) => o.text !== '');
+}
 
 /**
  * PostgreSQL only: the log rows of these (claimed) batches, one COPY … FROM
@@ -125,16 +142,16 @@ const copyField = (v: unknown): string =>
  * first and only the claimed batches come here.
  */
 async function copyLogs(trx: Db, batches: readonly NewBatch[]): Promise<void> {
-  for (const { table, columns, rows } of logRows(batches)) {
-    const text = rows.map((x) => columns.map(([, , value]) => copyField(value(x))).join('\t')).join('\n');
-    const stream = copyFrom(`COPY ${table} (${columns.map(([name]) => name).join(', ')}) FROM STDIN`);
+  for (const { table, text } of copyTexts(batches)) {
+    const names = ['car_data_id', 'recorded_at', ...table.columns.map(([name]) => name)].join(', ');
+    const stream = copyFrom(`COPY ${table.table} (${names}) FROM STDIN`);
     const done = new Promise<void>((resolve, reject) => {
       stream.on('finish', resolve);
       stream.on('error', reject);
     });
     // pg runs any object with submit() as a query on the transaction's connection (as export.copy.ts does).
     await trx.executeQuery({ sql: stream, parameters: [] } as unknown as CompiledQuery);
-    stream.end(`${text}\n`);
+    stream.end(text);
     await done;
   }
 }

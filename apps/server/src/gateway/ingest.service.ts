@@ -1,16 +1,17 @@
 import {
+  DeviceRecord,
   EARLIEST_RECORD_TIME,
   MAX_CLOCK_SKEW_MS,
   deviceProtocolMessages as msg,
   parseDeviceRecord,
   type DeviceBatch,
   type DeviceBatchResponse,
-  type DeviceRecord,
   type RejectedRecord,
   type TelemetryState,
 } from '@fleet/contract';
+import { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { findUnstorableInput } from '../http/input-guard.js';
+import { findUnstorableInput, isStorableInput } from '../http/input-guard.js';
 import { evaluateBatch, evaluateBatches, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from '../commands/command-results.js';
@@ -32,22 +33,49 @@ export interface IngestOutcome {
   state: TelemetryState | null;
 }
 
-/** Checks every record on its own: valid ones go on, invalid ones come back with a reason. */
+/** The records of a batch in one pass of the contract's record schema (a batch is usually all valid). */
+const DeviceRecords = z.array(DeviceRecord);
+
+/** A time as toISOString writes it ('2026-11-26T09:38:12.000Z'); with the contract's check passed, it is already what we store. */
+const isCanonicalTime = (t: string) => t.length === 24 && t.charCodeAt(23) === 0x5a && t.charCodeAt(19) === 0x2e;
+
+/**
+ * Checks every record on its own: valid ones go on, invalid ones come back
+ * with a reason. A batch whose records are all storable and valid (the usual
+ * case) is validated in one pass; otherwise each record is checked alone, so
+ * each refusal names its first problem as it always did.
+ */
 export function sortRecords(records: readonly unknown[], now: Date) {
   const valid: { index: number; record: DeviceRecord }[] = [];
   const rejected: RejectedRecord[] = [];
   const latestAllowed = now.getTime() + MAX_CLOCK_SKEW_MS;
-  records.forEach((input, index) => {
-    const unstorable = findUnstorableInput(input);
-    if (unstorable !== undefined) return void rejected.push({ index, reason: `${unstorable}: ${msg.unstorable}` });
-    const parsed = parseDeviceRecord(input);
-    if (!parsed.ok) return void rejected.push({ index, reason: parsed.reason });
-    const time = Date.parse(parsed.record.time);
+  const whole = records.every((input) => isStorableInput(input)) ? DeviceRecords.safeParse(records) : undefined;
+  for (let index = 0; index < records.length; index++) {
+    let record: DeviceRecord;
+    if (whole?.success) record = whole.data[index]!;
+    else {
+      const input = records[index];
+      const unstorable = findUnstorableInput(input);
+      if (unstorable !== undefined) {
+        rejected.push({ index, reason: `${unstorable}: ${msg.unstorable}` });
+        continue;
+      }
+      const parsed = parseDeviceRecord(input);
+      if (!parsed.ok) {
+        rejected.push({ index, reason: parsed.reason });
+        continue;
+      }
+      record = parsed.record;
+    }
+    const time = Date.parse(record.time);
     if (time > latestAllowed) rejected.push({ index, reason: `time: ${msg.futureTime}` });
     else if (!(time >= EARLIEST_RECORD_TIME)) rejected.push({ index, reason: `time: ${msg.pastTime}` });
-    // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows.
-    else valid.push({ index, record: { ...parsed.record, time: new Date(time).toISOString() } });
-  });
+    else {
+      // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows. The record is the parse's own copy.
+      if (!isCanonicalTime(record.time)) record.time = new Date(time).toISOString();
+      valid.push({ index, record });
+    }
+  }
   return { valid, rejected };
 }
 
@@ -67,15 +95,13 @@ export interface PreparedBatch {
 
 export function prepareBatch(device: AuthedDevice, batch: DeviceBatch, now: Date): PreparedBatch {
   const { valid, rejected } = sortRecords(batch.records, now);
-  return {
-    device,
-    batch,
-    now,
-    valid,
-    rejected,
-    results: valid.filter((v): v is IndexedResult => v.record.type === 'command_result'),
-    records: valid.map((v) => v.record).filter((r) => r.type !== 'command_result'),
-  };
+  const results: IndexedResult[] = [];
+  const records: DeviceRecord[] = [];
+  for (const v of valid) {
+    if (v.record.type === 'command_result') results.push(v as IndexedResult);
+    else records.push(v.record);
+  }
+  return { device, batch, now, valid, rejected, results, records };
 }
 
 const reply = (

@@ -11,12 +11,40 @@ const SMALLEST_STORABLE = 1e-37;
 
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = (s: string) => s.search(UNSTORABLE) === -1;
+/** Any U+0000 or surrogate at all: without one a string cannot hold what UNSTORABLE looks for (a cheap first look). */
+// eslint-disable-next-line no-control-regex -- as above
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+const storable = (s: string) => !SUSPECT.test(s) || s.search(UNSTORABLE) === -1;
+const storableNumber = (v: number) => v === 0 || !(Math.abs(v) < SMALLEST_STORABLE);
 /** A key for the path: the path itself may end up stored (a batch's rejection reasons). */
 const printable = (key: string) => key.replace(UNSTORABLE, '\uFFFD');
 
+/**
+ * Whether findUnstorableInput finds nothing in `value` (at `depth` of the
+ * input it belongs to): the same rules, but no paths built and nothing
+ * allocated beyond each object's keys, for the usual case of input that is
+ * fine (a terminal's every record). Recursion is bounded: at MAX_INPUT_DEPTH
+ * the answer is already no.
+ */
+export function isStorableInput(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return storable(value);
+  if (typeof value === 'number') return storableNumber(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= MAX_INPUT_DEPTH) return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (!storable(key) || !isStorableInput((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** The path ('a.b.0') of the first unstorable string, key, number or too-deep value; '_' for the root; undefined when all is well. */
 export function findUnstorableInput(value: unknown): string | undefined {
+  return isStorableInput(value) ? undefined : pathOfUnstorable(value);
+}
+
+function pathOfUnstorable(value: unknown): string | undefined {
   // An explicit stack: the input may be nested a million levels deep.
   const stack: [unknown, string, number][] = [[value, '', 0]];
   while (stack.length) {
@@ -26,7 +54,7 @@ export function findUnstorableInput(value: unknown): string | undefined {
       continue;
     }
     if (typeof v === 'number') {
-      if (v !== 0 && Math.abs(v) < SMALLEST_STORABLE) return path || '_';
+      if (!storableNumber(v)) return path || '_';
       continue;
     }
     if (v === null || typeof v !== 'object') continue;

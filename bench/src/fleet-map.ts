@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Browser, Page, Route } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { painted } from './browser.js';
 import { signedInContext } from './frontend.js';
 import type { BenchDb } from './db.js';
@@ -14,10 +16,11 @@ const VEHICLES = 10_000;
 
 /**
  * The fleet map (issue #18): car_map_list for one company of the generated fleet through the API,
- * then the screen in Chromium with 10,000 vehicles. The screen's call and live stream are answered
- * by the page's route handler with 10,000 vehicles spread over Japan (the generated fleet's
- * companies hold 100-2,000 vehicles each), so the figure is the browser's: first draw from
- * navigation start, and one live round (a snapshot moving every vehicle) until it is drawn.
+ * then the screen in Chromium with 10,000 vehicles. The screen's call and live stream are sent by the
+ * page's route handler to a loopback server of the bench's own (`syntheticFeed`) that answers with
+ * 10,000 vehicles spread over Japan (the generated fleet's companies hold 100-2,000 vehicles each),
+ * so the figure is the browser's: first draw from navigation start, and one live round (a snapshot
+ * moving every vehicle) until it is drawn.
  */
 export async function benchFleetMap(
   browser: Browser | null,
@@ -60,27 +63,15 @@ export async function benchFleetMap(
   if (!browser) return;
 
   const { list, moved } = syntheticFleet(VEHICLES);
+  const feed = await syntheticFeed(
+    JSON.stringify({ list }),
+    `event: snapshot\ndata: ${JSON.stringify({ states: moved })}\n\n`,
+  );
   const context = await signedInContext(browser, server.url);
   const page = await context.newPage();
   await page.setViewportSize({ width: 1366, height: 768 });
-  let releaseLive: () => void = () => undefined;
-  const liveAsked = new Promise<void>((r) => (releaseLive = r));
-  let answerLive: (() => Promise<void>) | null = null;
-  await page.route('**/api/car_map_list', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ list }) }),
-  );
-  await page.route('**/api/live?*', (route: Route) => {
-    // Held until the bench sends the round; later reconnections get nothing new.
-    if (answerLive) return route.fulfill({ status: 204, body: '' });
-    answerLive = () =>
-      route.fulfill({
-        status: 200,
-        contentType: 'text/event-stream',
-        body: `event: snapshot\ndata: ${JSON.stringify({ states: moved })}\n\n`,
-      });
-    releaseLive();
-    return Promise.resolve();
-  });
+  await page.route('**/api/car_map_list', (route) => route.continue({ url: `${feed.url}/list` }));
+  await page.route('**/api/live?*', (route) => route.continue({ url: `${feed.url}/live` }));
   const profile = process.env.FLEETMAP_PROFILE ? await context.newCDPSession(page) : null;
   if (profile) {
     await profile.send('Profiler.enable');
@@ -114,10 +105,10 @@ export async function benchFleetMap(
       target: '≤ 3 s',
       met: first <= 3000,
     });
-    await liveAsked;
+    const sendSnapshot = await feed.opened;
     const before = stats.draws;
     const t = performance.now();
-    await answerLive!();
+    sendSnapshot();
     await page.waitForFunction(
       (d) => Number(document.querySelector('.leaflet-container')?.getAttribute('data-draws') ?? 0) > d,
       before,
@@ -161,7 +152,46 @@ export async function benchFleetMap(
     });
   } finally {
     await context.close();
+    await feed.close();
   }
+}
+
+/**
+ * The page's car_map_list answer and its live stream, served over a loopback socket: the page's calls are
+ * redirected here (route.continue), so the bodies (5 MB, 3.5 MB) reach the page as the server's would, not
+ * through Playwright's route.fulfill, which hands a body to Chromium over CDP (base64) and cost seconds of the
+ * first draw and most of a live round. The stream opens at once, as the server's does; its snapshot is sent
+ * when the bench says so. Later reconnections stay open and get nothing.
+ */
+async function syntheticFeed(listBody: string, snapshot: string) {
+  let opened: (send: () => void) => void = () => undefined;
+  const first = new Promise<() => void>((r) => (opened = r));
+  const streams = new Set<ServerResponse>();
+  const http = createServer((req, res) => {
+    req.resume();
+    if (req.url === '/list') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(listBody);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(': open\n\n');
+    streams.add(res);
+    res.on('close', () => streams.delete(res));
+    const send = () => void res.write(snapshot);
+    opened(send);
+    opened = () => undefined;
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    opened: first,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of streams) s.destroy();
+        http.close(() => r());
+      }),
+  };
 }
 
 async function drawStats(page: Page) {

@@ -1,24 +1,16 @@
 import { carMapList, FleetCar, LiveState, timestamp } from '@fleet/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { liveState } from '../testing/live-state';
 import { fastParser } from './fast-parse';
 
-const state = {
-  car_data_id: 'I000001',
+const state = liveState('I000001', 35.68, {
   car_id: 'C000001',
-  recorded_at: '2026-11-25T02:59:00.000Z',
-  lat: 35.68,
   lng: 139.76,
   speed: 40,
-  heading: null,
   engine_running: 'on',
-  engine_line: 'connected',
-  connection: 'connected',
-  device_state: 0,
   battery_voltage: 12.5,
-  battery_percentage: null,
-  last_seen_at: '2026-11-25T02:59:00.000Z',
-};
+});
 const car = {
   car_id: 'C000001',
   car_number: '品川 300 あ 1',

@@ -1,23 +1,6 @@
-import type { LiveState } from '@fleet/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { liveState } from '../testing/live-state';
 import { flushLive, LIVE_FLUSH_MS, parseSnapshot, putLive, useLiveStore } from './live-feed';
-
-const st = (id: string, lat: number): LiveState => ({
-  car_data_id: id,
-  car_id: `C${id}`,
-  recorded_at: '2026-11-25T02:59:00.000Z',
-  lat,
-  lng: 139.7,
-  speed: 0,
-  heading: null,
-  engine_running: 'off',
-  engine_line: 'connected',
-  connection: 'connected',
-  device_state: 0,
-  battery_voltage: null,
-  battery_percentage: null,
-  last_seen_at: '2026-11-25T02:59:00.000Z',
-});
 
 describe('the live feed', () => {
   afterEach(() => {
@@ -30,9 +13,9 @@ describe('the live feed', () => {
     const updates = vi.fn();
     const stop = useLiveStore.subscribe(updates);
     const before = useLiveStore.getState();
-    putLive([st('A1', 35.1), st('A2', 35.2)]);
-    putLive([st('A1', 35.3)]);
-    putLive([st('A3', 35.4)]);
+    putLive([liveState('A1', 35.1), liveState('A2', 35.2)]);
+    putLive([liveState('A1', 35.3)]);
+    putLive([liveState('A3', 35.4)]);
     expect(updates).not.toHaveBeenCalled();
     expect(useLiveStore.getState().states.A1).toBeUndefined();
     vi.advanceTimersByTime(0); // after the events already received
@@ -44,8 +27,8 @@ describe('the live feed', () => {
     // one object for the session, updated in place rather than copied per push
     expect(after.states).toBe(before.states);
     // pushes right after an update wait for the frame's time to pass, then go as one
-    putLive([st('A2', 35.5)]);
-    putLive([st('A4', 35.6)]);
+    putLive([liveState('A2', 35.5)]);
+    putLive([liveState('A4', 35.6)]);
     vi.advanceTimersByTime(LIVE_FLUSH_MS / 2);
     expect(updates).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(LIVE_FLUSH_MS / 2);
@@ -55,9 +38,9 @@ describe('the live feed', () => {
   });
 
   it('keeps the good states of a snapshot and drops a bad one', () => {
-    const bad = { ...st('B2', 35), lat: 'north' };
+    const bad = { ...liveState('B2', 35), lat: 'north' };
     const out = parseSnapshot({
-      states: [st('B1', 35.1), bad, { ...st('B3', 35.3), last_seen_at: '2026-11-25T12:00:00+09:00' }],
+      states: [liveState('B1', 35.1), bad, { ...liveState('B3', 35.3), last_seen_at: '2026-11-25T12:00:00+09:00' }],
     });
     expect(out.map((s) => s.car_data_id)).toEqual(['B1', 'B3']);
     expect(out[1]!.last_seen_at).toBe('2026-11-25T03:00:00.000Z');

@@ -16,11 +16,9 @@ describe('clusterPoints', () => {
       { x: 130, y: 10, items: ['c'] },
     ]);
   });
-  it('handles 10,000 points quickly', () => {
+  it('puts each of 10,000 points in exactly one cluster', () => {
     const pts = Array.from({ length: 10_000 }, (_, i) => ({ x: (i * 37) % 1366, y: (i * 91) % 768, item: i }));
-    const t = performance.now();
     const out = clusterPoints(pts, 60);
-    expect(performance.now() - t).toBeLessThan(100);
-    expect(out.reduce((n, c) => n + c.items.length, 0)).toBe(10_000);
+    expect(out.flatMap((c) => c.items).sort((a, b) => a - b)).toEqual(pts.map((p) => p.item));
   });
 });

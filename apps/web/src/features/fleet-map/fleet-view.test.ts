@@ -1,25 +1,12 @@
 import type { FleetCar, TelemetryState } from '@fleet/contract';
 import { describe, expect, it } from 'vitest';
+import { liveState } from '../../testing/live-state';
 import { filterItems, judgeItems, toItems } from './fleet-view';
 import { fleetMapTexts } from './texts';
 
 const now = new Date('2026-11-25T03:00:00.000Z');
-const at = (lat: number, o: Partial<TelemetryState> = {}): TelemetryState => ({
-  car_data_id: 'x',
-  recorded_at: '2026-11-25T02:59:00.000Z',
-  lat,
-  lng: 139.7,
-  speed: 0,
-  heading: null,
-  engine_running: 'off',
-  engine_line: 'connected',
-  connection: 'connected',
-  device_state: 0,
-  battery_voltage: null,
-  battery_percentage: null,
-  last_seen_at: '2026-11-25T02:59:00.000Z',
-  ...o,
-});
+/** A connected, engine-off state at `lat` reported a minute before `now` (the shared live-state fixture). */
+const at = (lat: number, o: Partial<TelemetryState> = {}): TelemetryState => liveState(o.car_data_id ?? 'x', lat, o);
 const cars: FleetCar[] = [1, 2, 3].map((n) => ({
   car_id: `C00000${n}`,
   car_number: `品川 ${n}`,

@@ -38,11 +38,14 @@ export function FleetLayer({ items, onSelect }: { items: readonly FleetItem[]; o
       if (!layer) return;
       const started = performance.now();
       layer.clearLayers();
+      // The view's edges as numbers: no LatLng per vehicle for the ones outside it.
       const view = map.getBounds().pad(0.2);
+      const [south, north, west, east] = [view.getSouth(), view.getNorth(), view.getWest(), view.getEast()];
       const points = [];
       for (const item of items) {
-        if (item.lat === null || item.lng === null || !view.contains([item.lat, item.lng])) continue;
-        const p = map.latLngToLayerPoint([item.lat, item.lng]);
+        const { lat, lng } = item;
+        if (lat === null || lng === null || lat < south || lat > north || lng < west || lng > east) continue;
+        const p = map.latLngToLayerPoint([lat, lng]);
         points.push({ x: p.x, y: p.y, item });
       }
       const groups =
@@ -101,7 +104,11 @@ export function FocusOn({ target }: { target: { lat: number; lng: number; n: num
   return null;
 }
 
-/** Fits the view to the vehicles once, when they first arrive. */
+/**
+ * Fits the view to the vehicles once, when they first arrive: at once, without the zoom animation, so the
+ * layer's first draw (its effect runs after this one) is already of the fitted view, and no second draw,
+ * animation frames and tile loads follow it.
+ */
 export function FitOnce({ items }: { items: readonly FleetItem[] }) {
   const map = useMap();
   const done = useRef(false);
@@ -111,7 +118,7 @@ export function FitOnce({ items }: { items: readonly FleetItem[] }) {
     const bounds = L.latLngBounds(
       items.flatMap((i) => (i.lat !== null && i.lng !== null ? [[i.lat, i.lng] as [number, number]] : [])),
     );
-    if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
+    if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15, animate: false });
   }, [map, items]);
   return null;
 }

@@ -1,15 +1,22 @@
-import { areaMessages, AREA_LIST_MAX, type AreaRow } from '@fleet/contract';
+import {
+  areaMessages,
+  AREA_LIST_MAX,
+  carAvailableAreasUpdate,
+  carAvailableUpdate,
+  carDisableAreasUpdate,
+  carGetAreaStatus,
+  carGetAvailableAreas,
+  carGetAvailableData,
+  carGetDisableAreas,
+  type AreaRow,
+} from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ok } from './engine-support.js';
-import { createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import { callWith, createSignedInApp, fleet, unchecked, type SignedInApp } from './helper.js';
 import { sendBatch, terminalA } from './telemetry-support.js';
 
-let t: TestApp;
-const token: Record<'staffA' | 'adminB' | 'superAdmin', string> = { staffA: '', adminB: '', superAdmin: '' };
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  for (const who of Object.keys(token) as (keyof typeof token)[]) token[who] = await login(t.app, who);
+  t = await createSignedInApp(['staffA', 'adminB', 'superAdmin']);
 });
 afterAll(() => t?.close());
 beforeEach(async () => {
@@ -17,48 +24,36 @@ beforeEach(async () => {
   await t.db.updateTable('cars').set({ lat_min: null, lat_max: null, lng_min: null, lng_max: null }).execute();
 });
 
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 const carA = fleet.A.car_id;
 const tokyo = { name: '東京駅周辺', lat_min: 35.67, lat_max: 35.69, lng_min: 139.76, lng_max: 139.78 };
 const osaka = { name: '大阪', lat_min: 34.6, lat_max: 34.8, lng_min: 135.4, lng_max: 135.6 };
 const rows = (list: AreaRow[]) => list.map(({ area_id: _id, ...a }) => a);
 const availableAreas = async (car_id = carA) =>
-  rows(
-    (await ok<{ available_areas: AreaRow[] }>(post(t.app, '/api/car_get_available_areas', { car_id }, token.staffA)))
-      .available_areas,
-  );
+  rows((await call(carGetAvailableAreas, { car_id }, 'staffA')).body.available_areas);
 const disableAreas = async (car_id = carA) =>
-  rows(
-    (await ok<{ disable_areas: AreaRow[] }>(post(t.app, '/api/car_get_disable_areas', { car_id }, token.staffA)))
-      .disable_areas,
-  );
+  rows((await call(carGetDisableAreas, { car_id }, 'staffA')).body.disable_areas);
 
 describe('available_data', () => {
   it('reads, sets and clears the vehicle rectangle', async () => {
-    const get = () =>
-      ok<{ available_data: unknown }>(post(t.app, '/api/car_get_available_data', { car_id: carA }, token.staffA));
+    const get = async () => (await call(carGetAvailableData, { car_id: carA }, 'staffA')).body;
     expect((await get()).available_data).toBeNull();
     const data = { lat_min: 35.5, lat_max: 35.9, lng_min: '139.5', lng_max: 139.9 };
-    expect(
-      (await post(t.app, '/api/car_available_update', { car_id: carA, available_data: data }, token.staffA)).statusCode,
-    ).toBe(200);
+    expect((await call(carAvailableUpdate, { car_id: carA, available_data: data }, 'staffA')).status).toBe(200);
     expect((await get()).available_data).toEqual({ lat_min: 35.5, lat_max: 35.9, lng_min: 139.5, lng_max: 139.9 });
     const empty = { lat_min: '', lat_max: '', lng_min: '', lng_max: '' };
-    expect(
-      (await post(t.app, '/api/car_available_update', { car_id: carA, available_data: empty }, token.staffA))
-        .statusCode,
-    ).toBe(200);
+    expect((await call(carAvailableUpdate, { car_id: carA, available_data: empty }, 'staffA')).status).toBe(200);
     expect((await get()).available_data).toBeNull();
   });
 
   it('refuses a half-filled or inverted rectangle with Japanese field errors and writes nothing', async () => {
-    const res = await post(
-      t.app,
-      '/api/car_available_update',
-      { car_id: carA, available_data: { lat_min: 36, lat_max: 35, lng_min: 139, lng_max: '' } },
-      token.staffA,
+    const res = await call(
+      carAvailableUpdate,
+      { car_id: carA, available_data: unchecked({ lat_min: 36, lat_max: 35, lng_min: 139, lng_max: '' }) },
+      'staffA',
     );
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({
       'available_data.lng_max': '必須項目です',
       'available_data.lat_max': '最小値より大きい値を入力してください',
     });
@@ -73,55 +68,47 @@ describe('available_data', () => {
 
 describe('area lists', () => {
   it('replace the whole list each time, in the order given, per kind', async () => {
-    let res = await post(
-      t.app,
-      '/api/car_available_areas_update',
-      { car_id: carA, available_areas: [tokyo, osaka] },
-      token.staffA,
-    );
-    expect(res.json()).toEqual({ ok: true, count: 2 });
-    await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: [osaka] }, token.staffA);
+    let res = await call(carAvailableAreasUpdate, { car_id: carA, available_areas: [tokyo, osaka] }, 'staffA');
+    expect(res.body).toEqual({ ok: true, count: 2 });
+    await call(carDisableAreasUpdate, { car_id: carA, disable_areas: [osaka] }, 'staffA');
     expect(await availableAreas()).toEqual([tokyo, osaka]);
-    res = await post(
-      t.app,
-      '/api/car_available_areas_update',
+    res = await call(
+      carAvailableAreasUpdate,
       { car_id: carA, available_areas: [{ ...osaka, name: undefined }] },
-      token.staffA,
+      'staffA',
     );
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(await availableAreas()).toEqual([{ ...osaka, name: '' }]);
     expect(await disableAreas()).toEqual([osaka]);
-    await post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: [] }, token.staffA);
+    await call(carAvailableAreasUpdate, { car_id: carA, available_areas: [] }, 'staffA');
     expect(await availableAreas()).toEqual([]);
   });
 
   it('refuse a list with one bad area as a whole, with Japanese errors per area and field', async () => {
-    await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: [tokyo] }, token.staffA);
+    await call(carDisableAreasUpdate, { car_id: carA, disable_areas: [tokyo] }, 'staffA');
     const bad = [osaka, { ...tokyo, lat_min: 35.7 }, { ...tokyo, lng_max: 200, name: 'x'.repeat(65) }];
-    const res = await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: bad }, token.staffA);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({
+    const res = await call(carDisableAreasUpdate, { car_id: carA, disable_areas: bad }, 'staffA');
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({
       'disable_areas.1.lat_max': '最小値より大きい値を入力してください',
       'disable_areas.2.lng_max': '経度は-180〜180の範囲で入力してください',
       'disable_areas.2.name': '入力が長すぎます',
     });
-    const tooMany = await post(
-      t.app,
-      '/api/car_disable_areas_update',
+    const tooMany = await call(
+      carDisableAreasUpdate,
       { car_id: carA, disable_areas: Array.from({ length: AREA_LIST_MAX + 1 }, () => tokyo) },
-      token.staffA,
+      'staffA',
     );
-    expect(tooMany.json().errors).toEqual({ disable_areas: areaMessages.tooManyAreas });
+    expect(tooMany.error.errors).toEqual({ disable_areas: areaMessages.tooManyAreas });
     expect(await disableAreas()).toEqual([tokyo]);
   });
 
   it('never mix two replacements made at the same time', async () => {
     const one = Array.from({ length: 20 }, (_, i) => ({ ...tokyo, name: `one-${i}` }));
     const two = Array.from({ length: 20 }, (_, i) => ({ ...osaka, name: `two-${i}` }));
-    const send = (list: typeof one) =>
-      post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: list }, token.staffA);
+    const send = (list: typeof one) => call(carAvailableAreasUpdate, { car_id: carA, available_areas: list }, 'staffA');
     const results = await Promise.all([send(one), send(two), send(one), send(two)]);
-    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const final = await availableAreas();
     expect([one, two]).toContainEqual(final);
   });
@@ -129,14 +116,9 @@ describe('area lists', () => {
   it('are frozen on a deleted vehicle', async () => {
     await t.db.updateTable('cars').set({ is_delete: true }).where('car_id', '=', carA).execute();
     try {
-      const res = await post(
-        t.app,
-        '/api/car_available_areas_update',
-        { car_id: carA, available_areas: [tokyo] },
-        token.staffA,
-      );
-      expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(areaMessages.carDeleted);
+      const res = await call(carAvailableAreasUpdate, { car_id: carA, available_areas: [tokyo] }, 'staffA');
+      expect(res.status).toBe(409);
+      expect(res.error.message).toBe(areaMessages.carDeleted);
     } finally {
       await t.db.updateTable('cars').set({ is_delete: false }).where('car_id', '=', carA).execute();
     }
@@ -144,14 +126,7 @@ describe('area lists', () => {
 });
 
 describe('judgement of the current position', () => {
-  type Status = {
-    position: { lat: number; lng: number } | null;
-    outsideAvailable: boolean;
-    insideForbidden: boolean;
-    availableCount: number;
-    disableCount: number;
-  };
-  const status = () => ok<Status>(post(t.app, '/api/car_get_area_status', { car_id: carA }, token.staffA));
+  const status = async () => (await call(carGetAreaStatus, { car_id: carA }, 'staffA')).body;
 
   it('is false with no position or no areas, then follows SPEC.md §4 on the last reported position', async () => {
     expect(await status()).toMatchObject({ position: null, outsideAvailable: false, insideForbidden: false });
@@ -169,42 +144,38 @@ describe('judgement of the current position', () => {
     });
 
     // Available only in Osaka: Tokyo is outside. Adding Tokyo (as available_data) brings it inside.
-    await post(t.app, '/api/car_available_areas_update', { car_id: carA, available_areas: [osaka] }, token.staffA);
+    await call(carAvailableAreasUpdate, { car_id: carA, available_areas: [osaka] }, 'staffA');
     expect(await status()).toMatchObject({ outsideAvailable: true, availableCount: 1 });
-    await post(t.app, '/api/car_available_update', { car_id: carA, available_data: tokyo }, token.staffA);
+    await call(carAvailableUpdate, { car_id: carA, available_data: tokyo }, 'staffA');
     expect(await status()).toMatchObject({ outsideAvailable: false, availableCount: 2 });
 
-    await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: [osaka] }, token.staffA);
+    await call(carDisableAreasUpdate, { car_id: carA, disable_areas: [osaka] }, 'staffA');
     expect(await status()).toMatchObject({ insideForbidden: false, disableCount: 1 });
-    await post(t.app, '/api/car_disable_areas_update', { car_id: carA, disable_areas: [osaka, tokyo] }, token.staffA);
+    await call(carDisableAreasUpdate, { car_id: carA, disable_areas: [osaka, tokyo] }, 'staffA');
     expect(await status()).toMatchObject({ insideForbidden: true, disableCount: 2 });
   });
 });
 
 describe('who may', () => {
-  const calls = (car_id: string) =>
-    [
-      ['/api/car_get_available_data', { car_id }],
-      ['/api/car_available_update', { car_id, available_data: tokyo }],
-      ['/api/car_get_available_areas', { car_id }],
-      ['/api/car_available_areas_update', { car_id, available_areas: [tokyo] }],
-      ['/api/car_get_disable_areas', { car_id }],
-      ['/api/car_disable_areas_update', { car_id, disable_areas: [tokyo] }],
-      ['/api/car_get_area_status', { car_id }],
-    ] as const;
+  const calls = (car_id: string) => [
+    callWith(carGetAvailableData, { car_id }),
+    callWith(carAvailableUpdate, { car_id, available_data: tokyo }),
+    callWith(carGetAvailableAreas, { car_id }),
+    callWith(carAvailableAreasUpdate, { car_id, available_areas: [tokyo] }),
+    callWith(carGetDisableAreas, { car_id }),
+    callWith(carDisableAreasUpdate, { car_id, disable_areas: [tokyo] }),
+    callWith(carGetAreaStatus, { car_id }),
+  ];
 
   it('lets a common user work on the own company vehicles and the super admin on all', async () => {
-    for (const [url, body] of calls(carA))
-      expect((await post(t.app, url, body, token.staffA)).statusCode, url).toBe(200);
-    for (const [url, body] of calls(fleet.B.car_id))
-      expect((await post(t.app, url, body, token.superAdmin)).statusCode, url).toBe(200);
+    for (const c of calls(carA)) expect((await c.send(t.app, t.tokens.staffA)).status, c.call.path).toBe(200);
+    for (const c of calls(fleet.B.car_id))
+      expect((await c.send(t.app, t.tokens.superAdmin)).status, c.call.path).toBe(200);
   });
 
   it("answers another company's vehicle as not found and writes nothing", async () => {
-    for (const [url, body] of calls(fleet.B.car_id))
-      expect((await post(t.app, url, body, token.staffA)).statusCode, url).toBe(404);
-    for (const [url, body] of calls(carA))
-      expect((await post(t.app, url, body, token.adminB)).statusCode, url).toBe(404);
+    for (const c of calls(fleet.B.car_id)) expect((await c.send(t.app, t.tokens.staffA)).status, c.call.path).toBe(404);
+    for (const c of calls(carA)) expect((await c.send(t.app, t.tokens.adminB)).status, c.call.path).toBe(404);
     expect(await t.db.selectFrom('areas').select('id').execute()).toEqual([]);
   });
 });

@@ -1,31 +1,26 @@
-import { fleetStateOf, type FleetCar } from '@fleet/contract';
+import { carMapList, fleetStateOf } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   companyA,
   companyB,
-  createTestApp,
+  createSignedInApp,
   fleet,
-  login,
-  post,
-  seedFixtures,
+  unchecked,
   type FixtureAccount,
-  type TestApp,
+  type SignedInApp,
 } from './helper.js';
 import { sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
 /** car_map_list (the fleet map, issue #18): the vehicles of the caller's scope at their latest state. */
-let t: TestApp;
-const tokens = {} as Record<FixtureAccount, string>;
-const mapOf = async (who: FixtureAccount, body: object = {}) => {
-  const res = await post(t.app, '/api/car_map_list', body, tokens[who]);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ list: FleetCar[] }>().list;
+let t: SignedInApp;
+const mapOf = async (who: FixtureAccount, body: { company_id?: string } = {}) => {
+  const res = await t.call(carMapList, body, who);
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.list;
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  for (const who of ['superAdmin', 'adminA', 'staffA', 'adminB'] as const) tokens[who] = await login(t.app, who);
+  t = await createSignedInApp(['superAdmin', 'adminA', 'staffA', 'adminB']);
   const time = new Date().toISOString();
   for (const [terminal, lat] of [
     [terminalA, 35.68],
@@ -84,9 +79,9 @@ describe('car_map_list', () => {
   });
 
   it('refuses a malformed company and an anonymous caller', async () => {
-    const bad = await post(t.app, '/api/car_map_list', { company_id: 'no spaces' }, tokens.superAdmin);
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.company_id).toBeTruthy();
-    expect((await post(t.app, '/api/car_map_list', {})).statusCode).toBe(401);
+    const bad = await t.call(carMapList, { company_id: unchecked('no spaces') }, 'superAdmin');
+    expect(bad.status).toBe(400);
+    expect(bad.error.errors?.company_id).toBeTruthy();
+    expect((await t.call(carMapList, {})).status).toBe(401);
   });
 });

@@ -1,17 +1,15 @@
-import type { ReservedCommand } from '@fleet/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ok, poll, reserveEngineOk } from './engine-support.js';
 import {
-  accounts,
-  companyB,
-  createTestApp,
-  fleet,
-  login,
-  post,
-  seedFixtures,
-  type FixtureAccount,
-  type TestApp,
-} from './helper.js';
+  carDataSync,
+  carGetAreaStatus,
+  carGetDetail,
+  carGetEngineLog,
+  carGetLatestState,
+  carGetReserveCmdHistory,
+  carList,
+} from '@fleet/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCachedSessionApp, moveTerminalAToB, poll, reserveEngineOk } from './engine-support.js';
+import { accounts, companyB, fleet, type SignedInApp } from './helper.js';
 import { sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
 /**
@@ -19,17 +17,14 @@ import { sendBatch, terminalA, terminalB } from './telemetry-support.js';
  * issue 12, each shrunk to a few steps: a terminal moves between the companies' vehicles, then sends
  * a record of another kind than the one the previous company last saw.
  */
-let t: TestApp;
-const token = {} as Record<FixtureAccount, string>;
+let t: SignedInApp;
 
 beforeEach(async () => {
-  // With the session cache on, as production runs (it is off in other tests, which write sessions by hand):
-  // every revocation of the engine right must still be seen by the very next call.
-  t = await createTestApp({ env: { SESSION_CACHE: 'true' } });
-  await seedFixtures(t.db);
-  for (const who of ['superAdmin', 'adminA', 'adminB'] as const) token[who] = await login(t.app, who);
+  t = await createCachedSessionApp(['superAdmin', 'adminA', 'adminB']);
 });
 afterEach(() => t.close());
+
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 
 let seq = 0;
 /** The terminal sends one record now (a few milliseconds after whatever came before). */
@@ -44,65 +39,39 @@ async function send(terminal: { id: string }, record: Record<string, unknown>) {
 const gps = (lat: number) => ({ type: 'gps', lat, lng: 139.7, speed: 30 });
 const battery = { type: 'battery', voltage: 12.4, percentage: 80 };
 
-/** Company A's vehicle is deleted and its terminal fitted to company B's vehicle (B's own terminal comes off). */
-async function moveTerminalAToB() {
-  await t.db.updateTable('cars').set({ is_delete: true }).where('car_id', '=', fleet.A.car_id).execute();
-  await t.db
-    .updateTable('cars')
-    .set({ car_device_id: fleet.A.car_device_id, car_data_id: fleet.A.car_data_id })
-    .where('car_id', '=', fleet.B.car_id)
-    .execute();
-}
-
-type Latest = { lat: number | null; battery_voltage: number | null } | null;
-
 describe('the latest state of a terminal that moved to another company', () => {
   it("does not show the previous company's last position once the terminal reports something else", async () => {
     await send(terminalA, gps(35.6));
-    await moveTerminalAToB();
+    await moveTerminalAToB(t.db);
     // Before the fix the battery record made the whole state company B's, company A's position included.
     await send(terminalA, battery);
 
-    const detail = await ok<{ latest: Latest }>(
-      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB),
-    );
+    const detail = (await call(carGetDetail, { car_id: fleet.B.car_id }, 'adminB')).body;
     expect(detail.latest).toMatchObject({ lat: null, battery_voltage: 12.4 });
-    const list = await ok<{ list: { car_id: string; latest: Latest }[] }>(
-      post(t.app, '/api/car_list', { isDelete: true }, token.adminB),
-    );
+    const list = (await call(carList, { isDelete: true }, 'adminB')).body;
     expect(list.list.find((c) => c.car_id === fleet.B.car_id)?.latest).toMatchObject({
       lat: null,
       battery_voltage: 12.4,
     });
-    const area = await ok<{ position: unknown }>(
-      post(t.app, '/api/car_get_area_status', { car_id: fleet.B.car_id }, token.adminB),
-    );
+    const area = (await call(carGetAreaStatus, { car_id: fleet.B.car_id }, 'adminB')).body;
     expect(area.position).toBeNull();
-    const state = await ok<{ state: Latest }>(
-      post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, token.adminB),
-    );
+    const state = (await call(carGetLatestState, { car_data_id: terminalA.imei }, 'adminB')).body;
     expect(state.state).toMatchObject({ lat: null, battery_voltage: 12.4 });
-    const synced = await ok<{ state: Latest }>(
-      post(t.app, '/api/car_data_sync', { car_id: fleet.B.car_id, car_data_id: terminalA.imei }, token.adminB),
-    );
+    const synced = (await call(carDataSync, { car_id: fleet.B.car_id, car_data_id: terminalA.imei }, 'adminB')).body;
     expect(synced.state).toMatchObject({ lat: null, battery_voltage: 12.4 });
 
     // Its own positions it sees; the super admin sees everything all along.
-    const all = await ok<{ latest: Latest }>(
-      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.superAdmin),
-    );
+    const all = (await call(carGetDetail, { car_id: fleet.B.car_id }, 'superAdmin')).body;
     expect(all.latest).toMatchObject({ lat: 35.6, battery_voltage: 12.4 });
     await send(terminalA, gps(35.9));
-    const after = await ok<{ latest: Latest }>(
-      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB),
-    );
+    const after = (await call(carGetDetail, { car_id: fleet.B.car_id }, 'adminB')).body;
     expect(after.latest).toMatchObject({ lat: 35.9, battery_voltage: 12.4 });
   });
 });
 
 describe('the result of a command the terminal fetched for one company and reports on another company’s vehicle', () => {
   it("changes the engine line in the new company's engine log without naming the other company's command", async () => {
-    const command = await reserveEngineOk(t.app, token.adminB, terminalB.imei, 0);
+    const command = await reserveEngineOk(t.app, t.tokens.adminB, terminalB.imei, 0);
     expect(await poll(t.app, terminalB)).toEqual([command.command_id]);
     // The super admin fits company B's terminal to company A's vehicle before the result comes.
     await t.db.updateTable('cars').set({ is_delete: true }).where('car_id', '=', fleet.B.car_id).execute();
@@ -113,16 +82,7 @@ describe('the result of a command the terminal fetched for one company and repor
       .execute();
     await send(terminalB, { type: 'command_result', command_id: command.command_id, success: true, detail: '' });
 
-    type Row = {
-      engine_line: string | null;
-      command: number | null;
-      command_id: number | null;
-      account_id: string | null;
-      account_name: string | null;
-    };
-    const theirs = await ok<{ list: Row[] }>(
-      post(t.app, '/api/car_get_engine_log', { car_data_id: terminalB.imei }, token.adminA),
-    );
+    const theirs = (await call(carGetEngineLog, { car_data_id: terminalB.imei }, 'adminA')).body;
     // Before the fix: command_id, command and account_id of company B's admin, with the name.
     expect(theirs.list).toEqual([
       expect.objectContaining({
@@ -135,9 +95,7 @@ describe('the result of a command the terminal fetched for one company and repor
     ]);
 
     // The command's own history keeps the result, for the super admin (company B no longer sees the terminal).
-    const history = await ok<{ list: ReservedCommand[] }>(
-      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalB.imei }, token.superAdmin),
-    );
+    const history = (await call(carGetReserveCmdHistory, { car_data_id: terminalB.imei }, 'superAdmin')).body;
     expect(history.list).toMatchObject([
       { command_id: command.command_id, status: 'succeeded', created_by: accounts.adminB.account_id },
     ]);
@@ -147,12 +105,10 @@ describe('the result of a command the terminal fetched for one company and repor
   });
 
   it('names the command in the engine log while the terminal is on a vehicle of the command’s company', async () => {
-    const permit = await reserveEngineOk(t.app, token.adminA, terminalA.imei, 0);
+    const permit = await reserveEngineOk(t.app, t.tokens.adminA, terminalA.imei, 0);
     expect(await poll(t.app, terminalA)).toEqual([permit.command_id]);
     await send(terminalA, { type: 'command_result', command_id: permit.command_id, success: true, detail: '' });
-    const log = await ok<{ list: { command_id: number | null; account_id: string | null }[] }>(
-      post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei }, token.adminA),
-    );
+    const log = (await call(carGetEngineLog, { car_data_id: terminalA.imei }, 'adminA')).body;
     expect(log.list).toMatchObject([{ command_id: permit.command_id, account_id: accounts.adminA.account_id }]);
   });
 });

@@ -1,56 +1,51 @@
-import { cancelReasons, engineMessages, type ReservationRequest, type ReservedCommand } from '@fleet/contract';
+import {
+  accountDelete,
+  accountGetDetail,
+  accountUpdate,
+  cancelReasons,
+  carGetAreaStatus,
+  carGetDetail,
+  carGetReserveCmdHistory,
+  carList,
+  carReserveCmd,
+  engineMessages,
+  getReserveRequests,
+  me,
+  stepUp as stepUpCall,
+} from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRequestScheduler } from '../src/engine/request-scheduler.js';
 import {
+  createCachedSessionApp,
   getSlot,
   grantEngineControl,
-  ok,
+  moveTerminalAToB,
   poll,
   report,
-  reserveEngine,
+  requestEngine,
+  requestEngineOk,
+  reserveEngineCall,
   reserveEngineOk,
   stepUp,
+  testScheduler,
 } from './engine-support.js';
-import {
-  accounts,
-  companyB,
-  createTestApp,
-  fleet,
-  login,
-  post,
-  seedFixtures,
-  type FixtureAccount,
-  type TestApp,
-} from './helper.js';
+import { accounts, companyB, fleet, login, type SignedInApp } from './helper.js';
 import { sendBatch, terminalA } from './telemetry-support.js';
 
 /**
  * Issue 12: tenancy and authority at every step. Each scenario was reproduced against the product
  * before the fix: a terminal that changes hands, an account that is deleted or loses its right.
  */
-let t: TestApp;
-let token: Record<FixtureAccount, string>;
+let t: SignedInApp;
 
 beforeEach(async () => {
-  // With the session cache on, as production runs (it is off in other tests, which write sessions by hand):
-  // every revocation of the engine right must still be seen by the very next call.
-  t = await createTestApp({ env: { SESSION_CACHE: 'true' } });
-  await seedFixtures(t.db);
-  token = {} as Record<FixtureAccount, string>;
-  for (const who of Object.keys(accounts) as FixtureAccount[]) token[who] = await login(t.app, who);
+  t = await createCachedSessionApp();
 });
 afterEach(() => t.close());
 
-/** Company A deletes its vehicle; the super admin fits A's terminal to company B's vehicle. */
-async function moveTerminalToB() {
-  await t.db.updateTable('cars').set({ is_delete: true }).where('car_id', '=', fleet.A.car_id).execute();
-  await t.db
-    .updateTable('cars')
-    .set({ car_device_id: fleet.A.car_device_id, car_data_id: fleet.A.car_data_id })
-    .where('car_id', '=', fleet.B.car_id)
-    .execute();
-}
+const call: SignedInApp['call'] = (...args) => t.call(...args);
+const moveTerminalToB = () => moveTerminalAToB(t.db);
+const inAnHour = () => new Date(Date.now() + 3_600_000);
 
 /** The terminal reports a position now. */
 const reportPosition = (seq: number, lat: number, lng: number) =>
@@ -75,47 +70,34 @@ const withoutTriggers = async (run: () => Promise<void>) => {
   }
 };
 
-function scheduler() {
-  const clock = { now: new Date() };
-  return { clock, s: createRequestScheduler({ db: t.db, clock: () => clock.now }) };
-}
+const scheduler = () => testScheduler(t.db);
 
 describe('1. the live position of a terminal that moved to another company', () => {
   it('is no longer readable by the old company through its deleted vehicle, the list or the area status', async () => {
     await reportPosition(1, 35.6, 139.7);
-    const before = await ok<{ latest: { lat: number } | null }>(
-      post(t.app, '/api/car_get_detail', { car_id: fleet.A.car_id }, token.staffA),
-    );
+    const before = (await call(carGetDetail, { car_id: fleet.A.car_id }, 'staffA')).body;
     expect(before.latest?.lat).toBe(35.6);
 
     await moveTerminalToB();
     await reportPosition(2, 35.9, 139.9);
 
-    const detail = await ok<{ latest: unknown }>(
-      post(t.app, '/api/car_get_detail', { car_id: fleet.A.car_id }, token.staffA),
-    );
+    const detail = (await call(carGetDetail, { car_id: fleet.A.car_id }, 'staffA')).body;
     expect(detail.latest).toBeNull();
-    const list = await ok<{ list: { car_id: string; latest: unknown }[] }>(
-      post(t.app, '/api/car_list', { isDelete: true, page: 1 }, token.staffA),
-    );
+    const list = (await call(carList, { isDelete: true }, 'staffA')).body;
     expect(list.list.find((c) => c.car_id === fleet.A.car_id)).toMatchObject({ latest: null });
-    const area = await ok<{ position: unknown }>(
-      post(t.app, '/api/car_get_area_status', { car_id: fleet.A.car_id }, token.staffA),
-    );
+    const area = (await call(carGetAreaStatus, { car_id: fleet.A.car_id }, 'staffA')).body;
     expect(area.position).toBeNull();
 
     // The new company reads it.
-    const theirs = await ok<{ latest: { lat: number } | null }>(
-      post(t.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, token.adminB),
-    );
+    const theirs = (await call(carGetDetail, { car_id: fleet.B.car_id }, 'adminB')).body;
     expect(theirs.latest?.lat).toBe(35.9);
   });
 });
 
 describe('2. a prohibit queued for a terminal that then moves to another company', () => {
   it('is cancelled with the reason when the vehicle is deleted, and never reaches the terminal', async () => {
-    await stepUp(t.app, token.managerA);
-    const c = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 1);
+    await stepUp(t.app, t.tokens.managerA);
+    const c = await reserveEngineOk(t.app, t.tokens.managerA, terminalA.imei, 1);
     await moveTerminalToB();
     expect(await poll(t.app, terminalA)).toEqual([]);
     expect(await commandRow(c.command_id)).toMatchObject({
@@ -126,8 +108,8 @@ describe('2. a prohibit queued for a terminal that then moves to another company
   });
 
   it('is refused at the hand-out even if nothing cancelled it when the terminal moved', async () => {
-    await stepUp(t.app, token.managerA);
-    const c = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 1);
+    await stepUp(t.app, t.tokens.managerA);
+    const c = await reserveEngineOk(t.app, t.tokens.managerA, terminalA.imei, 1);
     await withoutTriggers(async () => {
       await moveTerminalToB();
       expect(await poll(t.app, terminalA)).toEqual([]);
@@ -145,8 +127,8 @@ describe('2. a prohibit queued for a terminal that then moves to another company
   });
 
   it('is refused at the hand-out when its creator was deleted or lost the right', async () => {
-    await stepUp(t.app, token.managerA);
-    await reserveEngineOk(t.app, token.managerA, terminalA.imei, 1);
+    await stepUp(t.app, t.tokens.managerA);
+    await reserveEngineOk(t.app, t.tokens.managerA, terminalA.imei, 1);
     await withoutTriggers(async () => {
       await t.db
         .updateTable('accounts')
@@ -155,7 +137,7 @@ describe('2. a prohibit queued for a terminal that then moves to another company
         .execute();
       expect(await poll(t.app, terminalA)).toEqual([]);
     });
-    const slot = await getSlot(t.app, token.adminA, terminalA.imei);
+    const slot = await getSlot(t.app, t.tokens.adminA, terminalA.imei);
     expect(slot).toMatchObject({ state: 0, command: { status: 'cancelled', cancel_reason: cancelReasons.noRight } });
     expect(slot.command!.events.at(-1)).toMatchObject({ event: 'cancelled', reason: cancelReasons.noRight });
   });
@@ -163,40 +145,24 @@ describe('2. a prohibit queued for a terminal that then moves to another company
 
 describe('3. a scheduled request for a vehicle that moves to another company', () => {
   it('is cancelled, never fires, and is not shown to the new company', async () => {
-    await stepUp(t.app, token.managerA);
+    await stepUp(t.app, t.tokens.managerA);
     const { clock, s } = scheduler();
     const executeAt = new Date(clock.now.getTime() + 60_000);
-    await ok(
-      post(
-        t.app,
-        '/api/car_engine_state_reserve_request',
-        { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt.toISOString() } },
-        token.managerA,
-      ),
-    );
+    await requestEngineOk(t.app, t.tokens.managerA, fleet.A.car_id, 1, executeAt);
     await t.db.updateTable('cars').set({ company_id: companyB }).where('car_id', '=', fleet.A.car_id).execute();
     clock.now = new Date(executeAt.getTime() + 60_000);
     expect(await s.tick()).toMatchObject({ fired: 0 });
-    const theirs = await ok<{ pending: ReservationRequest[]; recent: ReservationRequest[] }>(
-      post(t.app, '/api/get_reserve_requests', { car_id: fleet.A.car_id }, token.adminB),
-    );
+    const theirs = (await call(getReserveRequests, { car_id: fleet.A.car_id }, 'adminB')).body;
     expect([...theirs.pending, ...theirs.recent]).toEqual([]);
     const row = await t.db.selectFrom('reservation_requests').select(['status', 'reason']).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'cancelled', reason: cancelReasons.companyChanged });
   });
 
   it('is cancelled by the scheduler when nothing cancelled it before', async () => {
-    await stepUp(t.app, token.managerA);
+    await stepUp(t.app, t.tokens.managerA);
     const { clock, s } = scheduler();
     const executeAt = new Date(clock.now.getTime() + 60_000);
-    await ok(
-      post(
-        t.app,
-        '/api/car_engine_state_reserve_request',
-        { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt.toISOString() } },
-        token.managerA,
-      ),
-    );
+    await requestEngineOk(t.app, t.tokens.managerA, fleet.A.car_id, 1, executeAt);
     await withoutTriggers(async () => {
       await t.db.updateTable('cars').set({ company_id: companyB }).where('car_id', '=', fleet.A.car_id).execute();
       clock.now = new Date(executeAt.getTime() + 60_000);
@@ -215,16 +181,7 @@ describe('4. a scheduled request of an account that is deleted', () => {
     await stepUp(t.app, staff);
     const { clock, s } = scheduler();
     const executeAt = new Date(clock.now.getTime() + 60_000);
-    for (const car_id of [fleet.A.car_id]) {
-      await ok(
-        post(
-          t.app,
-          '/api/car_engine_state_reserve_request',
-          { request: { car_id, cmd: 1, execute_at: executeAt.toISOString() } },
-          staff,
-        ),
-      );
-    }
+    for (const car_id of [fleet.A.car_id]) await requestEngineOk(t.app, staff, car_id, 1, executeAt);
     await withoutTriggers(async () => {
       await t.db
         .updateTable('accounts')
@@ -242,22 +199,11 @@ describe('4. a scheduled request of an account that is deleted', () => {
     await grantEngineControl(t.db, accounts.staffA.account_id);
     const staff = await login(t.app, 'staffA');
     await stepUp(t.app, staff);
-    const executeAt = new Date(Date.now() + 3_600_000).toISOString();
-    await ok(
-      post(
-        t.app,
-        '/api/car_engine_state_reserve_request',
-        { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: executeAt } },
-        staff,
-      ),
-    );
+    await requestEngineOk(t.app, staff, fleet.A.car_id, 1, inAnHour());
     const c = await reserveEngineOk(t.app, staff, terminalA.imei, 1);
-    await ok(
-      post(t.app, '/api/account_delete', { account_id: accounts.staffA.account_id, isDelete: true }, token.adminA),
-    );
-    const requests = await ok<{ pending: ReservationRequest[]; recent: ReservationRequest[] }>(
-      post(t.app, '/api/get_reserve_requests', { car_id: fleet.A.car_id }, token.adminA),
-    );
+    const deleted = await call(accountDelete, { account_id: accounts.staffA.account_id, isDelete: true }, 'adminA');
+    expect(deleted.status, deleted.raw.body).toBe(200);
+    const requests = (await call(getReserveRequests, { car_id: fleet.A.car_id }, 'adminA')).body;
     expect(requests.pending).toEqual([]);
     expect(requests.recent).toMatchObject([{ status: 'cancelled', reason: cancelReasons.creatorDeleted }]);
     expect(await commandRow(c.command_id)).toMatchObject({
@@ -270,19 +216,15 @@ describe('4. a scheduled request of an account that is deleted', () => {
 
 describe('5. the command history of the previous company', () => {
   it('is not shown to the company the terminal moved to', async () => {
-    const c = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 0);
+    const c = await reserveEngineOk(t.app, t.tokens.managerA, terminalA.imei, 0);
     expect(await poll(t.app, terminalA)).toEqual([c.command_id]);
     await report(t.app, terminalA, c.command_id, true);
     await moveTerminalToB();
-    const history = await ok<{ list: ReservedCommand[] }>(
-      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.adminB),
-    );
+    const history = (await call(carGetReserveCmdHistory, { car_data_id: terminalA.imei }, 'adminB')).body;
     expect(history.list).toEqual([]);
-    expect(await getSlot(t.app, token.adminB, terminalA.imei)).toMatchObject({ state: 0, command: null });
+    expect(await getSlot(t.app, t.tokens.adminB, terminalA.imei)).toMatchObject({ state: 0, command: null });
     // The super admin still sees every company's history.
-    const all = await ok<{ list: ReservedCommand[] }>(
-      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.superAdmin),
-    );
+    const all = (await call(carGetReserveCmdHistory, { car_data_id: terminalA.imei }, 'superAdmin')).body;
     expect(all.list.map((x) => x.command_id)).toEqual([c.command_id]);
   });
 });
@@ -293,93 +235,83 @@ describe('6. software and settings updates', () => {
       car_data_id: terminalA.imei,
       cmd_type: 'req_car_setting_update',
       cmd_info: { settings: { server: 'http://evil.example' } },
-    };
+    } as const;
     await grantEngineControl(t.db, accounts.staffA.account_id);
     for (const who of ['staffA', 'managerA', 'adminA'] as const) {
-      const res = await post(t.app, '/api/car_reserve_cmd', body, token[who]);
-      expect(res.statusCode, who).toBe(403);
-      expect(res.json()).toMatchObject({ code: 'FORBIDDEN', message: engineMessages.superAdminOnly });
+      const res = await call(carReserveCmd, body, who);
+      expect(res.status, who).toBe(403);
+      expect(res.error).toMatchObject({ code: 'FORBIDDEN', message: engineMessages.superAdminOnly });
     }
     expect(await t.db.selectFrom('reserved_commands').select('id').execute()).toEqual([]);
-    expect((await post(t.app, '/api/car_reserve_cmd', body, token.superAdmin)).statusCode).toBe(200);
+    expect((await call(carReserveCmd, body, 'superAdmin')).status).toBe(200);
   });
 });
 
 describe('the engine-control right', () => {
   it('is off for a common account: engine calls answer 403 with the reason, reads still work', async () => {
-    const res = await reserveEngine(t.app, token.staffA, terminalA.imei, 0);
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'FORBIDDEN', message: engineMessages.noEngineRight });
-    const request = await post(
-      t.app,
-      '/api/car_engine_state_reserve_request',
-      { request: { car_id: fleet.A.car_id, cmd: 0, execute_at: new Date(Date.now() + 3_600_000).toISOString() } },
-      token.staffA,
-    );
-    expect(request.statusCode).toBe(403);
-    expect((await getSlot(t.app, token.staffA, terminalA.imei)).state).toBe(0);
-    expect(await ok(post(t.app, '/api/me', {}, token.staffA))).toMatchObject({ engine_control: false });
+    const res = await reserveEngineCall(t.app, t.tokens.staffA, terminalA.imei, 0);
+    expect(res.status).toBe(403);
+    expect(res.error).toMatchObject({ code: 'FORBIDDEN', message: engineMessages.noEngineRight });
+    const request = await requestEngine(t.app, t.tokens.staffA, fleet.A.car_id, 0, inAnHour());
+    expect(request.status).toBe(403);
+    expect((await getSlot(t.app, t.tokens.staffA, terminalA.imei)).state).toBe(0);
+    expect((await call(me, {}, 'staffA')).body).toMatchObject({ engine_control: false });
   });
 
   it('is given by the company admin on the account screen (audited), never by the account itself', async () => {
-    const detail = await ok<Record<string, unknown>>(
-      post(t.app, '/api/account_get_detail', { account_id: accounts.staffA.account_id }, token.adminA),
-    );
+    const detail = (await call(accountGetDetail, { account_id: accounts.staffA.account_id }, 'adminA')).body;
     expect(detail.engine_control).toBe(false);
     const info = { ...accounts.staffA, engine_control: true, password: '', password_confirm: '' };
-    const self = await post(t.app, '/api/account_update', { info }, token.staffA);
-    expect(self.statusCode).not.toBe(200);
-    await ok(post(t.app, '/api/account_update', { info }, token.adminA));
-    expect(
-      await ok(post(t.app, '/api/account_get_detail', { account_id: accounts.staffA.account_id }, token.adminA)),
-    ).toMatchObject({ engine_control: true });
+    const self = await call(accountUpdate, { info }, 'staffA');
+    expect(self.status).not.toBe(200);
+    expect((await call(accountUpdate, { info }, 'adminA')).status).toBe(200);
+    expect((await call(accountGetDetail, { account_id: accounts.staffA.account_id }, 'adminA')).body).toMatchObject({
+      engine_control: true,
+    });
     const audit = await t.db
       .selectFrom('audit_log')
       .select(['account_id', 'target_id'])
       .where('action', '=', 'account.engine_control')
       .execute();
     expect(audit).toEqual([{ account_id: accounts.adminA.account_id, target_id: accounts.staffA.account_id }]);
-    expect((await reserveEngine(t.app, await login(t.app, 'staffA'), terminalA.imei, 0)).statusCode).toBe(200);
+    expect((await reserveEngineCall(t.app, await login(t.app, 'staffA'), terminalA.imei, 0)).status).toBe(200);
   });
 });
 
 describe('step-up before a prohibit', () => {
   it('is required for a prohibit now or scheduled, not for a permit', async () => {
-    const prohibit = await reserveEngine(t.app, token.managerA, terminalA.imei, 1);
-    expect(prohibit.statusCode).toBe(403);
-    expect(prohibit.json()).toMatchObject({ code: 'STEP_UP_REQUIRED', message: engineMessages.stepUpRequired });
-    const scheduled = await post(
-      t.app,
-      '/api/car_engine_state_reserve_request',
-      { request: { car_id: fleet.A.car_id, cmd: 1, execute_at: new Date(Date.now() + 3_600_000).toISOString() } },
-      token.managerA,
-    );
-    expect(scheduled.json()).toMatchObject({ code: 'STEP_UP_REQUIRED' });
-    expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 0)).statusCode).toBe(200);
+    const prohibit = await reserveEngineCall(t.app, t.tokens.managerA, terminalA.imei, 1);
+    expect(prohibit.status).toBe(403);
+    expect(prohibit.error).toMatchObject({ code: 'STEP_UP_REQUIRED', message: engineMessages.stepUpRequired });
+    const scheduled = await requestEngine(t.app, t.tokens.managerA, fleet.A.car_id, 1, inAnHour());
+    expect(scheduled.error).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    expect((await reserveEngineCall(t.app, t.tokens.managerA, terminalA.imei, 0)).status).toBe(200);
   });
 
   it('takes the password: a wrong one is refused with a field error; the right one elevates this session only', async () => {
-    const wrong = await post(t.app, '/api/step_up', { password: 'not-the-password' }, token.managerA);
-    expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toMatchObject({ errors: { password: engineMessages.stepUpFailed } });
-    await stepUp(t.app, token.managerA);
-    expect(await ok(post(t.app, '/api/me', {}, token.managerA))).toMatchObject({
+    const wrong = await call(stepUpCall, { password: 'not-the-password' }, 'managerA');
+    expect(wrong.status).toBe(401);
+    expect(wrong.error).toMatchObject({ errors: { password: engineMessages.stepUpFailed } });
+    await stepUp(t.app, t.tokens.managerA);
+    expect((await call(me, {}, 'managerA')).body).toMatchObject({
       stepped_up_until: expect.any(String),
     });
     const other = await login(t.app, 'managerA');
-    expect((await reserveEngine(t.app, other, terminalA.imei, 1)).json()).toMatchObject({ code: 'STEP_UP_REQUIRED' });
-    expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 1)).statusCode).toBe(200);
+    expect((await reserveEngineCall(t.app, other, terminalA.imei, 1)).error).toMatchObject({
+      code: 'STEP_UP_REQUIRED',
+    });
+    expect((await reserveEngineCall(t.app, t.tokens.managerA, terminalA.imei, 1)).status).toBe(200);
     const audit = await t.db.selectFrom('audit_log').select('action').where('action', '=', 'session.step_up').execute();
     expect(audit).toHaveLength(1);
   });
 
   it('expires after five minutes', async () => {
-    await stepUp(t.app, token.managerA);
+    await stepUp(t.app, t.tokens.managerA);
     await t.db
       .updateTable('sessions')
       .set({ stepped_up_until: new Date(Date.now() - 1000) })
       .execute();
-    expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 1)).json()).toMatchObject({
+    expect((await reserveEngineCall(t.app, t.tokens.managerA, terminalA.imei, 1)).error).toMatchObject({
       code: 'STEP_UP_REQUIRED',
     });
   });

@@ -1,44 +1,39 @@
-import { engineMessages, type ReservedCommand } from '@fleet/contract';
+import {
+  carDeleteReserveEngineCmd,
+  carEngineStateReserve,
+  carGetEngineLog,
+  carGetReserveCmd,
+  carGetReserveCmdHistory,
+  carReserveCmd,
+  engineMessages,
+} from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  clearCommands,
+  createSteppedUpApp,
   eventsOf,
   expireNow,
   getSlot,
-  grantEngineControl,
-  ok,
   poll,
   report,
-  reserveEngine,
+  reserveEngineCall,
   reserveEngineOk,
-  stepUp,
 } from './engine-support.js';
-import { accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { accounts, callWith, unchecked, type SignedInApp } from './helper.js';
 import { latest, terminalA, terminalB } from './telemetry-support.js';
 
-let t: TestApp;
-const token: Record<'staffA' | 'managerA' | 'adminB' | 'superAdmin', string> = {
-  staffA: '',
-  managerA: '',
-  adminB: '',
-  superAdmin: '',
-};
+let t: SignedInApp;
+let token: SignedInApp['tokens'];
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  // The common account is given the engine-control right; every session steps up (prohibits need it).
-  await grantEngineControl(t.db, accounts.staffA.account_id);
-  for (const who of Object.keys(token) as (keyof typeof token)[]) {
-    token[who] = await login(t.app, who);
-    await stepUp(t.app, token[who]);
-  }
+  t = await createSteppedUpApp(['staffA', 'managerA', 'adminB', 'superAdmin']);
+  token = t.tokens;
 });
 afterAll(() => t?.close());
 
 /** Every test starts with empty slots. */
-beforeEach(async () => {
-  await t.db.deleteFrom('reserved_command_events').execute();
-  await t.db.deleteFrom('reserved_commands').execute();
-});
+beforeEach(() => clearCommands(t.db));
+
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 
 describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
   it('a common user of the own company reserves; the terminal fetches and reports; every step is on the timeline', async () => {
@@ -77,9 +72,7 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
 
     // The gateway's part: engine line and engine log, with who ordered it.
     expect((await latest(t.db, terminalA.imei))?.engine_line).toBe('disconnected');
-    const log = await ok<{ list: { command_id: number | null; account_id: string | null }[] }>(
-      post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei }, token.staffA),
-    );
+    const log = (await call(carGetEngineLog, { car_data_id: terminalA.imei }, 'staffA')).body;
     expect(log.list).toContainEqual(
       expect.objectContaining({ command_id: reserved.command_id, account_id: 'staff-a' }),
     );
@@ -98,26 +91,25 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
 
   it('refuses a second command in a busy slot (execWait and resultWait) with a Japanese 409', async () => {
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
-    let res = await reserveEngine(t.app, token.managerA, terminalA.imei, 0);
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: engineMessages.slotBusy });
+    let res = await reserveEngineCall(t.app, token.managerA, terminalA.imei, 0);
+    expect(res.status).toBe(409);
+    expect(res.error).toMatchObject({ code: 'CONFLICT', message: engineMessages.slotBusy });
     await poll(t.app, terminalA);
-    res = await reserveEngine(t.app, token.managerA, terminalA.imei, 0);
-    expect(res.json()).toMatchObject({ message: engineMessages.slotBusy });
+    res = await reserveEngineCall(t.app, token.managerA, terminalA.imei, 0);
+    expect(res.error).toMatchObject({ message: engineMessages.slotBusy });
     await report(t.app, terminalA, c.command_id);
     // Finished: the slot is free again.
-    expect((await reserveEngine(t.app, token.managerA, terminalA.imei, 0)).statusCode).toBe(200);
+    expect((await reserveEngineCall(t.app, token.managerA, terminalA.imei, 0)).status).toBe(200);
   });
 
   it('answers the reservation call with the contract shape and validates cmd_info in Japanese', async () => {
-    const res = await post(
-      t.app,
-      '/api/car_engine_state_reserve',
-      { car_data_id: terminalA.imei, cmd_info: { cmd: 2, expires_in_minutes: 20000 } },
-      token.staffA,
+    const res = await call(
+      carEngineStateReserve,
+      { car_data_id: terminalA.imei, cmd_info: unchecked({ cmd: 2, expires_in_minutes: 20000 }) },
+      'staffA',
     );
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({
       'cmd_info.cmd': '選択肢から選んでください',
       'cmd_info.expires_in_minutes': engineMessages.expiresRange,
     });
@@ -128,13 +120,7 @@ describe('the lifecycle 1 execWait → 2 resultWait → 3 resultEnd', () => {
 describe('deleting a reserved command', () => {
   it('is allowed in execWait: the slot is free, the terminal never gets it, the timeline says who deleted it', async () => {
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
-    expect(
-      (
-        await ok<{ ok: boolean }>(
-          post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei }, token.managerA),
-        )
-      ).ok,
-    ).toBe(true);
+    expect((await call(carDeleteReserveEngineCmd, { car_data_id: terminalA.imei }, 'managerA')).body.ok).toBe(true);
     const slot = await getSlot(t.app, token.staffA, terminalA.imei);
     expect(slot.state).toBe(0);
     expect(slot.command).toMatchObject({ command_id: c.command_id, status: 'deleted', state: 1 });
@@ -144,18 +130,17 @@ describe('deleting a reserved command', () => {
   });
 
   it('is refused in resultWait and resultEnd, and when there is nothing to delete', async () => {
-    const del = () =>
-      post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei, cmd_idx: 0 }, token.staffA);
-    expect((await del()).json()).toMatchObject({ code: 'CONFLICT', message: engineMessages.nothingToDelete });
+    const del = () => call(carDeleteReserveEngineCmd, { car_data_id: terminalA.imei, cmd_idx: 0 }, 'staffA');
+    expect((await del()).error).toMatchObject({ code: 'CONFLICT', message: engineMessages.nothingToDelete });
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
     await poll(t.app, terminalA);
     let res = await del();
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(engineMessages.deleteFetched);
+    expect(res.status).toBe(409);
+    expect(res.error.message).toBe(engineMessages.deleteFetched);
     await report(t.app, terminalA, c.command_id);
     res = await del();
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(engineMessages.deleteFinished);
+    expect(res.status).toBe(409);
+    expect(res.error.message).toBe(engineMessages.deleteFinished);
     expect((await getSlot(t.app, token.staffA, terminalA.imei)).command?.status).toBe('succeeded');
   });
 });
@@ -172,7 +157,7 @@ describe('expiry', () => {
     expect(eventsOf(slot.command)).toEqual(['1:reserved:staff-a', '1:expired:-']);
     expect(await poll(t.app, terminalA)).toEqual([]);
     // The expired command no longer holds the slot.
-    expect((await reserveEngine(t.app, token.staffA, terminalA.imei, 0)).statusCode).toBe(200);
+    expect((await reserveEngineCall(t.app, token.staffA, terminalA.imei, 0)).status).toBe(200);
   });
 
   it('frees the slot of a fetched command whose result never came, once the grace after expiry passed', async () => {
@@ -190,37 +175,34 @@ describe('expiry', () => {
 
 describe('the other command types', () => {
   it('go through the same lifecycle in their own slots', async () => {
-    const update = await ok<{ command: ReservedCommand }>(
-      post(
-        t.app,
-        '/api/car_reserve_cmd',
+    const update = (
+      await call(
+        carReserveCmd,
         { car_data_id: terminalA.imei, cmd_type: 'req_client_update', cmd_info: { version: '2.1.0' } },
-        token.superAdmin,
-      ),
-    );
+        'superAdmin',
+      )
+    ).body;
     expect(update.command).toMatchObject({
       cmd_idx: 1,
       cmd_type: 'req_client_update',
       cmd_info: { version: '2.1.0' },
       state: 1,
     });
-    const setting = await ok<{ command: ReservedCommand }>(
-      post(
-        t.app,
-        '/api/car_reserve_cmd',
+    const setting = (
+      await call(
+        carReserveCmd,
         { car_data_id: terminalA.imei, cmd_type: 'req_car_setting_update', expires_in_minutes: 60 },
-        token.superAdmin,
-      ),
-    );
+        'superAdmin',
+      )
+    ).body;
     expect(setting.command).toMatchObject({ cmd_idx: 2, cmd_info: {} });
     const engine = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 0);
-    const busy = await post(
-      t.app,
-      '/api/car_reserve_cmd',
+    const busy = await call(
+      carReserveCmd,
       { car_data_id: terminalA.imei, cmd_type: 'req_client_update' },
-      token.superAdmin,
+      'superAdmin',
     );
-    expect(busy.json()).toMatchObject({ message: engineMessages.slotBusy });
+    expect(busy.error).toMatchObject({ message: engineMessages.slotBusy });
 
     expect((await poll(t.app, terminalA)).sort()).toEqual(
       [update.command.command_id, setting.command.command_id, engine.command_id].sort(),
@@ -229,80 +211,59 @@ describe('the other command types', () => {
     expect((await getSlot(t.app, token.staffA, terminalA.imei, 1)).command).toMatchObject({ status: 'succeeded' });
     expect((await getSlot(t.app, token.staffA, terminalA.imei, 2)).state).toBe(2);
     expect(
-      (
-        await post(
-          t.app,
-          '/api/car_delete_reserve_engine_cmd',
-          { car_data_id: terminalA.imei, cmd_idx: 2 },
-          token.superAdmin,
-        )
-      ).json().message,
+      (await call(carDeleteReserveEngineCmd, { car_data_id: terminalA.imei, cmd_idx: 2 }, 'superAdmin')).error.message,
     ).toBe(engineMessages.deleteFetched);
   });
 
   it('lists the history newest first with who ordered each command', async () => {
     const first = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
-    await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: terminalA.imei }, token.staffA);
+    await call(carDeleteReserveEngineCmd, { car_data_id: terminalA.imei }, 'staffA');
     const second = await reserveEngineOk(t.app, token.managerA, terminalA.imei, 0);
-    await post(
-      t.app,
-      '/api/car_reserve_cmd',
-      { car_data_id: terminalA.imei, cmd_type: 'req_client_update' },
-      token.superAdmin,
-    );
-    const all = await ok<{ list: ReservedCommand[] }>(
-      post(t.app, '/api/car_get_reserve_cmd_history', { car_data_id: terminalA.imei }, token.staffA),
-    );
+    await call(carReserveCmd, { car_data_id: terminalA.imei, cmd_type: 'req_client_update' }, 'superAdmin');
+    const all = (await call(carGetReserveCmdHistory, { car_data_id: terminalA.imei }, 'staffA')).body;
     expect(all.list.map((c) => [c.cmd_idx, c.status, c.created_by_name])).toEqual([
       [1, 'execWait', accounts.superAdmin.name],
       [0, 'execWait', accounts.managerA.name],
       [0, 'deleted', accounts.staffA.name],
     ]);
-    const engine = await ok<{ list: ReservedCommand[] }>(
-      post(
-        t.app,
-        '/api/car_get_reserve_cmd_history',
-        { car_data_id: terminalA.imei, cmd_idx: 0, limit: 1 },
-        token.staffA,
-      ),
-    );
+    const engine = (
+      await call(carGetReserveCmdHistory, { car_data_id: terminalA.imei, cmd_idx: 0, limit: 1 }, 'staffA')
+    ).body;
     expect(engine.list.map((c) => c.command_id)).toEqual([second.command_id]);
     expect(first.command_id).toBeLessThan(second.command_id);
   });
 });
 
 describe('who may', () => {
-  const calls = (imei: string) =>
-    [
-      ['/api/car_get_reserve_cmd', { car_data_id: imei, cmd_idx: 0 }],
-      ['/api/car_get_reserve_cmd_history', { car_data_id: imei }],
-      ['/api/car_engine_state_reserve', { car_data_id: imei, cmd_info: { cmd: 1 } }],
-      ['/api/car_reserve_cmd', { car_data_id: imei, cmd_type: 'req_client_update' }],
-      ['/api/car_delete_reserve_engine_cmd', { car_data_id: imei }],
-    ] as const;
+  const calls = (imei: string) => [
+    callWith(carGetReserveCmd, { car_data_id: imei, cmd_idx: 0 }),
+    callWith(carGetReserveCmdHistory, { car_data_id: imei }),
+    callWith(carEngineStateReserve, { car_data_id: imei, cmd_info: { cmd: 1 } }),
+    callWith(carReserveCmd, { car_data_id: imei, cmd_type: 'req_client_update' }),
+    callWith(carDeleteReserveEngineCmd, { car_data_id: imei }),
+  ];
 
   it("refuses another company's vehicle as not found, to common users and company admins alike", async () => {
-    for (const [url, body] of calls(terminalB.imei)) {
-      const res = await post(t.app, url, body, token.staffA);
-      expect(res.statusCode, url).toBe(404);
+    for (const c of calls(terminalB.imei)) {
+      const res = await c.send(t.app, token.staffA);
+      expect(res.status, c.call.path).toBe(404);
     }
-    for (const [url, body] of calls(terminalA.imei))
-      expect((await post(t.app, url, body, token.adminB)).statusCode, url).toBe(404);
+    for (const c of calls(terminalA.imei)) expect((await c.send(t.app, token.adminB)).status, c.call.path).toBe(404);
     expect(await t.db.selectFrom('reserved_commands').select('id').execute()).toEqual([]);
   });
 
   it('lets the super admin act on any vehicle, and nobody without a session', async () => {
     const c = await reserveEngineOk(t.app, token.superAdmin, terminalB.imei, 0);
     expect(c.created_by).toBe(accounts.superAdmin.account_id);
-    expect((await post(t.app, '/api/car_get_reserve_cmd', { car_data_id: terminalB.imei })).statusCode).toBe(401);
+    expect((await call(carGetReserveCmd, { car_data_id: terminalB.imei })).status).toBe(401);
   });
 
   it('refuses a deleted vehicle with the reason', async () => {
     await t.db.updateTable('cars').set({ is_delete: true }).where('car_id', '=', 'car-a').execute();
     try {
-      const res = await reserveEngine(t.app, token.managerA, terminalA.imei, 1);
-      expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(engineMessages.carDeleted);
+      const res = await reserveEngineCall(t.app, token.managerA, terminalA.imei, 1);
+      expect(res.status).toBe(409);
+      expect(res.error.message).toBe(engineMessages.carDeleted);
     } finally {
       await t.db.updateTable('cars').set({ is_delete: false }).where('car_id', '=', 'car-a').execute();
     }

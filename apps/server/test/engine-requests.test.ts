@@ -1,49 +1,47 @@
-import { engineMessages, REQUEST_PENDING_MAX, type ReservationRequest } from '@fleet/contract';
+import {
+  carDeleteReserveEngineCmdRequest,
+  carEngineStateReserveRequest,
+  engineMessages,
+  getReserveRequests,
+  REQUEST_PENDING_MAX,
+} from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { hashDeviceSecret } from '../src/credentials/device-secret.js';
-import { openDatabase, type Database, type Db } from '../src/db/database.js';
-import { createRequestScheduler } from '../src/engine/request-scheduler.js';
+import { openDatabase, type Database } from '../src/db/database.js';
 import { urlForDatabase } from './databases.js';
-import { eventsOf, getSlot, grantEngineControl, ok, poll, reserveEngineOk, stepUp } from './engine-support.js';
-import { accounts, companyA, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import {
+  clearCommands,
+  createSteppedUpApp,
+  eventsOf,
+  getSlot,
+  poll,
+  requestEngineOk,
+  reserveEngineOk,
+  testScheduler,
+} from './engine-support.js';
+import { accounts, callAs, companyA, fleet, unchecked, type SignedInApp } from './helper.js';
 import { terminalA } from './telemetry-support.js';
 
-let t: TestApp;
-const token: Record<'staffA' | 'managerA' | 'adminB', string> = { staffA: '', managerA: '', adminB: '' };
+let t: SignedInApp;
+let token: SignedInApp['tokens'];
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  // The common account is given the engine-control right; every session steps up (prohibits need it).
-  await grantEngineControl(t.db, accounts.staffA.account_id);
-  for (const who of Object.keys(token) as (keyof typeof token)[]) {
-    token[who] = await login(t.app, who);
-    await stepUp(t.app, token[who]);
-  }
+  t = await createSteppedUpApp(['staffA', 'managerA', 'adminB']);
+  token = t.tokens;
 });
 afterAll(() => t?.close());
 
-beforeEach(async () => {
-  await t.db.deleteFrom('reservation_requests').execute();
-  await t.db.deleteFrom('reserved_command_events').execute();
-  await t.db.deleteFrom('reserved_commands').execute();
-});
+beforeEach(() => clearCommands(t.db));
 
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 const inMinutes = (m: number, from = Date.now()) => new Date(from + m * 60_000);
-type Requests = { pending: ReservationRequest[]; recent: ReservationRequest[] };
-const requests = (car_id = fleet.A.car_id, who = token.staffA) =>
-  ok<Requests>(post(t.app, '/api/get_reserve_requests', { car_id }, who));
+const requests = async (car_id = fleet.A.car_id, who = token.staffA) =>
+  (await callAs(t.app, who, getReserveRequests, { car_id })).body;
+/** car_engine_state_reserve_request with a form as given (validation tests send invalid ones). */
 const request = (body: Record<string, unknown>, who = token.staffA) =>
-  post(t.app, '/api/car_engine_state_reserve_request', { request: body }, who);
-async function requestOk(car_id: string, cmd: 0 | 1, executeAt: Date, who = token.staffA): Promise<string> {
-  return (await ok<{ request_id: string }>(request({ car_id, cmd, execute_at: executeAt.toISOString() }, who)))
-    .request_id;
-}
-/** A scheduler whose clock the test sets. */
-function scheduler(db: Db = t.db) {
-  const clock = { now: new Date() };
-  return { clock, s: createRequestScheduler({ db, clock: () => clock.now }) };
-}
+  callAs(t.app, who, carEngineStateReserveRequest, { request: unchecked(body) });
+const requestOk = (car_id: string, cmd: 0 | 1, executeAt: Date, who = token.staffA) =>
+  requestEngineOk(t.app, who, car_id, cmd, executeAt);
 
 describe('reservation requests', () => {
   it('fires a request for one minute ahead exactly once, when the clock passes it', async () => {
@@ -61,7 +59,7 @@ describe('reservation requests', () => {
       }),
     ]);
 
-    const { clock, s } = scheduler();
+    const { clock, s } = testScheduler(t.db);
     clock.now = new Date(start);
     expect(await s.tick()).toEqual({ fired: 0, failed: 0, cancelled: 0, expired: 0, conflicts: 0 });
     clock.now = inMinutes(1, start + 1000);
@@ -99,19 +97,18 @@ describe('reservation requests', () => {
     ] as const;
     for (const [execute_at, message] of cases) {
       const res = await request({ car_id: fleet.A.car_id, cmd: 0, execute_at });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toEqual({ 'request.execute_at': message });
+      expect(res.status).toBe(400);
+      expect(res.error.errors).toEqual({ 'request.execute_at': message });
     }
     const res = await request({ car_id: fleet.A.car_id, cmd: 3, execute_at: '2026/13/40 10:00' });
-    expect(res.json().errors).toMatchObject({ 'request.cmd': '選択肢から選んでください' });
+    expect(res.error.errors).toMatchObject({ 'request.cmd': '選択肢から選んでください' });
     expect((await requests()).pending).toEqual([]);
   });
 
   it('deletes a request only while it is pending, keeping who cancelled it', async () => {
     const id = await requestOk(fleet.A.car_id, 0, inMinutes(30));
-    const del = (who = token.managerA) =>
-      post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: id }, who);
-    expect((await del()).statusCode).toBe(200);
+    const del = () => call(carDeleteReserveEngineCmdRequest, { request_id: id }, 'managerA');
+    expect((await del()).status).toBe(200);
     const [cancelled] = (await requests()).recent;
     expect(cancelled).toMatchObject({
       status: 'cancelled',
@@ -120,25 +117,24 @@ describe('reservation requests', () => {
     });
     expect(cancelled!.cancelled_at).not.toBeNull();
     const again = await del();
-    expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe(engineMessages.requestNotPending);
+    expect(again.status).toBe(409);
+    expect(again.error.message).toBe(engineMessages.requestNotPending);
 
     const fired = await requestOk(fleet.A.car_id, 1, inMinutes(1));
-    const { clock, s } = scheduler();
+    const { clock, s } = testScheduler(t.db);
     clock.now = inMinutes(2);
     await s.tick();
-    const res = await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: fired }, token.staffA);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: engineMessages.requestNotPending });
-    expect(
-      (await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: 'no-such-request' }, token.staffA))
-        .statusCode,
-    ).toBe(404);
+    const res = await call(carDeleteReserveEngineCmdRequest, { request_id: fired }, 'staffA');
+    expect(res.error).toMatchObject({ code: 'CONFLICT', message: engineMessages.requestNotPending });
+    expect((await call(carDeleteReserveEngineCmdRequest, { request_id: 'no-such-request' }, 'staffA')).status).toBe(
+      404,
+    );
   });
 
   it('marks a request failed with the reason when the slot is busy at its time', async () => {
     const busy = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 0);
     const id = await requestOk(fleet.A.car_id, 1, inMinutes(1));
-    const { clock, s } = scheduler();
+    const { clock, s } = testScheduler(t.db);
     clock.now = inMinutes(2);
     expect(await s.tick()).toMatchObject({ fired: 0, failed: 1 });
     expect((await requests()).recent[0]).toMatchObject({
@@ -153,7 +149,7 @@ describe('reservation requests', () => {
   it('fires the first of two requests due together for one vehicle and fails the second (slot busy)', async () => {
     const first = await requestOk(fleet.A.car_id, 1, inMinutes(1));
     const second = await requestOk(fleet.A.car_id, 0, inMinutes(1.5));
-    const { clock, s } = scheduler();
+    const { clock, s } = testScheduler(t.db);
     clock.now = inMinutes(2);
     expect(await s.tick()).toMatchObject({ fired: 1, failed: 1 });
     const byId = new Map((await requests()).recent.map((r) => [r.request_id, r]));
@@ -175,13 +171,13 @@ describe('reservation requests', () => {
       )
       .execute();
     const res = await request({ car_id: fleet.A.car_id, cmd: 1, execute_at: inMinutes(5).toISOString() });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(engineMessages.tooManyPending);
+    expect(res.status).toBe(409);
+    expect(res.error.message).toBe(engineMessages.tooManyPending);
   });
 
   it('closes expired commands on its rounds, at the time they expired', async () => {
     const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 0);
-    const { clock, s } = scheduler();
+    const { clock, s } = testScheduler(t.db);
     clock.now = new Date(Date.parse(c.expires_at!) + 1000);
     expect((await s.tick()).expired).toBe(1);
     const row = await t.db
@@ -195,19 +191,13 @@ describe('reservation requests', () => {
 
   it("refuses another company's vehicle and request as not found", async () => {
     const id = await requestOk(fleet.A.car_id, 0, inMinutes(30));
-    expect((await post(t.app, '/api/get_reserve_requests', { car_id: fleet.A.car_id }, token.adminB)).statusCode).toBe(
-      404,
-    );
+    expect((await call(getReserveRequests, { car_id: fleet.A.car_id }, 'adminB')).status).toBe(404);
     expect(
-      (await request({ car_id: fleet.A.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.adminB))
-        .statusCode,
+      (await request({ car_id: fleet.A.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.adminB)).status,
     ).toBe(404);
+    expect((await call(carDeleteReserveEngineCmdRequest, { request_id: id }, 'adminB')).status).toBe(404);
     expect(
-      (await post(t.app, '/api/car_delete_reserve_engine_cmd_request', { request_id: id }, token.adminB)).statusCode,
-    ).toBe(404);
-    expect(
-      (await request({ car_id: fleet.B.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.staffA))
-        .statusCode,
+      (await request({ car_id: fleet.B.car_id, cmd: 0, execute_at: inMinutes(5).toISOString() }, token.staffA)).status,
     ).toBe(404);
     expect((await requests()).pending.map((r) => r.request_id)).toEqual([id]);
   });
@@ -257,8 +247,8 @@ describe('two schedulers over one database', () => {
         ids.push(await requestOk(`race-car-${i}`, (i % 2) as 0 | 1, inMinutes(1), token.managerA));
       ids.push(await requestOk(fleet.A.car_id, 1, inMinutes(1), token.managerA));
 
-      const a = scheduler(t.db);
-      const b = scheduler(second?.db ?? t.db);
+      const a = testScheduler(t.db);
+      const b = testScheduler(second?.db ?? t.db);
       a.clock.now = b.clock.now = inMinutes(2);
       const results = await Promise.all([a.s.tick(), b.s.tick(), a.s.tick(), b.s.tick()]);
       expect(results.reduce((n, r) => n + r.fired, 0)).toBe(ids.length);

@@ -2,9 +2,23 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, Migrator, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import {
+  accountList,
+  accountListCount,
+  carDelete,
+  carList,
+  carUpdate,
+  companyUpdate,
+  deviceGetDetail,
+  deviceList,
+  userList,
+  userUpdate,
+  type Call,
+  type CallRequest,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../src/db/migrations/index.js';
-import { companyA, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import { companyA, createSignedInApp, fleet, type CallOutcome, type SignedInApp } from './helper.js';
 
 /**
  * The lists sort and search by keys stored on the listed row (migration
@@ -12,12 +26,9 @@ import { companyA, createTestApp, fleet, login, post, seedFixtures, type TestApp
  * company's name on the vehicle, the company's name on customers and accounts,
  * the live vehicle on the terminal. Whatever writes, the lists follow.
  */
-let t: TestApp;
-let token = '';
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  token = await login(t.app, 'superAdmin');
+  t = await createSignedInApp(['superAdmin']);
   await t.db
     .insertInto('companies')
     .values([
@@ -92,19 +103,17 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const list = async <T>(path: string, body: object) => {
-  const res = await post(t.app, `/api/${path}`, { limit: 100, ...body }, token);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().list as T[];
+const call = <C extends Call>(listCall: C, body: NoInfer<CallRequest<C>>) => t.call(listCall, body, 'superAdmin');
+/** The body of a call that must succeed. */
+const okBody = <C extends Call>(res: CallOutcome<C>) => {
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body;
 };
-const cars = (body: object) =>
-  list<{
-    car_id: string;
-    user_name: string | null;
-    merchant: string | null;
-    payment_log: number | null;
-    company_name: string | null;
-  }>('car_list', body);
+const cars = async (body: CallRequest<typeof carList>) => okBody(await call(carList, { limit: 100, ...body })).list;
+const userRows = async (body: CallRequest<typeof userList>) =>
+  okBody(await call(userList, { limit: 100, ...body })).list;
+const accountRows = async (body: CallRequest<typeof accountList>) =>
+  okBody(await call(accountList, { limit: 100, ...body })).list;
 const carIds = async (body: object) => (await cars(body)).map((c) => c.car_id);
 const ours = (ids: string[]) => ids.filter((id) => /^[KM]0/.test(id));
 
@@ -112,20 +121,15 @@ describe('company rename', () => {
   it('moves its vehicles, customers and accounts in sorts and searches by company name', async () => {
     // 株式会社エム < 株式会社ケー by code point: M001 first.
     expect(ours(await carIds({ sorts: 'company_name asc' }))).toEqual(['M001', 'K001', 'K002']);
-    const upd = await post(
-      t.app,
-      '/api/company_update',
-      { info: { company_id: 'co-k', company_name: '株式会社アイ' } },
-      token,
-    );
-    expect(upd.statusCode, upd.body).toBe(200);
+    const upd = await call(companyUpdate, { info: { company_id: 'co-k', company_name: '株式会社アイ' } });
+    expect(upd.status, upd.raw.body).toBe(200);
     expect(ours(await carIds({ sorts: 'company_name asc' }))).toEqual(['K001', 'K002', 'M001']);
     expect((await cars({ search_item: '0', search_text: 'K00' })).map((c) => c.company_name)).toEqual([
       '株式会社アイ',
       '株式会社アイ',
     ]);
 
-    const users = await list<{ user_id: string; company_name: string }>('user_list', {
+    const users = await userRows({
       search_item: '2',
       search_text: 'アイ',
     });
@@ -133,13 +137,11 @@ describe('company rename', () => {
       ['ku-1', '株式会社アイ'],
       ['ku-2', '株式会社アイ'],
     ]);
-    expect(await list('user_list', { search_item: '2', search_text: '株式会社ケー' })).toEqual([]);
-    const byCompany = (await list<{ user_id: string }>('user_list', { sorts: 'company_name asc' })).map(
-      (u) => u.user_id,
-    );
+    expect(await userRows({ search_item: '2', search_text: '株式会社ケー' })).toEqual([]);
+    const byCompany = (await userRows({ sorts: 'company_name asc' })).map((u) => u.user_id);
     expect(byCompany.filter((id) => /^[km]u-/.test(id))).toEqual(['ku-1', 'ku-2', 'mu-1']);
 
-    const accounts = await list<{ account_id: string; company_name: string }>('account_list', {
+    const accounts = await accountRows({
       sorts: 'company_name asc',
     });
     expect(accounts[0]).toMatchObject({ account_id: 'acc-k', company_name: '株式会社アイ' });
@@ -156,8 +158,8 @@ describe('customer edit', () => {
       merchant: '空モータース',
       payment_log: 3,
     };
-    const res = await post(t.app, '/api/user_update', { info }, token);
-    expect(res.statusCode, res.body).toBe(200);
+    const res = await call(userUpdate, { info });
+    expect(res.status, res.raw.body).toBe(200);
     expect(await cars({ search_item: '1', search_text: '阿部 二' })).toEqual([
       expect.objectContaining({ car_id: 'K002', user_name: '阿部 二郎', merchant: '空モータース', payment_log: 3 }),
     ]);
@@ -165,7 +167,7 @@ describe('customer edit', () => {
     expect(ours(await carIds({ sorts: 'user_name asc' }))).toEqual(['K001', 'M001', 'K002']); // by code point: 山田 < 森 < 阿部
     expect(ours(await carIds({ sorts: 'merchant desc' }))).toEqual(['K002', 'K001', 'M001']); // 空 > 港 > 丘
     expect(ours(await carIds({ sorts: 'payment_log desc' }))).toEqual(['K002', 'M001', 'K001']);
-    const named = await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '阿部 二郎' });
+    const named = await userRows({ search_item: '1', search_text: '阿部 二郎' });
     expect(named.map((u) => u.user_id)).toEqual(['ku-2']);
   });
 
@@ -178,18 +180,18 @@ describe('customer edit', () => {
       merchant: '丘モーター',
       payment_log: 2,
     };
-    expect((await post(t.app, '/api/user_update', { info }, token)).statusCode).toBe(200);
+    expect((await call(userUpdate, { info })).status).toBe(200);
     expect((await cars({ search_item: '0', search_text: 'M001' }))[0]).toMatchObject({
       company_name: '株式会社テストA',
     });
-    const [user] = await list<{ company_name: string }>('user_list', { search_item: '0', search_text: 'mu-1' });
+    const [user] = await userRows({ search_item: '0', search_text: 'mu-1' });
     expect(user!.company_name).toBe('株式会社テストA');
   });
 });
 
 describe('terminal reassignment', () => {
-  type Device = { car_device_id: string; car_id: string | null };
-  const devices = (body: object = {}) => list<Device>('device_list', body);
+  const devices = async (body: CallRequest<typeof deviceList> = {}) =>
+    okBody(await call(deviceList, { limit: 100, ...body })).list;
   const carOf = async (id: string) => (await devices({ search_item: '0', search_text: id }))[0]!.car_id;
   const vehicle = (over: object) => ({
     car_id: 'K001',
@@ -204,8 +206,8 @@ describe('terminal reassignment', () => {
   it('follows a vehicle moving to another terminal, its deletion and its restoration', async () => {
     expect(await carOf('kd-1')).toBe('K001');
     expect(await carOf('kd-3')).toBeNull();
-    const res = await post(t.app, '/api/car_update', { info: vehicle({ car_device_id: 'kd-3' }) }, token);
-    expect(res.statusCode, res.body).toBe(200);
+    const res = await call(carUpdate, { info: vehicle({ car_device_id: 'kd-3' }) });
+    expect(res.status, res.raw.body).toBe(200);
     expect(await carOf('kd-1')).toBeNull();
     expect(await carOf('kd-3')).toBe('K001');
     const sorted = (await devices({ sorts: 'car_id desc' }))
@@ -215,11 +217,11 @@ describe('terminal reassignment', () => {
     expect((await devices({ isRegistered: false })).map((d) => d.car_device_id)).toContain('kd-1');
     expect((await devices({ isRegistered: true })).map((d) => d.car_device_id)).toContain('kd-3');
 
-    expect((await post(t.app, '/api/car_delete', { car_id: 'K001', isDelete: true }, token)).statusCode).toBe(200);
+    expect((await call(carDelete, { car_id: 'K001', isDelete: true })).status).toBe(200);
     expect(await carOf('kd-3')).toBeNull();
-    expect((await post(t.app, '/api/car_delete', { car_id: 'K001', isDelete: false }, token)).statusCode).toBe(200);
+    expect((await call(carDelete, { car_id: 'K001', isDelete: false })).status).toBe(200);
     expect(await carOf('kd-3')).toBe('K001');
-    const [detail] = [(await post(t.app, '/api/device_get_detail', { car_device_id: 'kd-3' }, token)).json()];
+    const detail = (await call(deviceGetDetail, { car_device_id: 'kd-3' })).body;
     expect(detail).toMatchObject({ car_id: 'K001', car: { car_id: 'K001' } });
   });
 });
@@ -247,13 +249,11 @@ describe('two-character searches (bigrams, list_search_bigrams)', () => {
       .execute();
   });
   const names = async (text: string) =>
-    (await list<{ account_id: string }>('account_list', { search_item: '1', search_text: text }))
+    (await accountRows({ search_item: '1', search_text: text }))
       .map((a) => a.account_id)
       .filter((id) => id.startsWith('bg-'));
   const count = async (text: string) =>
-    (
-      await post(t.app, '/api/account_list_count', { search_item: '1', search_text: text, companyId: 'co-m' }, token)
-    ).json().count;
+    (await call(accountListCount, { search_item: '1', search_text: text, companyId: 'co-m' })).body.count;
 
   it('match a substring case aside, wildcards literally, as ILIKE does', async () => {
     expect(await names('ab')).toEqual(['bg-1', 'bg-2']);
@@ -271,7 +271,7 @@ describe('two-character searches (bigrams, list_search_bigrams)', () => {
 
   it('on the vehicle and customer lists, the stored names follow a rename', async () => {
     expect((await cars({ search_item: '1', search_text: '阿部' })).map((c) => c.car_id)).toEqual(['K002']);
-    const users = await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '阿部' });
+    const users = await userRows({ search_item: '1', search_text: '阿部' });
     expect(users.map((u) => u.user_id)).toEqual(['ku-2']);
     const info = {
       user_id: 'ku-2',
@@ -281,12 +281,10 @@ describe('two-character searches (bigrams, list_search_bigrams)', () => {
       merchant: '空モータース',
       payment_log: 3,
     };
-    expect((await post(t.app, '/api/user_update', { info }, token)).statusCode).toBe(200);
+    expect((await call(userUpdate, { info })).status).toBe(200);
     expect(await cars({ search_item: '1', search_text: '阿部' })).toEqual([]);
     expect((await cars({ search_item: '1', search_text: '岡部' })).map((c) => c.car_id)).toEqual(['K002']);
-    expect(
-      (await list<{ user_id: string }>('user_list', { search_item: '1', search_text: '岡部' })).map((u) => u.user_id),
-    ).toEqual(['ku-2']);
+    expect((await userRows({ search_item: '1', search_text: '岡部' })).map((u) => u.user_id)).toEqual(['ku-2']);
   });
 });
 

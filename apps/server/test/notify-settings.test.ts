@@ -1,18 +1,24 @@
-import { defaultNotifySettings, errorMessages, notifyMessages, validationMessages as m } from '@fleet/contract';
+import {
+  accountNotify,
+  accountNotifyUpdate,
+  mailOutboxList,
+  defaultNotifySettings,
+  errorMessages,
+  notifyMessages,
+  validationMessages as m,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMail } from '../src/mail/outbox.repository.js';
 import { MAIL_MAX_ATTEMPTS } from '../src/mail/retry-policy.js';
-import { accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { accounts, createSignedInApp, unchecked, type SignedInApp } from './helper.js';
 
-let t: TestApp;
-let staff: string;
-let adminB: string;
+let t: SignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  [staff, adminB] = [await login(t.app, 'staffA'), await login(t.app, 'adminB')];
+  t = await createSignedInApp(['staffA', 'adminB', 'superAdmin', 'adminA', 'managerA']);
 });
 afterAll(() => t?.close());
+
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 
 const me = accounts.staffA.account_id;
 const fullForm = () => ({
@@ -24,36 +30,34 @@ const fullForm = () => ({
   warn_area: { enable: true, param: null },
 });
 
-describe('/api/account_notify', () => {
+describe('account_notify', () => {
   it('answers the defaults for an account that never saved settings: everything off, params at their defaults', async () => {
-    const res = await post(t.app, '/api/account_notify', { account_id: me }, staff);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ notify: defaultNotifySettings() });
+    const res = await call(accountNotify, { account_id: me }, 'staffA');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ notify: defaultNotifySettings() });
   });
 
   it('refuses without a session (401) and for another account (403), even to a manager or admin', async () => {
-    expect((await post(t.app, '/api/account_notify', { account_id: me })).statusCode).toBe(401);
-    for (const [token, other] of [
-      [staff, accounts.managerA.account_id],
-      [adminB, me],
-      [await login(t.app, 'superAdmin'), me],
+    expect((await call(accountNotify, { account_id: me })).status).toBe(401);
+    for (const [who, other] of [
+      ['staffA', accounts.managerA.account_id],
+      ['adminB', me],
+      ['superAdmin', me],
     ] as const) {
-      const res = await post(t.app, '/api/account_notify', { account_id: other }, token);
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ code: 'FORBIDDEN', message: notifyMessages.ownOnly });
+      const res = await call(accountNotify, { account_id: other }, who);
+      expect(res.status).toBe(403);
+      expect(res.error).toEqual({ code: 'FORBIDDEN', message: notifyMessages.ownOnly });
     }
   });
 });
 
-describe('/api/account_notify_update', () => {
+describe('account_notify_update', () => {
   it('saves one’s own settings and reads them back as saved', async () => {
-    const res = await post(t.app, '/api/account_notify_update', { account_id: me, info: fullForm() }, staff);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ ok: true });
+    const res = await call(accountNotifyUpdate, { account_id: me, info: fullForm() }, 'staffA');
+    expect(res.status, res.raw.body).toBe(200);
+    expect(res.body).toEqual({ ok: true });
 
-    const back = (await post(t.app, '/api/account_notify', { account_id: me }, staff)).json<{
-      notify: Record<string, unknown>;
-    }>().notify;
+    const back = (await call(accountNotify, { account_id: me }, 'staffA')).body.notify;
     expect(back).toEqual({
       ...defaultNotifySettings(),
       email: 'alerts@example.jp',
@@ -73,9 +77,9 @@ describe('/api/account_notify_update', () => {
       stop_time_over: { enable: true, param: '' },
       vibration: { enable: true, param: 'たくさん' },
     };
-    const res = await post(t.app, '/api/account_notify_update', { account_id: me, info }, staff);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
+    const res = await call(accountNotifyUpdate, { account_id: me, info: unchecked(info) }, 'staffA');
+    expect(res.status).toBe(400);
+    expect(res.error).toEqual({
       code: 'BAD_REQUEST',
       message: errorMessages.badRequest,
       errors: {
@@ -86,23 +90,14 @@ describe('/api/account_notify_update', () => {
         'info.vibration.param': m.number,
       },
     });
-    const back = (await post(t.app, '/api/account_notify', { account_id: me }, staff)).json<{
-      notify: { device_lost: unknown };
-    }>();
+    const back = (await call(accountNotify, { account_id: me }, 'staffA')).body;
     expect(back.notify.device_lost).toEqual({ enable: true, param: 30 });
   });
 
   it('refuses without a session (401) and for another account (403)', async () => {
-    expect((await post(t.app, '/api/account_notify_update', { account_id: me, info: fullForm() })).statusCode).toBe(
-      401,
-    );
-    const res = await post(
-      t.app,
-      '/api/account_notify_update',
-      { account_id: accounts.adminA.account_id, info: fullForm() },
-      staff,
-    );
-    expect(res.statusCode).toBe(403);
+    expect((await call(accountNotifyUpdate, { account_id: me, info: fullForm() })).status).toBe(401);
+    const res = await call(accountNotifyUpdate, { account_id: accounts.adminA.account_id, info: fullForm() }, 'staffA');
+    expect(res.status).toBe(403);
     const row = await t.db
       .selectFrom('notification_settings')
       .select('account_id')
@@ -112,7 +107,7 @@ describe('/api/account_notify_update', () => {
   });
 });
 
-describe('/api/mail_outbox_list', () => {
+describe('mail_outbox_list', () => {
   beforeAll(async () => {
     await t.db.deleteFrom('mail_outbox').execute();
     const now = new Date('2026-12-01T00:00:00Z');
@@ -131,10 +126,9 @@ describe('/api/mail_outbox_list', () => {
   });
 
   it('lists the outbox for a super admin, newest first, paged, without bodies', async () => {
-    const token = await login(t.app, 'superAdmin');
-    const res = await post(t.app, '/api/mail_outbox_list', { offset: 0, limit: 2 }, token);
-    expect(res.statusCode).toBe(200);
-    const body = res.json<{ count: number; list: Record<string, unknown>[] }>();
+    const res = await call(mailOutboxList, { offset: 0, limit: 2 }, 'superAdmin');
+    expect(res.status).toBe(200);
+    const body = res.body;
     expect(body.count).toBe(3);
     expect(body.list.map((r) => [r.to_addr, r.status])).toEqual([
       ['u3@example.jp', 'pending'],
@@ -147,35 +141,29 @@ describe('/api/mail_outbox_list', () => {
       sent_at: null,
       kind: 'notification',
     });
-    expect(res.body).not.toContain('秘密の本文');
+    expect(res.raw.body).not.toContain('秘密の本文');
 
-    const page2 = (await post(t.app, '/api/mail_outbox_list', { offset: 2, limit: 2 }, token)).json<{
-      list: { to_addr: string; sent_at: string }[];
-    }>();
+    const page2 = (await call(mailOutboxList, { offset: 2, limit: 2 }, 'superAdmin')).body;
     expect(page2.list.map((r) => r.to_addr)).toEqual(['u1@example.jp']);
     expect(page2.list[0]!.sent_at).toBe('2026-12-01T00:00:00.000Z');
   });
 
   it('filters by status', async () => {
-    const token = await login(t.app, 'superAdmin');
     for (const [status, expected] of [
       ['sent', ['u1@example.jp']],
       ['failed', ['u2@example.jp']],
       ['pending', ['u3@example.jp']],
     ] as const) {
-      const res = (await post(t.app, '/api/mail_outbox_list', { status }, token)).json<{
-        count: number;
-        list: { to_addr: string }[];
-      }>();
+      const res = (await call(mailOutboxList, { status }, 'superAdmin')).body;
       expect(res.list.map((r) => r.to_addr)).toEqual(expected);
       expect(res.count).toBe(1);
     }
   });
 
   it('is for the super admin only', async () => {
-    expect((await post(t.app, '/api/mail_outbox_list', {})).statusCode).toBe(401);
+    expect((await call(mailOutboxList, {})).status).toBe(401);
     for (const who of ['adminA', 'managerA', 'staffA'] as const) {
-      expect((await post(t.app, '/api/mail_outbox_list', {}, await login(t.app, who))).statusCode).toBe(403);
+      expect((await call(mailOutboxList, {}, who)).status).toBe(403);
     }
   });
 });

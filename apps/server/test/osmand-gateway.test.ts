@@ -1,22 +1,21 @@
-import { engineMessages, osmandMessages, type LiveState } from '@fleet/contract';
+import { engineMessages, LIVE_PATH, liveTicket, OSMAND_PATH, osmandMessages, type LiveState } from '@fleet/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { startOsmandListener, type OsmandListener } from '../src/gateway/osmand-listener.js';
 import { createFleet } from '../src/simulator/fleet.js';
 import { httpTransport } from '../src/simulator/transport.js';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
-import { reserveEngine } from './engine-support.js';
+import { reserveEngineCall } from './engine-support.js';
+import { createSignedInApp, type SignedInApp } from './helper.js';
 import { TERMINAL_PASSWORD, count, latest, terminalA, terminalB } from './telemetry-support.js';
 
 /** OsmAnd / Traccar Client (docs/device-protocol.md §10): GET|POST /device/osmand/<password> and OSMAND_PORT. */
-let t: TestApp;
+let t: SignedInApp;
 let listener: OsmandListener;
 let base: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
+  t = await createSignedInApp(['superAdmin', 'managerA']);
   // Terminal A speaks OsmAnd; B stays on our JSON protocol.
   await t.db.updateTable('devices').set({ protocol: 'osmand' }).where('car_data_id', '=', terminalA.imei).execute();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -37,7 +36,7 @@ const nextTime = () => BASE_S + 60 * ++minute;
 const osmandGet = (query: Record<string, string | number>, password = TERMINAL_PASSWORD) =>
   t.app.inject({
     method: 'GET',
-    url: `/device/osmand/${encodeURIComponent(password)}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+    url: `${OSMAND_PATH}/${encodeURIComponent(password)}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
   });
 
 const totals = async (imei: string) =>
@@ -113,7 +112,7 @@ describe('GET /device/osmand/<password> (query form)', () => {
   it('takes a POSTed form the same way', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: `/device/osmand/${TERMINAL_PASSWORD}`,
+      url: `${OSMAND_PATH}/${TERMINAL_PASSWORD}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `id=${terminalA.imei}&lat=35.7&lon=139.8&timestamp=${nextTime() * 1000}`,
     });
@@ -127,7 +126,7 @@ describe('POST /device/osmand/<password> (Traccar Client 9 JSON)', () => {
     const time = new Date(nextTime() * 1000).toISOString();
     const res = await t.app.inject({
       method: 'POST',
-      url: `/device/osmand/${TERMINAL_PASSWORD}`,
+      url: `${OSMAND_PATH}/${TERMINAL_PASSWORD}`,
       payload: {
         device_id: terminalA.imei,
         location: {
@@ -184,10 +183,9 @@ describe('OSMAND_PORT: http://host:<port>/<password>', () => {
 
 describe('live push and commands', () => {
   it('pushes the new position to the live stream', async () => {
-    const token = await login(t.app, 'superAdmin');
-    const { ticket } = (await post(t.app, '/api/live_ticket', {}, token)).json<{ ticket: string }>();
+    const { ticket } = (await t.call(liveTicket, {}, 'superAdmin')).body;
     const controller = new AbortController();
-    const res = await fetch(`${base}/api/live?ticket=${encodeURIComponent(ticket)}`, { signal: controller.signal });
+    const res = await fetch(`${base}${LIVE_PATH}?ticket=${encodeURIComponent(ticket)}`, { signal: controller.signal });
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     const until = async (marker: string) => {
@@ -206,10 +204,9 @@ describe('live push and commands', () => {
   });
 
   it('refuses to reserve an engine command for an OsmAnd terminal (409) and never hands one out', async () => {
-    const token = await login(t.app, 'managerA');
-    const res = await reserveEngine(t.app, token, terminalA.imei, 0);
-    expect(res.statusCode, res.body).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: engineMessages.noCommandChannel });
+    const res = await reserveEngineCall(t.app, t.tokens.managerA, terminalA.imei, 0);
+    expect(res.status, res.raw.body).toBe(409);
+    expect(res.error).toMatchObject({ code: 'CONFLICT', message: engineMessages.noCommandChannel });
     // One made before the terminal became OsmAnd (or by the scheduler) stays waiting until it expires.
     const id = await reserveCommand(t.db, {
       car_data_id: terminalA.imei,
@@ -288,7 +285,7 @@ describe('GET|POST /device/osmand under generated input', () => {
           const before = await count(t.db, 'device_batches', terminalA.imei);
           const res = await t.app.inject({
             method: body === undefined ? 'GET' : 'POST',
-            url: `/device/osmand/${encodeURIComponent(password)}?${new URLSearchParams(query)}`,
+            url: `${OSMAND_PATH}/${encodeURIComponent(password)}?${new URLSearchParams(query)}`,
             ...(body === undefined
               ? {}
               : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),

@@ -1,8 +1,16 @@
 import {
+  accountNotify,
+  accountNotifyUpdate,
+  notifyHistoryList,
+  notifyHistoryListCount,
+  pushPublicKey,
+  pushSubscribe,
+  pushUnsubscribe,
   defaultNotifySettings,
   noChannelMessage,
   PushPayload,
   pushMessages,
+  type CallRequest,
   type NotifyItemKey,
 } from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,26 +19,36 @@ import { saveNotifySettings } from '../src/notify/settings.repository.js';
 import { PushDispatcher } from '../src/push/push-dispatcher.js';
 import { PUSH_MAX_ATTEMPTS, pushRetryDelayMs } from '../src/push/push-policy.js';
 import { enqueuePush, saveSubscription } from '../src/push/push.repository.js';
-import { accounts, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import {
+  accounts,
+  callAs,
+  createSignedInApp,
+  createTestApp,
+  fleet,
+  login,
+  seedFixtures,
+  unchecked,
+  type FixtureAccount,
+  type SignedInApp,
+} from './helper.js';
 import { memoryLog, MINUTE, PUBLIC_URL, rec, resetNotifyState, testClock } from './notify-support.js';
 import { browserKeys, decryptAes128gcm, startPushService, verifyVapid, type PushService } from './push-receiver.js';
 
-let t: TestApp;
+let t: SignedInApp;
 let svc: PushService;
-const tokens: Record<string, string> = {};
 const clock = testClock();
 const SUBJECT = 'mailto:ops@fleet.example.jp';
 
 beforeAll(async () => {
-  [t, svc] = await Promise.all([createTestApp({ env: { VAPID_SUBJECT: SUBJECT } }), startPushService()]);
-  await seedFixtures(t.db);
+  [t, svc] = await Promise.all([
+    createSignedInApp(['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB'], { env: { VAPID_SUBJECT: SUBJECT } }),
+    startPushService(),
+  ]);
   await t.db
     .updateTable('cars')
     .set({ car_number: '品川 300 あ 12-34' })
     .where('car_id', '=', fleet.A.car_id)
     .execute();
-  for (const who of ['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB'] as const)
-    tokens[who] = await login(t.app, who);
 });
 afterAll(async () => {
   await svc?.close();
@@ -47,7 +65,7 @@ beforeEach(async () => {
 });
 
 const keysOf = (k: ReturnType<typeof browserKeys>) => ({ p256dh: k.p256dh, auth: k.auth });
-const call = (who: string, path: string, body: object) => post(t.app, path, body, tokens[who]);
+const call: SignedInApp['call'] = (...args) => t.call(...args);
 const dispatcher = (hosts: readonly string[] = ['127.0.0.1']) =>
   new PushDispatcher({
     db: t.db,
@@ -86,15 +104,15 @@ const vibrate = (g = 3) =>
 
 describe('push calls', () => {
   it('the public key is a P-256 point, made once and kept in the database', async () => {
-    const a = await call('staffA', '/api/push_public_key', {});
-    expect(a.statusCode, a.body).toBe(200);
-    const key = a.json().public_key as string;
+    const a = await call(pushPublicKey, {}, 'staffA');
+    expect(a.status, a.raw.body).toBe(200);
+    const key = a.body.public_key;
     expect(Buffer.from(key, 'base64url')).toHaveLength(65);
-    const b = await call('adminB', '/api/push_public_key', {});
-    expect(b.json().public_key).toBe(key);
+    const b = await call(pushPublicKey, {}, 'adminB');
+    expect(b.body.public_key).toBe(key);
     const stored = await t.db.selectFrom('push_vapid_keys').selectAll().execute();
     expect(stored.map((r) => r.public_key)).toEqual([key]);
-    expect((await post(t.app, '/api/push_public_key', {})).statusCode).toBe(401);
+    expect((await t.call(pushPublicKey, {})).status).toBe(401);
   });
 
   it('a configured key pair is used instead of the stored one', async () => {
@@ -104,8 +122,8 @@ describe('push calls', () => {
     });
     try {
       await seedFixtures(other.db);
-      const res = await post(other.app, '/api/push_public_key', {}, await login(other.app, 'staffA'));
-      expect(res.json()).toEqual({ public_key: pair.publicKey });
+      const res = await callAs(other.app, await login(other.app, 'staffA'), pushPublicKey, {});
+      expect(res.body).toEqual({ public_key: pair.publicKey });
     } finally {
       await other.close();
     }
@@ -114,44 +132,52 @@ describe('push calls', () => {
   it('subscribes and unsubscribes its own browser; the endpoint moves to whoever subscribes it last', async () => {
     const k = browserKeys();
     const endpoint = 'https://push.example.jp/send/abc';
-    const res = await call('staffA', '/api/push_subscribe', { endpoint, keys: keysOf(k), user_agent: 'Chrome' });
-    expect(res.statusCode, res.body).toBe(200);
+    const res = await call(pushSubscribe, { endpoint, keys: keysOf(k), user_agent: 'Chrome' }, 'staffA');
+    expect(res.status, res.raw.body).toBe(200);
     expect(await subscriptions()).toMatchObject([
       { account_id: accounts.staffA.account_id, endpoint, p256dh: k.p256dh, auth: k.auth, user_agent: 'Chrome' },
     ]);
     // Another account signs in on the same browser and subscribes: one row, now theirs.
-    expect((await call('managerA', '/api/push_subscribe', { endpoint, keys: keysOf(k) })).statusCode).toBe(200);
+    expect((await call(pushSubscribe, { endpoint, keys: keysOf(k) }, 'managerA')).status).toBe(200);
     expect((await subscriptions()).map((s) => s.account_id)).toEqual([accounts.managerA.account_id]);
     // staffA no longer owns it: not found, and the row stays.
-    const notMine = await call('staffA', '/api/push_unsubscribe', { endpoint });
-    expect(notMine.statusCode).toBe(404);
-    expect(notMine.json().message).toBe(pushMessages.notFound);
+    const notMine = await call(pushUnsubscribe, { endpoint }, 'staffA');
+    expect(notMine.status).toBe(404);
+    expect(notMine.error.message).toBe(pushMessages.notFound);
     expect(await subscriptions()).toHaveLength(1);
-    expect((await call('managerA', '/api/push_unsubscribe', { endpoint })).statusCode).toBe(200);
+    expect((await call(pushUnsubscribe, { endpoint }, 'managerA')).status).toBe(200);
     expect(await subscriptions()).toEqual([]);
   });
 
   it('refuses a bad subscription with Japanese messages per field, storing nothing', async () => {
     const k = browserKeys();
-    const res = await call('staffA', '/api/push_subscribe', {
-      endpoint: 'http://push.example.jp/x',
-      keys: { p256dh: k.p256dh.slice(0, 40), auth: 'not base64!' },
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toMatchObject({
+    const res = await call(
+      pushSubscribe,
+      {
+        endpoint: 'http://push.example.jp/x',
+        keys: { p256dh: k.p256dh.slice(0, 40), auth: 'not base64!' },
+      },
+      'staffA',
+    );
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toMatchObject({
       endpoint: pushMessages.endpoint,
       'keys.p256dh': pushMessages.keys,
       'keys.auth': pushMessages.keys,
     });
-    expect((await call('staffA', '/api/push_subscribe', { keys: 'x' })).statusCode).toBe(400);
+    expect((await call(pushSubscribe, unchecked({ keys: 'x' }), 'staffA')).status).toBe(400);
     // Well-formed but not a point on P-256: web-push could never encrypt for it.
     const offCurve = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url');
-    const notOnCurve = await call('staffA', '/api/push_subscribe', {
-      endpoint: 'https://push.example.jp/y',
-      keys: { p256dh: offCurve, auth: k.auth },
-    });
-    expect(notOnCurve.statusCode).toBe(400);
-    expect(notOnCurve.json().errors).toEqual({ 'keys.p256dh': pushMessages.keys });
+    const notOnCurve = await call(
+      pushSubscribe,
+      {
+        endpoint: 'https://push.example.jp/y',
+        keys: { p256dh: offCurve, auth: k.auth },
+      },
+      'staffA',
+    );
+    expect(notOnCurve.status).toBe(400);
+    expect(notOnCurve.error.errors).toEqual({ 'keys.p256dh': pushMessages.keys });
     expect(await subscriptions()).toEqual([]);
   });
 
@@ -163,14 +189,13 @@ describe('push calls', () => {
       'https://push.example.jp.attacker.test/x',
       'https://evilpush.example.jp/x',
     ]) {
-      const res = await call('staffA', '/api/push_subscribe', { endpoint, keys: keysOf(k) });
-      expect(res.statusCode, endpoint).toBe(400);
-      expect(res.json().errors).toEqual({ endpoint: pushMessages.service });
+      const res = await call(pushSubscribe, { endpoint, keys: keysOf(k) }, 'staffA');
+      expect(res.status, endpoint).toBe(400);
+      expect(res.error.errors).toEqual({ endpoint: pushMessages.service });
     }
     expect(await subscriptions()).toEqual([]);
     expect(
-      (await call('staffA', '/api/push_subscribe', { endpoint: 'https://PUSH.example.jp:443/ok', keys: keysOf(k) }))
-        .statusCode,
+      (await call(pushSubscribe, { endpoint: 'https://PUSH.example.jp:443/ok', keys: keysOf(k) }, 'staffA')).status,
     ).toBe(200);
   });
 
@@ -178,24 +203,24 @@ describe('push calls', () => {
     const s = { ...defaultNotifySettings(), vibration: { enable: true, param: 2 } };
     s.channels = { ...s.channels, vibration: { mail: false, push: true }, warn_area: { mail: true, push: true } };
     const id = accounts.staffA.account_id;
-    expect((await call('staffA', '/api/account_notify_update', { account_id: id, info: s })).statusCode).toBe(200);
-    const back = (await call('staffA', '/api/account_notify', { account_id: id })).json().notify;
+    expect((await call(accountNotifyUpdate, { account_id: id, info: s }, 'staffA')).status).toBe(200);
+    const back = (await call(accountNotify, { account_id: id }, 'staffA')).body.notify;
     expect(back.channels.vibration).toEqual({ mail: false, push: true });
     expect(back.channels.warn_area).toEqual({ mail: true, push: true });
     expect(back.channels.sensor_error).toEqual({ mail: true, push: false });
 
     // A row saved before channels existed (no channels): every item goes by mail.
     await t.db.updateTable('notification_settings').set({ channels: '{}' }).where('account_id', '=', id).execute();
-    const legacy = (await call('staffA', '/api/account_notify', { account_id: id })).json().notify;
+    const legacy = (await call(accountNotify, { account_id: id }, 'staffA')).body.notify;
     expect(legacy.channels.vibration).toEqual({ mail: true, push: false });
 
     const none = { ...s, channels: { ...s.channels, vibration: { mail: false, push: false } } };
-    const bad = await call('staffA', '/api/account_notify_update', { account_id: id, info: none });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors).toEqual({ 'info.channels.vibration.mail': noChannelMessage });
+    const bad = await call(accountNotifyUpdate, { account_id: id, info: none }, 'staffA');
+    expect(bad.status).toBe(400);
+    expect(bad.error.errors).toEqual({ 'info.channels.vibration.mail': noChannelMessage });
     // An item switched off may have no channel.
     const off = { ...none, vibration: { enable: false, param: 2 } };
-    expect((await call('staffA', '/api/account_notify_update', { account_id: id, info: off })).statusCode).toBe(200);
+    expect((await call(accountNotifyUpdate, { account_id: id, info: off }, 'staffA')).status).toBe(200);
   });
 });
 
@@ -247,7 +272,7 @@ describe('push delivery', () => {
       url: `${PUBLIC_URL}/car/car_detail/car-a`,
       tag: 'notify:car-a:vibration',
     });
-    const publicKey = (await call('staffA', '/api/push_public_key', {})).json().public_key;
+    const publicKey = (await call(pushPublicKey, {}, 'staffA')).body.public_key;
     const { header, claims } = verifyVapid(c.headers.authorization, publicKey);
     expect(header).toMatchObject({ typ: 'JWT', alg: 'ES256' });
     expect(claims.aud).toBe(svc.origin);
@@ -337,8 +362,8 @@ describe('push delivery', () => {
     expect(await run()).toEqual({ sent: 0, failed: 1 });
     clock.advance(24 * 3600_000);
     expect(await run()).toEqual({ sent: 0, failed: 0 });
-    const res = await call('adminA', '/api/notify_history_list', {});
-    expect(res.json().list).toMatchObject([{ channel: 'push', status: 'failed', attempts: PUSH_MAX_ATTEMPTS }]);
+    const res = await call(notifyHistoryList, {}, 'adminA');
+    expect(res.body.list).toMatchObject([{ channel: 'push', status: 'failed', attempts: PUSH_MAX_ATTEMPTS }]);
   });
 });
 
@@ -375,12 +400,13 @@ describe('notification history', () => {
     );
     await run();
   });
-  const list = (who: string, body: object = {}) => call(who, '/api/notify_history_list', body);
+  const list = (who: FixtureAccount, body: CallRequest<typeof notifyHistoryList> = {}) =>
+    call(notifyHistoryList, body, who);
 
   it('a company admin sees mail, push and webhook rows of their company; a manager no webhooks', async () => {
     const res = await list('adminA', { sorts: 'channel asc' });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().list).toMatchObject([
+    expect(res.status, res.raw.body).toBe(200);
+    expect(res.body.list).toMatchObject([
       { channel: 'mail', item: 'vibration', car_id: 'car-a', recipient: accounts.managerA.email, status: 'pending' },
       {
         channel: 'push',
@@ -397,44 +423,39 @@ describe('notification history', () => {
         company_id: fleet.A.company_id,
       },
     ]);
-    expect((await call('adminA', '/api/notify_history_list_count', {})).json()).toEqual({ count: 3 });
+    expect((await call(notifyHistoryListCount, {}, 'adminA')).body).toEqual({ count: 3 });
     const manager = await list('managerA');
-    expect(
-      manager
-        .json()
-        .list.map((r: { channel: string }) => r.channel)
-        .sort(),
-    ).toEqual(['mail', 'push']);
+    expect(manager.body.list.map((r) => r.channel).sort()).toEqual(['mail', 'push']);
     // The super admin's own mail and company B's are not company A's to see, whatever companyId says.
     const narrowed = await list('adminA', { companyId: fleet.B.company_id });
-    expect(JSON.stringify(narrowed.json())).not.toMatch(/company-b|car-b|admin-b|super@/);
+    expect(narrowed.raw.body).not.toMatch(/company-b|car-b|admin-b|super@/);
   });
 
   it('the super admin sees every company and may narrow; search and sort follow the list rules', async () => {
-    const all = (await call('superAdmin', '/api/notify_history_list_count', {})).json().count;
+    const all = (await call(notifyHistoryListCount, {}, 'superAdmin')).body.count;
     // Mail: the super admin (car-a, car-b), managerA (car-a), adminB (car-b); managerA's push; company A's webhook.
     expect(all).toBe(6);
     const b = await list('superAdmin', { companyId: fleet.B.company_id });
-    expect(b.json().list).toMatchObject([{ channel: 'mail', car_id: 'car-b', recipient: accounts.adminB.email }]);
+    expect(b.body.list).toMatchObject([{ channel: 'mail', car_id: 'car-b', recipient: accounts.adminB.email }]);
     const search = await list('superAdmin', { search_item: '1', search_text: 'car-b' });
-    expect(search.json().list).toHaveLength(2);
+    expect(search.body.list).toHaveLength(2);
     const byRecipient = await list('superAdmin', { search_item: '2', search_text: 'super@', sorts: 'car_id desc' });
-    expect(byRecipient.json().list).toMatchObject([
+    expect(byRecipient.body.list).toMatchObject([
       { recipient: accounts.superAdmin.email, car_id: 'car-b', company_id: null },
       { recipient: accounts.superAdmin.email, car_id: 'car-a', company_id: null },
     ]);
     const bad = await list('superAdmin', { sorts: 'payload asc' });
-    expect(bad.statusCode).toBe(400);
-    expect((await list('superAdmin', { search_item: '9', search_text: 'x' })).statusCode).toBe(400);
+    expect(bad.status).toBe(400);
+    expect((await list('superAdmin', { search_item: '9', search_text: 'x' })).status).toBe(400);
   });
 
   it('common users and other companies: 403 and nothing of company A', async () => {
     const staff = await list('staffA');
-    expect(staff.statusCode).toBe(403);
-    expect((await call('staffA', '/api/notify_history_list_count', {})).statusCode).toBe(403);
+    expect(staff.status).toBe(403);
+    expect((await call(notifyHistoryListCount, {}, 'staffA')).status).toBe(403);
     const b = await list('adminB');
-    expect(b.json().list).toMatchObject([{ car_id: 'car-b', recipient: accounts.adminB.email }]);
-    expect(JSON.stringify(b.json())).not.toMatch(/car-a|manager-a|hooks\.example\.jp/);
-    expect((await post(t.app, '/api/notify_history_list', {})).statusCode).toBe(401);
+    expect(b.body.list).toMatchObject([{ car_id: 'car-b', recipient: accounts.adminB.email }]);
+    expect(b.raw.body).not.toMatch(/car-a|manager-a|hooks\.example\.jp/);
+    expect((await t.call(notifyHistoryList, {})).status).toBe(401);
   });
 });

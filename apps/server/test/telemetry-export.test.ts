@@ -1,26 +1,21 @@
 import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
-import { exportFileStamp, telemetryMessages } from '@fleet/contract';
+import { exportFileStamp, LOG_EXPORT_PATH, me, telemetryMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AppContext } from '../src/http/context.js';
 import { EXPORT_BATCH, copyPathCsv, rowPathCsv } from '../src/telemetry/export.routes.js';
 import { findLogBatch } from '../src/telemetry/log.repository.js';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { createSignedInApp, type SignedInApp } from './helper.js';
 import { at, sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
-let t: TestApp;
+let t: SignedInApp;
 let tokenA: string;
 let tokenB: string;
 let tokenA2: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  [tokenA, tokenB, tokenA2] = await Promise.all([
-    login(t.app, 'managerA'),
-    login(t.app, 'adminB'),
-    login(t.app, 'staffA'),
-  ]);
+  t = await createSignedInApp(['managerA', 'adminB', 'staffA']);
+  ({ managerA: tokenA, adminB: tokenB, staffA: tokenA2 } = t.tokens);
   await sendBatch(t.app, terminalA, {
     seq: 1,
     records: [
@@ -40,11 +35,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const exportUrl = (q: Record<string, string>) => `/api/car_log_export?${new URLSearchParams(q)}`;
+const exportUrl = (q: Record<string, string>) => `${LOG_EXPORT_PATH}?${new URLSearchParams(q)}`;
 const get = (q: Record<string, string>, token?: string) =>
   t.app.inject({ method: 'GET', url: exportUrl(q), headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-describe('GET /api/car_log_export', () => {
+describe(`GET ${LOG_EXPORT_PATH}`, () => {
   it('streams a CSV with a byte-order mark, Japanese headers, JST times, newest first, the rest of an object as JSON', async () => {
     const before = exportFileStamp(new Date());
     const res = await get({ kind: 'obd2', car_data_id: terminalA.imei }, tokenA);
@@ -108,7 +103,7 @@ describe('GET /api/car_log_export', () => {
   it('also answers POST with the query as JSON', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/car_log_export',
+      url: LOG_EXPORT_PATH,
       payload: { kind: 'gps', car_data_id: terminalA.imei },
       headers: { authorization: `Bearer ${tokenA}` },
     });
@@ -376,7 +371,7 @@ describe('a big export shares the database', () => {
     expect(big.statusCode).toBe(200);
     const chunks = big.stream()[Symbol.asyncIterator]();
     let bytes = ((await chunks.next()).value as Buffer).length;
-    const cheap = post(t.app, '/api/me', {}, tokenB).then((r) => events.push(`cheap call ${r.statusCode}`));
+    const cheap = t.call(me, {}, 'adminB').then((r) => events.push(`cheap call ${r.status}`));
     const rest = (async () => {
       for (let c = await chunks.next(); !c.done; c = await chunks.next()) bytes += (c.value as Buffer).length;
       events.push('export ended');

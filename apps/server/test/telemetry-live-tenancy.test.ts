@@ -1,7 +1,7 @@
-import type { LiveSnapshot, LiveState } from '@fleet/contract';
+import { carDataSync, carDelete, LIVE_PATH, type LiveSnapshot, type LiveState } from '@fleet/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashDeviceSecret } from '../src/credentials/device-secret.js';
-import { companyA, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import { companyA, createSignedInApp, fleet, type SignedInApp } from './helper.js';
 import { TERMINAL_PASSWORD, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
@@ -10,15 +10,13 @@ import { TERMINAL_PASSWORD, sendBatch, terminalA } from './telemetry-support.js'
  * decided per push (not from a list of terminals read when the stream opened),
  * and carries no field group reported before the company's period began.
  */
-let t: TestApp;
+let t: SignedInApp;
 let base: string;
-const token = {} as Record<'staffA' | 'adminB' | 'superAdmin', string>;
 /** A second terminal of company A: a push A must get, so nothing of terminal A came before it. */
 const terminalA2 = { id: 'device-a2', imei: '358409100000003' };
 
 beforeEach(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
+  t = await createSignedInApp(['staffA', 'adminB', 'superAdmin']);
   await t.db
     .insertInto('devices')
     .values({
@@ -40,7 +38,6 @@ beforeEach(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  for (const who of ['staffA', 'adminB', 'superAdmin'] as const) token[who] = await login(t.app, who);
 });
 afterEach(() => t.close());
 
@@ -63,8 +60,8 @@ async function moveTerminalToB() {
     .execute();
 }
 async function deleteVehicleA() {
-  const res = await post(t.app, '/api/car_delete', { car_id: fleet.A.car_id, isDelete: true }, token.superAdmin);
-  expect(res.statusCode, res.body).toBe(200);
+  const res = await t.call(carDelete, { car_id: fleet.A.car_id, isDelete: true }, 'superAdmin');
+  expect(res.status, res.raw.body).toBe(200);
 }
 
 interface Stream {
@@ -75,10 +72,10 @@ interface Stream {
 }
 
 /** Opens the live stream of an account and reads its snapshot. */
-async function openStream(who: keyof typeof token): Promise<Stream> {
+async function openStream(who: 'staffA' | 'adminB' | 'superAdmin'): Promise<Stream> {
   const controller = new AbortController();
-  const res = await fetch(`${base}/api/live`, {
-    headers: { authorization: `Bearer ${token[who]}` },
+  const res = await fetch(`${base}${LIVE_PATH}`, {
+    headers: { authorization: `Bearer ${t.tokens[who]}` },
     signal: controller.signal,
   });
   expect(res.status).toBe(200);
@@ -188,13 +185,8 @@ describe('the live stream after a terminal changed hands', () => {
     const b = await openStream('adminB');
     const all = await openStream('superAdmin');
     try {
-      const synced = await post(
-        t.app,
-        '/api/car_data_sync',
-        { car_id: fleet.B.car_id, car_data_id: terminalA.imei },
-        token.adminB,
-      );
-      expect(synced.statusCode, synced.body).toBe(200);
+      const synced = await t.call(carDataSync, { car_id: fleet.B.car_id, car_data_id: terminalA.imei }, 'adminB');
+      expect(synced.status, synced.raw.body).toBe(200);
       expect(await b.next()).toMatchObject({
         car_data_id: terminalA.imei,
         car_id: fleet.B.car_id,

@@ -1,20 +1,16 @@
-import type { LiveSnapshot, LiveState } from '@fleet/contract';
+import { LIVE_PATH, liveTicket, type LiveSnapshot, type LiveState } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { createSignedInApp, type FixtureAccount, type SignedInApp } from './helper.js';
 import { at, sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
-let t: TestApp;
+let t: SignedInApp;
 let base: string;
-let tokenA: string;
-let tokenSuper: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
+  t = await createSignedInApp(['staffA', 'superAdmin']);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  [tokenA, tokenSuper] = await Promise.all([login(t.app, 'staffA'), login(t.app, 'superAdmin')]);
   await sendBatch(t.app, terminalA, { seq: 1, records: [{ type: 'gps', time: at(0), lat: 35.6, lng: 139.7 }] });
 });
 afterAll(() => t?.close());
@@ -49,14 +45,13 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
   return { res, next, close: () => controller.abort() };
 }
 
-const ticketFor = async (token: string) =>
-  (await post(t.app, '/api/live_ticket', {}, token)).json<{ ticket: string; expires_in: number }>();
+const ticketFor = async (who: FixtureAccount) => (await t.call(liveTicket, {}, who)).body;
 
-describe('GET /api/live', () => {
+describe(`GET ${LIVE_PATH}`, () => {
   it('with a ticket: a snapshot of the visible vehicles, then their changes only', async () => {
-    const { ticket, expires_in } = await ticketFor(tokenA);
+    const { ticket, expires_in } = await ticketFor('staffA');
     expect(expires_in).toBe(60);
-    const stream = await openStream(`${base}/api/live?ticket=${encodeURIComponent(ticket)}`);
+    const stream = await openStream(`${base}${LIVE_PATH}?ticket=${encodeURIComponent(ticket)}`);
     try {
       expect(stream.res.status).toBe(200);
       expect(stream.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -90,15 +85,15 @@ describe('GET /api/live', () => {
   });
 
   it('a ticket works once', async () => {
-    const { ticket } = await ticketFor(tokenA);
-    const first = await openStream(`${base}/api/live?ticket=${ticket}`);
+    const { ticket } = await ticketFor('staffA');
+    const first = await openStream(`${base}${LIVE_PATH}?ticket=${ticket}`);
     first.close();
-    const again = await fetch(`${base}/api/live?ticket=${ticket}`);
+    const again = await fetch(`${base}${LIVE_PATH}?ticket=${ticket}`);
     expect(again.status).toBe(401);
   });
 
   it('takes the Authorization header too, and the super admin sees every terminal', async () => {
-    const stream = await openStream(`${base}/api/live`, { authorization: `Bearer ${tokenSuper}` });
+    const stream = await openStream(`${base}${LIVE_PATH}`, { authorization: `Bearer ${t.tokens.superAdmin}` });
     try {
       const snapshot = await stream.next();
       expect((snapshot.data as LiveSnapshot).states.map((s) => s.car_data_id).sort()).toEqual(
@@ -116,8 +111,8 @@ describe('GET /api/live', () => {
   });
 
   it('refuses a stream without credentials or with a bad ticket', async () => {
-    expect((await fetch(`${base}/api/live`)).status).toBe(401);
-    expect((await fetch(`${base}/api/live?ticket=nonsense`)).status).toBe(401);
-    expect((await post(t.app, '/api/live_ticket', {})).statusCode).toBe(401);
+    expect((await fetch(`${base}${LIVE_PATH}`)).status).toBe(401);
+    expect((await fetch(`${base}${LIVE_PATH}?ticket=nonsense`)).status).toBe(401);
+    expect((await t.call(liveTicket, {})).status).toBe(401);
   });
 });

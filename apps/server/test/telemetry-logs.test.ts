@@ -1,21 +1,23 @@
+import {
+  carDataSync,
+  carGetBatteryLog,
+  carGetConnectionLog,
+  carGetEngineLog,
+  carGetErrorLog,
+  carGetGpsLog,
+  carGetLatestState,
+  carGetObd2Log,
+  carGetSensorLog,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
-import { at, sendBatch, terminalA, terminalB } from './telemetry-support.js';
+import { accounts, createSignedInApp, unchecked, type SignedInApp } from './helper.js';
+import { at, reply, sendBatch, terminalA, terminalB } from './telemetry-support.js';
 
-let t: TestApp;
-let tokenA: string;
-let tokenSuper: string;
-let tokenB: string;
+let t: SignedInApp;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  [tokenA, tokenSuper, tokenB] = await Promise.all([
-    login(t.app, 'staffA'),
-    login(t.app, 'superAdmin'),
-    login(t.app, 'adminB'),
-  ]);
+  t = await createSignedInApp(['staffA', 'superAdmin', 'adminB']);
   // Ten minutes of terminal A: every kind of record once a minute.
   const records = Array.from({ length: 10 }, (_, m) => [
     { type: 'gps', time: at(m), lat: 35.68 + m * 0.001, lng: 139.76, speed: 30 + m, heading: 0 },
@@ -33,85 +35,86 @@ beforeAll(async () => {
     },
   ]).flat();
   const res = await sendBatch(t.app, terminalA, { seq: 1, records });
-  expect(res.json().accepted).toBe(70);
+  expect(reply(res).accepted).toBe(70);
   await sendBatch(t.app, terminalB, { seq: 1, records: [{ type: 'gps', time: at(0), lat: 35.4, lng: 139.6 }] });
 });
 afterAll(() => t?.close());
 
+const call: SignedInApp['call'] = (...args) => t.call(...args);
+
 const logCalls = [
-  ['/api/car_get_connection_log', 'state'],
-  ['/api/car_get_engine_log', 'running'],
-  ['/api/car_get_error_log', 'status_code'],
-  ['/api/car_get_battery_log', 'voltage'],
-  ['/api/car_get_sensor_log', 'readings'],
-  ['/api/car_get_obd2_log', 'pids'],
+  [carGetConnectionLog, 'state'],
+  [carGetEngineLog, 'running'],
+  [carGetErrorLog, 'status_code'],
+  [carGetBatteryLog, 'voltage'],
+  [carGetSensorLog, 'readings'],
+  [carGetObd2Log, 'pids'],
 ] as const;
 
-describe.each(logCalls)('%s', (path, field) => {
-  it('answers the terminal log newest first', async () => {
-    const res = await post(t.app, path, { car_data_id: terminalA.imei }, tokenA);
-    expect(res.statusCode, res.body).toBe(200);
-    const { list, next_before_id } = res.json();
-    expect(list).toHaveLength(10);
-    expect(list[0].recorded_at).toBe(at(9));
-    expect(list[9].recorded_at).toBe(at(0));
-    expect(list[0]).toHaveProperty(field);
-    expect(next_before_id).toBeNull();
-  });
-
-  it('filters by from/to and pages with limit and before_id', async () => {
-    const first = (
-      await post(t.app, path, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4 }, tokenA)
-    ).json();
-    expect(first.list.map((r: { recorded_at: string }) => r.recorded_at)).toEqual([at(7), at(6), at(5), at(4)]);
-    expect(first.next_before_id).toBe(first.list[3].id);
-    const second = (
-      await post(
-        t.app,
-        path,
-        { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4, before_id: first.next_before_id },
-        tokenA,
-      )
-    ).json();
-    expect(second.list.map((r: { recorded_at: string }) => r.recorded_at)).toEqual([at(3), at(2)]);
-    expect(second.next_before_id).toBeNull();
-  });
-
-  it('answers 400 with Japanese messages for a bad request', async () => {
-    const res = await post(t.app, path, { car_data_id: terminalA.imei, from: at(2) }, tokenA);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({
-      code: 'BAD_REQUEST',
-      errors: { to: '開始日時と終了日時の両方を入力してください' },
+describe.each(logCalls.map(([logCall, field]) => [logCall.path, logCall, field] as const))(
+  '%s',
+  (_, logCall, field) => {
+    it('answers the terminal log newest first', async () => {
+      const res = await call(logCall, { car_data_id: terminalA.imei }, 'staffA');
+      expect(res.status, res.raw.body).toBe(200);
+      const { list, next_before_id } = res.body;
+      expect(list).toHaveLength(10);
+      expect(list[0]!.recorded_at).toBe(at(9));
+      expect(list[9]!.recorded_at).toBe(at(0));
+      expect(list[0]).toHaveProperty(field);
+      expect(next_before_id).toBeNull();
     });
-    const missing = await post(t.app, path, { limit: 0 }, tokenA);
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json().errors).toMatchObject({ car_data_id: '必須項目です', limit: '入力内容が不正です' });
-  });
 
-  it('answers 401 without a token', async () => {
-    const res = await post(t.app, path, { car_data_id: terminalA.imei });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().code).toBe('UNAUTHORIZED');
-  });
+    it('filters by from/to and pages with limit and before_id', async () => {
+      const first = (await call(logCall, { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4 }, 'staffA'))
+        .body;
+      expect(first.list.map((r) => r.recorded_at)).toEqual([at(7), at(6), at(5), at(4)]);
+      expect(first.next_before_id).toBe(first.list[3]!.id);
+      const second = (
+        await call(
+          logCall,
+          { car_data_id: terminalA.imei, from: at(2), to: at(7), limit: 4, before_id: first.next_before_id },
+          'staffA',
+        )
+      ).body;
+      expect(second.list.map((r) => r.recorded_at)).toEqual([at(3), at(2)]);
+      expect(second.next_before_id).toBeNull();
+    });
 
-  it("answers 404 for another company's terminal, and to the super admin shows it", async () => {
-    const res = await post(t.app, path, { car_data_id: terminalA.imei }, tokenB);
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ code: 'NOT_FOUND', message: '対象の情報が見つかりません。' });
-    expect((await post(t.app, path, { car_data_id: '000000000000000' }, tokenSuper)).statusCode).toBe(404);
-    expect((await post(t.app, path, { car_data_id: terminalA.imei }, tokenSuper)).statusCode).toBe(200);
-  });
-});
+    it('answers 400 with Japanese messages for a bad request', async () => {
+      const res = await call(logCall, { car_data_id: terminalA.imei, from: at(2) }, 'staffA');
+      expect(res.status).toBe(400);
+      expect(res.error).toMatchObject({
+        code: 'BAD_REQUEST',
+        errors: { to: '開始日時と終了日時の両方を入力してください' },
+      });
+      const missing = await call(logCall, unchecked({ limit: 0 }), 'staffA');
+      expect(missing.status).toBe(400);
+      expect(missing.error.errors).toMatchObject({ car_data_id: '必須項目です', limit: '入力内容が不正です' });
+    });
+
+    it('answers 401 without a token', async () => {
+      const res = await call(logCall, { car_data_id: terminalA.imei });
+      expect(res.status).toBe(401);
+      expect(res.error.code).toBe('UNAUTHORIZED');
+    });
+
+    it("answers 404 for another company's terminal, and to the super admin shows it", async () => {
+      const res = await call(logCall, { car_data_id: terminalA.imei }, 'adminB');
+      expect(res.status).toBe(404);
+      expect(res.raw.json()).toEqual({ code: 'NOT_FOUND', message: '対象の情報が見つかりません。' });
+      expect((await call(logCall, { car_data_id: '000000000000000' }, 'superAdmin')).status).toBe(404);
+      expect((await call(logCall, { car_data_id: terminalA.imei }, 'superAdmin')).status).toBe(200);
+    });
+  },
+);
 
 describe('log contents', () => {
   it('answers JSON objects of sensor readings and OBD2 pids as objects', async () => {
-    const sensor = (
-      await post(t.app, '/api/car_get_sensor_log', { car_data_id: terminalA.imei, limit: 1 }, tokenA)
-    ).json();
+    const sensor = (await call(carGetSensorLog, { car_data_id: terminalA.imei, limit: 1 }, 'staffA')).body;
     expect(sensor.list[0]).toMatchObject({ vibration: 0.9, readings: { temperature_c: 29 } });
-    const obd2 = (await post(t.app, '/api/car_get_obd2_log', { car_data_id: terminalA.imei, limit: 1 }, tokenA)).json();
-    expect(obd2.list[0].pids).toEqual({ rpm: 1700 });
+    const obd2 = (await call(carGetObd2Log, { car_data_id: terminalA.imei, limit: 1 }, 'staffA')).body;
+    expect(obd2.list[0]!.pids).toEqual({ rpm: 1700 });
   });
 
   it('names who gave an engine command in the engine log', async () => {
@@ -127,9 +130,9 @@ describe('log contents', () => {
         account_id: accounts.managerA.account_id,
       })
       .execute();
-    const list = (
-      await post(t.app, '/api/car_get_engine_log', { car_data_id: terminalA.imei, from: '', to: '', limit: 1 }, tokenA)
-    ).json().list;
+    const { list } = (
+      await call(carGetEngineLog, { car_data_id: terminalA.imei, from: '', to: '', limit: 1 }, 'staffA')
+    ).body;
     expect(list[0]).toEqual({
       id: expect.any(Number),
       recorded_at: at(20),
@@ -145,38 +148,35 @@ describe('log contents', () => {
   it('reads the console date format as Japan time', async () => {
     // at(0) is 2026-01-15 03:00Z = 12:00 in Japan.
     const res = (
-      await post(
-        t.app,
-        '/api/car_get_error_log',
+      await call(
+        carGetErrorLog,
         { car_data_id: terminalA.imei, from: '2026/01/15 12:03', to: '2026/01/15 12:03' },
-        tokenA,
+        'staffA',
       )
-    ).json();
+    ).body;
     expect(res.list).toEqual([
       expect.objectContaining({ recorded_at: at(3), status_code: 1002, error_type: 'obd2', detail: '応答なし' }),
     ]);
   });
 });
 
-describe('/api/car_get_gps_log', () => {
+describe('car_get_gps_log', () => {
   it('answers the route oldest first with its size', async () => {
-    const res = await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, from: '', to: '' }, tokenA);
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
+    const res = await call(carGetGpsLog, { car_data_id: terminalA.imei, from: '', to: '' }, 'staffA');
+    expect(res.status).toBe(200);
+    const body = res.body;
     expect(body).toMatchObject({ total: 10, simplified: false });
     expect(body.list[0]).toEqual({ recorded_at: at(0), lat: 35.68, lng: 139.76, speed: 30, heading: 0 });
-    expect(body.list.at(-1).recorded_at).toBe(at(9));
+    expect(body.list.at(-1)!.recorded_at).toBe(at(9));
   });
 
   it('validates, needs a token, and hides other companies', async () => {
+    expect((await call(carGetGpsLog, { car_data_id: terminalA.imei, to: at(1) }, 'staffA')).status).toBe(400);
     expect(
-      (await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, to: at(1) }, tokenA)).statusCode,
-    ).toBe(400);
-    expect(
-      (await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei, max_points: 1 }, tokenA)).json().errors,
+      (await call(carGetGpsLog, { car_data_id: terminalA.imei, max_points: 1 }, 'staffA')).error.errors,
     ).toHaveProperty('max_points');
-    expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalA.imei })).statusCode).toBe(401);
-    expect((await post(t.app, '/api/car_get_gps_log', { car_data_id: terminalB.imei }, tokenA)).statusCode).toBe(404);
+    expect((await call(carGetGpsLog, { car_data_id: terminalA.imei })).status).toBe(401);
+    expect((await call(carGetGpsLog, { car_data_id: terminalB.imei }, 'staffA')).status).toBe(404);
   });
 
   it('brings a day of one-second points back small, keeping the shape', async () => {
@@ -200,25 +200,24 @@ describe('/api/car_get_gps_log', () => {
       SELECT ${imei}, timestamptz '2026-01-10T00:00:00Z' + make_interval(secs => i),
              35.685 + 0.01 * sin(i / 3600.0), 139.753 + 0.012 * cos(i / 3600.0), 30, 0
       FROM generate_series(0, 86399) AS i`.execute(t.db);
-    const res = await post(
-      t.app,
-      '/api/car_get_gps_log',
+    const res = await call(
+      carGetGpsLog,
       { car_data_id: imei, from: '2026-01-10T00:00:00Z', to: '2026-01-10T23:59:59Z', max_points: 1500 },
-      tokenA,
+      'staffA',
     );
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
+    expect(res.status).toBe(200);
+    const body = res.body;
     expect(body.total).toBe(86_400);
     expect(body.simplified).toBe(true);
     expect(body.list.length).toBeLessThanOrEqual(1500);
-    expect(body.list[0].recorded_at).toBe('2026-01-10T00:00:00.000Z');
-    expect(body.list.at(-1).recorded_at).toBe('2026-01-10T23:59:59.000Z');
+    expect(body.list[0]!.recorded_at).toBe('2026-01-10T00:00:00.000Z');
+    expect(body.list.at(-1)!.recorded_at).toBe('2026-01-10T23:59:59.000Z');
     // The kept points still trace the circle: none strays from its radius.
     for (const p of body.list) {
       const r = Math.hypot((p.lat - 35.685) / 0.01, (p.lng - 139.753) / 0.012);
       expect(r).toBeCloseTo(1, 3);
     }
-    expect(res.body.length).toBeLessThan(200_000);
+    expect(res.raw.body.length).toBeLessThan(200_000);
   });
 
   it('answers a route of more than 200,000 points, simplified, never 5xx', async () => {
@@ -242,36 +241,34 @@ describe('/api/car_get_gps_log', () => {
       SELECT ${imei}, timestamptz '2026-02-01T00:00:00Z' + make_interval(secs => i * 5),
              35.685 + 0.01 * sin(i / 720.0), 139.753 + 0.012 * cos(i / 720.0), 30, 0
       FROM generate_series(0, 249999) AS i`.execute(t.db);
-    for (const [body, token] of [
-      [{ car_data_id: imei, max_points: 2000 }, tokenA],
-      [{ car_data_id: imei, from: '2026-02-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }, tokenSuper],
+    for (const [body, who] of [
+      [{ car_data_id: imei, max_points: 2000 }, 'staffA'],
+      [{ car_data_id: imei, from: '2026-02-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }, 'superAdmin'],
     ] as const) {
-      const res = await post(t.app, '/api/car_get_gps_log', body, token);
-      expect(res.statusCode, res.body).toBe(200);
-      const answer = res.json();
+      const res = await call(carGetGpsLog, body, who);
+      expect(res.status, res.raw.body).toBe(200);
+      const answer = res.body;
       expect(answer.total).toBe(250_000);
       expect(answer.simplified).toBe(true);
-      expect(answer.list.length).toBeLessThanOrEqual(body.max_points ?? 5000);
-      expect(answer.list[0].recorded_at).toBe('2026-02-01T00:00:00.000Z');
-      const times = answer.list.map((p: { recorded_at: string }) => p.recorded_at);
+      expect(answer.list.length).toBeLessThanOrEqual('max_points' in body ? body.max_points : 5000);
+      expect(answer.list[0]!.recorded_at).toBe('2026-02-01T00:00:00.000Z');
+      const times = answer.list.map((p) => p.recorded_at);
       expect([...times].sort()).toEqual(times);
     }
   }, 120_000);
 });
 
-describe('/api/car_get_latest_state and /api/car_data_sync', () => {
+describe('car_get_latest_state and car_data_sync', () => {
   it('answers the latest state of a visible terminal only', async () => {
-    const res = await post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, tokenA);
-    expect(res.json().state).toMatchObject({
+    const res = await call(carGetLatestState, { car_data_id: terminalA.imei }, 'staffA');
+    expect(res.body.state).toMatchObject({
       car_data_id: terminalA.imei,
       lat: 35.689,
       engine_running: 'on',
       connection: 'connected',
       device_state: 0,
     });
-    expect((await post(t.app, '/api/car_get_latest_state', { car_data_id: terminalA.imei }, tokenB)).statusCode).toBe(
-      404,
-    );
+    expect((await call(carGetLatestState, { car_data_id: terminalA.imei }, 'adminB')).status).toBe(404);
   });
 
   it('rebuilds the latest state from the stored logs', async () => {
@@ -293,9 +290,9 @@ describe('/api/car_get_latest_state and /api/car_data_sync', () => {
       .insertInto('connection_logs')
       .values({ car_data_id: terminalA.imei, recorded_at: at(15), state: 'disconnected' })
       .execute();
-    const res = await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei }, tokenA);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({
+    const res = await call(carDataSync, { car_id: 'car-a', car_data_id: terminalA.imei }, 'staffA');
+    expect(res.status, res.raw.body).toBe(200);
+    expect(res.body).toMatchObject({
       ok: true,
       state: {
         lat: 35.7,
@@ -306,19 +303,13 @@ describe('/api/car_get_latest_state and /api/car_data_sync', () => {
         battery_percentage: 81,
       },
     });
-    expect(res.json().state.recorded_at).toBe(at(20));
+    expect(res.body.state!.recorded_at).toBe(at(20));
   });
 
   it('refuses a car of another company and a car_data_id that is not the car terminal', async () => {
-    expect(
-      (await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei }, tokenB)).statusCode,
-    ).toBe(404);
-    expect(
-      (await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalB.imei }, tokenA)).statusCode,
-    ).toBe(404);
-    expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a' }, tokenA)).statusCode).toBe(400);
-    expect((await post(t.app, '/api/car_data_sync', { car_id: 'car-a', car_data_id: terminalA.imei })).statusCode).toBe(
-      401,
-    );
+    expect((await call(carDataSync, { car_id: 'car-a', car_data_id: terminalA.imei }, 'adminB')).status).toBe(404);
+    expect((await call(carDataSync, { car_id: 'car-a', car_data_id: terminalB.imei }, 'staffA')).status).toBe(404);
+    expect((await call(carDataSync, unchecked({ car_id: 'car-a' }), 'staffA')).status).toBe(400);
+    expect((await call(carDataSync, { car_id: 'car-a', car_data_id: terminalA.imei })).status).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { carGetBatteryLog, carGetGpsLog } from '@fleet/contract';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
@@ -16,7 +17,7 @@ import {
 } from '../src/telemetry/partitions.repository.js';
 import { applyTelemetryRetention } from '../src/telemetry/purge.repository.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { callAs, createTestApp, login, seedFixtures, type TestApp } from './helper.js';
 import { terminalA, terminalB } from './telemetry-support.js';
 
 const MIGRATION = '2026_12_08_090000_telemetry_partitions';
@@ -113,28 +114,25 @@ describe('migration telemetry_partitions', () => {
         });
         try {
           const token = await login(app, 'staffA');
-          const battery = await post(app, '/api/car_get_battery_log', { car_data_id: terminalA.imei, limit: 2 }, token);
-          expect(battery.statusCode, battery.body).toBe(200);
-          expect(battery.json().list.map((r: { id: number }) => r.id)).toEqual(
-            before.rows.slice(0, 2).map((r) => r.id),
-          );
+          const battery = await callAs(app, token, carGetBatteryLog, { car_data_id: terminalA.imei, limit: 2 });
+          expect(battery.status, battery.raw.body).toBe(200);
+          expect(battery.body.list.map((r) => r.id)).toEqual(before.rows.slice(0, 2).map((r) => r.id));
           // Paging on: across the default and the day partitions, newest first, nothing repeated or skipped.
-          const seen = battery.json().list.map((r: { recorded_at: string }) => r.recorded_at);
-          for (let cursor = battery.json().next_before_id; cursor !== null;) {
-            const page = await post(
-              app,
-              '/api/car_get_battery_log',
-              { car_data_id: terminalA.imei, limit: 2, before_id: cursor },
-              token,
-            );
-            expect(page.statusCode, page.body).toBe(200);
-            seen.push(...page.json().list.map((r: { recorded_at: string }) => r.recorded_at));
-            cursor = page.json().next_before_id;
+          const seen = battery.body.list.map((r) => r.recorded_at);
+          for (let cursor = battery.body.next_before_id; cursor !== null;) {
+            const page = await callAs(app, token, carGetBatteryLog, {
+              car_data_id: terminalA.imei,
+              limit: 2,
+              before_id: cursor,
+            });
+            expect(page.status, page.raw.body).toBe(200);
+            seen.push(...page.body.list.map((r) => r.recorded_at));
+            cursor = page.body.next_before_id;
           }
           expect(seen).toEqual([future, ...[...times].reverse()]);
-          const gps = await post(app, '/api/car_get_gps_log', { car_data_id: terminalA.imei }, token);
-          expect(gps.statusCode, gps.body).toBe(200);
-          expect(gps.json().list.map((p: { speed: number }) => p.speed)).toEqual([0, 1, 2, 3, 4]);
+          const gps = await callAs(app, token, carGetGpsLog, { car_data_id: terminalA.imei });
+          expect(gps.status, gps.raw.body).toBe(200);
+          expect(gps.body.list.map((p) => p.speed)).toEqual([0, 1, 2, 3, 4]);
           const added = await sql<{ id: number }>`
           INSERT INTO battery_logs (car_data_id, recorded_at, voltage) VALUES (${terminalA.imei}, now(), 13) RETURNING id`.execute(
             db,

@@ -1,3 +1,4 @@
+import { carDeleteReserveEngineCmd } from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
@@ -7,8 +8,8 @@ import type { LinkListener } from '../src/gateway/tcp/link-listener.js';
 import { commandTextOf, encodeAvlFrame, encodeLogin } from '../src/gateway/tcp/teltonika-device.js';
 import { teltonikaProtocol } from '../src/gateway/tcp/teltonika-link.js';
 import { urlForDatabase } from './databases.js';
-import { getSlot, grantEngineControl, ok, reserveEngineOk, stepUp } from './engine-support.js';
-import { accounts, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import { createSteppedUpApp, getSlot, requestEngineOk, reserveEngineOk } from './engine-support.js';
+import { fleet, type SignedInApp } from './helper.js';
 import { DeviceSocket, fixes, linkGateway, listen, setProtocol, sleep, until } from './link-support.js';
 
 /**
@@ -21,19 +22,16 @@ const HOUR = 3_600_000;
 const PROMPT_MS = 5000;
 const onPostgres = !!inject('databaseUrl');
 
-let t: TestApp;
+let t: SignedInApp;
 let gateway: LinkGateway;
 let listener: LinkListener;
 let token = '';
 const imei = fleet.A.car_data_id;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
+  t = await createSteppedUpApp(['staffA']);
   await setProtocol(t.db, fleet.A.car_device_id, 'teltonika');
-  await grantEngineControl(t.db, accounts.staffA.account_id);
-  token = await login(t.app, 'staffA');
-  await stepUp(t.app, token);
+  token = t.tokens.staffA;
   ({ gateway } = linkGateway(t.db, HOUR));
   listener = await listen(gateway, teltonikaProtocol);
   await gateway.listening();
@@ -92,14 +90,7 @@ describe('commands reach a connected terminal at once', () => {
   it('a command the request scheduler fires is written at once too', async () => {
     const d = await loggedIn();
     const executeAt = new Date(Date.now() + 60_000);
-    const { request_id } = await ok<{ request_id: string }>(
-      post(
-        t.app,
-        '/api/car_engine_state_reserve_request',
-        { request: { car_id: fleet.A.car_id, cmd: 0, execute_at: executeAt.toISOString() } },
-        token,
-      ),
-    );
+    const request_id = await requestEngineOk(t.app, token, fleet.A.car_id, 0, executeAt);
     const scheduler = createRequestScheduler({ db: t.db, clock: () => new Date(executeAt.getTime() + 1000) });
     expect((await scheduler.tick()).fired).toBe(1);
     expect(await nextCommand(d)).toBe('setdigout 0');
@@ -129,8 +120,8 @@ describe('commands reach a connected terminal at once', () => {
   it('a command made while the terminal is away waits for its next login; one deleted meanwhile never goes out', async () => {
     // Signalled while no socket is open for it: nothing happens until a login.
     await reserveEngineOk(t.app, token, imei, 0);
-    const res = await post(t.app, '/api/car_delete_reserve_engine_cmd', { car_data_id: imei, cmd_idx: 0 }, token);
-    expect(res.statusCode, res.body).toBe(200);
+    const res = await t.call(carDeleteReserveEngineCmd, { car_data_id: imei, cmd_idx: 0 }, 'staffA');
+    expect(res.status, res.raw.body).toBe(200);
     const d = await loggedIn();
     await sleep(300);
     expect(d.received.length).toBe(0);

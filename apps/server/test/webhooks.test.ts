@@ -1,26 +1,36 @@
 import { createServer } from 'node:net';
-import { DEVICE_BATCH_PATH, webhookMessages, type WebhookEventBody } from '@fleet/contract';
+import {
+  webhookAdd,
+  webhookDelete,
+  webhookDeliveryList,
+  webhookList,
+  webhookUpdate,
+  DEVICE_BATCH_PATH,
+  webhookMessages,
+  type CallRequest,
+  type WebhookEventBody,
+} from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reserveCommand } from '../src/commands/terminal-commands.repository.js';
 import { queueCommandEvents } from '../src/webhooks/command-events.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../src/webhooks/webhook-policy.js';
 import { verifySignature } from '../src/webhooks/webhook-signature.js';
-import { accounts, createTestApp, fleet, login, post, seedFixtures, type TestApp } from './helper.js';
+import { accounts, createSignedInApp, fleet, unchecked, type FixtureAccount, type SignedInApp } from './helper.js';
 import { memoryLog, MINUTE, subscribe, testClock } from './notify-support.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
-let t: TestApp;
+let t: SignedInApp;
 let rx: WebhookReceiver;
 let rxB: WebhookReceiver;
-const tokens: Record<string, string> = {};
 const clock = testClock();
 
 beforeAll(async () => {
-  [t, rx, rxB] = await Promise.all([createTestApp(), startWebhookReceiver(), startWebhookReceiver()]);
-  await seedFixtures(t.db);
-  for (const who of ['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB'] as const)
-    tokens[who] = await login(t.app, who);
+  [t, rx, rxB] = await Promise.all([
+    createSignedInApp(['superAdmin', 'adminA', 'managerA', 'staffA', 'adminB']),
+    startWebhookReceiver(),
+    startWebhookReceiver(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([rx?.close(), rxB?.close()]);
@@ -36,7 +46,8 @@ beforeEach(async () => {
   clock.set(new Date(Date.now() + MINUTE));
 });
 
-const add = (who: string, body: object) => post(t.app, '/api/webhook_add', body, tokens[who]);
+const call: SignedInApp['call'] = (...args) => t.call(...args);
+const add = (who: FixtureAccount, body: CallRequest<typeof webhookAdd>) => call(webhookAdd, body, who);
 const dispatcher = (timeoutMs = 2_000) =>
   new WebhookDispatcher({ db: t.db, log: memoryLog().log, clock: clock.now, timeoutMs });
 const deliveries = () => t.db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
@@ -66,8 +77,8 @@ describe('webhook calls', () => {
       events: ['command', 'notify.vibration'],
       description: '回収システム',
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { webhook, secret } = res.json();
+    expect(res.status, res.raw.body).toBe(200);
+    const { webhook, secret } = res.body;
     expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(webhook).toMatchObject({
       company_id: fleet.A.company_id,
@@ -76,59 +87,57 @@ describe('webhook calls', () => {
       secret_hint: secret.slice(-4),
     });
 
-    const list = await post(t.app, '/api/webhook_list', {}, tokens.adminA);
-    expect(list.json()).toMatchObject({
+    const list = await call(webhookList, {}, 'adminA');
+    expect(list.body).toMatchObject({
       count: 1,
       list: [{ id: webhook.id, events: ['command', 'notify.vibration'] }],
     });
-    expect(list.body).not.toContain(secret);
+    expect(list.raw.body).not.toContain(secret);
 
-    const upd = await post(
-      t.app,
-      '/api/webhook_update',
+    const upd = await call(
+      webhookUpdate,
       { id: webhook.id, url: rx.url, events: ['terminal.offline'], enabled: false },
-      tokens.adminA,
+      'adminA',
     );
-    expect(upd.json()).toEqual({ ok: true });
+    expect(upd.body).toEqual({ ok: true });
     const row = await t.db.selectFrom('webhooks').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ enabled: false, secret });
 
-    expect((await post(t.app, '/api/webhook_list', {}, tokens.superAdmin)).json().count).toBe(1);
-    expect((await post(t.app, '/api/webhook_list', {}, tokens.adminB)).json().count).toBe(0);
-    expect((await post(t.app, '/api/webhook_delete', { id: webhook.id }, tokens.adminB)).statusCode).toBe(404);
-    expect(
-      (await post(t.app, '/api/webhook_update', { id: webhook.id, url: rx.url, events: ['command'] }, tokens.adminB))
-        .statusCode,
-    ).toBe(404);
-    expect((await post(t.app, '/api/webhook_delete', { id: webhook.id }, tokens.adminA)).json()).toEqual({ ok: true });
-    expect((await post(t.app, '/api/webhook_list', {}, tokens.adminA)).json().count).toBe(0);
+    expect((await call(webhookList, {}, 'superAdmin')).body.count).toBe(1);
+    expect((await call(webhookList, {}, 'adminB')).body.count).toBe(0);
+    expect((await call(webhookDelete, { id: webhook.id }, 'adminB')).status).toBe(404);
+    expect((await call(webhookUpdate, { id: webhook.id, url: rx.url, events: ['command'] }, 'adminB')).status).toBe(
+      404,
+    );
+    expect((await call(webhookDelete, { id: webhook.id }, 'adminA')).body).toEqual({ ok: true });
+    expect((await call(webhookList, {}, 'adminA')).body.count).toBe(0);
   });
 
   it('the super admin adds a receiver for every company', async () => {
     const res = await add('superAdmin', { url: rx.url, events: ['command'], secret: SECRET });
-    expect(res.json()).toMatchObject({ webhook: { company_id: null }, secret: SECRET });
-    expect((await post(t.app, '/api/webhook_list', {}, tokens.adminA)).json().count).toBe(0);
+    expect(res.body).toMatchObject({ webhook: { company_id: null }, secret: SECRET });
+    expect((await call(webhookList, {}, 'adminA')).body.count).toBe(0);
   });
 
   it('refuses bad input in Japanese', async () => {
     const res = await add('adminA', { url: 'ftp://example.jp/x', events: [], secret: 'short' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toMatchObject({
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toMatchObject({
       url: webhookMessages.url,
       events: webhookMessages.events,
       secret: webhookMessages.secret,
     });
-    const bad = await add('adminA', { url: rx.url, events: ['nothing'] });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors['events.0']).toBe('入力内容が不正です');
+    const bad = await add('adminA', { url: rx.url, events: unchecked(['nothing']) });
+    expect(bad.status).toBe(400);
+    expect(bad.error.errors?.['events.0']).toBe('入力内容が不正です');
   });
 
   it('refuses managers and common users', async () => {
-    for (const who of ['managerA', 'staffA']) {
+    for (const who of ['managerA', 'staffA'] as const) {
       const res = await add(who, { url: rx.url, events: ['command'] });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().message).toBe(webhookMessages.companyAdminsOnly);
-      expect((await post(t.app, '/api/webhook_delivery_list', {}, tokens[who])).statusCode).toBe(403);
+      expect(res.status).toBe(403);
+      expect(res.error.message).toBe(webhookMessages.companyAdminsOnly);
+      expect((await call(webhookDeliveryList, {}, who)).status).toBe(403);
     }
   });
 });
@@ -252,8 +261,8 @@ describe('webhook deliveries', () => {
     await t.db.updateTable('webhook_deliveries').set({ attempts: WEBHOOK_MAX_ATTEMPTS }).execute();
     clock.advance(24 * 60 * MINUTE);
     expect(await dispatcher().runOnce()).toEqual({ sent: 0, failed: 0 });
-    const log = await post(t.app, '/api/webhook_delivery_list', { status: 'failed' }, tokens.adminA);
-    expect(log.json()).toMatchObject({ count: 1, list: [{ event_type: 'terminal.offline', status: 'failed' }] });
+    const log = await call(webhookDeliveryList, { status: 'failed' }, 'adminA');
+    expect(log.body).toMatchObject({ count: 1, list: [{ event_type: 'terminal.offline', status: 'failed' }] });
   });
 
   it('sends command state changes with the result to the command company receivers only', async () => {
@@ -287,11 +296,11 @@ describe('webhook deliveries', () => {
     });
     expect(rxB.calls).toHaveLength(0);
 
-    const log = await post(t.app, '/api/webhook_delivery_list', {}, tokens.adminA);
-    expect(log.json()).toMatchObject({
+    const log = await call(webhookDeliveryList, {}, 'adminA');
+    expect(log.body).toMatchObject({
       count: 2,
       list: [{ status: 'sent', event_type: 'command', last_status: 200 }, {}],
     });
-    expect((await post(t.app, '/api/webhook_delivery_list', {}, tokens.adminB)).json().count).toBe(0);
+    expect((await call(webhookDeliveryList, {}, 'adminB')).body.count).toBe(0);
   });
 });

@@ -209,3 +209,58 @@ export async function login(
   expect(res.status, res.raw.body).toBe(200);
   return res.body.token;
 }
+
+/** A call and its body, type-checked together: a row of a table of different calls. */
+export interface CallWith {
+  call: Call;
+  send(app: FastifyInstance, token?: string): Promise<CallOutcome<Call>>;
+}
+
+/** Pairs a call with its body (the body checked against the call's request) for a table of calls. */
+export const callWith = <C extends Call>(call: C, body: NoInfer<CallRequest<C>>): CallWith => ({
+  call,
+  send: (app, token) => callAs(app, token, call, body),
+});
+
+/** More of the request than callAs sends: the client's address (the limits count per IP), extra headers. */
+export interface CallRequestOptions {
+  remoteAddress?: string;
+  headers?: Record<string, string>;
+}
+
+/** The outcome of a raw answer to a call, read as callAs reads it. */
+export function outcomeOf<C extends Call>(call: C, raw: LightMyRequestResponse): CallOutcome<C> {
+  const status = raw.statusCode;
+  const ok = status >= 200 && status < 300;
+  const fail = (wanted: string): never => {
+    throw new Error(`${call.path}: expected ${wanted}, got ${status}: ${raw.body.slice(0, 500)}`);
+  };
+  return {
+    status,
+    raw,
+    get body() {
+      return ok ? (call.response.parse(raw.json()) as CallResponse<C>) : fail('2xx');
+    },
+    get error() {
+      return ok ? fail('an error') : ApiError.parse(raw.json());
+    },
+  };
+}
+
+/** callAs from a given client address and/or with extra headers. */
+export async function callAsFrom<C extends Call>(
+  app: FastifyInstance,
+  token: string | undefined,
+  call: C,
+  body: NoInfer<CallRequest<C>>,
+  { remoteAddress, headers = {} }: CallRequestOptions,
+): Promise<CallOutcome<C>> {
+  const raw = await app.inject({
+    method: 'POST',
+    url: call.path,
+    payload: body as object,
+    ...(remoteAddress ? { remoteAddress } : {}),
+    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+  });
+  return outcomeOf(call, raw);
+}

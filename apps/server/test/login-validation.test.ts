@@ -1,6 +1,6 @@
-import { errorMessages, validationMessages } from '@fleet/contract';
+import { errorMessages, login as loginCall, sessionCarId, validationMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { callAs, createTestApp, login, seedFixtures, unchecked, type TestApp } from './helper.js';
 
 /** Bad input is a 4xx with the one error shape and Japanese text: never a 500. */
 let t: TestApp;
@@ -13,7 +13,7 @@ afterAll(() => t?.close());
 const japanese = /[\u3040-\u30ff\u4e00-\u9fff]/;
 const huge = 'あ'.repeat(10_000);
 
-describe('/api/login input', () => {
+describe(`${loginCall.path} input`, () => {
   it.each([
     ['missing fields', {}, { username: validationMessages.required, password: validationMessages.required }],
     [
@@ -32,10 +32,10 @@ describe('/api/login input', () => {
       { username: validationMessages.tooLong, password: validationMessages.tooLong },
     ],
   ])('answers %s with 400 and per-field errors', async (_label, payload, errors) => {
-    const res = await post(t.app, '/api/login', payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: errorMessages.badRequest, errors });
-    expect(res.json().message).toMatch(japanese);
+    const res = await callAs(t.app, undefined, loginCall, unchecked(payload));
+    expect(res.status).toBe(400);
+    expect(res.raw.json()).toEqual({ code: 'BAD_REQUEST', message: errorMessages.badRequest, errors });
+    expect(res.error.message).toMatch(japanese);
   });
 
   it.each([
@@ -45,7 +45,7 @@ describe('/api/login input', () => {
   ])('answers %s as the body with 400', async (_label, payload) => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/login',
+      url: loginCall.path,
       payload,
       headers: { 'content-type': 'application/json' },
     });
@@ -56,7 +56,7 @@ describe('/api/login input', () => {
   it('answers malformed JSON with 400 and the error shape', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/login',
+      url: loginCall.path,
       payload: '{"username": "admin-a",',
       headers: { 'content-type': 'application/json' },
     });
@@ -67,7 +67,7 @@ describe('/api/login input', () => {
   it('answers a body that is not JSON with 415 and the error shape', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/login',
+      url: loginCall.path,
       payload: 'username=admin-a&password=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -76,15 +76,18 @@ describe('/api/login input', () => {
   });
 
   it('answers a body over the 1 MB limit with 413 and the error shape', async () => {
-    const res = await post(t.app, '/api/login', { username: 'admin-a', password: 'x'.repeat(2 * 1024 * 1024) });
-    expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(japanese) });
+    const res = await callAs(t.app, undefined, loginCall, {
+      username: 'admin-a',
+      password: 'x'.repeat(2 * 1024 * 1024),
+    });
+    expect(res.status).toBe(413);
+    expect(res.raw.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(japanese) });
   });
 
   it('answers an empty JSON body with 400 and the error shape', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/login',
+      url: loginCall.path,
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
@@ -94,11 +97,11 @@ describe('/api/login input', () => {
 
 describe('signed-in call input', () => {
   it('checks the token first, then the body, field by field', async () => {
-    expect((await post(t.app, '/api/session_car_id', { car_id: 'bad id!' })).statusCode).toBe(401);
+    expect((await callAs(t.app, undefined, sessionCarId, { car_id: 'bad id!' })).status).toBe(401);
     const token = await login(t.app, 'adminA');
-    const res = await post(t.app, '/api/session_car_id', { car_id: 'bad id!' }, token);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
+    const res = await callAs(t.app, token, sessionCarId, { car_id: 'bad id!' });
+    expect(res.status).toBe(400);
+    expect(res.raw.json()).toEqual({
       code: 'BAD_REQUEST',
       message: errorMessages.badRequest,
       errors: { car_id: validationMessages.invalid },

@@ -1,9 +1,9 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { sessionMessages } from '@fleet/contract';
+import { login as loginCall, sessionMessages } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { needsRehash } from '../src/credentials/password.js';
 import { hashToken } from '../src/sessions/token.js';
-import { FIXTURE_PASSWORD, accounts, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { FIXTURE_PASSWORD, accounts, callAs, createTestApp, login, seedFixtures, type TestApp } from './helper.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,14 +22,19 @@ const countSessions = async () =>
     ).n,
   );
 
-describe('/api/login', () => {
+describe(loginCall.path, () => {
   it('signs in by account id and answers exactly {id, username, role, token, company_id}', async () => {
-    const res = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD });
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['company_id', 'id', 'role', 'token', 'username']);
-    expect(body).toMatchObject({ id: 'manager-a', username: accounts.managerA.name, role: 1, company_id: 'company-a' });
-    expect(body.token.length).toBeGreaterThanOrEqual(43);
+    const res = await callAs(t.app, undefined, loginCall, { username: 'manager-a', password: FIXTURE_PASSWORD });
+    expect(res.status).toBe(200);
+    // The keys as sent: the parsed body would have the contract's keys whatever the server sent.
+    expect(Object.keys(res.raw.json<object>()).sort()).toEqual(['company_id', 'id', 'role', 'token', 'username']);
+    expect(res.body).toMatchObject({
+      id: 'manager-a',
+      username: accounts.managerA.name,
+      role: 1,
+      company_id: 'company-a',
+    });
+    expect(res.body.token.length).toBeGreaterThanOrEqual(43);
   });
 
   it('stores only a hash of the token', async () => {
@@ -40,14 +45,17 @@ describe('/api/login', () => {
   });
 
   it('answers company_id null for the super admin', async () => {
-    const res = await post(t.app, '/api/login', { username: 'super-admin', password: FIXTURE_PASSWORD });
-    expect(res.json()).toMatchObject({ id: 'super-admin', role: 0, company_id: null });
+    const res = await callAs(t.app, undefined, loginCall, { username: 'super-admin', password: FIXTURE_PASSWORD });
+    expect(res.body).toMatchObject({ id: 'super-admin', role: 0, company_id: null });
   });
 
   it('signs in by email, whatever its case', async () => {
-    const res = await post(t.app, '/api/login', { username: 'Admin-A@Example.JP', password: FIXTURE_PASSWORD });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().id).toBe('admin-a');
+    const res = await callAs(t.app, undefined, loginCall, {
+      username: 'Admin-A@Example.JP',
+      password: FIXTURE_PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe('admin-a');
   });
 
   it.each([
@@ -55,9 +63,9 @@ describe('/api/login', () => {
     ['an unknown account', 'nobody-here', FIXTURE_PASSWORD],
   ])('refuses %s with 401 and creates no session', async (_label, username, password) => {
     const before = await countSessions();
-    const res = await post(t.app, '/api/login', { username, password });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({
+    const res = await callAs(t.app, undefined, loginCall, { username, password });
+    expect(res.status).toBe(401);
+    expect(res.raw.json()).toEqual({
       code: 'UNAUTHORIZED',
       message: 'ログインに失敗しました。ログイン情報を確認してください。',
     });
@@ -77,12 +85,14 @@ describe('/api/login', () => {
         is_delete: true,
       })
       .execute();
-    const res = await post(t.app, '/api/login', { username: 'gone-a', password: FIXTURE_PASSWORD });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe(sessionMessages.loginFailed);
+    const res = await callAs(t.app, undefined, loginCall, { username: 'gone-a', password: FIXTURE_PASSWORD });
+    expect(res.status).toBe(401);
+    expect(res.error.message).toBe(sessionMessages.loginFailed);
 
     await t.db.updateTable('accounts').set({ is_delete: false }).where('account_id', '=', 'gone-a').execute();
-    expect((await post(t.app, '/api/login', { username: 'gone-a', password: FIXTURE_PASSWORD })).statusCode).toBe(200);
+    expect((await callAs(t.app, undefined, loginCall, { username: 'gone-a', password: FIXTURE_PASSWORD })).status).toBe(
+      200,
+    );
   });
 
   it('upgrades a hash made with older scrypt parameters on a successful login', async () => {

@@ -1,6 +1,7 @@
+import { clientConfig, login as loginCall, me as meCall } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_CALLS, contractCalls } from '../src/ops/openapi.js';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { callAs, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 import { registeredRoutes } from './security/world.js';
 import { at, sendBatch, terminalA } from './telemetry-support.js';
 
@@ -31,8 +32,8 @@ describe('probes', () => {
 describe('GET /metrics', () => {
   it('reports HTTP requests by route and status, the ingest, group commits, commands, outbox, live clients, event loop and process', async () => {
     const token = await login(t.app, 'staffA');
-    expect((await post(t.app, '/api/me', {}, token)).statusCode).toBe(200);
-    expect((await post(t.app, '/api/me', {})).statusCode).toBe(401);
+    expect((await callAs(t.app, token, meCall, {})).status).toBe(200);
+    expect((await callAs(t.app, undefined, meCall, {})).status).toBe(401);
     const batch = await sendBatch(t.app, terminalA, {
       seq: 9001,
       records: [
@@ -46,10 +47,14 @@ describe('GET /metrics', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
-    expect(text).toMatch(/^http_requests_total\{method="POST",route="\/api\/me",status_code="200"\} 1$/m);
-    expect(text).toMatch(/^http_requests_total\{method="POST",route="\/api\/me",status_code="401"\} 1$/m);
+    // The route label is the call's path ('/' needs no escape in a RegExp built from a string).
+    const line = (pattern: string) => new RegExp(`^${pattern}$`, 'm');
+    expect(text).toMatch(line(`http_requests_total\\{method="POST",route="${meCall.path}",status_code="200"\\} 1`));
+    expect(text).toMatch(line(`http_requests_total\\{method="POST",route="${meCall.path}",status_code="401"\\} 1`));
     expect(text).toMatch(
-      /^http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/login",status_code="200"\} \d+$/m,
+      line(
+        `http_request_duration_seconds_bucket\\{le="0\\.005",method="POST",route="${loginCall.path}",status_code="200"\\} \\d+`,
+      ),
     );
     expect(text).toMatch(/^fleet_ingest_batches_total [1-9]\d*$/m);
     expect(text).toMatch(/^fleet_ingest_records_total [2-9]\d*$/m);
@@ -145,7 +150,7 @@ describe('GET /api/openapi.json', () => {
 
 describe('map tiles', () => {
   it('default to 地理院タイル with 出典：国土地理院 linked to GSI; TILE_URL and TILE_ATTRIBUTION change them', async () => {
-    const config = (await post(t.app, '/api/client_config', {})).json<{ tile_url: string; tile_attribution: string }>();
+    const config = (await callAs(t.app, undefined, clientConfig, {})).body;
     expect(config.tile_url).toBe('https://cyberjapandata.gsi.go.jp/xyz/std/{z}/{x}/{y}.png');
     expect(config.tile_attribution).toContain('出典：<a href="https://maps.gsi.go.jp/development/ichiran.html"');
     expect(config.tile_attribution).toContain('国土地理院</a>');
@@ -156,10 +161,7 @@ describe('map tiles', () => {
       env: { TILE_URL: 'https://tiles.example.jp/{z}/{x}/{y}.png', TILE_ATTRIBUTION: '© Example' },
     });
     try {
-      const answer = (await post(own.app, '/api/client_config', {})).json<{
-        tile_url: string;
-        tile_attribution: string;
-      }>();
+      const answer = (await callAs(own.app, undefined, clientConfig, {})).body;
       expect(answer).toEqual({ tile_url: 'https://tiles.example.jp/{z}/{x}/{y}.png', tile_attribution: '© Example' });
     } finally {
       await own.close();

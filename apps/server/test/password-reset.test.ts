@@ -1,8 +1,27 @@
-import { errorMessages, passwordResetMessages as msg, validationMessages as m } from '@fleet/contract';
+import {
+  accountUpdate,
+  errorMessages,
+  login as loginCall,
+  me as meCall,
+  passwordReset,
+  passwordResetByToken,
+  passwordResetMessages as msg,
+  resetPasswordEmail,
+  validationMessages as m,
+} from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { REDACTED_BODY } from '../src/mail/outbox.repository.js';
 import { RESET_LIMITS } from '../src/password-reset/password-reset.repository.js';
-import { accounts, createTestApp, FIXTURE_PASSWORD, login, post, seedFixtures, type TestApp } from './helper.js';
+import {
+  accounts,
+  callAs,
+  callAsFrom,
+  createTestApp,
+  FIXTURE_PASSWORD,
+  login,
+  seedFixtures,
+  type TestApp,
+} from './helper.js';
 import { dispatcherFor } from './notify-support.js';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './smtp-receiver.js';
 
@@ -24,9 +43,9 @@ beforeEach(async () => {
 
 const NEW_PASSWORD = 'new-secret-2026';
 const requestReset = (email: string, ip = '127.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/api/resetpassword_email', payload: { email }, remoteAddress: ip });
+  callAsFrom(t.app, undefined, resetPasswordEmail, { email }, { remoteAddress: ip });
 const setPassword = (token: string, password = NEW_PASSWORD, password_confirm = password) =>
-  post(t.app, '/api/password_reset_by_token', { token, password, password_confirm });
+  callAs(t.app, undefined, passwordResetByToken, { token, password, password_confirm });
 
 async function deliver(): Promise<ReceivedMail[]> {
   const d = dispatcherFor(t.db, smtp.url, () => new Date());
@@ -42,7 +61,7 @@ const tokenOf = (mail: ReceivedMail) => {
 
 /** Requests a reset for the account and returns the token from the mail that arrives. */
 async function tokenFor(email: string): Promise<string> {
-  expect((await requestReset(email)).statusCode).toBe(200);
+  expect((await requestReset(email)).status).toBe(200);
   const mails = await deliver();
   return tokenOf(mails.at(-1)!);
 }
@@ -53,8 +72,8 @@ describe('password reset by mail', () => {
     const oldSession = await login(t.app, 'managerA');
 
     const res = await requestReset(who.email.toUpperCase());
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
     const [mail] = await deliver();
     expect(mail!.to).toEqual([who.email]);
     expect(mail!.subject).toBe('【フリートコンソール】パスワード再設定のご案内');
@@ -79,14 +98,14 @@ describe('password reset by mail', () => {
     expect(outbox.body).toBe(REDACTED_BODY);
 
     const done = await setPassword(token);
-    expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toEqual({ ok: true });
+    expect(done.status, done.raw.body).toBe(200);
+    expect(done.body).toEqual({ ok: true });
 
     await login(t.app, who.account_id, NEW_PASSWORD);
-    expect((await post(t.app, '/api/login', { username: who.account_id, password: FIXTURE_PASSWORD })).statusCode).toBe(
-      401,
-    );
-    expect((await post(t.app, '/api/me', {}, oldSession)).statusCode).toBe(401);
+    expect(
+      (await callAs(t.app, undefined, loginCall, { username: who.account_id, password: FIXTURE_PASSWORD })).status,
+    ).toBe(401);
+    expect((await callAs(t.app, oldSession, meCall, {})).status).toBe(401);
 
     // The account is told its password changed.
     const notices = (await deliver()).filter((x) => x.subject === '【フリートコンソール】パスワードを変更しました');
@@ -95,10 +114,10 @@ describe('password reset by mail', () => {
 
   it('refuses a link that was already used, with a clear message', async () => {
     const token = await tokenFor(accounts.staffA.email);
-    expect((await setPassword(token)).statusCode).toBe(200);
+    expect((await setPassword(token)).status).toBe(200);
     const again = await setPassword(token, 'another-pass-99');
-    expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ code: 'BAD_REQUEST', message: msg.tokenUsed, errors: { token: msg.tokenUsed } });
+    expect(again.status).toBe(400);
+    expect(again.raw.json()).toEqual({ code: 'BAD_REQUEST', message: msg.tokenUsed, errors: { token: msg.tokenUsed } });
     await login(t.app, accounts.staffA.account_id, NEW_PASSWORD);
   });
 
@@ -110,80 +129,84 @@ describe('password reset by mail', () => {
       .where('account_id', '=', accounts.adminA.account_id)
       .execute();
     const res = await setPassword(token);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: msg.tokenExpired, errors: { token: msg.tokenExpired } });
+    expect(res.status).toBe(400);
+    expect(res.raw.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: msg.tokenExpired,
+      errors: { token: msg.tokenExpired },
+    });
     await login(t.app, 'adminA');
   });
 
   it('refuses an unknown link', async () => {
     const res = await setPassword('no-such-token');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(msg.tokenInvalid);
+    expect(res.status).toBe(400);
+    expect(res.error.message).toBe(msg.tokenInvalid);
   });
 
   it('retires every other link of the account once a password is set', async () => {
     const first = await tokenFor(accounts.adminB.email);
     const second = await tokenFor(accounts.adminB.email);
     expect(first).not.toBe(second);
-    expect((await setPassword(second)).statusCode).toBe(200);
-    expect((await setPassword(first)).json().message).toBe(msg.tokenUsed);
+    expect((await setPassword(second)).status).toBe(200);
+    expect((await setPassword(first)).error.message).toBe(msg.tokenUsed);
   });
 
   it('checks the new password: 8 to 32 characters, and the confirmation must match', async () => {
     const token = await tokenFor(accounts.superAdmin.email);
     const mismatch = await setPassword(token, NEW_PASSWORD, `${NEW_PASSWORD}x`);
-    expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json()).toEqual({
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.raw.json()).toEqual({
       code: 'BAD_REQUEST',
       message: errorMessages.badRequest,
       errors: { password_confirm: m.confirmed },
     });
-    expect((await setPassword(token, 'short')).json().errors).toEqual({ password: m.min });
-    expect((await setPassword(token, 'x'.repeat(33))).json().errors).toEqual({ password: m.max });
+    expect((await setPassword(token, 'short')).error.errors).toEqual({ password: m.min });
+    expect((await setPassword(token, 'x'.repeat(33))).error.errors).toEqual({ password: m.max });
     // None of that used the link up.
-    expect((await setPassword(token)).statusCode).toBe(200);
+    expect((await setPassword(token)).status).toBe(200);
   });
 
   it('answers an unknown address exactly as a known one, and sends nothing', async () => {
     const unknown = await requestReset('nobody@example.jp');
     const known = await requestReset(accounts.staffA.email);
-    expect(unknown.statusCode).toBe(known.statusCode);
-    expect(unknown.body).toBe(known.body);
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.raw.body).toBe(known.raw.body);
     expect((await deliver()).map((x) => x.to)).toEqual([[accounts.staffA.email]]);
   });
 
   it('answers an invalid address with the Japanese validation message', async () => {
     const res = await requestReset('not-an-address');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ email: m.email });
+    expect(res.status).toBe(400);
+    expect(res.error.errors).toEqual({ email: m.email });
   });
 
   it('limits mails per address without changing the answer, and requests per IP with 429', async () => {
     for (let i = 0; i < RESET_LIMITS.mailsPerEmailPerHour + 2; i++) {
       const res = await requestReset(accounts.staffA.email, `10.0.0.${i + 1}`);
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ ok: true });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
     }
     expect(await deliver()).toHaveLength(RESET_LIMITS.mailsPerEmailPerHour);
 
     const ip = '192.0.2.77';
     for (let i = 0; i < RESET_LIMITS.requestsPerIpPerHour; i++)
-      expect((await requestReset(`someone${i}@example.jp`, ip)).statusCode).toBe(200);
+      expect((await requestReset(`someone${i}@example.jp`, ip)).status).toBe(200);
     const limited = await requestReset('someone-else@example.jp', ip);
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: msg.tooMany });
-    expect((await requestReset('someone-else@example.jp', '192.0.2.78')).statusCode).toBe(200);
+    expect(limited.status).toBe(429);
+    expect(limited.raw.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: msg.tooMany });
+    expect((await requestReset('someone-else@example.jp', '192.0.2.78')).status).toBe(200);
   });
 
   it('sends at most the limit of mails to one address for simultaneous requests (a lock per address)', async () => {
     const burst = await Promise.all(
       Array.from({ length: 19 }, (_, i) => requestReset(accounts.adminA.email, `10.4.0.${i + 1}`)),
     );
-    expect(burst.map((r) => r.statusCode)).toEqual(Array(19).fill(200));
+    expect(burst.map((r) => r.status)).toEqual(Array(19).fill(200));
     expect(await deliver()).toHaveLength(RESET_LIMITS.mailsPerEmailPerHour);
     const ip = '10.5.0.1';
     const fromOne = await Promise.all(Array.from({ length: 30 }, (_, i) => requestReset(`burst${i}@example.jp`, ip)));
-    expect(fromOne.filter((r) => r.statusCode === 200)).toHaveLength(RESET_LIMITS.requestsPerIpPerHour);
+    expect(fromOne.filter((r) => r.status === 200)).toHaveLength(RESET_LIMITS.requestsPerIpPerHour);
   });
 
   it('sends no link for a deleted account', async () => {
@@ -193,7 +216,7 @@ describe('password reset by mail', () => {
       .where('account_id', '=', accounts.managerA.account_id)
       .execute();
     try {
-      expect((await requestReset(accounts.managerA.email)).json()).toEqual({ ok: true });
+      expect((await requestReset(accounts.managerA.email)).body).toEqual({ ok: true });
       expect(await deliver()).toEqual([]);
     } finally {
       await t.db
@@ -209,49 +232,33 @@ describe('a password change by any way ends the reset links and the other sessio
   const other = { name: '変更 四郎', role: 1, company_id: 'company-a', engine_control: false };
   const change = {
     'own password change (password_reset)': (self: string, admin: string, id: string) =>
-      post(
-        t.app,
-        '/api/password_reset',
-        { info: { current_password: FIXTURE_PASSWORD, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
-        self,
-      ).then((r) => ({ r, kept: self, id })),
+      callAs(t.app, self, passwordReset, {
+        info: { current_password: FIXTURE_PASSWORD, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
+      }).then((r) => ({ r, kept: self, id })),
     "an admin's change (password_reset with account_id)": (_self: string, admin: string, id: string) =>
-      post(
-        t.app,
-        '/api/password_reset',
-        { info: { account_id: id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
-        admin,
-      ).then((r) => ({ r, kept: null, id })),
+      callAs(t.app, admin, passwordReset, {
+        info: { account_id: id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
+      }).then((r) => ({ r, kept: null, id })),
     'own account edit with a password (account_update)': (self: string, _admin: string, id: string) =>
-      post(
-        t.app,
-        '/api/account_update',
-        {
-          info: {
-            account_id: id,
-            ...other,
-            email: `${id}@example.jp`,
-            password: NEW_PASSWORD,
-            password_confirm: NEW_PASSWORD,
-          },
+      callAs(t.app, self, accountUpdate, {
+        info: {
+          account_id: id,
+          ...other,
+          email: `${id}@example.jp`,
+          password: NEW_PASSWORD,
+          password_confirm: NEW_PASSWORD,
         },
-        self,
-      ).then((r) => ({ r, kept: self, id })),
+      }).then((r) => ({ r, kept: self, id })),
     "an admin's account edit with a password (account_update)": (_self: string, admin: string, id: string) =>
-      post(
-        t.app,
-        '/api/account_update',
-        {
-          info: {
-            account_id: id,
-            ...other,
-            email: `${id}@example.jp`,
-            password: NEW_PASSWORD,
-            password_confirm: NEW_PASSWORD,
-          },
+      callAs(t.app, admin, accountUpdate, {
+        info: {
+          account_id: id,
+          ...other,
+          email: `${id}@example.jp`,
+          password: NEW_PASSWORD,
+          password_confirm: NEW_PASSWORD,
         },
-        admin,
-      ).then((r) => ({ r, kept: null, id })),
+      }).then((r) => ({ r, kept: null, id })),
   };
 
   it.each(Object.entries(change))('%s', async (way, act) => {
@@ -264,13 +271,13 @@ describe('a password change by any way ends the reset links and the other sessio
     const [self, second, admin] = await Promise.all([login(t.app, id), login(t.app, id), login(t.app, 'adminA')]);
 
     const { r, kept } = await act(self, admin, id);
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
 
     const refused = await setPassword(link, 'via-old-link-1');
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe(msg.tokenUsed);
+    expect(refused.status).toBe(400);
+    expect(refused.error.message).toBe(msg.tokenUsed);
     await login(t.app, id, NEW_PASSWORD);
-    expect((await post(t.app, '/api/me', {}, second)).statusCode).toBe(401);
-    expect((await post(t.app, '/api/me', {}, self)).statusCode).toBe(kept ? 200 : 401);
+    expect((await callAs(t.app, second, meCall, {})).status).toBe(401);
+    expect((await callAs(t.app, self, meCall, {})).status).toBe(kept ? 200 : 401);
   });
 });

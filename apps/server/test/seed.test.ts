@@ -1,7 +1,8 @@
+import { login as loginCall } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-data.js';
 import { isEmpty, seedDemo } from '../src/seed/seed.js';
-import { createTestApp, post, type TestApp } from './helper.js';
+import { callAs, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,9 +35,9 @@ describe('demo seed', () => {
 
   it('lets every demo account sign in with the demo password', async () => {
     for (const a of demoAccounts) {
-      const res = await post(t.app, '/api/login', { username: a.account_id, password: DEMO_PASSWORD });
-      expect(res.statusCode, a.account_id).toBe(200);
-      expect(res.json()).toMatchObject({ id: a.account_id, role: a.role, company_id: a.company_id });
+      const res = await callAs(t.app, undefined, loginCall, { username: a.account_id, password: DEMO_PASSWORD });
+      expect(res.status, a.account_id).toBe(200);
+      expect(res.body).toMatchObject({ id: a.account_id, role: a.role, company_id: a.company_id });
     }
   });
 });

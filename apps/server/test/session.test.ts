@@ -1,6 +1,6 @@
-import { errorMessages } from '@fleet/contract';
+import { checkToken, errorMessages, logout, me as meCall } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { callAs, callAsFrom, createTestApp, login, seedFixtures, type TestApp } from './helper.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,20 +11,20 @@ afterAll(() => t?.close());
 
 const unauthorizedBody = { code: 'UNAUTHORIZED', message: errorMessages.unauthorized };
 
-describe('/api/logout', () => {
+describe(logout.path, () => {
   it('revokes the token it was called with, and only that one', async () => {
     const [token, other] = [await login(t.app, 'managerA'), await login(t.app, 'managerA')];
-    expect((await post(t.app, '/api/logout', {}, token)).json()).toEqual({ ok: true });
+    expect((await callAs(t.app, token, logout, {})).body).toEqual({ ok: true });
 
-    const after = await post(t.app, '/api/me', {}, token);
-    expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual(unauthorizedBody);
-    expect((await post(t.app, '/api/logout', {}, token)).statusCode).toBe(401);
-    expect((await post(t.app, '/api/me', {}, other)).statusCode).toBe(200);
+    const after = await callAs(t.app, token, meCall, {});
+    expect(after.status).toBe(401);
+    expect(after.raw.json()).toEqual(unauthorizedBody);
+    expect((await callAs(t.app, token, logout, {})).status).toBe(401);
+    expect((await callAs(t.app, other, meCall, {})).status).toBe(200);
   });
 });
 
-describe('/api/checkToken', () => {
+describe(checkToken.path, () => {
   let token: string;
   beforeAll(async () => {
     token = await login(t.app, 'staffA');
@@ -39,25 +39,25 @@ describe('/api/checkToken', () => {
     ],
     ['another account id', () => ({ account_id: 'admin-a', token }), false],
   ])('answers %s', async (_label, body, ok) => {
-    const res = await post(t.app, '/api/checkToken', body());
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok });
+    const res = await callAs(t.app, undefined, checkToken, body());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok });
   });
 
   it('answers false once the token is logged out', async () => {
     const gone = await login(t.app, 'staffA');
-    await post(t.app, '/api/logout', {}, gone);
-    expect((await post(t.app, '/api/checkToken', { account_id: 'staff-a', token: gone })).json()).toEqual({
+    await callAs(t.app, gone, logout, {});
+    expect((await callAs(t.app, undefined, checkToken, { account_id: 'staff-a', token: gone })).body).toEqual({
       ok: false,
     });
   });
 });
 
-describe('/api/me', () => {
+describe(meCall.path, () => {
   it('describes the signed-in account, its company and an empty selection', async () => {
-    const res = await post(t.app, '/api/me', {}, await login(t.app, 'adminA'));
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    const res = await callAs(t.app, await login(t.app, 'adminA'), meCall, {});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
       account_id: 'admin-a',
       name: '加盟 一郎',
       role: 0,
@@ -77,8 +77,8 @@ describe('/api/me', () => {
   });
 
   it('gives the super admin no company', async () => {
-    const res = await post(t.app, '/api/me', {}, await login(t.app, 'superAdmin'));
-    expect(res.json()).toMatchObject({ account_id: 'super-admin', company_id: null, company_name: null });
+    const res = await callAs(t.app, await login(t.app, 'superAdmin'), meCall, {});
+    expect(res.body).toMatchObject({ account_id: 'super-admin', company_id: null, company_name: null });
   });
 
   it.each([
@@ -87,14 +87,14 @@ describe('/api/me', () => {
     ['an unknown token', { authorization: 'Bearer not-a-real-token' }],
     ['an oversized token', { authorization: `Bearer ${'x'.repeat(5000)}` }],
   ])('answers %s with 401', async (_label, headers) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/me', payload: {}, headers });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(unauthorizedBody);
+    const res = await callAsFrom(t.app, undefined, meCall, {}, { headers });
+    expect(res.status).toBe(401);
+    expect(res.raw.json()).toEqual(unauthorizedBody);
   });
 
   it('ends the sessions of an account once it is deleted', async () => {
     const token = await login(t.app, 'adminB');
     await t.db.updateTable('accounts').set({ is_delete: true }).where('account_id', '=', 'admin-b').execute();
-    expect((await post(t.app, '/api/me', {}, token)).statusCode).toBe(401);
+    expect((await callAs(t.app, token, meCall, {})).status).toBe(401);
   });
 });

@@ -1,7 +1,22 @@
-import { TOTP_ISSUER, engineMessages, totpMessages, validationMessages } from '@fleet/contract';
+import {
+  TOTP_ISSUER,
+  carList,
+  companyTotpPolicy,
+  companyTotpPolicyUpdate,
+  engineMessages,
+  login as loginCall,
+  me as meCall,
+  stepUp,
+  totpDisable,
+  totpEnable,
+  totpMessages,
+  totpSetup,
+  totpStatus,
+  validationMessages,
+} from '@fleet/contract';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIXTURE_PASSWORD, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { FIXTURE_PASSWORD, callAs, createTestApp, login, seedFixtures, unchecked, type TestApp } from './helper.js';
 
 /**
  * 二段階認証 (TOTP, RFC 6238) from setup to disable, through the real app. The test's clock (Date
@@ -45,11 +60,11 @@ const wrongCodeOf = (secret: string) => {
 const secrets: Record<string, string> = {};
 /** Sets TOTP up and enables it for a signed-in account; remembers and returns its secret. */
 async function enableTotp(accountId: string, token: string) {
-  const setup = await post(t.app, '/api/totp_setup', {}, token);
-  expect(setup.statusCode, setup.body).toBe(200);
-  const { secret } = setup.json<{ secret: string }>();
-  const enable = await post(t.app, '/api/totp_enable', { otp: codeOf(secret) }, token);
-  expect(enable.statusCode, enable.body).toBe(200);
+  const setup = await callAs(t.app, token, totpSetup, {});
+  expect(setup.status, setup.raw.body).toBe(200);
+  const { secret } = setup.body;
+  const enable = await callAs(t.app, token, totpEnable, { otp: codeOf(secret) });
+  expect(enable.status, enable.raw.body).toBe(200);
   secrets[accountId] = secret;
   return secret;
 }
@@ -77,12 +92,12 @@ describe('TOTP sign-in', () => {
 
   it('setup answers a secret and an otpauth URL; enable refuses a wrong code and takes a right one', async () => {
     token = await login(t.app, 'managerA');
-    const status = await post(t.app, '/api/totp_status', {}, token);
-    expect(status.json()).toEqual({ enabled: false, required: false });
+    const status = await callAs(t.app, token, totpStatus, {});
+    expect(status.body).toEqual({ enabled: false, required: false });
 
-    const setup = await post(t.app, '/api/totp_setup', {}, token);
-    expect(setup.statusCode).toBe(200);
-    const body = setup.json<{ secret: string; otpauth_url: string }>();
+    const setup = await callAs(t.app, token, totpSetup, {});
+    expect(setup.status).toBe(200);
+    const body = setup.body;
     secret = body.secret;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const url = new URL(body.otpauth_url);
@@ -91,148 +106,148 @@ describe('TOTP sign-in', () => {
     expect(url.searchParams.get('issuer')).toBe(TOTP_ISSUER);
     expect(url.searchParams.get('digits')).toBe('6');
 
-    const wrong = await post(t.app, '/api/totp_enable', { otp: wrongCodeOf(secret) }, token);
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toMatchObject({ code: 'BAD_REQUEST', errors: { otp: totpMessages.otpWrong } });
+    const wrong = await callAs(t.app, token, totpEnable, { otp: wrongCodeOf(secret) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.error).toMatchObject({ code: 'BAD_REQUEST', errors: { otp: totpMessages.otpWrong } });
 
-    const right = await post(t.app, '/api/totp_enable', { otp: codeOf(secret) }, token);
-    expect(right.statusCode, right.body).toBe(200);
-    expect((await post(t.app, '/api/totp_status', {}, token)).json()).toEqual({ enabled: true, required: false });
+    const right = await callAs(t.app, token, totpEnable, { otp: codeOf(secret) });
+    expect(right.status, right.raw.body).toBe(200);
+    expect((await callAs(t.app, token, totpStatus, {})).body).toEqual({ enabled: true, required: false });
     expect(await auditRows('account.totp_enable', 'manager-a')).toEqual([{ account_id: 'manager-a', detail: {} }]);
   });
 
   it('never answers the secret again once enabled: a new setup is refused', async () => {
-    const again = await post(t.app, '/api/totp_setup', {}, token);
-    expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe(totpMessages.alreadyEnabled);
-    expect(again.body).not.toContain(secret);
-    expect((await post(t.app, '/api/me', {}, token)).body).not.toContain(secret);
+    const again = await callAs(t.app, token, totpSetup, {});
+    expect(again.status).toBe(409);
+    expect(again.error.message).toBe(totpMessages.alreadyEnabled);
+    expect(again.raw.body).not.toContain(secret);
+    expect((await callAs(t.app, token, meCall, {})).raw.body).not.toContain(secret);
   });
 
   it('login with the right password and no code answers 401 OTP_REQUIRED and creates no session', async () => {
-    const res = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ code: 'OTP_REQUIRED', message: totpMessages.otpRequired });
-    expect(res.json().token).toBeUndefined();
+    const res = await callAs(t.app, undefined, loginCall, { username: 'manager-a', password: FIXTURE_PASSWORD });
+    expect(res.status).toBe(401);
+    expect(res.error).toMatchObject({ code: 'OTP_REQUIRED', message: totpMessages.otpRequired });
+    expect(res.raw.json().token).toBeUndefined();
   });
 
   it('a wrong password still answers the plain refusal, not OTP_REQUIRED', async () => {
-    const res = await post(t.app, '/api/login', {
+    const res = await callAs(t.app, undefined, loginCall, {
       username: 'manager-a',
       password: 'wrong-password',
       otp: codeOf(secret),
     });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().code).toBe('UNAUTHORIZED');
-    expect(res.json().errors).toBeUndefined();
+    expect(res.status).toBe(401);
+    expect(res.error.code).toBe('UNAUTHORIZED');
+    expect(res.error.errors).toBeUndefined();
   });
 
   it('a wrong code is a 401 with a field error and counts as a failed sign-in', async () => {
     moveToNextStep();
     const before = await failedAttempts();
-    const res = await post(t.app, '/api/login', {
+    const res = await callAs(t.app, undefined, loginCall, {
       username: 'manager-a',
       password: FIXTURE_PASSWORD,
       otp: wrongCodeOf(secret),
     });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED', errors: { otp: totpMessages.otpWrong } });
+    expect(res.status).toBe(401);
+    expect(res.error).toMatchObject({ code: 'UNAUTHORIZED', errors: { otp: totpMessages.otpWrong } });
     expect(await failedAttempts()).toBe(before + 1);
   });
 
   it('the right code signs in; the same code (same time step) a second time is refused', async () => {
     const code = codeOf(secret);
-    const ok = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD, otp: code });
-    expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().id).toBe('manager-a');
-    const replay = await post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD, otp: code });
-    expect(replay.statusCode).toBe(401);
-    expect(replay.json().errors).toEqual({ otp: totpMessages.otpWrong });
+    const ok = await callAs(t.app, undefined, loginCall, {
+      username: 'manager-a',
+      password: FIXTURE_PASSWORD,
+      otp: code,
+    });
+    expect(ok.status, ok.raw.body).toBe(200);
+    expect(ok.body.id).toBe('manager-a');
+    const replay = await callAs(t.app, undefined, loginCall, {
+      username: 'manager-a',
+      password: FIXTURE_PASSWORD,
+      otp: code,
+    });
+    expect(replay.status).toBe(401);
+    expect(replay.error.errors).toEqual({ otp: totpMessages.otpWrong });
     // An older step's code is refused too once a later one was used.
-    const older = await post(t.app, '/api/login', {
+    const older = await callAs(t.app, undefined, loginCall, {
       username: 'manager-a',
       password: FIXTURE_PASSWORD,
       otp: codeOf(secret, -1),
     });
-    expect(older.statusCode).toBe(401);
+    expect(older.status).toBe(401);
   });
 
   it('two simultaneous sign-ins with one code: exactly one succeeds', async () => {
     moveToNextStep();
     const code = codeOf(secret);
     const both = await Promise.all(
-      [0, 1].map(() => post(t.app, '/api/login', { username: 'manager-a', password: FIXTURE_PASSWORD, otp: code })),
+      [0, 1].map(() =>
+        callAs(t.app, undefined, loginCall, { username: 'manager-a', password: FIXTURE_PASSWORD, otp: code }),
+      ),
     );
-    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 
   it('the step-up needs the code too', async () => {
     moveToNextStep();
-    const missing = await post(t.app, '/api/step_up', { password: FIXTURE_PASSWORD }, token);
-    expect(missing.statusCode).toBe(401);
-    expect(missing.json().code).toBe('OTP_REQUIRED');
-    const wrongPassword = await post(t.app, '/api/step_up', { password: 'wrong-password', otp: codeOf(secret) }, token);
-    expect(wrongPassword.json().errors).toEqual({ password: engineMessages.stepUpFailed });
-    const wrong = await post(t.app, '/api/step_up', { password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) }, token);
-    expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().errors).toEqual({ otp: totpMessages.otpWrong });
-    const ok = await post(t.app, '/api/step_up', { password: FIXTURE_PASSWORD, otp: codeOf(secret) }, token);
-    expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().stepped_up_until).toEqual(expect.any(String));
+    const missing = await callAs(t.app, token, stepUp, { password: FIXTURE_PASSWORD });
+    expect(missing.status).toBe(401);
+    expect(missing.error.code).toBe('OTP_REQUIRED');
+    const wrongPassword = await callAs(t.app, token, stepUp, { password: 'wrong-password', otp: codeOf(secret) });
+    expect(wrongPassword.error.errors).toEqual({ password: engineMessages.stepUpFailed });
+    const wrong = await callAs(t.app, token, stepUp, { password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) });
+    expect(wrong.status).toBe(401);
+    expect(wrong.error.errors).toEqual({ otp: totpMessages.otpWrong });
+    const ok = await callAs(t.app, token, stepUp, { password: FIXTURE_PASSWORD, otp: codeOf(secret) });
+    expect(ok.status, ok.raw.body).toBe(200);
+    expect(ok.body.stepped_up_until).toEqual(expect.any(String));
   });
 
   it('validation errors are in Japanese', async () => {
-    const enable = await post(t.app, '/api/totp_enable', { otp: '12ab' }, token);
-    expect(enable.statusCode).toBe(400);
-    expect(enable.json().errors).toEqual({ otp: totpMessages.otpFormat });
-    const empty = await post(t.app, '/api/totp_disable', {}, token);
-    expect(empty.json().errors).toEqual({ password: validationMessages.required, otp: validationMessages.required });
-    const loginBad = await post(t.app, '/api/login', {
+    const enable = await callAs(t.app, token, totpEnable, { otp: '12ab' });
+    expect(enable.status).toBe(400);
+    expect(enable.error.errors).toEqual({ otp: totpMessages.otpFormat });
+    const empty = await callAs(t.app, token, totpDisable, unchecked({}));
+    expect(empty.error.errors).toEqual({ password: validationMessages.required, otp: validationMessages.required });
+    const loginBad = await callAs(t.app, undefined, loginCall, {
       username: 'manager-a',
       password: FIXTURE_PASSWORD,
       otp: '1234567',
     });
-    expect(loginBad.statusCode).toBe(400);
-    expect(loginBad.json().errors).toEqual({ otp: totpMessages.otpFormat });
+    expect(loginBad.status).toBe(400);
+    expect(loginBad.error.errors).toEqual({ otp: totpMessages.otpFormat });
   });
 
   it("nobody can disable another account's TOTP: the calls act on the caller's own account only", async () => {
     const staff = await login(t.app, 'staffA');
     moveToNextStep();
-    const res = await post(
+    const res = await callAs(
       t.app,
-      '/api/totp_disable',
-      { account_id: 'manager-a', password: FIXTURE_PASSWORD, otp: codeOf(secret) },
       staff,
+      totpDisable,
+      unchecked({ account_id: 'manager-a', password: FIXTURE_PASSWORD, otp: codeOf(secret) }),
     );
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(totpMessages.notEnabled);
-    expect((await post(t.app, '/api/totp_status', {}, token)).json().enabled).toBe(true);
+    expect(res.status).toBe(400);
+    expect(res.error.message).toBe(totpMessages.notEnabled);
+    expect((await callAs(t.app, token, totpStatus, {})).body.enabled).toBe(true);
     expect(await auditRows('account.totp_disable', 'manager-a')).toEqual([]);
   });
 
   it('disable needs the password and a code; then the account signs in without a code', async () => {
     moveToNextStep();
-    const wrongPassword = await post(
-      t.app,
-      '/api/totp_disable',
-      { password: 'wrong-password', otp: codeOf(secret) },
-      token,
-    );
-    expect(wrongPassword.statusCode).toBe(401);
-    expect(wrongPassword.json().errors).toEqual({ password: totpMessages.passwordWrong });
-    const wrongCode = await post(
-      t.app,
-      '/api/totp_disable',
-      { password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) },
-      token,
-    );
-    expect(wrongCode.statusCode).toBe(401);
-    expect(wrongCode.json().errors).toEqual({ otp: totpMessages.otpWrong });
-    const ok = await post(t.app, '/api/totp_disable', { password: FIXTURE_PASSWORD, otp: codeOf(secret) }, token);
-    expect(ok.statusCode, ok.body).toBe(200);
+    const wrongPassword = await callAs(t.app, token, totpDisable, { password: 'wrong-password', otp: codeOf(secret) });
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.error.errors).toEqual({ password: totpMessages.passwordWrong });
+    const wrongCode = await callAs(t.app, token, totpDisable, { password: FIXTURE_PASSWORD, otp: wrongCodeOf(secret) });
+    expect(wrongCode.status).toBe(401);
+    expect(wrongCode.error.errors).toEqual({ otp: totpMessages.otpWrong });
+    const ok = await callAs(t.app, token, totpDisable, { password: FIXTURE_PASSWORD, otp: codeOf(secret) });
+    expect(ok.status, ok.raw.body).toBe(200);
     expect(await auditRows('account.totp_disable', 'manager-a')).toEqual([{ account_id: 'manager-a', detail: {} }]);
-    expect((await post(t.app, '/api/totp_status', {}, token)).json().enabled).toBe(false);
+    expect((await callAs(t.app, token, totpStatus, {})).body.enabled).toBe(false);
     await login(t.app, 'managerA');
   });
 });
@@ -240,37 +255,25 @@ describe('TOTP sign-in', () => {
 describe('a company that requires TOTP', () => {
   it('only its company admin (with TOTP on) and the super admin may require it', async () => {
     const admin = await login(t.app, 'adminA');
-    const first = await post(
-      t.app,
-      '/api/company_totp_policy_update',
-      { company_id: 'company-a', require_totp: true },
-      admin,
-    );
-    expect(first.statusCode).toBe(400);
-    expect(first.json().message).toBe(totpMessages.ownTotpFirst);
+    const first = await callAs(t.app, admin, companyTotpPolicyUpdate, { company_id: 'company-a', require_totp: true });
+    expect(first.status).toBe(400);
+    expect(first.error.message).toBe(totpMessages.ownTotpFirst);
 
     const manager = await login(t.app, 'managerA');
     expect(
-      (await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, manager))
-        .statusCode,
+      (await callAs(t.app, manager, companyTotpPolicyUpdate, { company_id: 'company-a', require_totp: true })).status,
     ).toBe(403);
     const other = await login(t.app, 'adminB');
-    expect((await post(t.app, '/api/company_totp_policy', { company_id: 'company-a' }, other)).statusCode).toBe(404);
+    expect((await callAs(t.app, other, companyTotpPolicy, { company_id: 'company-a' })).status).toBe(404);
     expect(
-      (await post(t.app, '/api/company_totp_policy_update', { company_id: 'company-a', require_totp: true }, other))
-        .statusCode,
+      (await callAs(t.app, other, companyTotpPolicyUpdate, { company_id: 'company-a', require_totp: true })).status,
     ).toBe(404);
 
     moveToNextStep();
     await enableTotp('admin-a', admin);
-    const on = await post(
-      t.app,
-      '/api/company_totp_policy_update',
-      { company_id: 'company-a', require_totp: true },
-      admin,
-    );
-    expect(on.statusCode, on.body).toBe(200);
-    expect((await post(t.app, '/api/company_totp_policy', { company_id: 'company-a' }, admin)).json()).toEqual({
+    const on = await callAs(t.app, admin, companyTotpPolicyUpdate, { company_id: 'company-a', require_totp: true });
+    expect(on.status, on.raw.body).toBe(200);
+    expect((await callAs(t.app, admin, companyTotpPolicy, { company_id: 'company-a' })).body).toEqual({
       company_id: 'company-a',
       require_totp: true,
     });
@@ -278,7 +281,7 @@ describe('a company that requires TOTP', () => {
       { account_id: 'admin-a', detail: { require_totp: true } },
     ]);
     const sup = await login(t.app, 'superAdmin');
-    expect((await post(t.app, '/api/company_totp_policy', { company_id: 'company-b' }, sup)).json()).toEqual({
+    expect((await callAs(t.app, sup, companyTotpPolicy, { company_id: 'company-b' })).body).toEqual({
       company_id: 'company-b',
       require_totp: false,
     });
@@ -286,24 +289,24 @@ describe('a company that requires TOTP', () => {
 
   it('an account of it without TOTP signs in to a session that can only set TOTP up; after that, everything opens', async () => {
     const staff = await login(t.app, 'staffA');
-    const blocked = await post(t.app, '/api/car_list', {}, staff);
-    expect(blocked.statusCode).toBe(403);
-    expect(blocked.json()).toMatchObject({ code: 'TOTP_SETUP_REQUIRED', message: totpMessages.setupRequired });
-    expect((await post(t.app, '/api/me', {}, staff)).statusCode).toBe(200);
-    expect((await post(t.app, '/api/totp_status', {}, staff)).json()).toEqual({ enabled: false, required: true });
+    const blocked = await callAs(t.app, staff, carList, {});
+    expect(blocked.status).toBe(403);
+    expect(blocked.error).toMatchObject({ code: 'TOTP_SETUP_REQUIRED', message: totpMessages.setupRequired });
+    expect((await callAs(t.app, staff, meCall, {})).status).toBe(200);
+    expect((await callAs(t.app, staff, totpStatus, {})).body).toEqual({ enabled: false, required: true });
 
     moveToNextStep();
     const secret = await enableTotp('staff-a', staff);
-    expect((await post(t.app, '/api/car_list', {}, staff)).statusCode).toBe(200);
+    expect((await callAs(t.app, staff, carList, {})).status).toBe(200);
 
     moveToNextStep();
-    const off = await post(t.app, '/api/totp_disable', { password: FIXTURE_PASSWORD, otp: codeOf(secret) }, staff);
-    expect(off.statusCode).toBe(403);
-    expect(off.json().message).toBe(totpMessages.requiredByCompany);
+    const off = await callAs(t.app, staff, totpDisable, { password: FIXTURE_PASSWORD, otp: codeOf(secret) });
+    expect(off.status).toBe(403);
+    expect(off.error.message).toBe(totpMessages.requiredByCompany);
   });
 
   it('another company is not affected', async () => {
     const other = await login(t.app, 'adminB');
-    expect((await post(t.app, '/api/car_list', {}, other)).statusCode).toBe(200);
+    expect((await callAs(t.app, other, carList, {})).status).toBe(200);
   });
 });

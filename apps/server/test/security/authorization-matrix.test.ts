@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expected, matrix, type CellRequest, type MatrixRow } from './matrix.js';
+import { carEngineStateReserve, carEngineStateReserveRequest } from '@fleet/contract';
+import { expected, matrix, route, type CellRequest, type MatrixRow } from './matrix.js';
 import {
   COMPANY_B_MARKERS,
   createWorld,
@@ -137,11 +138,11 @@ describe('the step-up before a prohibit', () => {
   const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
   const calls = {
     now: async (target: Target, cmd: 0 | 1) => ({
-      route: 'POST /api/car_engine_state_reserve',
+      route: route(carEngineStateReserve),
       body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_info: { cmd } },
     }),
     scheduled: async (target: Target, cmd: 0 | 1) => ({
-      route: 'POST /api/car_engine_state_reserve_request',
+      route: route(carEngineStateReserveRequest),
       body: { request: { car_id: (await w.fresh.car(target)).car_id, cmd, execute_at: inAnHour() } },
     }),
   };

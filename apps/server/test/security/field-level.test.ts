@@ -2,7 +2,34 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/sessions/session.repository.js';
-import { accounts, companyA, companyB, fleet, post } from '../helper.js';
+import {
+  DEVICE_BATCH_PATH,
+  LIVE_PATH,
+  LOG_EXPORT_PATH,
+  accountAdd,
+  accountDelete,
+  accountGetDetail,
+  accountList,
+  accountUpdate,
+  areaTemplateUpdate,
+  carEngineStateReserve,
+  carGetDetail,
+  carGetGpsLog,
+  carGetLatestState,
+  carGetReserveCmd,
+  carList,
+  carUpdate,
+  getAreaTemplates,
+  passwordReset,
+  sessionDataId,
+  sessionDeviceId,
+  userListCount,
+  userUpdate,
+  type Call,
+  type CallRequest,
+} from '@fleet/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { accounts, callAs, callWith, companyA, companyB, fleet, post, unchecked, type CallOutcome } from '../helper.js';
 import { basic } from '../telemetry-support.js';
 import { AREA, NEW_PASSWORD, checksum, createWorld, expectErrorShape, type World } from './world.js';
 
@@ -18,17 +45,29 @@ beforeAll(async () => {
 });
 afterAll(() => w?.t.close());
 
-const as = (who: 'superAdmin' | 'adminA' | 'managerA' | 'staffA', url: string, body: unknown) =>
-  post(w.app, url, body, w.tokens[who]);
+type Who = 'superAdmin' | 'adminA' | 'managerA' | 'staffA';
+const as = <C extends Call>(who: Who, call: C, body: NoInfer<CallRequest<C>>) =>
+  callAs(w.app, w.tokens[who], call, body);
+
+/** Sends and expects a refusal with the error shape and nothing stored. */
+async function refusedRaw(label: string, status: number, send: () => Promise<LightMyRequestResponse>) {
+  const before = await checksum(w.db);
+  const res = await send();
+  expect(res.statusCode, res.body).toBe(status);
+  expectErrorShape(res, label);
+  expect(await checksum(w.db), `${label} changed stored data`).toEqual(before);
+}
 
 /** Calls and expects a refusal with the error shape and nothing stored. */
-async function refused(who: 'adminA' | 'managerA' | 'staffA', url: string, body: unknown, status: number) {
-  const before = await checksum(w.db);
-  const res = await as(who, url, body);
-  expect(res.statusCode, res.body).toBe(status);
-  expectErrorShape(res, url);
-  expect(await checksum(w.db), `${url} changed stored data`).toEqual(before);
-  return res;
+async function refused<C extends Call>(
+  who: Exclude<Who, 'superAdmin'>,
+  call: C,
+  body: NoInfer<CallRequest<C>>,
+  status: number,
+): Promise<CallOutcome<C>> {
+  let res: CallOutcome<C> | undefined;
+  await refusedRaw(call.path, status, async () => (res = await as(who, call, body)).raw);
+  return res!;
 }
 
 describe('a company user cannot move a record to another company', () => {
@@ -38,11 +77,11 @@ describe('a company user cannot move a record to another company', () => {
       const user_id = await w.fresh.user('own');
       const res = await refused(
         who,
-        '/api/user_update',
+        userUpdate,
         { info: { user_id, first_name: '移動', name: '顧客', company_id: companyB } },
         403,
       );
-      expect(res.json().errors).toHaveProperty('company_id');
+      expect(res.error.errors).toHaveProperty('company_id');
       const row = await w.db
         .selectFrom('car_users')
         .select('company_id')
@@ -64,11 +103,11 @@ describe('a company user cannot move a record to another company', () => {
         password: NEW_PASSWORD,
         password_confirm: NEW_PASSWORD,
       };
-      await refused(who, '/api/account_add', { info }, 403);
+      await refused(who, accountAdd, { info }, 403);
       const { account_id, email } = await w.fresh.account('own');
       await refused(
         who,
-        '/api/account_update',
+        accountUpdate,
         { info: { account_id, name: '移動', email, role: 2, company_id: companyB } },
         403,
       );
@@ -79,11 +118,11 @@ describe('a company user cannot move a record to another company', () => {
     const car = await w.fresh.car('own', false);
     const res = await refused(
       'managerA',
-      '/api/car_update',
+      carUpdate,
       { info: { car_id: car.car_id, car_number: '移動', user_id: fleet.B.user_id, car_device_id: null } },
       400,
     );
-    expect(res.json().errors).toHaveProperty('user_id');
+    expect(res.error.errors).toHaveProperty('user_id');
     const row = await w.db
       .selectFrom('cars')
       .select(['company_id', 'user_id'])
@@ -97,27 +136,27 @@ describe('a company user cannot move a record to another company', () => {
     const free = await w.fresh.device('other');
     await refused(
       'adminA',
-      '/api/car_update',
+      carUpdate,
       { info: { car_id: car.car_id, car_number: '移動', user_id: car.user_id, car_device_id: free.car_device_id } },
       403,
     );
     await refused(
       'adminA',
-      '/api/car_update',
+      carUpdate,
       { info: { car_id: car.car_id, car_number: '移動', user_id: car.user_id, car_device_id: null } },
       403,
     );
   });
 
   it('area templates: a company field in the request is ignored, the template is the caller’s company’s', async () => {
-    const res = await as('staffA', '/api/area_template_update', {
-      template: { type: 'disable', name: '持ち込み', areas: [AREA], company_id: companyB },
+    const res = await as('staffA', areaTemplateUpdate, {
+      template: unchecked({ type: 'disable', name: '持ち込み', areas: [AREA], company_id: companyB }),
     });
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.status, res.raw.body).toBe(200);
     const row = await w.db
       .selectFrom('area_templates')
       .select('company_id')
-      .where('template_id', '=', res.json().template_id)
+      .where('template_id', '=', res.body.template_id)
       .executeTakeFirstOrThrow();
     expect(row.company_id).toBe(companyA);
   });
@@ -132,7 +171,7 @@ describe('a company user cannot move a record to another company', () => {
       password: NEW_PASSWORD,
       password_confirm: NEW_PASSWORD,
     };
-    expect((await as('adminA', '/api/account_add', { info })).statusCode).toBe(200);
+    expect((await as('adminA', accountAdd, { info })).status).toBe(200);
     const row = await w.db
       .selectFrom('accounts')
       .select(['role', 'company_id'])
@@ -157,13 +196,13 @@ describe('nobody raises their own role or changes their own company', () => {
     };
   };
   it('a manager asking for role 0 is refused', async () => {
-    await refused('managerA', '/api/account_update', self('managerA', { role: 0 }), 403);
+    await refused('managerA', accountUpdate, self('managerA', { role: 0 }), 403);
   });
   it('a company admin moving themselves to company B, or out of any company, is refused', async () => {
-    await refused('adminA', '/api/account_update', self('adminA', { company_id: companyB }), 403);
-    const res = await as('adminA', '/api/account_update', self('adminA', { company_id: null }));
+    await refused('adminA', accountUpdate, self('adminA', { company_id: companyB }), 403);
+    const res = await as('adminA', accountUpdate, self('adminA', { company_id: null }));
     // null keeps the current company: the account is not turned into a super admin.
-    expect([200, 403]).toContain(res.statusCode);
+    expect([200, 403]).toContain(res.status);
     const row = await w.db
       .selectFrom('accounts')
       .select('company_id')
@@ -175,7 +214,7 @@ describe('nobody raises their own role or changes their own company', () => {
     const a = accounts.staffA;
     await refused(
       'staffA',
-      '/api/account_update',
+      accountUpdate,
       { info: { account_id: a.account_id, name: a.name, email: a.email, role: 0, company_id: companyA } },
       403,
     );
@@ -194,30 +233,30 @@ describe('a manager (role 1) never creates or touches role-0 accounts', () => {
       password: NEW_PASSWORD,
       password_confirm: NEW_PASSWORD,
     };
-    const res = await refused('managerA', '/api/account_add', { info }, 403);
-    expect(res.json().errors).toHaveProperty('role');
+    const res = await refused('managerA', accountAdd, { info }, 403);
+    expect(res.error.errors).toHaveProperty('role');
   });
   it('cannot promote a common user to role 0', async () => {
     const { account_id, email } = await w.fresh.account('own');
     await refused(
       'managerA',
-      '/api/account_update',
+      accountUpdate,
       { info: { account_id, name: '昇格', email, role: 0, company_id: companyA } },
       403,
     );
   });
   it('cannot see, edit, delete or re-key the company admin', async () => {
-    await refused('managerA', '/api/account_get_detail', { account_id: adminA.account_id }, 404);
-    await refused('managerA', '/api/account_update', { info: { ...adminA, name: '乗っ取り' } }, 404);
-    await refused('managerA', '/api/account_delete', { account_id: adminA.account_id, isDelete: true }, 404);
+    await refused('managerA', accountGetDetail, { account_id: adminA.account_id }, 404);
+    await refused('managerA', accountUpdate, { info: { ...adminA, name: '乗っ取り' } }, 404);
+    await refused('managerA', accountDelete, { account_id: adminA.account_id, isDelete: true }, 404);
     await refused(
       'managerA',
-      '/api/password_reset',
+      passwordReset,
       { info: { account_id: adminA.account_id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD } },
       404,
     );
-    const list = await as('managerA', '/api/account_list', {});
-    expect(list.json().list.map((a: { role: number }) => a.role)).not.toContain(0);
+    const list = await as('managerA', accountList, {});
+    expect(list.body.list.map((a) => a.role)).not.toContain(0);
   });
 });
 
@@ -239,35 +278,37 @@ describe('a terminal that moved to another company', () => {
     const batch = { seq: 1, records: [{ type: 'gps', time: '2026-01-15T03:00:00Z', lat: 35.1, lng: 139.1 }] };
     const res = await w.app.inject({
       method: 'POST',
-      url: '/device/v1/batch',
+      url: DEVICE_BATCH_PATH,
       payload: batch,
       headers: { authorization: basic(deviceId) },
     });
     expect(res.statusCode, res.body).toBe(200);
   });
 
-  it.each(['car_get_gps_log', 'car_get_latest_state', 'car_get_reserve_cmd', 'session_data_id'])(
+  it.each([carGetGpsLog, carGetLatestState, carGetReserveCmd, sessionDataId].map((c) => [c.path.slice(5), c] as const))(
     'is not found by company A (%s)',
-    async (call) => {
-      await refused('adminA', `/api/${call}`, { car_data_id: imei }, 404);
+    async (_name, call) => {
+      await refused('adminA', call, { car_data_id: imei }, 404);
     },
   );
   it('is not exported to company A, nor can they command it', async () => {
-    await refused('staffA', '/api/car_log_export', { kind: 'gps', car_data_id: imei }, 404);
-    await refused('staffA', '/api/car_engine_state_reserve', { car_data_id: imei, cmd_info: { cmd: 1 } }, 404);
-    await refused('adminA', '/api/session_device_id', { car_device_id: deviceId }, 404);
+    await refusedRaw(LOG_EXPORT_PATH, 404, () =>
+      post(w.app, LOG_EXPORT_PATH, { kind: 'gps', car_data_id: imei }, w.tokens.staffA),
+    );
+    await refused('staffA', carEngineStateReserve, { car_data_id: imei, cmd_info: { cmd: 1 } }, 404);
+    await refused('adminA', sessionDeviceId, { car_device_id: deviceId }, 404);
   });
   it('is company B’s', async () => {
-    const res = await post(w.app, '/api/car_get_gps_log', { car_data_id: imei }, await login('adminB'));
-    expect(res.statusCode).toBe(200);
-    expect(res.json().total).toBe(1);
+    const res = await callAs(w.app, await login('adminB'), carGetGpsLog, { car_data_id: imei });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(1);
   });
   it('is not in company A’s live snapshot', async () => {
     await w.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (w.app.server.address() as AddressInfo).port;
     const snapshot = await new Promise<string>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port, path: '/api/live', headers: { authorization: `Bearer ${w.tokens.adminA}` } },
+        { host: '127.0.0.1', port, path: LIVE_PATH, headers: { authorization: `Bearer ${w.tokens.adminA}` } },
         (res) => {
           let body = '';
           res.on('data', (c: Buffer) => {
@@ -302,15 +343,16 @@ describe('an account of role 1-2 without a company', () => {
       })
       .execute();
     const token = await createSession(w.db, 'orphan-1', { idleMinutes: 60, maxHours: 1 });
-    for (const [url, body] of [
-      ['/api/car_list', {}],
-      ['/api/user_list_count', {}],
-      ['/api/account_list', {}],
-      ['/api/car_get_detail', { car_id: fleet.A.car_id }],
-      ['/api/car_get_gps_log', { car_data_id: fleet.A.car_data_id }],
-      ['/api/get_area_templates', { type: 'available' }],
-    ] as const) {
-      const res = await post(w.app, url, body, token);
+    for (const { call, send } of [
+      callWith(carList, {}),
+      callWith(userListCount, {}),
+      callWith(accountList, {}),
+      callWith(carGetDetail, { car_id: fleet.A.car_id }),
+      callWith(carGetGpsLog, { car_data_id: fleet.A.car_data_id }),
+      callWith(getAreaTemplates, { type: 'available' }),
+    ]) {
+      const url = call.path;
+      const res = (await send(w.app, token)).raw;
       expect(res.statusCode, `${url}: ${res.body}`).toBeLessThan(500);
       if (res.statusCode === 200) expect(res.body, url).not.toMatch(/car-a|user-a|admin-a|tpl-a|358409100000001/);
     }
@@ -331,7 +373,7 @@ describe('a terminal reports for itself only', () => {
     ];
     const res = await w.app.inject({
       method: 'POST',
-      url: '/device/v1/batch',
+      url: DEVICE_BATCH_PATH,
       payload: { seq: 42, car_data_id: fleet.B.car_data_id, records },
       headers: { authorization: basic(fleet.A.car_device_id) },
     });
@@ -342,7 +384,7 @@ describe('a terminal reports for itself only', () => {
   it('cannot sign in as another terminal without its secret', async () => {
     const res = await w.app.inject({
       method: 'POST',
-      url: '/device/v1/batch',
+      url: DEVICE_BATCH_PATH,
       payload: { seq: 1, records: [] },
       headers: { authorization: basic(fleet.B.car_device_id, 'wrong-secret') },
     });

@@ -1,3 +1,4 @@
+import { DEVICE_BATCH_PATH, login } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMINAL_AUTH_LIMITS } from '../../src/credentials/terminal-auth-limit.js';
 import { createTestApp, fleet, seedFixtures, type TestApp } from '../helper.js';
@@ -27,7 +28,7 @@ const batch = (
 ) =>
   t.app.inject({
     method: 'POST',
-    url: '/device/v1/batch',
+    url: DEVICE_BATCH_PATH,
     remoteAddress,
     payload,
     headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
@@ -57,7 +58,7 @@ describe('JSON nested too deep', () => {
   it('a deeply nested console call is a 400 too', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/login',
+      url: login.path,
       payload: `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`,
       headers: { 'content-type': 'application/json' },
     });

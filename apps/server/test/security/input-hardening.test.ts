@@ -1,6 +1,15 @@
-import { deviceProtocolMessages } from '@fleet/contract';
+import {
+  DEVICE_BATCH_PATH,
+  carGetEngineLog,
+  carGetGpsLog,
+  carList,
+  carReserveCmd,
+  companyAdd,
+  deviceProtocolMessages,
+  login,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleet } from '../helper.js';
+import { fleet, outcomeOf } from '../helper.js';
 import { at, basic, count, reply } from '../telemetry-support.js';
 import { checksum, createWorld, expectErrorShape, type World } from './world.js';
 
@@ -28,21 +37,21 @@ describe('console calls', () => {
   it.each([
     [
       'U+0000 in a text field',
-      '/api/company_add',
+      companyAdd,
       { info: { company_id: 'nul-co', company_name: '会社\u0000名' } },
       'info.company_name',
     ],
-    ['U+0000 in a search', '/api/car_list', { search_text: 'a\u0000' }, 'search_text'],
-    ['U+0000 in a key', '/api/car_list', { ['x\u0000']: 1 }, 'x\ufffd'],
+    ['U+0000 in a search', carList, { search_text: 'a\u0000' }, 'search_text'],
+    ['U+0000 in a key', carList, { ['x\u0000']: 1 }, 'x\ufffd'],
     [
       'a lone surrogate bound for jsonb',
-      '/api/car_reserve_cmd',
+      carReserveCmd,
       { car_data_id: fleet.A.car_data_id, cmd_type: 'req_car_setting_update', cmd_info: { settings: { a: '\ud800' } } },
       'cmd_info.settings.a',
     ],
     [
       'nesting 100 000 levels deep',
-      '/api/car_reserve_cmd',
+      carReserveCmd,
       {
         car_data_id: fleet.A.car_data_id,
         cmd_type: 'req_car_setting_update',
@@ -52,27 +61,27 @@ describe('console calls', () => {
     ],
     [
       'a date bound in year 0',
-      '/api/car_get_gps_log',
+      carGetGpsLog,
       { car_data_id: fleet.A.car_data_id, from: '0000-01-01', to: '2026-01-01' },
       'from',
     ],
     [
       'a date bound before year 1 in UTC',
-      '/api/car_get_engine_log',
+      carGetEngineLog,
       { car_data_id: fleet.A.car_data_id, from: '0001-01-01 00:00', to: '2026-01-01' },
       'from',
     ],
-  ])('%s is a 400 with the error shape, and nothing is stored', async (_label, url, body, field) => {
+  ])('%s is a 400 with the error shape, and nothing is stored', async (_label, call, body, field) => {
     const before = await checksum(w.db);
     const res = await w.app.inject({
       method: 'POST',
-      url,
+      url: call.path,
       payload: payload(body),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${w.tokens.superAdmin}` },
     });
     expect(res.statusCode, res.body).toBe(400);
     expectErrorShape(res);
-    if (field) expect(Object.keys(res.json().errors ?? {})).toContain(field);
+    if (field) expect(Object.keys(outcomeOf(call, res).error.errors ?? {})).toContain(field);
     expect(await checksum(w.db)).toEqual(before);
   });
 });
@@ -82,7 +91,7 @@ describe('the device gateway', () => {
   const send = (records: unknown[]) =>
     w.app.inject({
       method: 'POST',
-      url: '/device/v1/batch',
+      url: DEVICE_BATCH_PATH,
       payload: payload({ seq: ++seq, records }),
       headers: { 'content-type': 'application/json', authorization: basic(fleet.A.car_device_id) },
     });
@@ -127,7 +136,7 @@ describe('the device gateway', () => {
       const authorization = `Basic ${Buffer.from(`${id}:terminal-secret`).toString('base64')}`;
       const res = await w.app.inject({
         method: 'POST',
-        url: '/device/v1/batch',
+        url: DEVICE_BATCH_PATH,
         payload: { seq: 1, records: [] },
         headers: { authorization },
       });
@@ -150,21 +159,21 @@ describe('the device gateway', () => {
 
 describe('what is not JSON, or too much of it', () => {
   it.each([
-    ['a body over 1 MiB', '/api/car_list', 'application/json', `{"search_text":"${'x'.repeat(1024 * 1024)}"}`, 413],
+    ['a body over 1 MiB', carList.path, 'application/json', `{"search_text":"${'x'.repeat(1024 * 1024)}"}`, 413],
     [
       'a batch over 4 MiB',
-      '/device/v1/batch',
+      DEVICE_BATCH_PATH,
       'application/json',
       `{"seq":1,"records":["${'x'.repeat(4 * 1024 * 1024)}"]}`,
       413,
     ],
-    ['plain text (read as a string, not an object)', '/api/car_list', 'text/plain', '{}', 400],
-    ['XML', '/api/car_list', 'application/xml', '<a/>', 415],
-    ['a form', '/api/login', 'application/x-www-form-urlencoded', 'username=a&password=b', 415],
-    ['broken JSON', '/api/car_list', 'application/json', '{"search_text":', 400],
-    ['a prototype-polluting body', '/api/car_list', 'application/json', '{"__proto__":{"isAdmin":true}}', 400],
+    ['plain text (read as a string, not an object)', carList.path, 'text/plain', '{}', 400],
+    ['XML', carList.path, 'application/xml', '<a/>', 415],
+    ['a form', login.path, 'application/x-www-form-urlencoded', 'username=a&password=b', 415],
+    ['broken JSON', carList.path, 'application/json', '{"search_text":', 400],
+    ['a prototype-polluting body', carList.path, 'application/json', '{"__proto__":{"isAdmin":true}}', 400],
   ])('%s is refused with the error shape', async (_label, url, contentType, payload, status) => {
-    const authorization = url.startsWith('/device') ? basic(fleet.A.car_device_id) : `Bearer ${w.tokens.superAdmin}`;
+    const authorization = url === DEVICE_BATCH_PATH ? basic(fleet.A.car_device_id) : `Bearer ${w.tokens.superAdmin}`;
     const res = await w.app.inject({
       method: 'POST',
       url,

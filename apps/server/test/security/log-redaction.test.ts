@@ -1,5 +1,15 @@
+import { DEVICE_BATCH_PATH, LIVE_PATH, carList, login, passwordResetByToken } from '@fleet/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FIXTURE_PASSWORD, accounts, createTestApp, fleet, seedFixtures, type TestApp } from '../helper.js';
+import {
+  FIXTURE_PASSWORD,
+  accounts,
+  callAs,
+  callAsFrom,
+  createTestApp,
+  fleet,
+  seedFixtures,
+  type TestApp,
+} from '../helper.js';
 import { basic } from '../telemetry-support.js';
 
 /**
@@ -24,36 +34,28 @@ const TERMINAL_GUESS = 'TerminalGuessThatMustNotBeLogged';
 const WRONG_PASSWORD = 'WrongPasswordThatMustNotBeLogged';
 
 it('writes no token, password or credential header into any log line', async () => {
-  const signIn = await t.app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { username: accounts.superAdmin.account_id, password: FIXTURE_PASSWORD },
-    headers: { cookie: 'sid=CookieValueThatMustNotBeLogged' },
-  });
-  expect(signIn.statusCode).toBe(200);
-  const token = signIn.json<{ token: string }>().token;
-  await t.app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { username: accounts.adminA.account_id, password: WRONG_PASSWORD },
-  });
-  await t.app.inject({
-    method: 'POST',
-    url: '/api/car_list',
-    payload: {},
-    headers: { authorization: `Bearer ${token}` },
-  });
+  const signIn = await callAsFrom(
+    t.app,
+    undefined,
+    login,
+    { username: accounts.superAdmin.account_id, password: FIXTURE_PASSWORD },
+    { headers: { cookie: 'sid=CookieValueThatMustNotBeLogged' } },
+  );
+  expect(signIn.status).toBe(200);
+  const token = signIn.body.token;
+  await callAs(t.app, undefined, login, { username: accounts.adminA.account_id, password: WRONG_PASSWORD });
+  await callAs(t.app, token, carList, {});
   await t.app.inject({ method: 'GET', url: `/password_reset?token=${RESET_TOKEN}` });
   await t.app.inject({ method: 'GET', url: `/password_reset?lang=ja&token=${RESET_TOKEN}#x` });
-  await t.app.inject({ method: 'GET', url: `/api/live?ticket=${RESET_TOKEN}` });
-  await t.app.inject({
-    method: 'POST',
-    url: '/api/password_reset_by_token',
-    payload: { token: RESET_TOKEN, password: WRONG_PASSWORD, password_confirm: WRONG_PASSWORD },
+  await t.app.inject({ method: 'GET', url: `${LIVE_PATH}?ticket=${RESET_TOKEN}` });
+  await callAs(t.app, undefined, passwordResetByToken, {
+    token: RESET_TOKEN,
+    password: WRONG_PASSWORD,
+    password_confirm: WRONG_PASSWORD,
   });
   const refused = await t.app.inject({
     method: 'POST',
-    url: '/device/v1/batch',
+    url: DEVICE_BATCH_PATH,
     payload: { seq: 1, records: [] },
     headers: { authorization: basic(fleet.A.car_device_id, TERMINAL_GUESS) },
   });

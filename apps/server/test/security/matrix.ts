@@ -1,5 +1,112 @@
 import { createECDH } from 'node:crypto';
-import { DEVICE_BATCH_PATH, LIVE_PATH, LOG_EXPORT_PATH, OSMAND_PATH } from '@fleet/contract';
+import {
+  DEVICE_BATCH_PATH,
+  LIVE_PATH,
+  LOG_EXPORT_PATH,
+  OSMAND_PATH,
+  accountAdd,
+  accountDelete,
+  accountExistCheck,
+  accountGetDetail,
+  accountList,
+  accountListCount,
+  accountNotify,
+  accountNotifyUpdate,
+  accountUpdate,
+  areaTemplateDelete,
+  areaTemplateUpdate,
+  auditLogList,
+  carAdd,
+  carApplyAreaTemplate,
+  carAvailableAreasUpdate,
+  carAvailableUpdate,
+  carDataSync,
+  carDelete,
+  carDeleteReserveEngineCmd,
+  carDeleteReserveEngineCmdRequest,
+  carDisableAreasUpdate,
+  carEngineStateReserve,
+  carEngineStateReserveRequest,
+  carGetAreaStatus,
+  carGetAvailableAreas,
+  carGetAvailableData,
+  carGetBatteryLog,
+  carGetConnectionLog,
+  carGetDetail,
+  carGetDisableAreas,
+  carGetEngineLog,
+  carGetErrorLog,
+  carGetGpsLog,
+  carGetLatestState,
+  carGetNewid,
+  carGetObd2Log,
+  carGetReserveCmd,
+  carGetReserveCmdHistory,
+  carGetSensorLog,
+  carList,
+  carListCount,
+  carMapList,
+  carReserveCmd,
+  carStatusUpdate,
+  carUpdate,
+  carUserDeviceAdd,
+  checkToken,
+  clientConfig,
+  companyAdd,
+  companyDelete,
+  companyGetDetail,
+  companyList,
+  companyListCount,
+  companyTotpPolicy,
+  companyTotpPolicyUpdate,
+  companyUpdate,
+  deviceAdd,
+  deviceDelete,
+  deviceExistCheck,
+  deviceGetDetail,
+  deviceList,
+  deviceListCount,
+  deviceUpdate,
+  getAreaTemplates,
+  getReserveRequests,
+  liveTicket,
+  login,
+  logout,
+  mailOutboxList,
+  me,
+  notifyHistoryList,
+  notifyHistoryListCount,
+  passwordReset,
+  passwordResetByToken,
+  pushPublicKey,
+  pushSubscribe,
+  pushUnsubscribe,
+  resetPasswordEmail,
+  sessionAccountId,
+  sessionCarId,
+  sessionCompanyId,
+  sessionDataId,
+  sessionDeviceId,
+  sessionUserId,
+  stepUp,
+  totpDisable,
+  totpEnable,
+  totpSetup,
+  totpStatus,
+  userAdd,
+  userDelete,
+  userExistCheck,
+  userGetDetail,
+  userList,
+  userListCount,
+  userUpdate,
+  webhookAdd,
+  webhookDelete,
+  webhookDeliveryList,
+  webhookList,
+  webhookUpdate,
+  type Call,
+} from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
 import {
   AREA,
@@ -164,17 +271,26 @@ const TERMINALS_ONLY: Expectation = {
   staffA: same(401),
 };
 
+/** A contract call's row as Fastify registers it: 'POST /api/...'. */
+export const route = (call: Call) => `POST ${call.path}` as const;
 const post = (
-  path: string,
+  call: Call,
   expect: Expectation,
   request: MatrixRow['request'],
   extra: Partial<MatrixRow> = {},
 ): MatrixRow => ({
-  route: `POST ${path}`,
+  route: route(call),
   expect,
   request,
   ...extra,
 });
+/** A POST that is no contract call (the device gateway, the CSV export's form post). */
+const postPath = (
+  path: string,
+  expect: Expectation,
+  request: MatrixRow['request'],
+  extra: Partial<MatrixRow> = {},
+): MatrixRow => ({ route: `POST ${path}`, expect, request, ...extra });
 const none = () => ({ body: {} });
 /** Webhooks and their delivery log: administrators (role 0) of a company or the super admin. */
 const ADMINS: Expectation = {
@@ -236,7 +352,15 @@ const selfOr = (target: Target, role: Role) =>
       ? accounts.staffA.account_id
       : accountIdOf(role as SignedInRole)
     : otherAccountOf('other');
-const logKinds = ['connection', 'engine', 'error', 'battery', 'sensor', 'obd2', 'gps'] as const;
+const logCalls = [
+  carGetConnectionLog,
+  carGetEngineLog,
+  carGetErrorLog,
+  carGetBatteryLog,
+  carGetSensorLog,
+  carGetObd2Log,
+  carGetGpsLog,
+];
 const exportQuery = (target: Target) => ({ kind: 'gps', car_data_id: fixtureOf(target).car_data_id });
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
@@ -267,51 +391,51 @@ const newAccount = (target: Target) => {
 export const matrix: MatrixRow[] = [
   // Sessions ------------------------------------------------------------------
   post(
-    '/api/login',
+    login,
     PUBLIC,
     (_w, target) => ({ body: { username: target === 'own' ? 'admin-a' : 'admin-b', password: FIXTURE_PASSWORD } }),
     { public: true },
   ),
-  post('/api/logout', SIGNED_IN, async (w, _t, role) => ({
+  post(logout, SIGNED_IN, async (w, _t, role) => ({
     body: {},
     ...(role === 'anonymous' ? {} : { token: await w.freshToken(role) }),
   })),
   post(
-    '/api/checkToken',
+    checkToken,
     PUBLIC,
     (_w, target) => ({ body: { account_id: target === 'own' ? 'admin-a' : 'admin-b', token: 'not-a-live-token' } }),
     { public: true },
   ),
-  post('/api/me', SIGNED_IN, none),
-  post('/api/step_up', SIGNED_IN, () => ({ body: { password: FIXTURE_PASSWORD } })),
-  post('/api/client_config', PUBLIC, none, { public: true }),
+  post(me, SIGNED_IN, none),
+  post(stepUp, SIGNED_IN, () => ({ body: { password: FIXTURE_PASSWORD } })),
+  post(clientConfig, PUBLIC, none, { public: true }),
   // 二段階認証: every call acts on the caller's own account; the policy on a company.
-  post('/api/totp_status', SIGNED_IN, none),
-  post('/api/totp_setup', SIGNED_IN, none),
-  post('/api/totp_enable', WRONG_CODE, () => ({ body: { otp: '000000' } })),
-  post('/api/totp_disable', WRONG_CODE, () => ({ body: { password: FIXTURE_PASSWORD, otp: '000000' } })),
-  post('/api/company_totp_policy', COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
-  post('/api/company_totp_policy_update', COMPANY_ADMINS, (_w, target) => ({
+  post(totpStatus, SIGNED_IN, none),
+  post(totpSetup, SIGNED_IN, none),
+  post(totpEnable, WRONG_CODE, () => ({ body: { otp: '000000' } })),
+  post(totpDisable, WRONG_CODE, () => ({ body: { password: FIXTURE_PASSWORD, otp: '000000' } })),
+  post(companyTotpPolicy, COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post(companyTotpPolicyUpdate, COMPANY_ADMINS, (_w, target) => ({
     body: { company_id: companyOf[target], require_totp: false },
   })),
-  post('/api/session_account_id', ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
-  post('/api/session_company_id', OWN_COMPANY, (_w, target) => ({ body: { company_id: companyOf[target] } })),
-  post('/api/session_car_id', OWN_COMPANY, carOf),
-  post('/api/session_user_id', OWN_COMPANY, (_w, target) => ({ body: { user_id: fixtureOf(target).user_id } })),
-  post('/api/session_data_id', OWN_COMPANY, imeiOf),
-  post('/api/session_device_id', OWN_COMPANY, (_w, target) => ({
+  post(sessionAccountId, ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
+  post(sessionCompanyId, OWN_COMPANY, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post(sessionCarId, OWN_COMPANY, carOf),
+  post(sessionUserId, OWN_COMPANY, (_w, target) => ({ body: { user_id: fixtureOf(target).user_id } })),
+  post(sessionDataId, OWN_COMPANY, imeiOf),
+  post(sessionDeviceId, OWN_COMPANY, (_w, target) => ({
     body: { car_device_id: fixtureOf(target).car_device_id },
   })),
 
   // Password reset by mail (public by nature) ------------------------------------
   post(
-    '/api/resetpassword_email',
+    resetPasswordEmail,
     PUBLIC,
     (_w, target) => ({ body: { email: target === 'own' ? 'admin-a@example.jp' : 'admin-b@example.jp' } }),
     { public: true },
   ),
   post(
-    '/api/password_reset_by_token',
+    passwordResetByToken,
     PUBLIC,
     async (w, target) => ({
       body: { token: await w.fresh.resetToken(target), password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
@@ -320,21 +444,21 @@ export const matrix: MatrixRow[] = [
   ),
 
   // Admin accounts ----------------------------------------------------------------
-  post('/api/account_list_count', ACCOUNT_MANAGERS, listOf),
-  post('/api/account_list', ACCOUNT_MANAGERS, listOf),
-  post('/api/account_get_detail', ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
-  post('/api/account_exist_check', ACCOUNT_MANAGERS, (_w, target) => ({
+  post(accountListCount, ACCOUNT_MANAGERS, listOf),
+  post(accountList, ACCOUNT_MANAGERS, listOf),
+  post(accountGetDetail, ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
+  post(accountExistCheck, ACCOUNT_MANAGERS, (_w, target) => ({
     body: { check_item: 'account_id', check_value: otherAccountOf(target) },
   })),
-  post('/api/account_add', ACCOUNT_ADD, (_w, target) => ({ body: { info: newAccount(target) } })),
-  post('/api/account_update', EDITORS, async (w, target) => {
+  post(accountAdd, ACCOUNT_ADD, (_w, target) => ({ body: { info: newAccount(target) } })),
+  post(accountUpdate, EDITORS, async (w, target) => {
     const { account_id, email } = await w.fresh.account(target);
     return { body: { info: { account_id, name: '更新 次郎', email, role: 2, company_id: companyOf[target] } } };
   }),
-  post('/api/account_delete', EDITORS, async (w, target) => ({
+  post(accountDelete, EDITORS, async (w, target) => ({
     body: { account_id: (await w.fresh.account(target)).account_id, isDelete: true },
   })),
-  post('/api/password_reset', EDITORS, async (w, target) => ({
+  post(passwordReset, EDITORS, async (w, target) => ({
     body: {
       info: {
         account_id: (await w.fresh.account(target)).account_id,
@@ -343,65 +467,65 @@ export const matrix: MatrixRow[] = [
       },
     },
   })),
-  post('/api/account_notify', OWN_ACCOUNT_ONLY, (_w, target, role) => ({ body: { account_id: selfOr(target, role) } })),
-  post('/api/account_notify_update', OWN_ACCOUNT_ONLY, (_w, target, role) => ({
+  post(accountNotify, OWN_ACCOUNT_ONLY, (_w, target, role) => ({ body: { account_id: selfOr(target, role) } })),
+  post(accountNotifyUpdate, OWN_ACCOUNT_ONLY, (_w, target, role) => ({
     body: { account_id: selfOr(target, role), info: {} },
   })),
 
   // Franchise companies -------------------------------------------------------------
-  post('/api/company_list_count', SUPER_ADMIN, none),
-  post('/api/company_list', SUPER_ADMIN, none),
-  post('/api/company_get_detail', SUPER_ADMIN, (_w, target) => ({ body: { company_id: companyOf[target] } })),
-  post('/api/company_add', SUPER_ADMIN, (_w, target) => ({
+  post(companyListCount, SUPER_ADMIN, none),
+  post(companyList, SUPER_ADMIN, none),
+  post(companyGetDetail, SUPER_ADMIN, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post(companyAdd, SUPER_ADMIN, (_w, target) => ({
     body: { info: { company_id: freshId('co', target), company_name: '新規加盟店' } },
   })),
-  post('/api/company_update', SUPER_ADMIN, async (w, target) => ({
+  post(companyUpdate, SUPER_ADMIN, async (w, target) => ({
     body: { info: { company_id: await w.fresh.company(target), company_name: '更新加盟店' } },
   })),
-  post('/api/company_delete', SUPER_ADMIN, async (w, target) => ({
+  post(companyDelete, SUPER_ADMIN, async (w, target) => ({
     body: { company_id: await w.fresh.company(target), isDelete: true },
   })),
 
   // GPS terminals ---------------------------------------------------------------------
-  post('/api/device_list_count', SUPER_ADMIN, none),
-  post('/api/device_list', SUPER_ADMIN, none),
-  post('/api/device_get_detail', SUPER_ADMIN, (_w, target) => ({
+  post(deviceListCount, SUPER_ADMIN, none),
+  post(deviceList, SUPER_ADMIN, none),
+  post(deviceGetDetail, SUPER_ADMIN, (_w, target) => ({
     body: { car_device_id: fixtureOf(target).car_device_id },
   })),
-  post('/api/device_exist_check', SUPER_ADMIN, (_w, target) => ({
+  post(deviceExistCheck, SUPER_ADMIN, (_w, target) => ({
     body: { check_item: 'car_data_id', check_value: fixtureOf(target).car_data_id },
   })),
-  post('/api/device_add', SUPER_ADMIN, (_w, target) => ({ body: { info: newDevice(target) } })),
-  post('/api/device_update', SUPER_ADMIN, async (w, target) => ({
+  post(deviceAdd, SUPER_ADMIN, (_w, target) => ({ body: { info: newDevice(target) } })),
+  post(deviceUpdate, SUPER_ADMIN, async (w, target) => ({
     body: { info: { ...(await w.fresh.device(target)), car_type: '更新', password: '' } },
   })),
-  post('/api/device_delete', SUPER_ADMIN, async (w, target) => ({
+  post(deviceDelete, SUPER_ADMIN, async (w, target) => ({
     body: { ...(await w.fresh.device(target)), isDelete: true },
   })),
 
   // Customers ---------------------------------------------------------------------------
-  post('/api/user_list_count', SIGNED_IN, listOf),
-  post('/api/user_list', SIGNED_IN, listOf),
-  post('/api/user_get_detail', OWN_COMPANY, (_w, target) => ({ body: { user_id: fixtureOf(target).user_id } })),
-  post('/api/user_exist_check', SUPER_ADMIN, (_w, target) => ({ body: { check_value: fixtureOf(target).user_id } })),
-  post('/api/user_add', SUPER_ADMIN, (_w, target) => ({ body: { info: newCarUser(target) } })),
-  post('/api/user_update', EDITORS, async (w, target) => ({
+  post(userListCount, SIGNED_IN, listOf),
+  post(userList, SIGNED_IN, listOf),
+  post(userGetDetail, OWN_COMPANY, (_w, target) => ({ body: { user_id: fixtureOf(target).user_id } })),
+  post(userExistCheck, SUPER_ADMIN, (_w, target) => ({ body: { check_value: fixtureOf(target).user_id } })),
+  post(userAdd, SUPER_ADMIN, (_w, target) => ({ body: { info: newCarUser(target) } })),
+  post(userUpdate, EDITORS, async (w, target) => ({
     body: {
       info: { user_id: await w.fresh.user(target), first_name: '更新', name: '顧客', company_id: companyOf[target] },
     },
   })),
-  post('/api/user_delete', EDITORS, async (w, target) => ({
+  post(userDelete, EDITORS, async (w, target) => ({
     body: { user_id: await w.fresh.user(target), isDelete: true },
   })),
 
   // Vehicles ------------------------------------------------------------------------------
-  post('/api/car_list_count', SIGNED_IN, listOf),
-  post('/api/car_list', SIGNED_IN, listOf),
+  post(carListCount, SIGNED_IN, listOf),
+  post(carList, SIGNED_IN, listOf),
   // A company asking for another company's map still gets its own vehicles (tested in car-map.test.ts).
-  post('/api/car_map_list', SIGNED_IN, (_w, target) => ({ body: { company_id: companyOf[target] } })),
-  post('/api/car_get_detail', OWN_COMPANY, carOf),
-  post('/api/car_get_newid', SUPER_ADMIN, none),
-  post('/api/car_add', SUPER_ADMIN, async (w, target) => ({
+  post(carMapList, SIGNED_IN, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post(carGetDetail, OWN_COMPANY, carOf),
+  post(carGetNewid, SUPER_ADMIN, none),
+  post(carAdd, SUPER_ADMIN, async (w, target) => ({
     body: {
       info: {
         car_id: freshId('car', target),
@@ -411,7 +535,7 @@ export const matrix: MatrixRow[] = [
       },
     },
   })),
-  post('/api/car_update', EDITORS, async (w, target) => {
+  post(carUpdate, EDITORS, async (w, target) => {
     const car = await w.fresh.car(target, false);
     return {
       body: {
@@ -419,13 +543,13 @@ export const matrix: MatrixRow[] = [
       },
     };
   }),
-  post('/api/car_status_update', EDITORS, (_w, target) => ({
+  post(carStatusUpdate, EDITORS, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, car_status: 1 },
   })),
-  post('/api/car_delete', EDITORS, async (w, target) => ({
+  post(carDelete, EDITORS, async (w, target) => ({
     body: { car_id: (await w.fresh.car(target, false)).car_id, isDelete: true },
   })),
-  post('/api/car_user_device_add', SUPER_ADMIN, (_w, target) => ({
+  post(carUserDeviceAdd, SUPER_ADMIN, (_w, target) => ({
     body: {
       user: newCarUser(target),
       device: newDevice(target),
@@ -434,9 +558,9 @@ export const matrix: MatrixRow[] = [
   })),
 
   // Telemetry ------------------------------------------------------------------------------
-  ...logKinds.map((kind) => post(`/api/car_get_${kind}_log`, OWN_COMPANY, imeiOf)),
-  post('/api/car_get_latest_state', OWN_COMPANY, imeiOf),
-  post('/api/car_data_sync', OWN_COMPANY, (_w, target) => ({
+  ...logCalls.map((call) => post(call, OWN_COMPANY, imeiOf)),
+  post(carGetLatestState, OWN_COMPANY, imeiOf),
+  post(carDataSync, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id },
   })),
   {
@@ -451,49 +575,49 @@ export const matrix: MatrixRow[] = [
     request: (_w, target) => ({ query: exportQuery(target) }),
     serial: true,
   },
-  post(LOG_EXPORT_PATH, OWN_COMPANY, (_w, target) => ({ body: exportQuery(target) }), { serial: true }),
-  post('/api/live_ticket', SIGNED_IN, none),
+  postPath(LOG_EXPORT_PATH, OWN_COMPANY, (_w, target) => ({ body: exportQuery(target) }), { serial: true }),
+  post(liveTicket, SIGNED_IN, none),
   { route: `GET ${LIVE_PATH}`, expect: SIGNED_IN, request: none, stream: true },
 
   // Engine control -------------------------------------------------------------------------
-  post('/api/car_get_reserve_cmd', OWN_COMPANY, imeiOf),
-  post('/api/car_get_reserve_cmd_history', OWN_COMPANY, imeiOf),
-  post('/api/car_engine_state_reserve', ENGINE_CONTROL, async (w, target) => ({
+  post(carGetReserveCmd, OWN_COMPANY, imeiOf),
+  post(carGetReserveCmdHistory, OWN_COMPANY, imeiOf),
+  post(carEngineStateReserve, ENGINE_CONTROL, async (w, target) => ({
     body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_info: { cmd: 1 } },
   })),
-  post('/api/car_reserve_cmd', TERMINAL_UPDATES, async (w, target) => ({
+  post(carReserveCmd, TERMINAL_UPDATES, async (w, target) => ({
     body: { car_data_id: (await w.fresh.car(target)).car_data_id, cmd_type: 'req_client_update', cmd_info: {} },
   })),
-  post('/api/car_delete_reserve_engine_cmd', ENGINE_CONTROL, async (w, target) => ({
+  post(carDeleteReserveEngineCmd, ENGINE_CONTROL, async (w, target) => ({
     body: { car_data_id: (await w.fresh.reservedCommand(target)).car_data_id },
   })),
-  post('/api/get_reserve_requests', OWN_COMPANY, carOf),
-  post('/api/car_engine_state_reserve_request', ENGINE_CONTROL, async (w, target) => ({
+  post(getReserveRequests, OWN_COMPANY, carOf),
+  post(carEngineStateReserveRequest, ENGINE_CONTROL, async (w, target) => ({
     body: { request: { car_id: (await w.fresh.car(target)).car_id, cmd: 1, execute_at: inAnHour() } },
   })),
-  post('/api/car_delete_reserve_engine_cmd_request', ENGINE_CONTROL, async (w, target) => ({
+  post(carDeleteReserveEngineCmdRequest, ENGINE_CONTROL, async (w, target) => ({
     body: { request_id: await w.fresh.reservationRequest(target) },
   })),
 
   // Areas and templates ----------------------------------------------------------------------
-  post('/api/car_get_available_data', OWN_COMPANY, carOf),
-  post('/api/car_available_update', OWN_COMPANY, (_w, target) => ({
+  post(carGetAvailableData, OWN_COMPANY, carOf),
+  post(carAvailableUpdate, OWN_COMPANY, (_w, target) => ({
     body: {
       car_id: fixtureOf(target).car_id,
       available_data: { lat_min: 35, lat_max: 36, lng_min: 139, lng_max: 140 },
     },
   })),
-  post('/api/car_get_available_areas', OWN_COMPANY, carOf),
-  post('/api/car_available_areas_update', OWN_COMPANY, (_w, target) => ({
+  post(carGetAvailableAreas, OWN_COMPANY, carOf),
+  post(carAvailableAreasUpdate, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, available_areas: [AREA] },
   })),
-  post('/api/car_get_disable_areas', OWN_COMPANY, carOf),
-  post('/api/car_disable_areas_update', OWN_COMPANY, (_w, target) => ({
+  post(carGetDisableAreas, OWN_COMPANY, carOf),
+  post(carDisableAreasUpdate, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, disable_areas: [AREA] },
   })),
-  post('/api/car_get_area_status', OWN_COMPANY, carOf),
-  post('/api/get_area_templates', SIGNED_IN, () => ({ body: { type: 'available' } })),
-  post('/api/area_template_update', OWN_COMPANY, async (w, target) => ({
+  post(carGetAreaStatus, OWN_COMPANY, carOf),
+  post(getAreaTemplates, SIGNED_IN, () => ({ body: { type: 'available' } })),
+  post(areaTemplateUpdate, OWN_COMPANY, async (w, target) => ({
     body: {
       template: {
         template_id: await w.fresh.template(target),
@@ -503,33 +627,33 @@ export const matrix: MatrixRow[] = [
       },
     },
   })),
-  post('/api/area_template_delete', OWN_COMPANY, async (w, target) => ({
+  post(areaTemplateDelete, OWN_COMPANY, async (w, target) => ({
     body: { template_id: await w.fresh.template(target) },
   })),
-  post('/api/car_apply_area_template', OWN_COMPANY, (_w, target) => ({
+  post(carApplyAreaTemplate, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, template_id: templateOf(target) },
   })),
 
   // Mail and audit -------------------------------------------------------------------------------
-  post('/api/mail_outbox_list', SUPER_ADMIN, none),
+  post(mailOutboxList, SUPER_ADMIN, none),
 
   // Webhooks: administrators (role 0); another company's receiver is "not found" -----------------
-  post('/api/webhook_list', ADMINS, none),
-  post('/api/webhook_add', ADMINS, () => ({ body: { url: 'https://hooks.example.jp/fleet', events: ['command'] } })),
-  post('/api/webhook_update', COMPANY_ADMINS, async (w, target) => ({
+  post(webhookList, ADMINS, none),
+  post(webhookAdd, ADMINS, () => ({ body: { url: 'https://hooks.example.jp/fleet', events: ['command'] } })),
+  post(webhookUpdate, COMPANY_ADMINS, async (w, target) => ({
     body: { id: await webhookOf(w, target), url: 'https://hooks.example.jp/updated', events: ['terminal.offline'] },
   })),
-  post('/api/webhook_delete', COMPANY_ADMINS, async (w, target) => ({ body: { id: await webhookOf(w, target) } })),
-  post('/api/webhook_delivery_list', ADMINS, none),
-  post('/api/audit_log_list', SUPER_ADMIN, none),
+  post(webhookDelete, COMPANY_ADMINS, async (w, target) => ({ body: { id: await webhookOf(w, target) } })),
+  post(webhookDeliveryList, ADMINS, none),
+  post(auditLogList, SUPER_ADMIN, none),
 
   // Browser push: everyone their own browsers; the notification history for managers of their company -------
-  post('/api/push_public_key', SIGNED_IN, none),
-  post('/api/push_subscribe', SIGNED_IN, (_w, target) => ({
+  post(pushPublicKey, SIGNED_IN, none),
+  post(pushSubscribe, SIGNED_IN, (_w, target) => ({
     body: { endpoint: `https://push.example.jp/${freshId('sub', target)}`, keys: PUSH_KEYS },
   })),
   // "own": a browser the caller subscribed; "other": another account's browser, "not found" for anybody.
-  post('/api/push_unsubscribe', OWN_SUBSCRIPTION, async (w, target, role) => ({
+  post(pushUnsubscribe, OWN_SUBSCRIPTION, async (w, target, role) => ({
     body: {
       endpoint: await subscriptionOf(
         w,
@@ -537,11 +661,11 @@ export const matrix: MatrixRow[] = [
       ),
     },
   })),
-  post('/api/notify_history_list_count', ACCOUNT_MANAGERS, listOf),
-  post('/api/notify_history_list', ACCOUNT_MANAGERS, listOf),
+  post(notifyHistoryListCount, ACCOUNT_MANAGERS, listOf),
+  post(notifyHistoryList, ACCOUNT_MANAGERS, listOf),
 
   // Device gateway ----------------------------------------------------------------------------------
-  post(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),
+  postPath(DEVICE_BATCH_PATH, TERMINALS_ONLY, () => ({ body: { seq: 1, records: [] } })),
   // OsmAnd / Traccar Client: the terminal's password in the path, its IMEI in the query; no console token opens it.
   ...(['GET', 'POST'] as const).map((method): MatrixRow => ({
     route: `${method} ${OSMAND_PATH}/:password`,

@@ -2,7 +2,21 @@ import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { errorMessages, sessionMessages } from '@fleet/contract';
+import {
+  DEVICE_BATCH_PATH,
+  LOG_EXPORT_PATH,
+  accountAdd,
+  accountDelete,
+  accountUpdate,
+  carGetDetail,
+  checkToken,
+  errorMessages,
+  login,
+  logout,
+  me as meCall,
+  passwordReset,
+  sessionMessages,
+} from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +24,7 @@ import { HASH_PARAMS } from '../../src/credentials/password.js';
 import { LOGIN_LIMITS } from '../../src/credentials/login-limit.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
-import { FIXTURE_PASSWORD, accounts, companyA, fleet, post } from '../helper.js';
+import { FIXTURE_PASSWORD, accounts, callAs, callAsFrom, companyA, fleet } from '../helper.js';
 import { basic } from '../telemetry-support.js';
 import { NEW_PASSWORD, createWorld, expectErrorShape, type World } from './world.js';
 
@@ -29,18 +43,18 @@ const defaults = loadConfig({});
 let ip = 0;
 const nextIp = () => `192.0.2.${++ip}`;
 const signIn = (app: FastifyInstance, username: string, password = FIXTURE_PASSWORD, remoteAddress = nextIp()) =>
-  app.inject({ method: 'POST', url: '/api/login', payload: { username, password }, remoteAddress });
+  callAsFrom(app, undefined, login, { username, password }, { remoteAddress });
 const tokenOf = async (username: string) => {
   const res = await signIn(w.app, username);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ token: string }>().token;
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.token;
 };
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const me = (token: string) => post(w.app, '/api/me', {}, token);
+const me = (token: string) => callAs(w.app, token, meCall, {});
 const expectSignedOut = async (token: string) => {
   const res = await me(token);
-  expect(res.statusCode).toBe(401);
-  expect(res.json()).toEqual({ code: 'UNAUTHORIZED', message: sessionMessages.invalidToken });
+  expect(res.status).toBe(401);
+  expect(res.raw.json()).toEqual({ code: 'UNAUTHORIZED', message: sessionMessages.invalidToken });
 };
 
 describe('session tokens', () => {
@@ -91,7 +105,7 @@ describe('session tokens', () => {
         .execute();
     await set(alive, idle - 1);
     await set(dead, idle + 1);
-    expect((await me(alive)).statusCode).toBe(200);
+    expect((await me(alive)).status).toBe(200);
     const touched = await w.db
       .selectFrom('sessions')
       .select(sql<number>`extract(epoch from now() - last_seen_at)::int`.as('ago'))
@@ -100,7 +114,7 @@ describe('session tokens', () => {
     expect(touched.ago).toBeLessThan(60);
     await expectSignedOut(dead);
     expect(
-      (await post(w.app, '/api/checkToken', { account_id: accounts.staffA.account_id, token: dead })).json(),
+      (await callAs(w.app, undefined, checkToken, { account_id: accounts.staffA.account_id, token: dead })).body,
     ).toEqual({ ok: false });
   });
 
@@ -121,10 +135,10 @@ describe('session tokens', () => {
           .executeTakeFirstOrThrow()
       ).ago;
     await at(30);
-    expect((await me(t)).statusCode).toBe(200);
+    expect((await me(t)).status).toBe(200);
     expect(await ago()).toBeGreaterThanOrEqual(30);
     await at(90);
-    expect((await me(t)).statusCode).toBe(200);
+    expect((await me(t)).status).toBe(200);
     expect(await ago()).toBeLessThan(60);
   });
 });
@@ -132,16 +146,14 @@ describe('session tokens', () => {
 describe('sessions end', () => {
   it('on logout', async () => {
     const t = await tokenOf(accounts.staffA.account_id);
-    expect((await post(w.app, '/api/logout', {}, t)).statusCode).toBe(200);
+    expect((await callAs(w.app, t, logout, {})).status).toBe(200);
     await expectSignedOut(t);
   });
 
   it('when the account is deleted', async () => {
     const { account_id } = await w.fresh.account('own');
     const t = await tokenOf(account_id);
-    expect((await post(w.app, '/api/account_delete', { account_id, isDelete: true }, w.tokens.adminA)).statusCode).toBe(
-      200,
-    );
+    expect((await callAs(w.app, w.tokens.adminA, accountDelete, { account_id, isDelete: true })).status).toBe(200);
     await expectSignedOut(t);
   });
 
@@ -149,13 +161,13 @@ describe('sessions end', () => {
     const a = await w.fresh.account('own', 2);
     const b = await w.fresh.account('own', 2);
     const [ta, tb] = [await tokenOf(a.account_id), await tokenOf(b.account_id)];
-    const edit = (x: { account_id: string; email: string }, change: object) => ({
+    const edit = (x: { account_id: string; email: string }, change: { role?: number; company_id?: string }) => ({
       info: { account_id: x.account_id, name: '変更', email: x.email, role: 2, company_id: companyA, ...change },
     });
-    expect((await post(w.app, '/api/account_update', edit(a, { role: 1 }), w.tokens.managerA)).statusCode).toBe(200);
-    expect(
-      (await post(w.app, '/api/account_update', edit(b, { company_id: 'company-b' }), w.tokens.superAdmin)).statusCode,
-    ).toBe(200);
+    expect((await callAs(w.app, w.tokens.managerA, accountUpdate, edit(a, { role: 1 }))).status).toBe(200);
+    expect((await callAs(w.app, w.tokens.superAdmin, accountUpdate, edit(b, { company_id: 'company-b' }))).status).toBe(
+      200,
+    );
     await expectSignedOut(ta);
     await expectSignedOut(tb);
   });
@@ -166,43 +178,38 @@ describe('sessions end', () => {
     const change = {
       info: { current_password: FIXTURE_PASSWORD, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
     };
-    expect((await post(w.app, '/api/password_reset', change, t1)).statusCode).toBe(200);
-    expect((await me(t1)).statusCode).toBe(200);
+    expect((await callAs(w.app, t1, passwordReset, change)).status).toBe(200);
+    expect((await me(t1)).status).toBe(200);
     await expectSignedOut(t2);
     const reset = {
       info: { account_id: a.account_id, password: FIXTURE_PASSWORD, password_confirm: FIXTURE_PASSWORD },
     };
-    expect((await post(w.app, '/api/password_reset', reset, w.tokens.managerA)).statusCode).toBe(200);
+    expect((await callAs(w.app, w.tokens.managerA, passwordReset, reset)).status).toBe(200);
     await expectSignedOut(t1);
   });
 });
 
 describe('passwords', () => {
   const add = (account_id: string) =>
-    post(
-      w.app,
-      '/api/account_add',
-      {
-        info: {
-          account_id,
-          name: '同じ 太郎',
-          email: `${account_id}@example.jp`,
-          role: 2,
-          company_id: companyA,
-          password: 'same-password',
-          password_confirm: 'same-password',
-        },
+    callAs(w.app, w.tokens.adminA, accountAdd, {
+      info: {
+        account_id,
+        name: '同じ 太郎',
+        email: `${account_id}@example.jp`,
+        role: 2,
+        company_id: companyA,
+        password: 'same-password',
+        password_confirm: 'same-password',
       },
-      w.tokens.adminA,
-    );
+    });
   const hashOf = async (id: string) =>
     (await w.db.selectFrom('accounts').select('password_hash').where('account_id', '=', id).executeTakeFirstOrThrow())
       .password_hash;
 
   it('are hashed with scrypt N=2^17, r=8, p=1 and a 16-byte salt of their own', async () => {
     expect(HASH_PARAMS).toMatchObject({ log2N: 17, r: 8, p: 1 });
-    expect((await add('same-pass-1')).statusCode).toBe(200);
-    expect((await add('same-pass-2')).statusCode).toBe(200);
+    expect((await add('same-pass-1')).status).toBe(200);
+    expect((await add('same-pass-2')).status).toBe(200);
     const [h1, h2] = [await hashOf('same-pass-1'), await hashOf('same-pass-2')];
     for (const h of [h1, h2]) {
       const [alg, log2N, r, p, salt, key] = h.split('$');
@@ -227,10 +234,10 @@ describe('passwords', () => {
       scryptSync(FIXTURE_PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 }).toString('base64'),
     ].join('$');
     await w.db.updateTable('accounts').set({ password_hash: old }).where('account_id', '=', account_id).execute();
-    expect((await signIn(w.app, account_id)).statusCode).toBe(200);
+    expect((await signIn(w.app, account_id)).status).toBe(200);
     const now = await hashOf(account_id);
     expect(now.split('$').slice(0, 4)).toEqual(['scrypt', '17', '8', '1']);
-    expect((await signIn(w.app, account_id)).statusCode).toBe(200);
+    expect((await signIn(w.app, account_id)).status).toBe(200);
   });
 });
 
@@ -251,11 +258,11 @@ describe('failed sign-ins are limited', () => {
   it(`per IP: after ${LOGIN_LIMITS.perIpPerMinute} failures in a minute, even the right password gets 429 in Japanese; other IPs are unaffected`, async () => {
     const attacker = nextIp();
     await fail(attacker, 'someone-else', LOGIN_LIMITS.perIpPerMinute - 1);
-    expect((await signIn(w.app, accounts.staffA.account_id, 'wrong-password', attacker)).statusCode).toBe(401);
+    expect((await signIn(w.app, accounts.staffA.account_id, 'wrong-password', attacker)).status).toBe(401);
     const res = await signIn(w.app, accounts.staffA.account_id, FIXTURE_PASSWORD, attacker);
-    expect(res.statusCode).toBe(429);
-    expect(res.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: sessionMessages.tooManyAttempts });
-    expect((await signIn(w.app, accounts.staffA.account_id)).statusCode).toBe(200);
+    expect(res.status).toBe(429);
+    expect(res.raw.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: sessionMessages.tooManyAttempts });
+    expect((await signIn(w.app, accounts.staffA.account_id)).status).toBe(200);
   });
 
   it(`per account name: after ${LOGIN_LIMITS.perUserPerHour} failures in an hour from anywhere, 429; an hour later it opens again`, async () => {
@@ -263,35 +270,35 @@ describe('failed sign-ins are limited', () => {
     // Attempts are counted under the account they reach, by its id lower-cased, whatever name was typed.
     await fail('198.51.100.1', account_id.toLowerCase(), LOGIN_LIMITS.perUserPerHour);
     const res = await signIn(w.app, account_id);
-    expect(res.statusCode).toBe(429);
-    expect(res.json().message).toBe(sessionMessages.tooManyAttempts);
+    expect(res.status).toBe(429);
+    expect(res.error.message).toBe(sessionMessages.tooManyAttempts);
     await w.db
       .updateTable('login_attempts')
       .set({ at: sql`now() - interval '61 minutes'` })
       .where('username', '=', account_id.toLowerCase())
       .execute();
-    expect((await signIn(w.app, account_id)).statusCode).toBe(200);
+    expect((await signIn(w.app, account_id)).status).toBe(200);
   });
 
   it('one counter per account whatever name reached it: failures on the id lock the email too (any case)', async () => {
     const { account_id, email } = await w.fresh.account('own');
     await fail('198.51.100.2', account_id.toLowerCase(), LOGIN_LIMITS.perUserPerHour);
-    expect((await signIn(w.app, email.toUpperCase())).statusCode).toBe(429);
-    expect((await signIn(w.app, email)).statusCode).toBe(429);
+    expect((await signIn(w.app, email.toUpperCase())).status).toBe(429);
+    expect((await signIn(w.app, email)).status).toBe(429);
   });
 });
 
 describe('security headers', () => {
   it.each([
-    ['an API answer', () => post(w.app, '/api/me', {}, w.tokens.staffA)],
-    ['an API refusal', () => post(w.app, '/api/me')],
+    ['an API answer', async () => (await me(w.tokens.staffA)).raw],
+    ['an API refusal', async () => (await callAs(w.app, undefined, meCall)).raw],
     ['an unknown path', () => w.app.inject({ method: 'GET', url: '/nowhere' })],
     [
       'a CSV export',
       () =>
         w.app.inject({
           method: 'GET',
-          url: '/api/car_log_export',
+          url: LOG_EXPORT_PATH,
           query: { kind: 'gps', car_data_id: fleet.A.car_data_id },
           headers: { authorization: `Bearer ${w.tokens.staffA}` },
         }),
@@ -301,7 +308,7 @@ describe('security headers', () => {
       () =>
         w.app.inject({
           method: 'POST',
-          url: '/device/v1/batch',
+          url: DEVICE_BATCH_PATH,
           payload: { seq: 1, records: [] },
           headers: { authorization: basic(fleet.A.car_device_id) },
         }),
@@ -320,9 +327,9 @@ describe('security headers', () => {
   });
 
   it('refusals never tell more than the error shape', async () => {
-    const res = await post(w.app, '/api/car_get_detail', { car_id: fleet.B.car_id }, w.tokens.staffA);
-    expectErrorShape(res);
-    expect(res.json()).toEqual({ code: 'NOT_FOUND', message: errorMessages.notFound });
+    const res = await callAs(w.app, w.tokens.staffA, carGetDetail, { car_id: fleet.B.car_id });
+    expectErrorShape(res.raw);
+    expect(res.raw.json()).toEqual({ code: 'NOT_FOUND', message: errorMessages.notFound });
   });
 });
 

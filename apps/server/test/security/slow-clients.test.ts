@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { DEVICE_BATCH_PATH, login } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fleet, seedFixtures, type TestApp } from '../helper.js';
 import { basic } from '../telemetry-support.js';
@@ -58,7 +59,7 @@ describe('timeouts on every connection', () => {
   it('closes a client that sends all but the last bytes of a body and stalls', async () => {
     const c = await open();
     const body = JSON.stringify({ username: 'nobody', password: 'x'.repeat(2000) });
-    c.socket.write(head('/api/login', body.length) + body.slice(0, -10));
+    c.socket.write(head(login.path, body.length) + body.slice(0, -10));
     const ms = await closedWithin(c, TOO_LONG_MS + 3000);
     expect(ms).toBeLessThanOrEqual(TOO_LONG_MS);
     c.socket.destroy();
@@ -66,7 +67,7 @@ describe('timeouts on every connection', () => {
 
   it('closes a client that trickles its body a byte at a time', async () => {
     const c = await open();
-    c.socket.write(head('/api/login', 10_000));
+    c.socket.write(head(login.path, 10_000));
     const trickle = setInterval(() => c.socket.writable && c.socket.write('x'), 200);
     try {
       const ms = await closedWithin(c, TOO_LONG_MS + 3000);
@@ -79,7 +80,7 @@ describe('timeouts on every connection', () => {
 
   it('closes a client whose headers never end', async () => {
     const c = await open();
-    c.socket.write('POST /api/login HTTP/1.1\r\nHost: localhost\r\n');
+    c.socket.write(`POST ${login.path} HTTP/1.1\r\nHost: localhost\r\n`);
     const trickle = setInterval(() => c.socket.writable && c.socket.write('X-A: b\r\n'), 100);
     try {
       const ms = await closedWithin(c, TOO_LONG_MS + 3000);
@@ -98,7 +99,7 @@ describe('many stalled clients at once', () => {
     const chunk = ' '.repeat(64 * 1024);
     const clients = await Promise.all(Array.from({ length: 100 }, () => open()));
     for (const c of clients) {
-      c.socket.write(head('/device/v1/batch', length, `Authorization: ${basic(fleet.A.car_device_id)}\r\n`));
+      c.socket.write(head(DEVICE_BATCH_PATH, length, `Authorization: ${basic(fleet.A.car_device_id)}\r\n`));
       c.socket.write(`{"seq":1,"records":[`);
     }
     // Most of each body (the sockets' buffers permitting), then nothing more.
@@ -119,7 +120,7 @@ describe('the gateway checks the terminal before reading the body', () => {
   ])('answers a 4 MB batch with %s 401 while the client is still sending it', async (_label, authorization) => {
     const c = await open();
     const length = 4 * 1024 * 1024 - 100;
-    c.socket.write(head('/device/v1/batch', length, authorization ? `Authorization: ${authorization}\r\n` : ''));
+    c.socket.write(head(DEVICE_BATCH_PATH, length, authorization ? `Authorization: ${authorization}\r\n` : ''));
     // A first part of the body, then nothing: an answer now was given without the rest.
     c.socket.write(`{"seq":1,"records":[${' '.repeat(64 * 1024)}`);
     const started = Date.now();

@@ -9,8 +9,8 @@ import { kb, ms, sample, type Sample } from './stats.js';
 /**
  * §1 List calls on the big tables (issue #19): each case through HTTP (auth,
  * validation, response schema) from a client process of its own over one
- * keep-alive connection, beside the list helper's own SQL (captured as the app
- * sent it and replayed through the raw driver) and beside a bare Fastify route
+ * keep-alive connection, beside the call's own SQL (every statement captured as
+ * the app sent it and replayed in order through the raw driver) and beside a bare Fastify route
  * of the bench's server answering the same bytes (the framework's floor); the
  * overhead is API − raw SQL. Then throughput of the first page at 20
  * concurrent clients (autocannon, in its own process).
@@ -78,12 +78,18 @@ export interface ListOptions {
 }
 
 /** The statement of the captured SQL that answers the call: the paged select, or the count. */
-function mainQuery(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQuery {
-  const found = queries.find((q) =>
+/**
+ * The statements a call issued, in order, but the session's upkeep (its lookup, the idle-time slide, which
+ * the session cache makes rare): the call's own SQL, all of it (the vehicles' page also reads the page's
+ * latest states). The anchor replays them one after the other, as the call does.
+ */
+function callQueries(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQuery[] {
+  const own = queries.filter((q) => !/\bsessions\b/.test(q.sql));
+  const main = own.some((q) =>
     kind === 'count' ? /count\(\*\)/i.test(q.sql) : /\blimit\b/i.test(q.sql) && /\boffset\b/i.test(q.sql),
   );
-  if (!found) throw new Error(`no ${kind} query among: ${queries.map((q) => q.sql.slice(0, 80)).join(' | ')}`);
-  return found;
+  if (!main) throw new Error(`no ${kind} query among: ${queries.map((q) => q.sql.slice(0, 80)).join(' | ')}`);
+  return own;
 }
 
 const TARGET = 'API − raw ≤ 1 ms p50, API p95 ≤ 20 ms';
@@ -99,7 +105,7 @@ interface Case {
 async function capture(server: BenchServer, c: Case) {
   server.capture.start();
   const text = await call(server, c.path, c.body);
-  return { query: mainQuery(server.capture.stop(), c.kind), text };
+  return { queries: callQueries(server.capture.stop(), c.kind), text };
 }
 
 type Timed = Sample & { bytes: number };
@@ -124,7 +130,7 @@ async function timeFromClient(server: BenchServer, cases: { path: string; body: 
   return cases.map((_, i) => ({ api: out[2 * i]!, bare: out[2 * i + 1]! }));
 }
 
-function addCase(report: Report, name: string, api: Timed, raw: Sample, bare: Timed) {
+function addCase(report: Report, name: string, api: Timed, raw: Sample, bare: Timed, statements: number) {
   const over50 = api.p50 - raw.p50;
   const over95 = api.p95 - raw.p95;
   const fast = api.p95 <= 20;
@@ -133,7 +139,7 @@ function addCase(report: Report, name: string, api: Timed, raw: Sample, bare: Ti
     section: '1 lists',
     name,
     value: `API p50 ${ms(api.p50)} / p95 ${ms(api.p95)} ms`,
-    anchor: `raw SQL p50 ${ms(raw.p50)} / p95 ${ms(raw.p95)} ms; bare Fastify p50 ${ms(bare.p50)} / p95 ${ms(bare.p95)} ms (${kb(api.bytes)})`,
+    anchor: `raw SQL (${statements} statement${statements > 1 ? 's' : ''}) p50 ${ms(raw.p50)} / p95 ${ms(raw.p95)} ms; bare Fastify p50 ${ms(bare.p50)} / p95 ${ms(bare.p95)} ms (${kb(api.bytes)})`,
     ratio: `API − raw: ${over50 >= 0 ? '+' : ''}${ms(over50)} p50 / ${over95 >= 0 ? '+' : ''}${ms(over95)} p95 ms`,
     target: TARGET,
     met: fast && close,
@@ -183,13 +189,15 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   });
   const slow: { name: string; sql: string; raw: number }[] = [];
   for (const [i, c] of cases.entries()) {
-    const { query } = captured[i]!;
-    const raw = await sample(() => bdb.raw(query.sql, query.parameters), {
-      runs,
-      budgetMs: opts.quick ? 1000 : 3000,
-    });
-    addCase(report, c.name, timed[i]!.api, raw, timed[i]!.bare);
-    if (raw.p95 > 20) slow.push({ name: c.name, sql: query.sql, raw: raw.p95 });
+    const { queries } = captured[i]!;
+    const raw = await sample(
+      async () => {
+        for (const q of queries) await bdb.raw(q.sql, q.parameters);
+      },
+      { runs, budgetMs: opts.quick ? 1000 : 3000 },
+    );
+    addCase(report, c.name, timed[i]!.api, raw, timed[i]!.bare, queries.length);
+    if (raw.p95 > 20) slow.push({ name: c.name, sql: queries.map((q) => q.sql).join('; '), raw: raw.p95 });
   }
   for (const spec of specs) {
     const r = await runClient<{ rps: number; p99: number; errors: number; total: number }>('cannon.ts', {

@@ -165,22 +165,7 @@ export async function callAs<C extends Call>(
   call: C,
   body?: NoInfer<CallRequest<C>>,
 ): Promise<CallOutcome<C>> {
-  const raw = await post(app, call.path, body ?? {}, token);
-  const status = raw.statusCode;
-  const ok = status >= 200 && status < 300;
-  const fail = (wanted: string): never => {
-    throw new Error(`${call.path}: expected ${wanted}, got ${status}: ${raw.body.slice(0, 500)}`);
-  };
-  return {
-    status,
-    raw,
-    get body() {
-      return ok ? (call.response.parse(raw.json()) as CallResponse<C>) : fail('2xx');
-    },
-    get error() {
-      return ok ? fail('an error') : ApiError.parse(raw.json());
-    },
-  };
+  return outcomeOf(call, await post(app, call.path, body ?? {}, token));
 }
 
 /** POSTs JSON to an API call, with a bearer token when given. */
@@ -228,7 +213,7 @@ export interface CallRequestOptions {
   headers?: Record<string, string>;
 }
 
-/** The outcome of a raw answer to a call, read as callAs reads it. */
+/** The outcome of a raw answer to a call: its status, the body as the contract reads it, or the error. */
 export function outcomeOf<C extends Call>(call: C, raw: LightMyRequestResponse): CallOutcome<C> {
   const status = raw.statusCode;
   const ok = status >= 200 && status < 300;

@@ -5,6 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { clientConfig, type Call, type CallRequest, type CallResponse } from '@fleet/contract';
 import pg from 'pg';
 
 /**
@@ -182,12 +183,7 @@ export async function startServerProcess(
       throw new Error(`server did not listen within ${timeoutMs} ms:\n${out}`);
     }
     try {
-      const res = await fetch(`${url}/api/client_config`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      if (res.ok) break;
+      if ((await callServer(url, undefined, clientConfig, {}, 2000)).status === 200) break;
     } catch {
       // not listening yet
     }
@@ -203,4 +199,40 @@ export async function stopServerProcess(server: ServerProcess | undefined): Prom
   server!.child.kill('SIGTERM');
   await Promise.race([server!.exited, new Promise((r) => setTimeout(r, 10_000))]);
   if (running()) server!.child.kill('SIGKILL');
+}
+
+/** The answer of a server process to a contract call: its status and raw text; `body` parses a 2xx as the contract reads it. */
+export interface ServerAnswer<C extends Call> {
+  status: number;
+  text: string;
+  readonly body: CallResponse<C>;
+}
+
+/**
+ * A contract call to a server process over its socket (callAs's counterpart for a server of its own process):
+ * the path from the Call, the body type-checked against its request, a bearer token when given.
+ */
+export async function callServer<C extends Call>(
+  baseUrl: string,
+  token: string | undefined,
+  call: C,
+  body: NoInfer<CallRequest<C>>,
+  timeoutMs = 20_000,
+): Promise<ServerAnswer<C>> {
+  const res = await fetch(`${baseUrl}${call.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body ?? {}),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    text,
+    get body() {
+      if (res.status < 200 || res.status >= 300)
+        throw new Error(`${call.path}: expected 2xx, got ${res.status}: ${text}`);
+      return call.response.parse(JSON.parse(text)) as CallResponse<C>;
+    },
+  };
 }

@@ -1,4 +1,14 @@
-import { DEVICE_BATCH_PATH, type DeviceBatchResponse, type ReservedCommand } from '@fleet/contract';
+import {
+  DEVICE_BATCH_PATH,
+  carEngineStateReserve,
+  carEngineStateReserveRequest,
+  carReserveCmd,
+  resetPasswordEmail,
+  type Call,
+  type CallRequest,
+  type CallResponse,
+  type DeviceBatchResponse,
+} from '@fleet/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashDeviceSecret } from '../../../src/credentials/device-secret.js';
@@ -7,6 +17,7 @@ import { hashToken } from '../../../src/sessions/token.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../smtp-receiver.js';
 import {
+  callServer,
   faultTestsAvailable,
   createCluster,
   freePort,
@@ -81,17 +92,11 @@ async function kill(): Promise<void> {
   expect(await server.exited).toBe('SIGKILL');
 }
 
-/** A console call as the super admin; the parsed answer of a 200. */
-async function call<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await res.text();
-  expect(res.status, `${path}: ${text}`).toBe(200);
-  return JSON.parse(text) as T;
+/** A console call as the super admin; the answer of a 200 as the contract reads it. */
+async function call<C extends Call>(c: C, body: NoInfer<CallRequest<C>>): Promise<CallResponse<C>> {
+  const res = await callServer(server.url, token, c, body);
+  expect(res.status, `${c.path}: ${res.text}`).toBe(200);
+  return res.body;
 }
 
 let seq = 1;
@@ -118,7 +123,7 @@ const result = (command_id: number) => ({
 
 async function requestAt(t: Terminal, executeAt: number, cmd: 0 | 1): Promise<string> {
   const body = { request: { car_id: t.car_id, cmd, execute_at: new Date(executeAt).toISOString() } };
-  return (await call<{ request_id: string }>('/api/car_engine_state_reserve_request', body)).request_id;
+  return (await call(carEngineStateReserveRequest, body)).request_id;
 }
 
 interface RequestRow {
@@ -222,7 +227,7 @@ const lastOutboxId = async () =>
   (await query<{ id: number }>(databaseUrl, 'SELECT coalesce(max(id), 0)::int AS id FROM mail_outbox'))[0]!.id;
 
 async function askReset(email: string) {
-  expect(await call('/api/resetpassword_email', { email })).toEqual({ ok: true });
+  expect(await call(resetPasswordEmail, { email })).toEqual({ ok: true });
 }
 
 /** A sensor error from the terminal: one notification mail to the super admin, who has the item switched on. */
@@ -345,19 +350,17 @@ describe.skipIf(!available)(
 
     it('server SIGKILLed with commands waiting and requests pending, then restarted: each request fires once, every command reaches its terminal and completes', async () => {
       const [t1, t2, t3, t4, t5, t6] = engine as [Terminal, Terminal, Terminal, Terminal, Terminal, Terminal];
-      type Reserved = { command: ReservedCommand };
       // Commands reserved from the console: t1 and t3 waiting (execWait); t2 fetched, its result not yet reported (resultWait).
-      const c1 = (await call<Reserved>('/api/car_engine_state_reserve', { car_data_id: t1.imei, cmd_info: { cmd: 1 } }))
-        .command.command_id;
+      const c1 = (await call(carEngineStateReserve, { car_data_id: t1.imei, cmd_info: { cmd: 1 } })).command.command_id;
       const c2 = (
-        await call<Reserved>('/api/car_reserve_cmd', {
+        await call(carReserveCmd, {
           car_data_id: t2.imei,
           cmd_type: 'req_client_update',
           cmd_info: { version: '2.0.0' },
         })
       ).command.command_id;
       const c3 = (
-        await call<Reserved>('/api/car_reserve_cmd', {
+        await call(carReserveCmd, {
           car_data_id: t3.imei,
           cmd_type: 'req_car_setting_update',
           cmd_info: {},

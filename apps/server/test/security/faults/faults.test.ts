@@ -1,10 +1,11 @@
-import { errorMessages } from '@fleet/contract';
+import { carList, errorMessages, login, type Call } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashDeviceSecret } from '../../../src/credentials/device-secret.js';
 import { createSession } from '../../../src/sessions/session.repository.js';
 import { migrate, openDatabase } from '../../../src/db/database.js';
 import {
   blackHole,
+  callServer,
   faultTestsAvailable,
   createCluster,
   query,
@@ -106,13 +107,8 @@ async function expectWholeBatches(size: number) {
   return receipts;
 }
 
-const callConsole = (path: string, body: unknown = {}) =>
-  fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
+/** A console call as the super admin (the database may be down: any status). */
+const callConsole = (c: Call, body: object = {}) => callServer(server.url, token, c, body);
 
 describe.skipIf(!available)('faults with a real PostgreSQL and a real server process', () => {
   beforeAll(async () => {
@@ -185,17 +181,18 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
   }, 120_000);
 
   it('database unreachable: calls answer 503 in Japanese within 5 s, the server stays up, and service resumes by itself', async () => {
-    expect((await callConsole('/api/car_list')).status).toBe(200);
+    expect((await callConsole(carList)).status).toBe(200);
     const expect503 = async (label: string) => {
-      for (const [path, body] of [
-        ['/api/car_list', {}],
-        ['/api/login', { username: 'fault-admin', password: 'whatever-pass' }],
+      for (const [c, body] of [
+        [carList, {}],
+        [login, { username: 'fault-admin', password: 'whatever-pass' }],
       ] as const) {
+        const path = c.path;
         const started = Date.now();
-        const res = await callConsole(path, body);
+        const res = await callConsole(c, body);
         const elapsed = Date.now() - started;
         expect(res.status, `${label} ${path}`).toBe(503);
-        expect(await res.json()).toEqual({ code: 'UNAVAILABLE', message: errorMessages.unavailable });
+        expect(JSON.parse(res.text)).toEqual({ code: 'UNAVAILABLE', message: errorMessages.unavailable });
         expect(elapsed, `${label} ${path}: answered after ${elapsed} ms`).toBeLessThan(5000);
       }
       const started = Date.now();
@@ -218,7 +215,7 @@ describe.skipIf(!available)('faults with a real PostgreSQL and a real server pro
     const deadline = Date.now() + 30_000;
     let status = 0;
     while (Date.now() < deadline && status !== 200) {
-      status = (await callConsole('/api/car_list').catch(() => ({ status: 0 }))).status;
+      status = (await callConsole(carList).catch(() => ({ status: 0 }))).status;
       if (status !== 200) await sleep(250);
     }
     expect(status, 'service did not resume within 30 s of the database returning').toBe(200);

@@ -1,6 +1,18 @@
+import {
+  LIVE_PATH,
+  carEngineStateReserve,
+  liveTicket,
+  login,
+  logout,
+  me,
+  stepUp,
+  type Call,
+  type CallRequest,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demoCompanies, demoFleet } from '../../../src/seed/demo-data.js';
 import {
+  callServer,
   createCluster,
   faultTestsAvailable,
   query,
@@ -72,18 +84,14 @@ describe.skipIf(!available)('operating the server process', () => {
     expect(companies[0]!.n).toBe(demoCompanies.length);
 
     // The console on B, the terminal on A.
-    const api = async <T>(path: string, body: object, token?: string): Promise<{ status: number; json: T }> => {
-      const res = await fetch(`${b!.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, json: (await res.json()) as T };
-    };
-    const { token } = (await api<{ token: string }>('/api/login', { username: 'admin', password: DEMO_PASSWORD })).json;
-    const { ticket } = (await api<{ ticket: string }>('/api/live_ticket', {}, token)).json;
+    const api = <C extends Call>(c: C, body: NoInfer<CallRequest<C>>, token?: string) =>
+      callServer(b!.url, token, c, body);
+    const { token } = (await api(login, { username: 'admin', password: DEMO_PASSWORD })).body;
+    const { ticket } = (await api(liveTicket, {}, token)).body;
     const controller = new AbortController();
-    const live = await fetch(`${b!.url}/api/live?ticket=${encodeURIComponent(ticket)}`, { signal: controller.signal });
+    const live = await fetch(`${b!.url}${LIVE_PATH}?ticket=${encodeURIComponent(ticket)}`, {
+      signal: controller.signal,
+    });
     expect(live.status).toBe(200);
     const reader = live.body!.pipeThrough(new TextDecoderStream()).getReader();
     let received = '';
@@ -119,24 +127,19 @@ describe.skipIf(!available)('operating the server process', () => {
       await report(1);
       expect(await eventAbout(terminal.car_data_id)).toContain('35.68');
 
-      expect((await api('/api/step_up', { password: DEMO_PASSWORD }, token)).status).toBe(200);
-      const reserved = await api<{ command: { command_id: number } }>(
-        '/api/car_engine_state_reserve',
+      expect((await api(stepUp, { password: DEMO_PASSWORD }, token)).status).toBe(200);
+      const reserved = await api(
+        carEngineStateReserve,
         { car_data_id: terminal.car_data_id, cmd_info: { cmd: 1 } },
         token,
       );
-      expect(reserved.status, JSON.stringify(reserved.json)).toBe(200);
-      expect((await report(2)).commands.map((c) => c.id)).toEqual([reserved.json.command.command_id]);
+      expect(reserved.status, reserved.text).toBe(200);
+      expect((await report(2)).commands.map((c) => c.id)).toEqual([reserved.body.command.command_id]);
     } finally {
       controller.abort();
     }
 
-    expect((await api('/api/logout', {}, token)).status).toBe(200);
-    const onA = await fetch(`${a!.url}/api/me`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: '{}',
-    });
-    expect(onA.status).toBe(401);
+    expect((await api(logout, {}, token)).status).toBe(200);
+    expect((await callServer(a!.url, token, me, {})).status).toBe(401);
   });
 });

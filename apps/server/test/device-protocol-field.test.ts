@@ -1,6 +1,13 @@
-import { terminalProtocolMessages } from '@fleet/contract';
+import {
+  deviceAdd,
+  deviceGetDetail,
+  deviceList,
+  deviceUpdate,
+  terminalProtocolMessages,
+  type Call,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
+import { callAs, createTestApp, login, seedFixtures, unchecked, type TestApp } from './helper.js';
 
 /** The terminal's protocol and command texts on the device_* calls (issue #14). */
 let t: TestApp;
@@ -12,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object) => post(t.app, `/api/${path}`, body, token);
+/** A device call's raw answer (bodies here are often refused on purpose: unchecked). */
+const call = async (c: Call, body: object) => (await callAs(t.app, token, c, unchecked(body))).raw;
 const device = (id: string, over: object = {}) => ({
   car_device_id: id,
   password: 'terminal-pass',
@@ -28,15 +36,15 @@ const row = (id: string) =>
 
 describe('device protocol', () => {
   it('registers a terminal as json by default, and with OsmAnd when chosen; list and detail say which', async () => {
-    expect(
-      (await call('device_add', { info: device('proto-json', { car_data_id: '351234567890501' }) })).statusCode,
-    ).toBe(200);
+    expect((await call(deviceAdd, { info: device('proto-json', { car_data_id: '351234567890501' }) })).statusCode).toBe(
+      200,
+    );
     expect(await row('proto-json')).toEqual({ protocol: 'json', cmd_cut_text: '', cmd_restore_text: '' });
-    const res = await call('device_add', { info: device('proto-osm', { protocol: 'osmand' }) });
+    const res = await call(deviceAdd, { info: device('proto-osm', { protocol: 'osmand' }) });
     expect(res.statusCode, res.body).toBe(200);
-    const detail = (await call('device_get_detail', { car_device_id: 'proto-osm' })).json();
+    const detail = (await call(deviceGetDetail, { car_device_id: 'proto-osm' })).json();
     expect(detail).toMatchObject({ protocol: 'osmand', cmd_cut_text: '', cmd_restore_text: '' });
-    const list = (await call('device_list', { search_item: '0', search_text: 'proto-osm' })).json().list;
+    const list = (await call(deviceList, { search_item: '0', search_text: 'proto-osm' })).json().list;
     expect(list).toEqual([expect.objectContaining({ car_device_id: 'proto-osm', protocol: 'osmand' })]);
   });
 
@@ -47,7 +55,7 @@ describe('device protocol', () => {
       cmd_cut_text: ' setigndigout 1 ',
       cmd_restore_text: 'setigndigout 0',
     });
-    expect((await call('device_update', { info })).statusCode).toBe(200);
+    expect((await call(deviceUpdate, { info })).statusCode).toBe(200);
     expect(await row('proto-osm')).toEqual({
       protocol: 'teltonika',
       cmd_cut_text: 'setigndigout 1',
@@ -56,7 +64,7 @@ describe('device protocol', () => {
   });
 
   it('refuses an unknown protocol and unprintable or long command texts in Japanese, changing nothing', async () => {
-    const res = await call('device_add', {
+    const res = await call(deviceAdd, {
       info: device('proto-bad', {
         car_data_id: '351234567890502',
         protocol: 'mqtt',

@@ -1,7 +1,29 @@
-import { deviceMessages, errorMessages, fieldMessages, validationMessages as m } from '@fleet/contract';
+import {
+  deviceAdd,
+  deviceDelete,
+  deviceExistCheck,
+  deviceGetDetail,
+  deviceList,
+  deviceListCount,
+  deviceUpdate,
+  deviceMessages,
+  errorMessages,
+  fieldMessages,
+  validationMessages as m,
+  type Call,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDeviceSecret } from '../src/credentials/device-secret.js';
-import { createTestApp, fleet, login, post, seedFixtures, type FixtureAccount, type TestApp } from './helper.js';
+import {
+  callAs,
+  createTestApp,
+  fleet,
+  login,
+  seedFixtures,
+  unchecked,
+  type FixtureAccount,
+  type TestApp,
+} from './helper.js';
 
 /** device_* calls: GPS terminals, the super admin's alone. */
 let t: TestApp;
@@ -31,14 +53,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (path: string, body: object, who?: FixtureAccount) =>
-  post(t.app, `/api/${path}`, body, who && tokens[who]);
+/** A device call's raw answer (bodies here are often refused on purpose: unchecked). */
+const call = async (c: Call, body: object, who?: FixtureAccount) =>
+  (await callAs(t.app, who && tokens[who], c, unchecked(body))).raw;
 const ids = async (body: object) => {
-  const res = await call('device_list', { limit: 100, ...body }, 'superAdmin');
+  const res = await call(deviceList, { limit: 100, ...body }, 'superAdmin');
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().list as { car_device_id: string }[]).map((d) => d.car_device_id);
 };
-const count = async (body: object) => (await call('device_list_count', body, 'superAdmin')).json().count as number;
+const count = async (body: object) => (await call(deviceListCount, body, 'superAdmin')).json().count as number;
 const device = (id: string, over: object = {}) => ({
   car_device_id: id,
   password: 'terminal-pass',
@@ -61,7 +84,7 @@ describe('device_list and device_list_count', () => {
       fleet.A.car_device_id,
       fleet.B.car_device_id,
     ]);
-    const list = (await call('device_list', { search_item: '0', search_text: 'device-a' }, 'superAdmin')).json().list;
+    const list = (await call(deviceList, { search_item: '0', search_text: 'device-a' }, 'superAdmin')).json().list;
     expect(list).toEqual([
       {
         car_device_id: 'device-a',
@@ -100,50 +123,50 @@ describe('device_list and device_list_count', () => {
   });
 
   it('answer 401 without a token and 403 to company users', async () => {
-    expect((await call('device_list', {})).statusCode).toBe(401);
-    expect((await call('device_list', {}, 'adminA')).statusCode).toBe(403);
-    expect((await call('device_list_count', {}, 'adminA')).statusCode).toBe(403);
+    expect((await call(deviceList, {})).statusCode).toBe(401);
+    expect((await call(deviceList, {}, 'adminA')).statusCode).toBe(403);
+    expect((await call(deviceListCount, {}, 'adminA')).statusCode).toBe(403);
   });
 });
 
 describe('device_get_detail and device_exist_check', () => {
   it('answer the terminal with its vehicle and latest state, never the secret', async () => {
-    const res = await call('device_get_detail', { car_device_id: fleet.A.car_device_id }, 'superAdmin');
+    const res = await call(deviceGetDetail, { car_device_id: fleet.A.car_device_id }, 'superAdmin');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       car: { car_id: fleet.A.car_id, company_name: '株式会社テストA' },
       latest: { device_state: 0, connection: 'connected' },
     });
     expect(res.body).not.toContain('hmac256');
-    expect((await call('device_get_detail', { car_device_id: 'dev-0' }, 'superAdmin')).json()).toMatchObject({
+    expect((await call(deviceGetDetail, { car_device_id: 'dev-0' }, 'superAdmin')).json()).toMatchObject({
       car: null,
       latest: null,
     });
   });
 
   it('answer 404, 403 and 401 where due', async () => {
-    expect((await call('device_get_detail', { car_device_id: 'nope' }, 'superAdmin')).statusCode).toBe(404);
-    expect((await call('device_get_detail', { car_device_id: 'dev-0' }, 'adminA')).statusCode).toBe(403);
+    expect((await call(deviceGetDetail, { car_device_id: 'nope' }, 'superAdmin')).statusCode).toBe(404);
+    expect((await call(deviceGetDetail, { car_device_id: 'dev-0' }, 'adminA')).statusCode).toBe(403);
     expect(
-      (await call('device_exist_check', { check_item: 'car_data_id', check_value: fleet.A.car_data_id })).statusCode,
+      (await call(deviceExistCheck, { check_item: 'car_data_id', check_value: fleet.A.car_data_id })).statusCode,
     ).toBe(401);
   });
 
   it('check ids and IMEIs, deleted terminals included', async () => {
     const check = async (check_item: string, check_value: string) =>
-      (await call('device_exist_check', { check_item, check_value }, 'superAdmin')).json();
+      (await call(deviceExistCheck, { check_item, check_value }, 'superAdmin')).json();
     expect(await check('car_device_id', 'dev-5')).toEqual({ isExist: true });
     expect(await check('car_data_id', '350000000000005')).toEqual({ isExist: true });
     expect(await check('car_data_id', '359999999999999')).toEqual({ isExist: false });
-    expect(
-      (await call('device_exist_check', { check_item: 'ipaddr', check_value: 'x' }, 'superAdmin')).statusCode,
-    ).toBe(400);
+    expect((await call(deviceExistCheck, { check_item: 'ipaddr', check_value: 'x' }, 'superAdmin')).statusCode).toBe(
+      400,
+    );
   });
 });
 
 describe('device_add and device_update', () => {
   it('registers a terminal with a hashed secret', async () => {
-    const res = await call('device_add', { info: device('new-dev') }, 'superAdmin');
+    const res = await call(deviceAdd, { info: device('new-dev') }, 'superAdmin');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true, car_device_id: 'new-dev' });
     const saved = await row('new-dev');
@@ -152,17 +175,13 @@ describe('device_add and device_update', () => {
   });
 
   it('refuses an IMEI already registered with the spec message', async () => {
-    const res = await call(
-      'device_add',
-      { info: device('new-dev2', { car_data_id: '350000000000005' }) },
-      'superAdmin',
-    );
+    const res = await call(deviceAdd, { info: device('new-dev2', { car_data_id: '350000000000005' }) }, 'superAdmin');
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({
       message: errorMessages.imeiInUse,
       errors: { car_data_id: deviceMessages.imeiInUse },
     });
-    const dupId = await call('device_add', { info: device('dev-1', { car_data_id: '359999999999990' }) }, 'superAdmin');
+    const dupId = await call(deviceAdd, { info: device('dev-1', { car_data_id: '359999999999990' }) }, 'superAdmin');
     expect(dupId.statusCode).toBe(409);
     expect(dupId.json().errors).toEqual({ car_device_id: deviceMessages.deviceIdInUse });
     expect(await row('new-dev2')).toBeUndefined();
@@ -170,7 +189,7 @@ describe('device_add and device_update', () => {
 
   it('answers per-field Japanese errors and writes nothing', async () => {
     const res = await call(
-      'device_add',
+      deviceAdd,
       { info: device('new-dev3', { password: 'short', car_data_id: '12345', ipaddr: 'x' }) },
       'superAdmin',
     );
@@ -181,13 +200,13 @@ describe('device_add and device_update', () => {
       'info.ipaddr': fieldMessages.ipaddr,
     });
     expect(await row('new-dev3')).toBeUndefined();
-    expect((await call('device_add', { info: device('new-dev3') }, 'adminA')).statusCode).toBe(403);
+    expect((await call(deviceAdd, { info: device('new-dev3') }, 'adminA')).statusCode).toBe(403);
   });
 
   it('keeps the secret when the password is empty and carries a new IMEI to the vehicle', async () => {
     const before = (await row(fleet.A.car_device_id))!.password_hash;
     const info = device(fleet.A.car_device_id, { password: '', car_data_id: '358409100000077' });
-    expect((await call('device_update', { info }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call(deviceUpdate, { info }, 'superAdmin')).statusCode).toBe(200);
     expect((await row(fleet.A.car_device_id))!.password_hash).toBe(before);
     const car = await t.db
       .selectFrom('cars')
@@ -196,17 +215,17 @@ describe('device_add and device_update', () => {
       .executeTakeFirstOrThrow();
     expect(car.car_data_id).toBe('358409100000077');
     const back = device(fleet.A.car_device_id, { password: 'another-secret', car_data_id: fleet.A.car_data_id });
-    expect((await call('device_update', { info: back }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call(deviceUpdate, { info: back }, 'superAdmin')).statusCode).toBe(200);
     expect(verifyDeviceSecret('another-secret', (await row(fleet.A.car_device_id))!.password_hash)).toBe(true);
   });
 
   it("refuses another terminal's IMEI (409), unknown terminals (404) and company users (403)", async () => {
     expect(
-      (await call('device_update', { info: device('dev-0', { car_data_id: fleet.B.car_data_id }) }, 'superAdmin'))
+      (await call(deviceUpdate, { info: device('dev-0', { car_data_id: fleet.B.car_data_id }) }, 'superAdmin'))
         .statusCode,
     ).toBe(409);
-    expect((await call('device_update', { info: device('nope') }, 'superAdmin')).statusCode).toBe(404);
-    expect((await call('device_update', { info: device('dev-0') }, 'adminA')).statusCode).toBe(403);
+    expect((await call(deviceUpdate, { info: device('nope') }, 'superAdmin')).statusCode).toBe(404);
+    expect((await call(deviceUpdate, { info: device('dev-0') }, 'adminA')).statusCode).toBe(403);
     expect(await row('dev-0')).toMatchObject({ car_data_id: '350000000000000' });
   });
 });
@@ -216,7 +235,7 @@ describe('device_delete', () => {
     expect(
       (
         await call(
-          'device_delete',
+          deviceDelete,
           { car_device_id: 'dev-4', car_data_id: '350000000000004', isDelete: true },
           'superAdmin',
         )
@@ -226,7 +245,7 @@ describe('device_delete', () => {
     expect(
       (
         await call(
-          'device_delete',
+          deviceDelete,
           { car_device_id: 'dev-4', car_data_id: '350000000000004', isDelete: false },
           'superAdmin',
         )
@@ -237,7 +256,7 @@ describe('device_delete', () => {
 
   it('keeps a terminal on a live vehicle with a clear 409', async () => {
     const res = await call(
-      'device_delete',
+      deviceDelete,
       { car_device_id: fleet.B.car_device_id, car_data_id: fleet.B.car_data_id, isDelete: true },
       'superAdmin',
     );
@@ -249,24 +268,18 @@ describe('device_delete', () => {
     expect(
       (
         await call(
-          'device_delete',
+          deviceDelete,
           { car_device_id: 'dev-3', car_data_id: '350000000000002', isDelete: true },
           'superAdmin',
         )
       ).statusCode,
     ).toBe(404);
     expect(
-      (
-        await call(
-          'device_delete',
-          { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true },
-          'adminA',
-        )
-      ).statusCode,
+      (await call(deviceDelete, { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true }, 'adminA'))
+        .statusCode,
     ).toBe(403);
     expect(
-      (await call('device_delete', { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true }))
-        .statusCode,
+      (await call(deviceDelete, { car_device_id: 'dev-3', car_data_id: '350000000000003', isDelete: true })).statusCode,
     ).toBe(401);
     expect(await row('dev-3')).toMatchObject({ is_delete: false });
   });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSmtpReceiver } from '../../apps/server/test/smtp-receiver';
+import { startSmtpReceiver } from '@fleet/server/smtp-receiver';
 import { repoRoot, startE2eServer } from './server';
 
 export const stateFile = path.join(repoRoot, '.tmp/e2e-server.json');

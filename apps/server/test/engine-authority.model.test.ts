@@ -1,12 +1,30 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import {
+  accountDelete,
+  accountUpdate,
   cancelReasons,
+  carDelete,
+  carDeleteReserveEngineCmd,
+  carDeleteReserveEngineCmdRequest,
+  carEngineStateReserve,
+  carEngineStateReserveRequest,
+  carGetAreaStatus,
+  carGetDetail,
+  carGetEngineLog,
+  carGetGpsLog,
+  carGetLatestState,
+  carGetReserveCmd,
+  carGetReserveCmdHistory,
+  carList,
+  carUpdate,
   engineMessages,
+  getReserveRequests,
+  stepUp as stepUpCall,
+  type Call,
+  type CallRequest,
   type CommandStatus,
   type DeviceBatchResponse,
   type RequestStatus,
-  type ReservationRequest,
-  type ReservedCommand,
 } from '@fleet/contract';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -19,10 +37,11 @@ import {
   accounts,
   companyA,
   companyB,
+  callAs,
   createTestApp,
   fleet,
-  post,
   seedFixtures,
+  type CallOutcome,
   type TestApp,
 } from './helper.js';
 import { sendBatch } from './telemetry-support.js';
@@ -277,12 +296,13 @@ const readable = (m: Model, a: MAccount, r: MReport) => isSuper(a) || ownerOf(m,
 let batchSeq = 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function call(r: Real, m: Model, as: Who, path: string, body: object) {
-  return post(r.t.app, `/api/${path}`, body, m.accounts[as].token);
+function call<C extends Call>(r: Real, m: Model, as: Who, c: C, body: NoInfer<CallRequest<C>>) {
+  return callAs(r.t.app, m.accounts[as].token, c, body);
 }
-function expectStatus(res: LightMyRequestResponse, status: number, label: string) {
+/** The status of a call's outcome (or of a terminal's batch, as one). */
+function expectStatus(res: { status: number; raw: LightMyRequestResponse }, status: number, label: string) {
   count(`${label.split(' ')[0]} ${status}`);
-  expect(res.statusCode, `${label}: ${res.body.slice(0, 400)}`).toBe(status);
+  expect(res.status, `${label}: ${res.raw.body.slice(0, 400)}`).toBe(status);
 }
 /** What the server must answer a caller that may not be signed in any more. */
 const signedIn = (m: Model, as: Who) => !m.accounts[as].deleted;
@@ -291,7 +311,7 @@ const signedIn = (m: Model, as: Who) => !m.accounts[as].deleted;
 async function batch(m: Model, r: Real, imei: string, records: object[]) {
   const t = m.terminals[imei]!;
   const res = await sendBatch(r.t.app, { id: deviceOf[imei]! }, { seq: ++batchSeq, records });
-  expectStatus(res, 200, `batch of ${imei}`);
+  expectStatus({ status: res.statusCode, raw: res }, 200, `batch of ${imei}`);
   t.lastBatchSeg = current(t);
   return res.json<DeviceBatchResponse>();
 }
@@ -369,16 +389,14 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
   const car = m.cars[carIds[pick % carIds.length]!];
   const imei = terminalIds[pick % terminalIds.length]!;
   const label = `${view} by ${as} (${view === 'list' ? 'all' : ['detail', 'area', 'requests'].includes(view) ? car.id : imei})`;
-  const go = (path: string, body: object) => call(r, m, as, path, body);
-  if (!signedIn(m, as)) return expectStatus(await go('car_list', { isDelete: true }), 401, label);
+  const go = <C extends Call>(c: C, body: NoInfer<CallRequest<C>>) => call(r, m, as, c, body);
+  if (!signedIn(m, as)) return expectStatus(await go(carList, { isDelete: true }), 401, label);
 
   switch (view) {
     case 'list': {
-      const res = await go('car_list', { isDelete: true, limit: 100 });
+      const res = await go(carList, { isDelete: true, limit: 100 });
       expectStatus(res, 200, label);
-      const list = res.json<{
-        list: { car_id: string; car_data_id: string | null; company_id: string | null; latest: State }[];
-      }>().list;
+      const list = res.body.list;
       const expected = Object.values(m.cars).filter((c) => isSuper(a) || c.company === a.company);
       expect(list.map((x) => x.car_id).sort(), `${label}: vehicles`).toEqual(expected.map((c) => c.id).sort());
       for (const row of list) {
@@ -391,13 +409,14 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
     }
     case 'detail':
     case 'area': {
-      const res = await go(view === 'detail' ? 'car_get_detail' : 'car_get_area_status', { car_id: car.id });
+      const res =
+        view === 'detail' ? await go(carGetDetail, { car_id: car.id }) : await go(carGetAreaStatus, { car_id: car.id });
       if (!carVisible(m, a, car.id)) return expectStatus(res, 404, label);
       expectStatus(res, 200, label);
       const state: State =
         view === 'detail'
-          ? res.json<{ latest: State }>().latest
-          : (res.json<{ position: { lat: number } | null }>().position ?? null);
+          ? (res as CallOutcome<typeof carGetDetail>).body.latest
+          : ((res as CallOutcome<typeof carGetAreaStatus>).body.position ?? null);
       if (!car.terminal) return expect(state, label).toBeNull();
       // The area status shows only the position: null stands for no state as well as for a state without one.
       if (view === 'area' && state === null) {
@@ -414,17 +433,17 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
       return checkState(m, a, car.terminal, state, label);
     }
     case 'latest': {
-      const res = await go('car_get_latest_state', { car_data_id: imei });
+      const res = await go(carGetLatestState, { car_data_id: imei });
       if (!terminalVisible(m, a, imei)) return expectStatus(res, 404, label);
       expectStatus(res, 200, label);
-      return checkState(m, a, imei, res.json<{ state: State }>().state, label);
+      return checkState(m, a, imei, res.body.state, label);
     }
     case 'slot':
     case 'history': {
       const res =
         view === 'slot'
-          ? await go('car_get_reserve_cmd', { car_data_id: imei, cmd_idx: 0 })
-          : await go('car_get_reserve_cmd_history', { car_data_id: imei, limit: 200 });
+          ? await go(carGetReserveCmd, { car_data_id: imei, cmd_idx: 0 })
+          : await go(carGetReserveCmdHistory, { car_data_id: imei, limit: 200 });
       if (!terminalVisible(m, a, imei)) return expectStatus(res, 404, label);
       expectStatus(res, 200, label);
       const mine = commandsOf(m)
@@ -432,8 +451,8 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
         .sort((x, y) => y.id - x.id);
       const list =
         view === 'slot'
-          ? [res.json<{ command: ReservedCommand | null }>().command].filter((c) => c !== null)
-          : res.json<{ list: ReservedCommand[] }>().list;
+          ? [(res as CallOutcome<typeof carGetReserveCmd>).body.command].filter((c) => c !== null)
+          : (res as CallOutcome<typeof carGetReserveCmdHistory>).body.list;
       const expected = view === 'slot' ? mine.slice(0, 1) : mine;
       for (const c of list) {
         const mc = m.commands.get(c.command_id);
@@ -449,10 +468,10 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
       return;
     }
     case 'requests': {
-      const res = await go('get_reserve_requests', { car_id: car.id });
+      const res = await go(getReserveRequests, { car_id: car.id });
       if (!carVisible(m, a, car.id)) return expectStatus(res, 404, label);
       expectStatus(res, 200, label);
-      const body = res.json<{ pending: ReservationRequest[]; recent: ReservationRequest[] }>();
+      const body = res.body;
       const seen = [...body.pending, ...body.recent];
       for (const x of seen) {
         const mr = m.requests.get(x.request_id);
@@ -483,11 +502,14 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
     }
     case 'gps':
     case 'engineLog': {
-      const res = await go(view === 'gps' ? 'car_get_gps_log' : 'car_get_engine_log', { car_data_id: imei });
+      const res =
+        view === 'gps'
+          ? await go(carGetGpsLog, { car_data_id: imei })
+          : await go(carGetEngineLog, { car_data_id: imei });
       if (!terminalVisible(m, a, imei)) return expectStatus(res, 404, label);
       expectStatus(res, 200, label);
       if (view === 'gps') {
-        const lats = res.json<{ list: { lat: number }[] }>().list.map((p) => p.lat);
+        const lats = (res as CallOutcome<typeof carGetGpsLog>).body.list.map((p) => p.lat);
         for (const lat of lats) {
           const report = m.reports.find((x) => x.kind === 'gps' && x.lat === lat);
           expect(
@@ -500,7 +522,7 @@ async function read(m: Model, r: Real, as: Who, view: View, pick: number) {
           .map((x) => x.lat);
         return expect(lats, label).toEqual(expected);
       }
-      const rows = res.json<{ list: { command_id: number | null; account_id: string | null }[] }>().list;
+      const rows = (res as CallOutcome<typeof carGetEngineLog>).body.list;
       for (const row of rows) {
         if (row.command_id === null) {
           expect(row.account_id, `(a) ${label}: an engine log row names who ordered no command`).toBeNull();
@@ -652,13 +674,13 @@ async function updateCar(m: Model, r: Real, car: MCar, company: string, imei: st
       car_number: CAR_NUMBER,
       car_type: '',
       car_vin: '',
-      user_id: userOf[company],
+      user_id: userOf[company]!,
       car_device_id: imei ? deviceOf[imei] : null,
     };
     // A terminal another live vehicle carries cannot be fitted (a deleted vehicle keeps the one it had).
     const holder = imei ? liveCarOf(m, imei) : undefined;
     const status = holder && holder.id !== car.id ? 409 : 200;
-    expectStatus(await call(r, m, 'superAdmin', 'car_update', { info }), status, `car_update ${car.id}`);
+    expectStatus(await call(r, m, 'superAdmin', carUpdate, { info }), status, `car_update ${car.id}`);
     if (status !== 200) return;
   } else {
     await withTriggers(r, path === 'db', () =>
@@ -761,7 +783,7 @@ class DeleteCar extends Step {
     }
     const status = carEditStatus(m, this.by, car);
     expectStatus(
-      await call(r, m, this.by, 'car_delete', { car_id: car.id, isDelete: true }),
+      await call(r, m, this.by, carDelete, { car_id: car.id, isDelete: true }),
       status,
       `car_delete ${car.id} by ${this.by}`,
     );
@@ -787,7 +809,7 @@ class RestoreCar extends Step {
     let status = carEditStatus(m, this.by, car);
     if (status === 200 && car.terminal && liveCarOf(m, car.terminal)) status = 409;
     expectStatus(
-      await call(r, m, this.by, 'car_delete', { car_id: car.id, isDelete: false }),
+      await call(r, m, this.by, carDelete, { car_id: car.id, isDelete: false }),
       status,
       `restore ${car.id} by ${this.by}`,
     );
@@ -833,7 +855,7 @@ class DeleteAccount extends Step {
     const by = managers[this.pick % managers.length]!;
     const status = signedIn(m, by) ? 200 : 401;
     expectStatus(
-      await call(r, m, by, 'account_delete', { account_id: target.id, isDelete: true }),
+      await call(r, m, by, accountDelete, { account_id: target.id, isDelete: true }),
       status,
       `account_delete ${this.target} by ${by}`,
     );
@@ -860,7 +882,7 @@ class RestoreAccount extends Step {
     const by = managers[this.pick % managers.length]!;
     const status = signedIn(m, by) ? 200 : 401;
     expectStatus(
-      await call(r, m, by, 'account_delete', { account_id: target.id, isDelete: false }),
+      await call(r, m, by, accountDelete, { account_id: target.id, isDelete: false }),
       status,
       `restore ${this.target} by ${by}`,
     );
@@ -901,7 +923,7 @@ class SetEngineControl extends Step {
     const by = managers[this.pick % managers.length]!;
     const status = signedIn(m, by) ? 200 : 401;
     const info = { ...accountRows[this.target], engine_control: this.value, password: '', password_confirm: '' };
-    expectStatus(await call(r, m, by, 'account_update', { info }), status, `account_update ${this.target} by ${by}`);
+    expectStatus(await call(r, m, by, accountUpdate, { info }), status, `account_update ${this.target} by ${by}`);
     if (status === 200) changeAccount(m, this.target, { engine: this.value }, true);
   }
   toString() {
@@ -923,7 +945,7 @@ function resolveBy(m: Model, by: By, company: string | null): Who {
 async function maybeStepUp(m: Model, r: Real, as: Who, cmd: number, stepUp: boolean) {
   const a = m.accounts[as];
   if (cmd !== 1 || !stepUp || a.steppedUp || a.deleted) return;
-  expectStatus(await call(r, m, as, 'step_up', { password: FIXTURE_PASSWORD }), 200, `step_up ${as}`);
+  expectStatus(await call(r, m, as, stepUpCall, { password: FIXTURE_PASSWORD }), 200, `step_up ${as}`);
   a.steppedUp = true;
 }
 
@@ -953,7 +975,7 @@ class Reserve extends Step {
       car_data_id: this.imei,
       cmd_info: { cmd: this.cmd, ...(this.expiresIn ? { expires_in_minutes: this.expiresIn } : {}) },
     };
-    const res = await call(r, m, this.by, 'car_engine_state_reserve', body);
+    const res = await call(r, m, this.by, carEngineStateReserve, body);
     const label = `reserve ${this.cmd} on ${this.imei} by ${this.by}`;
     if (a.deleted) return expectStatus(res, 401, label);
     if (!terminalVisible(m, a, this.imei)) return expectStatus(res, 404, label);
@@ -963,19 +985,19 @@ class Reserve extends Step {
     if (cars.length === 0) return expectStatus(res, 409, label);
     if (cars.every((c) => c.deleted)) {
       expectStatus(res, 409, label);
-      return expect(res.json<{ message: string }>().message).toBe(engineMessages.carDeleted);
+      return expect(res.error.message).toBe(engineMessages.carDeleted);
     }
     const refused = rightStatus(a, this.cmd);
     if (refused) {
       expectStatus(res, refused.status, label);
-      return expect(res.json<{ code: string }>().code, label).toBe(refused.code);
+      return expect(res.error.code, label).toBe(refused.code);
     }
     if (commandsOf(m).some((c) => c.imei === this.imei && active(c))) {
       expectStatus(res, 409, label);
-      return expect(res.json<{ message: string }>().message).toBe(engineMessages.slotBusy);
+      return expect(res.error.message).toBe(engineMessages.slotBusy);
     }
     expectStatus(res, 200, label);
-    const command = res.json<{ command: ReservedCommand }>().command;
+    const command = res.body.command;
     const car = liveCarOf(m, this.imei)!;
     m.commands.set(command.command_id, {
       id: command.command_id,
@@ -1018,7 +1040,7 @@ class ScheduleRequest extends Step {
     // Distinct times: due requests fire in execute_at order.
     const executeAt = Date.now() + this.minutes * 60_000 + m.requests.size + 1;
     const body = { request: { car_id: car.id, cmd: this.cmd, execute_at: new Date(executeAt).toISOString() } };
-    const res = await call(r, m, this.by, 'car_engine_state_reserve_request', body);
+    const res = await call(r, m, this.by, carEngineStateReserveRequest, body);
     const label = `request ${this.cmd} for ${car.id} by ${this.by}`;
     if (a.deleted) return expectStatus(res, 401, label);
     if (!carVisible(m, a, car.id)) return expectStatus(res, 404, label);
@@ -1026,10 +1048,10 @@ class ScheduleRequest extends Step {
     const refused = rightStatus(a, this.cmd);
     if (refused) {
       expectStatus(res, refused.status, label);
-      return expect(res.json<{ code: string }>().code, label).toBe(refused.code);
+      return expect(res.error.code, label).toBe(refused.code);
     }
     expectStatus(res, 200, label);
-    const id = res.json<{ request_id: string }>().request_id;
+    const id = res.body.request_id;
     m.requests.set(id, {
       id,
       carId: car.id,
@@ -1063,7 +1085,7 @@ class CancelRequest extends Step {
     const req = all.filter((x) => x.status === 'pending')[this.pick % all.length] ?? all[this.pick % all.length]!;
     this.by = resolveBy(m, this.actor, req.company);
     const a = m.accounts[this.by];
-    const res = await call(r, m, this.by, 'car_delete_reserve_engine_cmd_request', { request_id: req.id });
+    const res = await call(r, m, this.by, carDeleteReserveEngineCmdRequest, { request_id: req.id });
     const label = `cancel request ${req.id} by ${this.by}`;
     if (a.deleted) return expectStatus(res, 401, label);
     if (!isSuper(a) && (m.cars[req.carId as CarId].company !== a.company || req.company !== a.company))
@@ -1090,7 +1112,7 @@ class DeleteCommand extends Step {
   async act(m: Model, r: Real) {
     this.by = resolveBy(m, this.actor, liveCarOf(m, this.imei)?.company ?? null);
     const a = m.accounts[this.by];
-    const res = await call(r, m, this.by, 'car_delete_reserve_engine_cmd', { car_data_id: this.imei, cmd_idx: 0 });
+    const res = await call(r, m, this.by, carDeleteReserveEngineCmd, { car_data_id: this.imei, cmd_idx: 0 });
     const label = `delete the command of ${this.imei} by ${this.by}`;
     if (a.deleted) return expectStatus(res, 401, label);
     if (!terminalVisible(m, a, this.imei)) return expectStatus(res, 404, label);

@@ -1,10 +1,21 @@
+import {
+  LOG_EXPORT_PATH,
+  carAdd,
+  carDataSync,
+  carDelete,
+  carGetBatteryLog,
+  carGetGpsLog,
+  carGetLatestState,
+  type Call,
+  type CallRequest,
+} from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  callAs,
   companyB,
   createTestApp,
   fleet,
   login,
-  post,
   seedFixtures,
   type FixtureAccount,
   type TestApp,
@@ -28,16 +39,17 @@ const report = async (time: string, lat: number) => {
   const res = await sendBatch(t.app, terminalA, { seq: ++seq, records });
   expect(res.json().accepted).toBe(2);
 };
-const call = (path: string, body: object, who: FixtureAccount) => post(t.app, `/api/${path}`, body, tokens[who]);
+const call = <C extends Call>(c: C, body: NoInfer<CallRequest<C>>, who: FixtureAccount) =>
+  callAs(t.app, tokens[who], c, body);
 const gpsTimes = async (who: FixtureAccount) => {
-  const res = await call('car_get_gps_log', { car_data_id: terminalA.imei }, who);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().list.map((p: { recorded_at: string }) => p.recorded_at);
+  const res = await call(carGetGpsLog, { car_data_id: terminalA.imei }, who);
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.list.map((p) => p.recorded_at);
 };
 const batteryTimes = async (who: FixtureAccount) => {
-  const res = await call('car_get_battery_log', { car_data_id: terminalA.imei }, who);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().list.map((p: { recorded_at: string }) => p.recorded_at);
+  const res = await call(carGetBatteryLog, { car_data_id: terminalA.imei }, who);
+  expect(res.status, res.raw.body).toBe(200);
+  return res.body.list.map((p) => p.recorded_at);
 };
 /** Just after now, so a record lies after the move that came before it. */
 const justAfter = async () => {
@@ -75,26 +87,25 @@ describe('a terminal moved to another company', () => {
   });
 
   it('after the move: company B reads only what the terminal sent since; A no longer reads it; the super admin reads all', async () => {
-    expect((await call('car_delete', { car_id: fleet.A.car_id, isDelete: true }, 'superAdmin')).statusCode).toBe(200);
-    const added = await call('car_add', { info: carB }, 'superAdmin');
-    expect(added.statusCode, added.body).toBe(200);
-    const stateForB = async () =>
-      (await call('car_get_latest_state', { car_data_id: terminalA.imei }, 'adminB')).json().state;
+    expect((await call(carDelete, { car_id: fleet.A.car_id, isDelete: true }, 'superAdmin')).status).toBe(200);
+    const added = await call(carAdd, { info: carB }, 'superAdmin');
+    expect(added.status, added.raw.body).toBe(200);
+    const stateForB = async () => (await call(carGetLatestState, { car_data_id: terminalA.imei }, 'adminB')).body.state;
     // The last position it reported for company A is not shown to B.
     expect(await stateForB()).toBeNull();
     // A record the terminal kept from company A's time and delivers late stays company A's.
     await report(at(2), 35.3);
     expect(await stateForB()).toBeNull();
-    const synced = await call('car_data_sync', { car_id: carB.car_id, car_data_id: terminalA.imei }, 'adminB');
-    expect(synced.statusCode, synced.body).toBe(200);
-    expect(synced.json().state).toBeNull();
+    const synced = await call(carDataSync, { car_id: carB.car_id, car_data_id: terminalA.imei }, 'adminB');
+    expect(synced.status, synced.raw.body).toBe(200);
+    expect(synced.body.state).toBeNull();
     forB = await justAfter();
     await report(forB, 35.4);
 
     expect(await gpsTimes('adminB')).toEqual([forB]);
     expect(await batteryTimes('adminB')).toEqual([forB]);
-    expect((await stateForB()).lat).toBe(35.4);
-    expect((await call('car_get_gps_log', { car_data_id: terminalA.imei }, 'adminA')).statusCode).toBe(404);
+    expect((await stateForB())?.lat).toBe(35.4);
+    expect((await call(carGetGpsLog, { car_data_id: terminalA.imei }, 'adminA')).status).toBe(404);
     expect(await gpsTimes('superAdmin')).toEqual([at(0), at(1), at(2), forB]);
   });
 
@@ -102,7 +113,7 @@ describe('a terminal moved to another company', () => {
     const csv = async (kind: string, who: FixtureAccount) => {
       const res = await t.app.inject({
         method: 'GET',
-        url: `/api/car_log_export?${new URLSearchParams({ kind, car_data_id: terminalA.imei })}`,
+        url: `${LOG_EXPORT_PATH}?${new URLSearchParams({ kind, car_data_id: terminalA.imei })}`,
         headers: { authorization: `Bearer ${tokens[who]}` },
       });
       expect(res.statusCode, res.body).toBe(200);
@@ -115,16 +126,16 @@ describe('a terminal moved to another company', () => {
   });
 
   it('the route and the logs of B filter by date inside its period too', async () => {
-    const res = await call('car_get_battery_log', { car_data_id: terminalA.imei, from: at(-10), to: at(10) }, 'adminB');
-    expect(res.json().list).toEqual([]);
+    const res = await call(carGetBatteryLog, { car_data_id: terminalA.imei, from: at(-10), to: at(10) }, 'adminB');
+    expect(res.body.list).toEqual([]);
   });
 
   it('back at company A: A reads its own times again, never B’s', async () => {
-    expect((await call('car_delete', { car_id: carB.car_id, isDelete: true }, 'superAdmin')).statusCode).toBe(200);
-    expect((await call('car_delete', { car_id: fleet.A.car_id, isDelete: false }, 'superAdmin')).statusCode).toBe(200);
+    expect((await call(carDelete, { car_id: carB.car_id, isDelete: true }, 'superAdmin')).status).toBe(200);
+    expect((await call(carDelete, { car_id: fleet.A.car_id, isDelete: false }, 'superAdmin')).status).toBe(200);
     const again = await justAfter();
     await report(again, 35.5);
     expect(await gpsTimes('adminA')).toEqual([at(0), at(1), at(2), again]);
-    expect((await call('car_get_gps_log', { car_data_id: terminalA.imei }, 'adminB')).statusCode).toBe(404);
+    expect((await call(carGetGpsLog, { car_data_id: terminalA.imei }, 'adminB')).status).toBe(404);
   });
 });

@@ -18,6 +18,9 @@ import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
 
+/** The history's rows change on their own (待機中 → 送信済み / 失敗): the open screen refetches them, as the mail outbox does. */
+const HISTORY_REFRESH_MS = 15_000;
+
 const statusColor = { pending: 'yellow', sent: 'green', failed: 'red' } as const;
 
 /** `/notify/history` (administrators and managers): every notification and where it went, with its state. */
@@ -34,6 +37,7 @@ export function Component() {
         defaultSort={{ item: 'queued_at', dir: 'desc' }}
         companyFilter={caps.allCompanies}
         deletable={false}
+        refetchInterval={HISTORY_REFRESH_MS}
         rowKey={(r: NotifyHistoryRow) => r.key}
         rowLink={(r) => paths.car.detail(r.car_id)}
         emptyMessage={notifyTexts.history.empty}

@@ -17,6 +17,11 @@ export interface ListQueryOptions<Row, C extends Call, L extends Call> {
   flags?: readonly { key: string }[];
   /** Whether the company filter is sent (only for those who see several companies). */
   companyFilter?: boolean;
+  /**
+   * Milliseconds between refetches of the count and the page while the screen is open, for lists whose
+   * rows change on their own (a notification's delivery state); omitted: fetched on demand only.
+   */
+  refetchInterval?: number;
 }
 
 /**
@@ -30,6 +35,7 @@ export function useListQuery<Row, C extends Call & Takes<C, ListFilterBody>, L e
   defaultSort,
   flags = [],
   companyFilter = false,
+  refetchInterval,
 }: ListQueryOptions<Row, C, L>) {
   const base = defaultListQuery(defaultSort.item, defaultSort.dir);
   const query: SavedListQuery = { ...base, ...useListStore((s) => s.queries[id]) };
@@ -45,6 +51,7 @@ export function useListQuery<Row, C extends Call & Takes<C, ListFilterBody>, L e
   const count = useQuery({
     queryKey: [id, 'count', filter],
     queryFn: ({ signal }) => callApi<CountCall>(countCall, filter, { signal }),
+    ...(refetchInterval ? { refetchInterval } : {}),
   });
   const list = useQuery({
     queryKey: [id, 'list', filter, query.currentPage, query.size, query.sort_item, query.sort_dir],
@@ -58,6 +65,7 @@ export function useListQuery<Row, C extends Call & Takes<C, ListFilterBody>, L e
       return callApi<ListCall<Row>>(listCall, body, { signal });
     },
     placeholderData: keepPreviousData,
+    ...(refetchInterval ? { refetchInterval } : {}),
   });
   useEffect(() => {
     if (count.data && count.data.count !== query.list_cnt) update({ list_cnt: count.data.count });

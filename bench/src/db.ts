@@ -26,7 +26,8 @@ export interface BenchDb {
   kind: DbKind;
   database: Database;
   db: Db;
-  raw<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  /** `name`: PostgreSQL, run as that named prepared statement of its connection (planned once per connection). */
+  raw<R = Record<string, unknown>>(text: string, params?: readonly unknown[], name?: string): Promise<R[]>;
   version: string;
   /** PostgreSQL: the URL of the bench database. */
   url?: string;
@@ -71,8 +72,9 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
       db: database.db,
       url,
       version,
-      raw: async <R>(text: string, params: readonly unknown[] = []) =>
-        (await pool.query(text, params as unknown[])).rows as R[],
+      raw: async <R>(text: string, params: readonly unknown[] = [], name?: string) =>
+        (await pool.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] }))
+          .rows as R[],
       close: async () => {
         await pool.end();
         await database.close();

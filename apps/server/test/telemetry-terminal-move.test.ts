@@ -6,6 +6,7 @@ import {
   carGetBatteryLog,
   carGetGpsLog,
   carGetLatestState,
+  carList,
   type Call,
   type CallRequest,
 } from '@fleet/contract';
@@ -91,8 +92,16 @@ describe('a terminal moved to another company', () => {
     const added = await call(carAdd, { info: carB }, 'superAdmin');
     expect(added.status, added.raw.body).toBe(200);
     const stateForB = async () => (await call(carGetLatestState, { car_data_id: terminalA.imei }, 'adminB')).body.state;
+    /** The vehicle list reads the states in its page's statement: the same masking as the detail. */
+    const listedFor = async (who: FixtureAccount) => {
+      const res = await call(carList, { search_item: '0', search_text: carB.car_id, limit: 100 }, who);
+      expect(res.status, res.raw.body).toBe(200);
+      return res.body.list.find((r) => r.car_id === carB.car_id)?.latest;
+    };
     // The last position it reported for company A is not shown to B.
     expect(await stateForB()).toBeNull();
+    expect(await listedFor('adminB')).toBeNull();
+    expect((await listedFor('superAdmin'))?.car_data_id).toBe(terminalA.imei);
     // A record the terminal kept from company A's time and delivers late stays company A's.
     await report(at(2), 35.3);
     expect(await stateForB()).toBeNull();
@@ -105,6 +114,7 @@ describe('a terminal moved to another company', () => {
     expect(await gpsTimes('adminB')).toEqual([forB]);
     expect(await batteryTimes('adminB')).toEqual([forB]);
     expect((await stateForB())?.lat).toBe(35.4);
+    expect(await listedFor('adminB')).toEqual(await stateForB());
     expect((await call(carGetGpsLog, { car_data_id: terminalA.imei }, 'adminA')).status).toBe(404);
     expect(await gpsTimes('superAdmin')).toEqual([at(0), at(1), at(2), forB]);
   });

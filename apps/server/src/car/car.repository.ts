@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
-import { findLatestState, listLatestStates } from '../telemetry/latest-state.repository.js';
+import { findLatestState, latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
 
 export interface CarListFilter extends ListFilterInput {
@@ -53,7 +53,8 @@ const carList = defineList({
 export const countCars = carList.count;
 
 export async function listCars(db: Db, access: Access, query: CarListFilter & PagingInput) {
-  // The sort keys are the vehicle's own columns (defineList's deferred join), the customer's state is joined to the page.
+  // The sort keys are the vehicle's own columns (defineList's deferred join); the customer's state and the
+  // terminal's latest state (as the company may see it) are joined to the page: one statement.
   const rows = await carList.page(db, access, query, (p) =>
     db
       .selectFrom(p)
@@ -74,11 +75,10 @@ export async function listCars(db: Db, access: Access, query: CarListFilter & Pa
         'c.car_data_id',
         'c.car_status',
         'c.is_delete as isDelete',
+        ownLatestStateJson(sql.ref('c.car_data_id'), access.company).as('latest'),
       ]),
   );
-  const dataIds = rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
-  const states = new Map((await listLatestStates(db, dataIds, access.company)).map((s) => [s.car_data_id, s]));
-  return rows.map((r) => ({ ...r, latest: (r.car_data_id && states.get(r.car_data_id)) || null }));
+  return rows.map((r) => ({ ...r, latest: latestStateOf(r.latest) }));
 }
 
 /** A vehicle within the company scope (null: all), deleted ones included. */

@@ -1,8 +1,8 @@
 import type { DeviceCommand, DeviceRecord, RecordOf, RejectedRecord } from '@fleet/contract';
-import { createHash } from 'node:crypto';
-import { sql, type CompiledQuery, type Insertable, type QueryResult, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from '../db/database.js';
+import { executePrepared } from '../db/prepared.js';
 import type { DeviceLatestStateTable, EngineLogsTable } from '../db/schema.js';
 import {
   latestStateUpsertFrom,
@@ -156,21 +156,6 @@ async function copyLogs(trx: Db, batches: readonly NewBatch[]): Promise<void> {
   }
 }
 
-/**
- * PostgreSQL only: runs the statement as a named prepared statement of its
- * connection, so it is planned once per connection (then from its cached plan)
- * rather than once per group: the text of a group's statement without its log
- * rows does not change with the group (every value travels in an array), and
- * planning its CTEs cost about as much as executing them. The name is the
- * text's hash: another text is another statement.
- */
-async function executePrepared<R>(db: Db, query: RawBuilder<R>): Promise<QueryResult<R>> {
-  const compiled = query.compile(db);
-  const name = `gateway_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 20)}`;
-  // pg takes a { name, text } config where a text goes (Kysely hands `sql` to client.query as it is).
-  return db.executeQuery({ ...compiled, sql: { name, text: compiled.sql } } as unknown as CompiledQuery<R>);
-}
-
 /** Each batch's latest-state patch as a row, for the claimed batches only, in IMEI order (the lock order). */
 function patchRows(batches: readonly NewBatch[]): RawBuilder<unknown> {
   const columns: Column<LatestPatch>[] = [
@@ -319,7 +304,9 @@ export async function storeAndRead(
     LEFT JOIN claim AS c ON c.car_data_id = i.imei
     LEFT JOIN merged AS m ON m.car_data_id = i.imei
     LEFT JOIN LATERAL (${liveOwner(sql`i.imei`)}) AS o ON true`;
-  const { rows } = opts.copy ? await executePrepared(db, query) : await query.execute(db);
+  // Its text does not change with the group (every value travels in an array) and planning its CTEs
+  // costs about as much as running them: prepared, planned once per connection.
+  const { rows } = opts.copy ? await executePrepared(db, query.compile(db), true) : await query.execute(db);
   const byImei = new Map(rows.map((r) => [r.imei, r]));
   if (opts.copy)
     await copyLogs(

@@ -1,6 +1,7 @@
 import { fieldMessages, parseSort } from '@fleet/contract';
 import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
+import { executePrepared } from '../db/prepared.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -123,10 +124,14 @@ export function applyListPage<Q extends AnyQuery, K extends string>(q: Q, cfg: L
   return applyListOrder(q, cfg, paging).offset(paging.offset).limit(paging.limit) as Q;
 }
 
-/** count(*) of a filtered query, as a number on PGlite and PostgreSQL alike. */
-export async function countRows(q: AnyQuery): Promise<number> {
-  const row = await q.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
-  return Number(row.count);
+/**
+ * count(*) of a filtered query, as a number on PGlite and PostgreSQL alike. With `db`, run as a
+ * prepared statement (executePrepared: a list's count is planned once per connection).
+ */
+export async function countRows(q: AnyQuery, db?: Db): Promise<number> {
+  const counted = q.select(sql<number>`count(*)::int`.as('count'));
+  const row = db ? (await executePrepared(db, counted.compile())).rows[0] : await counted.executeTakeFirstOrThrow();
+  return Number((row as { count: number }).count);
 }
 
 /** Who asks for a list: the company scope of access/ (null: the super admin, every company). */
@@ -149,16 +154,24 @@ export interface ListDefinition<
  * The count and the page of a list, sharing one filter (applyListFilter over `from`). `page`
  * is a deferred join: the page's primary keys come from the list's own columns and indexes (a
  * deep OFFSET skips index entries, not rows), as the subquery `p`; `rows` reads and joins the
- * page's rows from it, and they are returned in the list's order.
+ * page's rows from it, and they are returned in the list's order. Without a search both run as
+ * prepared statements on PostgreSQL (db/prepared.ts): their texts depend on the sorts and switches.
  */
 export function defineList<K extends string, P extends K, F extends ListFilterInput, S extends ListScope = ListScope>(
   def: ListDefinition<K, P, F, S>,
 ) {
+  /**
+   * Whether a plan made without the values serves every call of the text: not with a search, whose
+   * best plan depends on the words (a rare one through the trigram index, a common one along the
+   * sort's index), so a search is planned with its values every time.
+   */
+  const generic = (filter: ListFilterInput) => filter.search_text.trim() === '';
   const filtered = (db: Db, scope: S, filter: F) =>
     applyListFilter(def.from(db, scope, filter), def, filter, scope.company);
   return {
     config: def as ListConfig<K>,
-    count: (db: Db, scope: S, filter: F): Promise<number> => countRows(filtered(db, scope, filter)),
+    count: (db: Db, scope: S, filter: F): Promise<number> =>
+      countRows(filtered(db, scope, filter), generic(filter) ? db : undefined),
     async page<Q extends AnyQuery>(
       db: Db,
       scope: S,
@@ -167,7 +180,10 @@ export function defineList<K extends string, P extends K, F extends ListFilterIn
     ): Promise<Awaited<ReturnType<Q['execute']>>> {
       const keys = filtered(db, scope, query).select(sql`${def.columns[def.primaryKey].expr}`.as(def.primaryKey));
       const p = applyListPage(keys, def, query).as('p') as AliasedSelectQueryBuilder<Record<P, string>, 'p'>;
-      return (await applyListOrder(rows(p), def, query).execute()) as Awaited<ReturnType<Q['execute']>>;
+      const q = applyListOrder(rows(p), def, query);
+      // A page of 20 rows by primary key costs more to plan than to run: prepared (executePrepared).
+      const found = generic(query) ? (await executePrepared(db, q.compile())).rows : await q.execute();
+      return found as Awaited<ReturnType<Q['execute']>>;
     },
   };
 }

@@ -247,6 +247,56 @@ function latestStates(db: Db, company: string | null) {
 const ownRows = <R extends OwnedRow & { period_started_at: Moment }>(rows: R[]): R[] =>
   rows.flatMap((r) => ownRow(r, r.period_started_at) ?? []);
 
+/** The latest state's time columns: LATEST_STATE_COLUMNS ending in _at, and recorded_at. */
+const isTime = (column: string) => column === 'recorded_at' || column.endsWith('_at');
+
+/**
+ * A timestamptz as the wire's canonical text ('2026-11-23T01:02:03.000Z', toWireTime's form), formatted by
+ * the database: the driver then parses no date, and the response schema keeps the text as it is. Sub-
+ * millisecond digits are cut, as the driver's Date cuts them.
+ */
+const WIRE_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const wireText = (column: RawBuilder<unknown>) => sql`to_char(${column} AT TIME ZONE 'UTC', ${sql.raw(WIRE_TEXT)})`;
+
+/**
+ * The state's json_build_object arguments: fixed text (column names only), made once, so a list's call
+ * does not build and compile a node per column.
+ */
+const STATE_FIELDS = sql.raw(
+  LATEST_STATE_COLUMNS.map(
+    (c) => `'${c}', ${isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`}`,
+  ).join(', '),
+);
+
+/** A stored state as one JSON value (its times in wire text) with the period start it is judged by. */
+export type LatestStateJson = StateRow & { [K in keyof GroupTimes]: string | null } & {
+  period_started_at: string | null;
+};
+
+/**
+ * latestStates for one terminal as a scalar subquery of a page's statement: the terminal's state with the
+ * company's open period as one JSON value (LatestStateJson; null: none the company may read), so a list
+ * reads its rows' states in its own statement, without a second round trip and without parsing a Date a
+ * column. Read it with latestStateOf. Every column is named (a prepared statement's result must not change).
+ */
+export function ownLatestStateJson(carDataId: RawBuilder<unknown>, company: string | null) {
+  const period = company === null ? sql`null` : wireText(periodStart(sql`p.started_at`));
+  const state = sql`json_build_object(${STATE_FIELDS}, 'period_started_at', ${period})`;
+  if (company === null)
+    return sql<LatestStateJson | null>`(SELECT ${state} FROM device_latest_state AS s WHERE s.car_data_id = ${carDataId})`;
+  return sql<LatestStateJson | null>`(SELECT ${state}
+    FROM device_latest_state AS s JOIN terminal_periods AS p
+      ON p.car_data_id = s.car_data_id AND p.company_id = ${company} AND p.ended_at IS NULL
+    WHERE s.car_data_id = ${carDataId}
+    ORDER BY p.started_at DESC LIMIT 1)`;
+}
+
+/** The state ownLatestStateJson read, as its company may see it (ownRow); null when none. */
+export function latestStateOf(state: LatestStateJson | null): TelemetryState | null {
+  const own = state && ownRow(state, state.period_started_at);
+  return own ? toTelemetryState(own) : null;
+}
+
 /** The stored row of a terminal's latest state, if the company may read it. */
 export async function findLatestStateRow(db: Db, carDataId: string, company: string | null) {
   return ownRows(await latestStates(db, company).where('s.car_data_id', '=', carDataId).execute())[0];

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { MailTransport } from './mail-transport.js';
 import { claimDueMails, markSent, pendingAfter, mailOutbox, type ClaimedMail } from './outbox.repository.js';
 import { OutboxRunner, type DispatchResult } from './outbox-runner.js';
-import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
+import { MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
 
 /** The part of a pino / Fastify logger the mail and notification code uses. */
 export interface Log {
@@ -44,9 +44,8 @@ export class MailDispatcher {
       db: opts.db,
       clock: this.clock,
       batchSize: opts.batchSize ?? 10,
-      leaseMs: MAIL_CLAIM_LEASE_MS,
+      outbox: mailOutbox,
       claim: claimDueMails,
-      release: mailOutbox.release,
       send: (mail) => this.send(mail),
     });
   }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { Clock } from './clock.js';
+import type { Outbox } from './outbox-claim.js';
 
 export interface DispatchResult {
   sent: number;
@@ -11,12 +12,13 @@ export interface OutboxSteps<T extends { id: number }> {
   db: Db;
   clock: Clock;
   batchSize: number;
-  /** How long a claim is leased to this instance; past half of it the rest of the batch is handed back. */
-  leaseMs: number;
-  /** Locks due items (SKIP LOCKED), counts the attempt and leases them; runs in a transaction. */
+  /**
+   * The outbox's table rules (defineOutbox): its lease (past half of it the rest of a batch is handed back)
+   * and its release (claimed items handed back, due at once).
+   */
+  outbox: Pick<Outbox, 'rules' | 'release'>;
+  /** Locks due items (SKIP LOCKED), counts the attempt and leases them, with what sending needs; runs in a transaction. */
   claim: (trx: Db, now: Date, limit: number) => Promise<T[]>;
-  /** Hands claimed items back, due at once. */
-  release: (db: Db, ids: number[], now: Date) => Promise<void>;
   /** Sends one item and records the outcome; true when it was delivered. */
   send: (item: T) => Promise<boolean>;
 }
@@ -45,7 +47,8 @@ export class OutboxRunner<T extends { id: number }> {
   }
 
   private async pass(): Promise<DispatchResult> {
-    const { db, clock, batchSize, leaseMs, claim, release, send } = this.steps;
+    const { db, clock, batchSize, outbox, claim, send } = this.steps;
+    const { leaseMs } = outbox.rules;
     const result = { sent: 0, failed: 0 };
     for (;;) {
       const claimedAt = clock();
@@ -54,7 +57,7 @@ export class OutboxRunner<T extends { id: number }> {
       for (const [i, item] of batch.entries()) {
         // Past half the lease another instance could soon take these: hand them back instead.
         if (clock().getTime() - claimedAt.getTime() > leaseMs / 2) {
-          await release(
+          await outbox.release(
             db,
             batch.slice(i).map((x) => x.id),
             clock(),

@@ -4,13 +4,7 @@ import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
 import { postOnce, type HttpAttempt } from '../mail/http-attempt.js';
 import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
-import {
-  PUSH_CLAIM_LEASE_MS,
-  PUSH_MAX_ATTEMPTS,
-  PUSH_TIMEOUT_MS,
-  PUSH_TTL_SECONDS,
-  pushRetryDelayMs,
-} from './push-policy.js';
+import { PUSH_MAX_ATTEMPTS, PUSH_TIMEOUT_MS, PUSH_TTL_SECONDS, pushRetryDelayMs } from './push-policy.js';
 import { claimDuePushes, markSubscriptionGone, pushOutbox, type ClaimedPush } from './push.repository.js';
 import { pushHostAllowed, type PushHosts } from './push-hosts.js';
 import { vapidKeys, type VapidConfig, type VapidKeys } from './vapid.js';
@@ -45,9 +39,8 @@ export class PushDispatcher {
       db: opts.db,
       clock: this.clock,
       batchSize: opts.batchSize ?? 10,
-      leaseMs: PUSH_CLAIM_LEASE_MS,
+      outbox: pushOutbox,
       claim: claimDuePushes,
-      release: pushOutbox.release,
       send: (d) => this.send(d),
     });
   }

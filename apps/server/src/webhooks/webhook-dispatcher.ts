@@ -5,12 +5,7 @@ import type { Log } from '../mail/mail-dispatcher.js';
 import { postOnce } from '../mail/http-attempt.js';
 import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import { signatureHeader } from './webhook-signature.js';
-import {
-  WEBHOOK_CLAIM_LEASE_MS,
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_TIMEOUT_MS,
-  webhookRetryDelayMs,
-} from './webhook-policy.js';
+import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS, webhookRetryDelayMs } from './webhook-policy.js';
 import { claimDueDeliveries, webhookOutbox, type ClaimedDelivery } from './webhook.repository.js';
 
 export interface WebhookDispatcherOptions {
@@ -36,9 +31,8 @@ export class WebhookDispatcher {
       db: opts.db,
       clock: this.clock,
       batchSize: opts.batchSize ?? 10,
-      leaseMs: WEBHOOK_CLAIM_LEASE_MS,
+      outbox: webhookOutbox,
       claim: claimDueDeliveries,
-      release: webhookOutbox.release,
       send: (d) => this.send(d),
     });
   }

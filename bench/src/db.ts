@@ -108,20 +108,30 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
 export class SqlCapture implements KyselyPlugin {
   private compiler = new PostgresQueryCompiler();
   private log: CompiledQuery[] | null = null;
+  /**
+   * Statements compiled while capturing, by query id, until their result comes: Kysely hands every
+   * builder's node to the plugins, a subquery's too (a list's page keys, inside the page's statement),
+   * so only a statement whose result came back was run, and only those are the call's SQL.
+   */
+  private compiled = new Map<string, CompiledQuery>();
 
   start() {
     this.log = [];
+    this.compiled.clear();
   }
   stop(): CompiledQuery[] {
     const out = this.log ?? [];
     this.log = null;
+    this.compiled.clear();
     return out;
   }
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (this.log) this.log.push(this.compiler.compileQuery(args.node, args.queryId));
+    if (this.log) this.compiled.set(args.queryId.queryId, this.compiler.compileQuery(args.node, args.queryId));
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const ran = this.log && this.compiled.get(args.queryId.queryId);
+    if (ran) this.log!.push(ran);
     return args.result;
   }
 }

@@ -79,11 +79,10 @@ export interface ListOptions {
   duration: number;
 }
 
-/** The statement of the captured SQL that answers the call: the paged select, or the count. */
 /**
- * The statements a call issued, in order, but the session's upkeep (its lookup, the idle-time slide, which
- * the session cache makes rare): the call's own SQL, all of it (the vehicles' page also reads the page's
- * latest states). The anchor replays them one after the other, as the call does.
+ * The statements a call ran (SqlCapture records only those whose result came back), in order, but the
+ * session's upkeep (its lookup, the idle-time slide, which the session cache makes rare): the call's own
+ * SQL, all of it. The anchor replays them one after the other, as the call does.
  */
 function callQueries(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQuery[] {
   const own = queries.filter((q) => !/\bsessions\b/.test(q.sql));
@@ -109,7 +108,13 @@ interface Case {
 async function capture(server: BenchServer, c: Case) {
   server.capture.start();
   const text = await call(server, c.path, c.body);
-  return { queries: callQueries(server.capture.stop(), c.kind), text };
+  const queries = callQueries(server.capture.stop(), c.kind);
+  if (process.env.BENCH_SHOW_SQL)
+    console.log(
+      c.name,
+      queries.map((q) => q.sql.slice(0, 160)),
+    );
+  return { queries, text };
 }
 
 type Timed = Sample & { bytes: number };

@@ -213,6 +213,8 @@ type OwnedRow = { recorded_at: Moment; last_seen_at: Date | string } & {
  * counts at the state's). Issue 12: the previous company's last position leaked so.
  */
 function ownRow<R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null {
+  // A period since ever (most vehicles; the super admin's reads): all of it, no time to compare.
+  if (periodStartedAt === null) return r;
   const start = periodStartedAt === null ? -Infinity : new Date(periodStartedAt).getTime();
   const since = (at: unknown) => new Date((at as Moment) ?? r.recorded_at ?? r.last_seen_at).getTime() >= start;
   if (!since(null)) return null;
@@ -259,29 +261,31 @@ const WIRE_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const wireText = (column: RawBuilder<unknown>) => sql`to_char(${column} AT TIME ZONE 'UTC', ${sql.raw(WIRE_TEXT)})`;
 
 /**
- * The state's json_build_object arguments: fixed text (column names only), made once, so a list's call
- * does not build and compile a node per column.
+ * The state's json_build_array arguments, LATEST_STATE_COLUMNS in order: fixed text (column names only),
+ * made once, so a list's call does not build and compile a node per column. An array, not an object: the
+ * names would be most of the text every row carries and the driver parses.
  */
-const STATE_FIELDS = sql.raw(
-  LATEST_STATE_COLUMNS.map(
-    (c) => `'${c}', ${isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`}`,
-  ).join(', '),
+const STATE_VALUES = sql.raw(
+  LATEST_STATE_COLUMNS.map((c) => (isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`)).join(
+    ', ',
+  ),
 );
 
-/** A stored state as one JSON value (its times in wire text) with the period start it is judged by. */
-export type LatestStateJson = StateRow & { [K in keyof GroupTimes]: string | null } & {
-  period_started_at: string | null;
-};
+/** A stored state as one JSON array: LATEST_STATE_COLUMNS in order (times in wire text), then the period start. */
+export type LatestStateJson = unknown[];
+
+/** What ownLatestStateJson's array holds, by name. */
+type StateOfJson = StateRow & { [K in keyof GroupTimes]: string | null };
 
 /**
  * latestStates for one terminal as a scalar subquery of a page's statement: the terminal's state with the
- * company's open period as one JSON value (LatestStateJson; null: none the company may read), so a list
+ * company's open period as one JSON array (LatestStateJson; null: none the company may read), so a list
  * reads its rows' states in its own statement, without a second round trip and without parsing a Date a
  * column. Read it with latestStateOf. Every column is named (a prepared statement's result must not change).
  */
 export function ownLatestStateJson(carDataId: RawBuilder<unknown>, company: string | null) {
   const period = company === null ? sql`null` : wireText(periodStart(sql`p.started_at`));
-  const state = sql`json_build_object(${STATE_FIELDS}, 'period_started_at', ${period})`;
+  const state = sql`json_build_array(${STATE_VALUES}, ${period})`;
   if (company === null)
     return sql<LatestStateJson | null>`(SELECT ${state} FROM device_latest_state AS s WHERE s.car_data_id = ${carDataId})`;
   return sql<LatestStateJson | null>`(SELECT ${state}
@@ -292,8 +296,11 @@ export function ownLatestStateJson(carDataId: RawBuilder<unknown>, company: stri
 }
 
 /** The state ownLatestStateJson read, as its company may see it (ownRow); null when none. */
-export function latestStateOf(state: LatestStateJson | null): TelemetryState | null {
-  const own = state && ownRow(state, state.period_started_at);
+export function latestStateOf(values: LatestStateJson | null): TelemetryState | null {
+  if (!values) return null;
+  const state = {} as Record<string, unknown>;
+  for (let i = 0; i < LATEST_STATE_COLUMNS.length; i++) state[LATEST_STATE_COLUMNS[i]!] = values[i];
+  const own = ownRow(state as StateOfJson, values[LATEST_STATE_COLUMNS.length] as string | null);
   return own ? toTelemetryState(own) : null;
 }
 

@@ -2,7 +2,7 @@ import { carList, carListCount } from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { executePrepared, MAX_PREPARED_TEXTS, preparedTexts } from '../src/db/prepared.js';
-import { callAs, createTestApp, login, seedFixtures, type TestApp } from './helper.js';
+import { createSignedInApp, type SignedInApp } from './helper.js';
 
 /**
  * Prepared statements (db/prepared.ts): a list's page and count without a search are planned once per
@@ -10,13 +10,10 @@ import { callAs, createTestApp, login, seedFixtures, type TestApp } from './help
  * whatever the requests send; PGlite runs every text unnamed.
  */
 const onPostgres = !!inject('databaseUrl');
-let t: TestApp;
-let token: string;
+let t: SignedInApp;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedFixtures(t.db);
-  token = await login(t.app, 'superAdmin');
+  t = await createSignedInApp(['superAdmin']);
 });
 afterAll(() => t?.close());
 
@@ -32,21 +29,21 @@ async function onOneConnection(run: (conn: typeof t.db) => Promise<unknown>) {
 describe('list calls', () => {
   it('a page and a count without a search get a name on PostgreSQL (none on PGlite); a search does not', async () => {
     const before = preparedTexts();
-    const page = await callAs(t.app, token, carList, { limit: 20, sorts: 'car_number desc' });
+    const page = await t.call(carList, { limit: 20, sorts: 'car_number desc' }, 'superAdmin');
     expect(page.status, page.raw.body).toBe(200);
-    const count = await callAs(t.app, token, carListCount, {});
+    const count = await t.call(carListCount, {}, 'superAdmin');
     expect(count.status).toBe(200);
     expect(preparedTexts() - before).toBe(onPostgres ? 2 : 0);
 
     const named = preparedTexts();
     const search = { search_item: '0', search_text: page.body.list[0]!.car_id };
-    const found = await callAs(t.app, token, carList, { ...search, limit: 20, sorts: 'car_number desc' });
+    const found = await t.call(carList, { ...search, limit: 20, sorts: 'car_number desc' }, 'superAdmin');
     expect(found.body.list.map((r) => r.car_id)).toEqual([page.body.list[0]!.car_id]);
-    expect((await callAs(t.app, token, carListCount, search)).body.count).toBe(1);
+    expect((await t.call(carListCount, search, 'superAdmin')).body.count).toBe(1);
     expect(preparedTexts()).toBe(named);
 
     // The second call of the same text answers the same from its cached plan.
-    const again = await callAs(t.app, token, carList, { limit: 20, sorts: 'car_number desc' });
+    const again = await t.call(carList, { limit: 20, sorts: 'car_number desc' }, 'superAdmin');
     expect(again.body).toEqual(page.body);
   });
 });

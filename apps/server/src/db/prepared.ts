@@ -27,10 +27,11 @@ export const preparedTexts = (): number => named.size;
 /**
  * Runs a query as a named prepared statement of its connection on PostgreSQL, so it is planned once per
  * connection and then from its cached plan (PostgreSQL picks a generic plan only when it costs no more
- * than the custom ones); a transaction's statement runs on its connection the same way. For fixed-shape statements run often whose planning costs more than running
- * them: a list's page and count (20 rows by primary key: planning ~0.8 ms, execution ~0.3 ms), the
- * gateway's group statement. The text must name its columns (no `*`): a prepared statement whose
- * result's columns change under it fails until its connection closes. PGlite (one connection in the process, no planning to save) runs the text unnamed.
+ * than the custom ones); a transaction's statement runs on its connection the same way. For fixed-shape
+ * statements run often whose planning costs more than running them: a list's page and count (20 rows by
+ * primary key: planning ~0.8 ms, execution ~0.3 ms), the gateway's group statement. The text must name
+ * its columns (no `*`): a prepared statement whose result's columns change under it fails until its
+ * connection closes. PGlite (one connection in the process, no planning to save) runs the text unnamed.
  *
  * `postgres`: whether `db` runs on PostgreSQL; by default, whether it has a pool (a transaction has
  * none: the caller that knows says so).

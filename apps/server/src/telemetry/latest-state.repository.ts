@@ -215,7 +215,7 @@ type OwnedRow = { recorded_at: Moment; last_seen_at: Date | string } & {
 function ownRow<R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null {
   // A period since ever (most vehicles; the super admin's reads): all of it, no time to compare.
   if (periodStartedAt === null) return r;
-  const start = periodStartedAt === null ? -Infinity : new Date(periodStartedAt).getTime();
+  const start = new Date(periodStartedAt).getTime();
   const since = (at: unknown) => new Date((at as Moment) ?? r.recorded_at ?? r.last_seen_at).getTime() >= start;
   if (!since(null)) return null;
   const own = { ...r } as Record<string, unknown>;

@@ -7,6 +7,7 @@ import {
   carGetGpsLog,
   carGetLatestState,
   carList,
+  carMapList,
   type Call,
   type CallRequest,
 } from '@fleet/contract';
@@ -98,10 +99,18 @@ describe('a terminal moved to another company', () => {
       expect(res.status, res.raw.body).toBe(200);
       return res.body.list.find((r) => r.car_id === carB.car_id)?.latest;
     };
+    /** The fleet map reads them the same way. */
+    const mappedFor = async (who: FixtureAccount) => {
+      const res = await call(carMapList, {}, who);
+      expect(res.status, res.raw.body).toBe(200);
+      return res.body.list.find((r) => r.car_id === carB.car_id)?.state;
+    };
     // The last position it reported for company A is not shown to B.
     expect(await stateForB()).toBeNull();
     expect(await listedFor('adminB')).toBeNull();
+    expect(await mappedFor('adminB')).toBeNull();
     expect((await listedFor('superAdmin'))?.car_data_id).toBe(terminalA.imei);
+    expect((await mappedFor('superAdmin'))?.car_data_id).toBe(terminalA.imei);
     // A record the terminal kept from company A's time and delivers late stays company A's.
     await report(at(2), 35.3);
     expect(await stateForB()).toBeNull();
@@ -115,6 +124,7 @@ describe('a terminal moved to another company', () => {
     expect(await batteryTimes('adminB')).toEqual([forB]);
     expect((await stateForB())?.lat).toBe(35.4);
     expect(await listedFor('adminB')).toEqual(await stateForB());
+    expect(await mappedFor('adminB')).toEqual(await stateForB());
     expect((await call(carGetGpsLog, { car_data_id: terminalA.imei }, 'adminA')).status).toBe(404);
     expect(await gpsTimes('superAdmin')).toEqual([at(0), at(1), at(2), forB]);
   });

@@ -1,6 +1,7 @@
 import type { Area, FleetCar } from '@fleet/contract';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { listLatestStates } from '../telemetry/latest-state.repository.js';
+import { latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
 
 /**
  * The fleet map's vehicles: every live vehicle of `company` (null: all), with the latest state the
@@ -12,6 +13,8 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
   const rows = await cars
     .select(['c.car_id', 'c.car_number', 'c.company_id', 'c.company_name', 'c.user_name', 'c.car_data_id'])
     .select(['c.lat_min', 'c.lat_max', 'c.lng_min', 'c.lng_max'])
+    // Each vehicle's latest state as `scope` may read it, in the same statement (one JSON array a row).
+    .select(ownLatestStateJson(sql.ref('c.car_data_id'), scope).as('latest'))
     .orderBy('c.car_id')
     .execute();
   const areaRows = await db
@@ -20,19 +23,16 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
     .select(['a.car_id', 'a.lat_min', 'a.lat_max', 'a.lng_min', 'a.lng_max'])
     .where('a.kind', '=', 'available')
     .execute();
-  // A company reads every state it may see in one query; the super admin only the listed terminals'.
-  const ids = company === null ? null : rows.flatMap((r) => (r.car_data_id ? [r.car_data_id] : []));
-  const states = new Map((await listLatestStates(db, ids, scope)).map((s) => [s.car_data_id, s]));
   const areas = new Map<string, Area[]>();
   for (const { car_id, ...a } of areaRows) areas.set(car_id, [...(areas.get(car_id) ?? []), a]);
-  return rows.map(({ lat_min, lat_max, lng_min, lng_max, ...r }) => {
+  return rows.map(({ lat_min, lat_max, lng_min, lng_max, latest, ...r }) => {
     const own =
       lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null
         ? { lat_min, lat_max, lng_min, lng_max }
         : null;
     return {
       ...r,
-      state: (r.car_data_id && states.get(r.car_data_id)) || null,
+      state: latestStateOf(latest),
       areas: [...(own ? [own] : []), ...(areas.get(r.car_id) ?? [])],
     };
   });

@@ -75,7 +75,7 @@ export async function listCars(db: Db, access: Access, query: CarListFilter & Pa
         'c.car_data_id',
         'c.car_status',
         'c.is_delete as isDelete',
-        ownLatestStateJson(sql.ref('c.car_data_id'), access.company).as('latest'),
+        ownLatestStateJson(db, sql.ref('c.car_data_id'), access.company).as('latest'),
       ]),
   );
   return rows.map((r) => ({ ...r, latest: latestStateOf(r.latest) }));

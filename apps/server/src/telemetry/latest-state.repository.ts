@@ -233,17 +233,26 @@ export function ownPartOf(r: LiveRecord): TelemetryState | null {
  * Latest states a company may read (null: every company's): the terminal is on one of the
  * company's live vehicles now and was already when it reported the state (terminal_periods).
  * A terminal that moved to another company's vehicle reports nothing to the old company.
- * The rows carry their company's period start; `ownRows` keeps what the company may see.
+ * The one place this join is written: latestStates and ownLatestStateJson select from it, and
+ * `ownRow` keeps what the company may see with the period start (periodOf).
  */
-function latestStates(db: Db, company: string | null) {
-  const all = db.selectFrom('device_latest_state as s').selectAll('s');
-  if (company === null) return all.select(sql<Date | null>`null`.as('period_started_at'));
-  return all
-    .innerJoin('terminal_periods as p', (join) =>
-      join.onRef('p.car_data_id', '=', 's.car_data_id').on('p.company_id', '=', company).on('p.ended_at', 'is', null),
-    )
-    .select(periodStart(sql`p.started_at`).as('period_started_at'));
+function statesFor(db: Db, company: string | null) {
+  return db
+    .selectFrom('device_latest_state as s')
+    .$if(company !== null, (q) =>
+      q.innerJoin('terminal_periods as p', (join) =>
+        join.onRef('p.car_data_id', '=', 's.car_data_id').on('p.company_id', '=', company).on('p.ended_at', 'is', null),
+      ),
+    );
 }
+
+/** The start of the company's period statesFor joined (null: every company's, since ever). */
+const periodOf = (company: string | null) =>
+  company === null ? sql<Date | null>`null` : periodStart(sql`p.started_at`);
+
+/** statesFor's rows with their period start. */
+const latestStates = (db: Db, company: string | null) =>
+  statesFor(db, company).selectAll('s').select(periodOf(company).as('period_started_at'));
 
 /** Each row as its company may see it (ownRow), the rows it may not see left out. */
 const ownRows = <R extends OwnedRow & { period_started_at: Moment }>(rows: R[]): R[] =>
@@ -278,21 +287,18 @@ export type LatestStateJson = unknown[];
 type StateOfJson = StateRow & { [K in keyof GroupTimes]: string | null };
 
 /**
- * latestStates for one terminal as a scalar subquery of a page's statement: the terminal's state with the
- * company's open period as one JSON array (LatestStateJson; null: none the company may read), so a list
- * reads its rows' states in its own statement, without a second round trip and without parsing a Date a
- * column. Read it with latestStateOf. Every column is named (a prepared statement's result must not change).
+ * latestStates for one terminal as a scalar subquery of a page's statement (alias it with `.as()` in the
+ * select): the terminal's state with the company's open period as one JSON array (LatestStateJson; null:
+ * none the company may read), so a list reads its rows' states in its own statement, without a second
+ * round trip and without parsing a Date a column. Read it with latestStateOf. Every column is named (a
+ * prepared statement's result must not change).
  */
-export function ownLatestStateJson(carDataId: RawBuilder<unknown>, company: string | null) {
-  const period = company === null ? sql`null` : wireText(periodStart(sql`p.started_at`));
-  const state = sql`json_build_array(${STATE_VALUES}, ${period})`;
-  if (company === null)
-    return sql<LatestStateJson | null>`(SELECT ${state} FROM device_latest_state AS s WHERE s.car_data_id = ${carDataId})`;
-  return sql<LatestStateJson | null>`(SELECT ${state}
-    FROM device_latest_state AS s JOIN terminal_periods AS p
-      ON p.car_data_id = s.car_data_id AND p.company_id = ${company} AND p.ended_at IS NULL
-    WHERE s.car_data_id = ${carDataId}
-    ORDER BY p.started_at DESC LIMIT 1)`;
+export function ownLatestStateJson(db: Db, carDataId: RawBuilder<unknown>, company: string | null) {
+  const period = company === null ? sql`null` : wireText(periodOf(company));
+  return statesFor(db, company)
+    .select(sql<LatestStateJson>`json_build_array(${STATE_VALUES}, ${period})`.as('state'))
+    .where(sql<boolean>`s.car_data_id = ${carDataId}`)
+    .$if(company !== null, (q) => q.orderBy(sql`p.started_at`, 'desc').limit(1));
 }
 
 /** The state ownLatestStateJson read, as its company may see it (ownRow); null when none. */

@@ -230,6 +230,17 @@ describe('password reset by mail', () => {
 
 describe('a password change by any way ends the reset links and the other sessions', () => {
   const other = { name: '変更 四郎', role: 1, company_id: 'company-a', engine_control: false };
+  /** account_update of account `id` with a new password, by the holder of `token`. */
+  const editWithPassword = (token: string, id: string) =>
+    callAs(t.app, token, accountUpdate, {
+      info: {
+        account_id: id,
+        ...other,
+        email: `${id}@example.jp`,
+        password: NEW_PASSWORD,
+        password_confirm: NEW_PASSWORD,
+      },
+    });
   const change = {
     'own password change (password_reset)': (self: string, admin: string, id: string) =>
       callAs(t.app, self, passwordReset, {
@@ -240,25 +251,9 @@ describe('a password change by any way ends the reset links and the other sessio
         info: { account_id: id, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
       }).then((r) => ({ r, kept: null, id })),
     'own account edit with a password (account_update)': (self: string, _admin: string, id: string) =>
-      callAs(t.app, self, accountUpdate, {
-        info: {
-          account_id: id,
-          ...other,
-          email: `${id}@example.jp`,
-          password: NEW_PASSWORD,
-          password_confirm: NEW_PASSWORD,
-        },
-      }).then((r) => ({ r, kept: self, id })),
+      editWithPassword(self, id).then((r) => ({ r, kept: self, id })),
     "an admin's account edit with a password (account_update)": (_self: string, admin: string, id: string) =>
-      callAs(t.app, admin, accountUpdate, {
-        info: {
-          account_id: id,
-          ...other,
-          email: `${id}@example.jp`,
-          password: NEW_PASSWORD,
-          password_confirm: NEW_PASSWORD,
-        },
-      }).then((r) => ({ r, kept: null, id })),
+      editWithPassword(admin, id).then((r) => ({ r, kept: null, id })),
   };
 
   it.each(Object.entries(change))('%s', async (way, act) => {

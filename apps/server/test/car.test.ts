@@ -83,7 +83,14 @@ describe('car_list and car_list_count', () => {
       payment_log: 1,
       company_name: '株式会社テストA',
     });
-    expect(first?.latest).toMatchObject({ device_state: 0, lat: 35.6, engine_running: 'on' });
+    // The list's part of the state (CarListState): its badges and 最終受信; the position is the detail's.
+    expect(first?.latest).toEqual({
+      engine_running: 'on',
+      engine_line: null,
+      connection: null,
+      device_state: 0,
+      last_seen_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
   });
 
   it('keep company users to their company, ignoring companyId', async () => {

@@ -108,6 +108,20 @@ export const CarForm = z.object({
 });
 export type CarFormInput = z.input<typeof CarForm>;
 
+/**
+ * What a vehicle list row shows of its terminal's latest state: the four state badges and 最終受信
+ * (the list's live updates carry whole states; these are the fields it reads of them). The position and
+ * the battery are the detail's and the fleet map's.
+ */
+export const CarListState = TelemetryState.pick({
+  engine_running: true,
+  engine_line: true,
+  connection: true,
+  device_state: true,
+  last_seen_at: true,
+});
+export type CarListState = z.infer<typeof CarListState>;
+
 export const CarRow = z.object({
   car_id: z.string(),
   car_number: z.string(),
@@ -123,7 +137,7 @@ export const CarRow = z.object({
   car_device_id: z.string().nullable(),
   car_data_id: z.string().nullable(),
   car_status: z.number().int(),
-  latest: TelemetryState.nullable(),
+  latest: CarListState.nullable(),
   isDelete: z.boolean(),
 });
 export type CarRow = z.infer<typeof CarRow>;

@@ -14,7 +14,7 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
     .select(['c.car_id', 'c.car_number', 'c.company_id', 'c.company_name', 'c.user_name', 'c.car_data_id'])
     .select(['c.lat_min', 'c.lat_max', 'c.lng_min', 'c.lng_max'])
     // Each vehicle's latest state as `scope` may read it, in the same statement (one JSON array a row).
-    .select(ownLatestStateJson(db, sql.ref('c.car_data_id'), scope).as('latest'))
+    .select(ownLatestStateJson(db, sql.ref('c.car_data_id'), scope, 'whole').as('latest'))
     .orderBy('c.car_id')
     .execute();
   const areaRows = await db

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
-import { findLatestState, latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
+import { findLatestState, listStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
 
 export interface CarListFilter extends ListFilterInput {
@@ -75,10 +75,10 @@ export async function listCars(db: Db, access: Access, query: CarListFilter & Pa
         'c.car_data_id',
         'c.car_status',
         'c.is_delete as isDelete',
-        ownLatestStateJson(db, sql.ref('c.car_data_id'), access.company).as('latest'),
+        ownLatestStateJson(db, sql.ref('c.car_data_id'), access.company, 'list').as('latest'),
       ]),
   );
-  return rows.map((r) => ({ ...r, latest: latestStateOf(r.latest) }));
+  return rows.map((r) => ({ ...r, latest: listStateOf(r.latest) }));
 }
 
 /** A vehicle within the company scope (null: all), deleted ones included. */

@@ -1,4 +1,4 @@
-import { toWireTimeOrNull as iso, type TelemetryState } from '@fleet/contract';
+import { toWireTimeOrNull as iso, type CarListState, type TelemetryState } from '@fleet/contract';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
@@ -270,17 +270,38 @@ const WIRE_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const wireText = (column: RawBuilder<unknown>) => sql`to_char(${column} AT TIME ZONE 'UTC', ${sql.raw(WIRE_TEXT)})`;
 
 /**
- * The state's json_build_array arguments, LATEST_STATE_COLUMNS in order: fixed text (column names only),
- * made once, so a list's call does not build and compile a node per column. An array, not an object: the
- * names would be most of the text every row carries and the driver parses.
+ * json_build_array arguments for these columns of the state, in order: fixed text (column names only),
+ * made once per set, so a list's call does not build and compile a node per column. An array, not an
+ * object: the names would be most of the text every row carries and the driver parses.
  */
-const STATE_VALUES = sql.raw(
-  LATEST_STATE_COLUMNS.map((c) => (isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`)).join(
-    ', ',
-  ),
-);
+const jsonValues = (columns: readonly string[]) =>
+  sql.raw(columns.map((c) => (isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`)).join(', '));
 
-/** A stored state as one JSON array: LATEST_STATE_COLUMNS in order (times in wire text), then the period start. */
+/**
+ * The vehicle list's part of a state (CarListState) and what ownRow needs to mask it: each shown field's
+ * group time, and recorded_at (the time of a group without one). The rest is 60 % of a whole state's text.
+ */
+const LIST_STATE_COLUMNS = [
+  'recorded_at',
+  'engine_running',
+  'engine_running_at',
+  'engine_line',
+  'engine_line_at',
+  'connection',
+  'connection_at',
+  'device_state',
+  'device_state_at',
+  'last_seen_at',
+] as const;
+
+/** The whole state (LATEST_STATE_COLUMNS) or the list's part (LIST_STATE_COLUMNS). */
+export type StatePart = 'whole' | 'list';
+const PARTS = {
+  whole: { columns: LATEST_STATE_COLUMNS, values: jsonValues(LATEST_STATE_COLUMNS) },
+  list: { columns: LIST_STATE_COLUMNS, values: jsonValues(LIST_STATE_COLUMNS) },
+} as const;
+
+/** A stored state as one JSON array: its part's columns in order (times in wire text), then the period start. */
 export type LatestStateJson = unknown[];
 
 /** What ownLatestStateJson's array holds, by name. */
@@ -288,26 +309,46 @@ type StateOfJson = StateRow & { [K in keyof GroupTimes]: string | null };
 
 /**
  * latestStates for one terminal as a scalar subquery of a page's statement (alias it with `.as()` in the
- * select): the terminal's state with the company's open period as one JSON array (LatestStateJson; null:
- * none the company may read), so a list reads its rows' states in its own statement, without a second
- * round trip and without parsing a Date a column. Read it with latestStateOf. Every column is named (a
- * prepared statement's result must not change).
+ * select): the terminal's state (the whole, or the list's part) with the company's open period as one JSON
+ * array (LatestStateJson; null: none the company may read), so a list reads its rows' states in its own
+ * statement, without a second round trip and without parsing a Date a column. Read it with latestStateOf
+ * or listStateOf. Every column is named (a prepared statement's result must not change).
  */
-export function ownLatestStateJson(db: Db, carDataId: RawBuilder<unknown>, company: string | null) {
+export function ownLatestStateJson(db: Db, carDataId: RawBuilder<unknown>, company: string | null, part: StatePart) {
   const period = company === null ? sql`null` : wireText(periodOf(company));
   return statesFor(db, company)
-    .select(sql<LatestStateJson>`json_build_array(${STATE_VALUES}, ${period})`.as('state'))
+    .select(sql<LatestStateJson>`json_build_array(${PARTS[part].values}, ${period})`.as('state'))
     .where(sql<boolean>`s.car_data_id = ${carDataId}`)
     .$if(company !== null, (q) => q.orderBy(sql`p.started_at`, 'desc').limit(1));
 }
 
-/** The state ownLatestStateJson read, as its company may see it (ownRow); null when none. */
-export function latestStateOf(values: LatestStateJson | null): TelemetryState | null {
+/** An array of ownLatestStateJson by column name, as its company may see it (ownRow); null when none. */
+function ownJson(values: LatestStateJson | null, part: StatePart): StateOfJson | null {
   if (!values) return null;
+  const { columns } = PARTS[part];
   const state = {} as Record<string, unknown>;
-  for (let i = 0; i < LATEST_STATE_COLUMNS.length; i++) state[LATEST_STATE_COLUMNS[i]!] = values[i];
-  const own = ownRow(state as StateOfJson, values[LATEST_STATE_COLUMNS.length] as string | null);
-  return own ? toTelemetryState(own) : null;
+  for (let i = 0; i < columns.length; i++) state[columns[i]!] = values[i];
+  return ownRow(state as StateOfJson, values[columns.length] as string | null);
+}
+
+/** The whole state ownLatestStateJson read, as its company may see it; null when none. */
+export function latestStateOf(values: LatestStateJson | null): TelemetryState | null {
+  const own = ownJson(values, 'whole');
+  return own && toTelemetryState(own);
+}
+
+/** The list's part ownLatestStateJson read, as its company may see it; null when none. */
+export function listStateOf(values: LatestStateJson | null): CarListState | null {
+  const own = ownJson(values, 'list');
+  return (
+    own && {
+      engine_running: own.engine_running,
+      engine_line: own.engine_line,
+      connection: own.connection,
+      device_state: own.device_state,
+      last_seen_at: iso(own.last_seen_at)!,
+    }
+  );
 }
 
 /** The stored row of a terminal's latest state, if the company may read it. */

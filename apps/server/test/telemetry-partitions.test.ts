@@ -1,13 +1,22 @@
 import { carGetBatteryLog, carGetGpsLog } from '@fleet/contract';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  PostgresQueryCompiler,
+  sql,
+  type KyselyPlugin,
+} from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import type { Db } from '../src/db/database.js';
+import { withPlugin, type Db } from '../src/db/database.js';
+import { findLogPage } from '../src/telemetry/log.repository.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { serverJobs } from '../src/jobs/jobs.js';
 import {
@@ -256,3 +265,129 @@ describe('partitions ahead and retention', () => {
 });
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+
+/** The statements a read runs, compiled as Kysely sends them. */
+async function statementsOf(db: Db, read: (db: Db) => Promise<unknown>): Promise<CompiledQuery[]> {
+  const compiler = new PostgresQueryCompiler();
+  const compiled = new Map<string, CompiledQuery>();
+  const ran: CompiledQuery[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      compiled.set(args.queryId.queryId, compiler.compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    async transformResult(args) {
+      const c = compiled.get(args.queryId.queryId);
+      if (c) ran.push(c);
+      return args.result;
+    },
+  };
+  await read(withPlugin(db, plugin));
+  return ran;
+}
+
+/** The node types and index names of a statement's plan (index and sequential scans off: the data is small). */
+async function planOf(db: Db, c: CompiledQuery) {
+  return db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+    await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(
+      CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${c.sql}`, [...c.parameters]),
+    );
+    const raw = rows[0]!['QUERY PLAN'];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
+    const nodes: PlanNode[] = [];
+    const walk = (n: PlanNode) => (nodes.push(n), (n.Plans ?? []).forEach(walk));
+    walk(plan[0].Plan);
+    return {
+      types: nodes.map((n) => n['Node Type']),
+      indexes: nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])),
+    };
+  });
+}
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+describe('logs indexed by terminal and minute (issue #19: storage)', () => {
+  let t: TestApp;
+  const imei = terminalA.imei;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await seedFixtures(t.db);
+    // 3,000 battery records, one every 20 s over the last 17 hours (today's and yesterday's partitions).
+    await sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage)
+      SELECT ${imei}, now() - g * interval '20 seconds', 12 FROM generate_series(0, 2999) g`.execute(t.db);
+    await sql`ANALYZE battery_logs`.execute(t.db);
+  });
+  afterAll(() => t?.close());
+
+  it('a newest-first page and a page before a row read the (car_data_id, minute) index in its order, sorting one minute at a time', async () => {
+    const [first] = await statementsOf(t.db, (db) =>
+      findLogPage(db, 'battery', { car_data_id: imei, from: null, to: null, limit: 50 }),
+    );
+    const { rows } = await sql<{ id: number }>`SELECT id FROM battery_logs WHERE car_data_id = ${imei}
+      ORDER BY recorded_at DESC, id DESC OFFSET 1500 LIMIT 1`.execute(t.db);
+    const [before] = await statementsOf(t.db, (db) =>
+      findLogPage(db, 'battery', {
+        car_data_id: imei,
+        from: null,
+        to: null,
+        limit: 50,
+        before_id: Number(rows[0]!.id),
+      }),
+    );
+    for (const statement of [first!, before!]) {
+      const plan = await planOf(t.db, statement);
+      // Without the minute first in the order, each partition's rows of the terminal are sorted whole (a Sort).
+      expect(plan.types, statement.sql).toContain('Incremental Sort');
+      expect(plan.types, statement.sql).not.toContain('Sort');
+      expect(plan.indexes.length, statement.sql).toBeGreaterThan(0);
+      expect(
+        plan.indexes.every((name) => name.includes('log_minute')),
+        plan.indexes.join(),
+      ).toBe(true);
+    }
+  });
+
+  it('log_minute is the minute since 1970 of any instant, whatever the session’s time zone (an index key must not move)', async () => {
+    const differing = (zone: string) =>
+      t.db.transaction().execute(async (trx) => {
+        await sql`SELECT set_config('TimeZone', ${zone}, true)`.execute(trx);
+        const { rows } = await sql<{ n: number; total: number }>`
+          SELECT count(*) FILTER (WHERE log_minute(at) <> floor(extract(epoch FROM at) / 60))::int AS n, count(*)::int AS total
+          FROM (SELECT to_timestamp(0) + g * interval '37.123457 seconds' AS at FROM generate_series(-200000, 200000) g
+                UNION ALL SELECT x::timestamptz FROM unnest(${[
+                  '1969-12-31T23:59:59.999999Z',
+                  '1970-01-01T00:00:00Z',
+                  '2026-03-29T01:00:00Z',
+                  '2099-12-31T23:59:59.999999Z',
+                ]}::text[]) x) s`.execute(trx);
+        return rows[0]!;
+      });
+    for (const zone of ['UTC', 'Asia/Tokyo', 'America/New_York', 'Europe/London'])
+      expect(await differing(zone)).toEqual({ n: 0, total: 400_005 });
+  });
+
+  it('pages newest first through minutes and days without repeating or skipping a row', async () => {
+    const all = await sql<{ id: number }>`SELECT id FROM battery_logs WHERE car_data_id = ${imei}
+      ORDER BY recorded_at DESC, id DESC`.execute(t.db);
+    const seen: number[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const page = await findLogPage(t.db, 'battery', {
+        car_data_id: imei,
+        from: null,
+        to: null,
+        limit: 700,
+        ...(before === undefined ? {} : { before_id: before }),
+      });
+      seen.push(...page.rows.map((r) => Number(r.id)));
+      if (!page.more) break;
+      before = Number(page.rows.at(-1)!.id);
+    }
+    expect(seen).toEqual(all.rows.map((r) => Number(r.id)));
+  });
+});

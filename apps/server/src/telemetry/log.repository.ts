@@ -3,11 +3,13 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { withinWindows, type TimeWindow } from '../access/visibility.js';
+import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange } from './log-order.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,
  * newest first, keyset-paged on (recorded_at, id) so a page never repeats or
- * skips rows when terminals deliver late.
+ * skips rows when terminals deliver late; through the logs' (car_data_id,
+ * minute) index as log-order.ts says.
  */
 export const logTables = {
   gps: 'gps_logs',
@@ -45,16 +47,11 @@ export async function findLogPage<K extends LogKind>(
 ): Promise<{ rows: LogRow<K>[]; more: boolean }> {
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', p.car_data_id);
-  if (p.from !== null && p.to !== null) q = q.where('recorded_at', '>=', p.from).where('recorded_at', '<=', p.to);
+  if (p.from !== null && p.to !== null) q = q.where(inRange(p.from, p.to));
   if (p.windows) q = q.where(withinWindows(p.windows));
-  if (p.before_id !== undefined) {
-    q = q.where(
-      sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${p.before_id} AND c.car_data_id = ${p.car_data_id})`,
-    );
-  }
+  if (p.before_id !== undefined) q = q.where(beyondRow(table, '<', p.before_id, p.car_data_id));
   const rows = (await q
-    .orderBy('recorded_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy(NEWEST_FIRST)
     .limit(p.limit + 1)
     .execute()) as LogRow<K>[];
   const more = rows.length > p.limit;
@@ -78,14 +75,10 @@ export async function findLogBatch<K extends LogKind>(
 ): Promise<LogRow<K>[]> {
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', f.car_data_id);
-  if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
   if (f.windows) q = q.where(withinWindows(f.windows));
-  // The cursor row's own recorded_at: microseconds a JS Date would round away.
-  if (beforeId !== null)
-    q = q.where(
-      sql<boolean>`(recorded_at, id) < (SELECT c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${beforeId})`,
-    );
-  const rows = (await q.orderBy('recorded_at', 'desc').orderBy('id', 'desc').limit(size).execute()) as LogRow<K>[];
+  if (beforeId !== null) q = q.where(beyondRow(table, '<', beforeId, f.car_data_id));
+  const rows = (await q.orderBy(NEWEST_FIRST).limit(size).execute()) as LogRow<K>[];
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
   if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
   return rows;
@@ -129,7 +122,7 @@ const routeColumns = ['id', 'recorded_at', 'lat', 'lng', 'speed', 'heading'] as 
 
 function gpsRange(db: Db, f: LogFilter) {
   let q = db.selectFrom('gps_logs').where('car_data_id', '=', f.car_data_id);
-  if (f.from !== null && f.to !== null) q = q.where('recorded_at', '>=', f.from).where('recorded_at', '<=', f.to);
+  if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
   if (f.windows) q = q.where(withinWindows(f.windows));
   return q;
 }
@@ -137,27 +130,28 @@ function gpsRange(db: Db, f: LogFilter) {
 /** Up to `size` points in time order after the point `afterId` (its own recorded_at: microseconds a Date would lose). */
 export async function findRoutePage(db: Db, f: LogFilter, afterId: number | null, size: number): Promise<RoutePoint[]> {
   let q = gpsRange(db, f);
-  if (afterId !== null)
-    q = q.where(sql<boolean>`(recorded_at, id) > (SELECT c.recorded_at, c.id FROM gps_logs c WHERE c.id = ${afterId})`);
-  return q.select(routeColumns).orderBy('recorded_at').orderBy('id').limit(size).execute() as Promise<RoutePoint[]>;
+  if (afterId !== null) q = q.where(beyondRow('gps_logs', '>', afterId, f.car_data_id));
+  return q.select(routeColumns).orderBy(OLDEST_FIRST).limit(size).execute() as Promise<RoutePoint[]>;
 }
 
 /** The latest point in the range (a thinned route ends where the vehicle last was). */
 export async function findLastRoutePoint(db: Db, f: LogFilter): Promise<RoutePoint | undefined> {
-  return gpsRange(db, f)
-    .select(routeColumns)
-    .orderBy('recorded_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst() as Promise<RoutePoint | undefined>;
+  return gpsRange(db, f).select(routeColumns).orderBy(NEWEST_FIRST).limit(1).executeTakeFirst() as Promise<
+    RoutePoint | undefined
+  >;
 }
 
-/** Epoch seconds of the first and last point in the range. */
+/** Epoch seconds of the first and last point in the range: the first and the last in the index's order. */
 export async function gpsSpan(db: Db, f: LogFilter): Promise<{ first: number; last: number }> {
-  const row = await gpsRange(db, f)
-    .select([
-      sql<number>`extract(epoch from min(recorded_at))::float8`.as('first'),
-      sql<number>`extract(epoch from max(recorded_at))::float8`.as('last'),
+  const end = (order: typeof OLDEST_FIRST) =>
+    gpsRange(db, f)
+      .select(sql<number>`extract(epoch from recorded_at)::float8`.as('at'))
+      .orderBy(order)
+      .limit(1);
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom(end(OLDEST_FIRST).as('a')).select('a.at').as('first'),
+      eb.selectFrom(end(NEWEST_FIRST).as('z')).select('z.at').as('last'),
     ])
     .executeTakeFirstOrThrow();
   return { first: Number(row.first), last: Number(row.last) };
@@ -174,8 +168,12 @@ export async function findRouteSlices(
   t: { origin: number; slice: number; lo: number | null; hi: number | null },
 ): Promise<{ points: RoutePoint[]; stored: number }> {
   let q = gpsRange(db, f);
-  if (t.lo !== null) q = q.where('recorded_at', '>=', sql<Date>`to_timestamp(${t.lo}::float8)`);
-  if (t.hi !== null) q = q.where('recorded_at', '<', sql<Date>`to_timestamp(${t.hi}::float8)`);
+  // Each bound by its minute as well: the index's range (log-order.ts).
+  const at = (seconds: number) => sql`to_timestamp(${seconds}::float8)`;
+  if (t.lo !== null)
+    q = q.where(sql<boolean>`recorded_at >= ${at(t.lo)} AND log_minute(recorded_at) >= log_minute(${at(t.lo)})`);
+  if (t.hi !== null)
+    q = q.where(sql<boolean>`recorded_at < ${at(t.hi)} AND log_minute(recorded_at) <= log_minute(${at(t.hi)})`);
   const sliced = q
     .select(routeColumns)
     .select(

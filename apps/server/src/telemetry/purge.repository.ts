@@ -8,7 +8,7 @@ import { DAY_MS, dropLogPartition, listLogPartitions, startOfUtcDay } from './pa
  * (a catalogue change and a file removal, whatever its size: no row is deleted one by one). What
  * remains before the time, in the default partition (late and odd device times) and in a day the
  * time falls inside, is deleted one terminal and one slice at a time, each slice its own short
- * statement found through that partition's (car_data_id, recorded_at) index.
+ * statement found through that partition's (car_data_id, minute) index, in its order (log-order.ts).
  */
 export interface PurgeResult {
   /** Rows removed by DELETE statements per log table (rows of dropped partitions are not counted). */
@@ -52,7 +52,8 @@ export async function purgeTelemetryBefore(db: Db, before: Date, batchSize = 10_
         for (;;) {
           const started = performance.now();
           const result = await sql`DELETE FROM ${t} WHERE ctid = ANY(ARRAY(
-            SELECT ctid FROM ${t} WHERE car_data_id = ${imei} AND recorded_at < ${before} ORDER BY recorded_at LIMIT ${batchSize}))`.execute(
+            SELECT ctid FROM ${t} WHERE car_data_id = ${imei} AND recorded_at < ${before}
+              AND log_minute(recorded_at) <= log_minute(${before}) ORDER BY log_minute(recorded_at) LIMIT ${batchSize}))`.execute(
             db,
           );
           longestStatementMs = Math.max(longestStatementMs, performance.now() - started);

@@ -10,7 +10,9 @@ import { sql, type Kysely } from 'kysely';
  * incremental sort of each minute's rows, and bound a range by its minutes as well as its times.
  *
  * The index keeps its name (`<table>_device_time_idx`, what the compaction job looks for) and, being
- * declared on the partitioned table, is built on every partition and on each one created later.
+ * declared on the partitioned table, is built on every partition and on each one created later. Like
+ * any migration it runs before the server listens (server.ts): on a database with months of logs the
+ * build takes minutes, during which terminals are not answered and retry (their batches are kept).
  */
 const tables = ['gps_logs', 'engine_logs', 'connection_logs', 'battery_logs', 'sensor_logs', 'obd2_logs', 'error_logs'];
 

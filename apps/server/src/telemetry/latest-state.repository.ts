@@ -278,22 +278,23 @@ const wireText = (column: RawBuilder<unknown>) => sql`to_char(${column} AT TIME 
 const jsonValues = (columns: readonly string[]) =>
   sql.raw(columns.map((c) => (isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`)).join(', '));
 
-/**
- * The vehicle list's part of a state (CarListState) and what ownRow needs to mask it: each shown field's
- * group time, and recorded_at (the time of a group without one). The rest is 60 % of a whole state's text.
- */
-const LIST_STATE_COLUMNS = [
+/** The fields of the vehicle list's part of a state (CarListState), and recorded_at (the time of a group without one). */
+const LIST_FIELDS = new Set([
   'recorded_at',
   'engine_running',
-  'engine_running_at',
   'engine_line',
-  'engine_line_at',
   'connection',
-  'connection_at',
   'device_state',
-  'device_state_at',
   'last_seen_at',
-] as const;
+]);
+
+/**
+ * The list's part of LATEST_STATE_COLUMNS, in their order: its fields and each one's group time (`<field>_at`), what
+ * ownRow needs to mask them. The rest (position, battery) is 60 % of a whole state's text.
+ */
+const LIST_STATE_COLUMNS = LATEST_STATE_COLUMNS.filter(
+  (c) => LIST_FIELDS.has(c) || LIST_FIELDS.has(c.replace(/_at$/, '')),
+);
 
 /** The whole state (LATEST_STATE_COLUMNS) or the list's part (LIST_STATE_COLUMNS). */
 export type StatePart = 'whole' | 'list';

@@ -70,11 +70,7 @@ export function previousSql(text: string): string {
       '(recorded_at, id) $1 (SELECT ',
     )
     .replace(/log_minute\(recorded_at\)( DESC)?, /g, '')
-    .replace(
-      /log_minute\(recorded_at\) BETWEEN log_minute\(([^)]*)\) AND log_minute\(([^)]*)\)/g,
-      '$1 IS NOT NULL AND $2 IS NOT NULL',
-    )
-    .replace(/log_minute\(recorded_at\) [<>]= log_minute\(to_timestamp\(([^)]*)\)\)/g, '$1 IS NOT NULL');
+    .replace(/log_minute\(recorded_at\) [<>]= log_minute\(((?:[^()]|\([^()]*\))*)\)/g, '$1 IS NOT NULL');
 }
 
 /** What the job does to a finished day (compactLogPartitions): its btree rebuilt packed; returns the days done. */

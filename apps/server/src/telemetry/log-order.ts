@@ -15,16 +15,29 @@ export const NEWEST_FIRST = sql.raw(NEWEST_FIRST_TEXT);
 /** Oldest first: the order of a route. */
 export const OLDEST_FIRST = sql`log_minute(recorded_at), recorded_at, id`;
 
-/** recorded_at within [from, to] (ISO instants), its minutes bounding the index's range (as text: rangeText). */
-export const inRange = (from: string, to: string): RawBuilder<boolean> =>
-  sql<boolean>`recorded_at >= ${from}::timestamptz AND recorded_at <= ${to}::timestamptz
-    AND log_minute(recorded_at) BETWEEN log_minute(${from}::timestamptz) AND log_minute(${to}::timestamptz)`;
+/** The index's own order (the minute alone): for work that only needs the rows in slices, the retention's. */
+export const INDEX_ORDER = sql`log_minute(recorded_at)`;
 
-/** inRange as text, for a value made SQL literal by `literal`. */
-export const rangeText = (from: string, to: string, literal: (v: string) => string) => {
-  const [a, b] = [`${literal(from)}::timestamptz`, `${literal(to)}::timestamptz`];
-  return `recorded_at >= ${a} AND recorded_at <= ${b} AND log_minute(recorded_at) BETWEEN log_minute(${a}) AND log_minute(${b})`;
-};
+/** A bound on recorded_at: at or after, at or before, strictly before. */
+type Bound = '>=' | '<=' | '<';
+/** The bound the minute keeps: a strict bound still takes rows of its own minute. */
+const minuteBound = (op: Bound) => (op === '>=' ? '>=' : '<=');
+
+/** recorded_at `op` `at` (a timestamptz expression), its minute bounding the index's range as well. */
+export const timeBound = (op: Bound, at: RawBuilder<unknown>): RawBuilder<boolean> =>
+  sql<boolean>`recorded_at ${sql.raw(op)} ${at} AND log_minute(recorded_at) ${sql.raw(minuteBound(op))} log_minute(${at})`;
+
+/** timeBound as text, `at` already SQL (the CSV export's COPY takes no parameters). */
+const boundText = (op: Bound, at: string) =>
+  `recorded_at ${op} ${at} AND log_minute(recorded_at) ${minuteBound(op)} log_minute(${at})`;
+
+/** recorded_at within [from, to] (ISO instants). */
+export const inRange = (from: string, to: string): RawBuilder<boolean> =>
+  sql<boolean>`${timeBound('>=', sql`${from}::timestamptz`)} AND ${timeBound('<=', sql`${to}::timestamptz`)}`;
+
+/** inRange as text, for values made SQL literals by `literal`. */
+export const rangeText = (from: string, to: string, literal: (v: string) => string) =>
+  `${boundText('>=', `${literal(from)}::timestamptz`)} AND ${boundText('<=', `${literal(to)}::timestamptz`)}`;
 
 /**
  * Rows before (`<`, newest first) or after (`>`, oldest first) the row `id` of the same log, in the

@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { withinWindows, type TimeWindow } from '../access/visibility.js';
-import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange } from './log-order.js';
+import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange, timeBound } from './log-order.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,
@@ -168,12 +168,9 @@ export async function findRouteSlices(
   t: { origin: number; slice: number; lo: number | null; hi: number | null },
 ): Promise<{ points: RoutePoint[]; stored: number }> {
   let q = gpsRange(db, f);
-  // Each bound by its minute as well: the index's range (log-order.ts).
   const at = (seconds: number) => sql`to_timestamp(${seconds}::float8)`;
-  if (t.lo !== null)
-    q = q.where(sql<boolean>`recorded_at >= ${at(t.lo)} AND log_minute(recorded_at) >= log_minute(${at(t.lo)})`);
-  if (t.hi !== null)
-    q = q.where(sql<boolean>`recorded_at < ${at(t.hi)} AND log_minute(recorded_at) <= log_minute(${at(t.hi)})`);
+  if (t.lo !== null) q = q.where(timeBound('>=', at(t.lo)));
+  if (t.hi !== null) q = q.where(timeBound('<', at(t.hi)));
   const sliced = q
     .select(routeColumns)
     .select(

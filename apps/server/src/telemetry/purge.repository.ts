@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { logTables, type LogTable } from './log.repository.js';
+import { INDEX_ORDER, timeBound } from './log-order.js';
 import { DAY_MS, dropLogPartition, listLogPartitions, startOfUtcDay } from './partitions.repository.js';
 
 /**
@@ -52,10 +53,8 @@ export async function purgeTelemetryBefore(db: Db, before: Date, batchSize = 10_
         for (;;) {
           const started = performance.now();
           const result = await sql`DELETE FROM ${t} WHERE ctid = ANY(ARRAY(
-            SELECT ctid FROM ${t} WHERE car_data_id = ${imei} AND recorded_at < ${before}
-              AND log_minute(recorded_at) <= log_minute(${before}) ORDER BY log_minute(recorded_at) LIMIT ${batchSize}))`.execute(
-            db,
-          );
+            SELECT ctid FROM ${t} WHERE car_data_id = ${imei} AND ${timeBound('<', sql`${before}`)}
+              ORDER BY ${INDEX_ORDER} LIMIT ${batchSize}))`.execute(db);
           longestStatementMs = Math.max(longestStatementMs, performance.now() - started);
           statements++;
           const n = Number(result.numAffectedRows ?? 0);

@@ -1,7 +1,12 @@
-import { carList, carListCount } from '@fleet/contract';
+import { carList, carListCount, CarListCountRequest, CarListRequest } from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Access } from '../src/access/access.js';
+import { countCars, listCars } from '../src/car/car.repository.js';
+import { openDatabase } from '../src/db/database.js';
 import { executePrepared, MAX_PREPARED_TEXTS, preparedTexts } from '../src/db/prepared.js';
+import { urlForDatabase } from './databases.js';
+import { companyA } from './fixture-data.js';
 import { createSignedInApp, type SignedInApp } from './helper.js';
 
 /**
@@ -45,6 +50,40 @@ describe('list calls', () => {
     // The second call of the same text answers the same from its cached plan.
     const again = await t.call(carList, { limit: 20, sorts: 'car_number desc' }, 'superAdmin');
     expect(again.body).toEqual(page.body);
+  });
+});
+
+describe.runIf(onPostgres)('list statements on PostgreSQL', () => {
+  it('a page and a count without a search run from one generic plan once PostgreSQL has tried five custom ones', async () => {
+    // A bound LIMIT makes every custom plan look cheaper than the generic one (which must assume any
+    // limit), so PostgreSQL would plan the page again on every call: the limit is written into the text.
+    // A fleet's worth of vehicles (with a handful every plan costs the same), analysed as autovacuum would.
+    await sql`INSERT INTO cars (car_id, company_id, is_delete, updated_at)
+      SELECT 'plan-' || lpad(i::text, 5, '0'), CASE WHEN i % 2 = 0 THEN ${companyA} END, false, now()
+      FROM generate_series(1, 5000) AS i`.execute(t.db);
+    await sql`ANALYZE cars`.execute(t.db);
+    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(t.db);
+    const one = await openDatabase({ url: urlForDatabase(inject('databaseUrl'), rows[0]!.name), poolSize: 1 });
+    try {
+      for (const company of [null, companyA]) {
+        // Only `company` of the caller's access reaches the repository's statements.
+        const scope = { company } as Access;
+        for (let i = 0; i < 8; i++) {
+          const page = await listCars(one.db, scope, CarListRequest.parse({ limit: 20 }));
+          expect(page.length).toBeGreaterThan(0);
+          expect(await countCars(one.db, scope, CarListCountRequest.parse({}))).toBeGreaterThanOrEqual(page.length);
+        }
+      }
+      const plans = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+        SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
+        WHERE statement LIKE '%from "cars" as "c"%'`.execute(one.db);
+      // the page and the count, each for every company and for one
+      expect(plans.rows).toHaveLength(4);
+      expect(plans.rows.filter((p) => p.generic_plans === 0).map((p) => p.statement)).toEqual([]);
+    } finally {
+      await one.close();
+      await sql`DELETE FROM cars WHERE car_id LIKE 'plan-%'`.execute(t.db);
+    }
   });
 });
 

@@ -85,18 +85,24 @@ export async function benchLogTable(bdb: BenchDb, server: BenchServer, fleet: Fl
     await bdb.raw<{ n: number }>('SELECT count(*)::int AS n FROM battery_logs WHERE car_data_id = $1', [id])
   )[0]!.n;
   const depth = Math.floor(total * 0.9);
+  // The cursor as the console pages: the previous page's last row, its id and time (next_before_id / _at).
   const cursor = (
-    await bdb.raw<{ id: number }>(
-      'SELECT id FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1',
+    await bdb.raw<{ id: number; recorded_at: Date | string }>(
+      'SELECT id, recorded_at FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1',
       [id, depth],
     )
-  )[0]!.id;
+  )[0]!;
   const figures: Record<string, { api: number; apiP95: number; raw: number }> = {};
   for (const [label, body] of [
     ['first page', { car_data_id: id, limit: 1000 }],
     [
-      `page at row ${depth.toLocaleString('en-US')} (before_id)`,
-      { car_data_id: id, limit: 1000, before_id: Number(cursor) },
+      `page at row ${depth.toLocaleString('en-US')} (before_id, before_at)`,
+      {
+        car_data_id: id,
+        limit: 1000,
+        before_id: Number(cursor.id),
+        before_at: new Date(cursor.recorded_at).toISOString(),
+      },
     ],
   ] as const) {
     server.capture.start();

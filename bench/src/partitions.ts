@@ -130,17 +130,23 @@ export async function benchPartitions(bdb: BenchDb, server: BenchServer, fleet: 
     'SELECT count(*)::int AS n FROM battery_logs WHERE car_data_id = $1',
     [id],
   );
-  const [cursor] = await bdb.raw<{ id: number }>(
-    'SELECT id FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1',
+  // The cursor as the console pages: the previous page's last row, its id and time (next_before_id / _at).
+  const [cursor] = await bdb.raw<{ id: number; recorded_at: Date | string }>(
+    'SELECT id, recorded_at FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1',
     [id, Math.floor(batteryRows * 0.9)],
   );
   const cases = [
     ['car_get_gps_log, one day of 1-second points', carGetGpsLog.path, { car_data_id: id, from, to, max_points: 5000 }],
     ['car_get_battery_log, first page', carGetBatteryLog.path, { car_data_id: id, limit: 1000 }],
     [
-      `car_get_battery_log, page at row ${int(batteryRows * 0.9)} (before_id)`,
+      `car_get_battery_log, page at row ${int(batteryRows * 0.9)} (before_id, before_at)`,
       carGetBatteryLog.path,
-      { car_data_id: id, limit: 1000, before_id: Number(cursor!.id) },
+      {
+        car_data_id: id,
+        limit: 1000,
+        before_id: Number(cursor!.id),
+        before_at: new Date(cursor!.recorded_at).toISOString(),
+      },
     ],
   ] as const;
   for (const [label, path, body] of cases) {

@@ -130,3 +130,42 @@ test('opened from a bookmark in a fresh session, the screen shows the vehicle an
   await page.getByRole('tab', { name: '車両詳細' }).click();
   await expect(page).toHaveURL(new RegExp(`/car/car_detail/${t.car_id}/${t.imei}`));
 });
+
+test('a log longer than a page loads its older rows on request, each row once', async ({ page }) => {
+  // 1,005 battery readings 10 s apart, 2025-05-01 09:00-11:47 JST; a fixed seq stores them once whatever retries.
+  const battery = demoTerminal(9);
+  const from = Date.parse('2025-05-01T00:00:00Z');
+  const records = Array.from({ length: 1005 }, (_, i) => ({
+    type: 'battery',
+    time: new Date(from + i * 10_000).toISOString(),
+    voltage: 12 + (i % 10) / 10,
+    percentage: 80,
+  }));
+  const auth = Buffer.from(`${battery.car_device_id}:${battery.password}`).toString('base64');
+  const sent = await page.request.post('/device/v1/batch', {
+    headers: { authorization: `Basic ${auth}` },
+    data: { seq: 1_775_000_000_021, records },
+  });
+  expect(sent.ok()).toBe(true);
+
+  await loginAs(page, 'tokyo-admin');
+  await page.goto(`/car/car_loges/${battery.imei}`);
+  await page.getByRole('tab', { name: 'バッテリー' }).click();
+  await page.getByLabel('開始日時').fill('2025-05-01T09:00');
+  await page.getByLabel('終了日時').fill('2025-05-01T12:00');
+  await page.getByRole('button', { name: '絞り込む' }).click();
+  await expect(page.getByTestId('log-count')).toHaveText('1,000件を表示（新しい順）');
+  const table = page.getByRole('table', { name: 'バッテリーログ' });
+  await expect(table.getByRole('row').nth(1).getByRole('cell').first()).toHaveText('2025/05/01 11:47');
+
+  // The next page is asked for after the last row: its id and its time, as the page gave them.
+  const older = page.waitForRequest(
+    (r) => r.url().endsWith('/api/car_get_battery_log') && !!r.postDataJSON()?.before_id,
+  );
+  await page.getByRole('button', { name: 'さらに古いログを読み込む' }).click();
+  const body = (await older).postDataJSON() as { before_id: number; before_at: string };
+  expect(body.before_at).toBe(new Date(from + 5 * 10_000).toISOString());
+  await expect(page.getByTestId('log-count')).toHaveText('1,005件を表示（新しい順）');
+  await expect(table.getByRole('row').last().getByRole('cell').first()).toHaveText('2025/05/01 09:00');
+  await expect(page.getByRole('button', { name: 'さらに古いログを読み込む' })).toBeHidden();
+});

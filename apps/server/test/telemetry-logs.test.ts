@@ -79,6 +79,30 @@ describe.each(logCalls.map(([logCall, field]) => [logCall.path, logCall, field] 
       ).body;
       expect(second.list.map((r) => r.recorded_at)).toEqual([at(3), at(2)]);
       expect(second.next_before_id).toBeNull();
+      expect(second.next_before_at).toBeNull();
+    });
+
+    it("pages the same with the cursor row's time (next_before_at); a time the row does not have leaves nothing after it", async () => {
+      const range = { car_data_id: terminalA.imei, from: at(0), to: at(9), limit: 3 };
+      const seen: string[] = [];
+      let cursor: { before_id?: number; before_at?: string } = {};
+      for (;;) {
+        const page = (await call(logCall, { ...range, ...cursor }, 'staffA')).body;
+        seen.push(...page.list.map((r) => r.recorded_at));
+        if (page.next_before_id === null) break;
+        expect(page.next_before_at).toBe(page.list.at(-1)!.recorded_at);
+        cursor = { before_id: page.next_before_id, before_at: page.next_before_at! };
+      }
+      expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => at(9 - i)));
+
+      const first = (await call(logCall, range, 'staffA')).body;
+      const elsewhere = new Date(Date.parse(first.next_before_at!) - 86_400_000).toISOString();
+      const wrong = await call(logCall, { ...range, before_id: first.next_before_id!, before_at: elsewhere }, 'staffA');
+      expect(wrong.status).toBe(200);
+      expect(wrong.body).toEqual({ list: [], next_before_id: null, next_before_at: null });
+      const alone = await call(logCall, { ...range, before_at: first.next_before_at! }, 'staffA');
+      expect(alone.status).toBe(400);
+      expect(alone.error.errors).toEqual({ before_at: '入力内容が不正です' });
     });
 
     it('answers 400 with Japanese messages for a bad request', async () => {

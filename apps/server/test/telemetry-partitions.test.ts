@@ -297,17 +297,27 @@ async function planOf(db: Db, c: CompiledQuery) {
     const raw = rows[0]!['QUERY PLAN'];
     const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
     const nodes: PlanNode[] = [];
-    const walk = (n: PlanNode) => (nodes.push(n), (n.Plans ?? []).forEach(walk));
-    walk(plan[0].Plan);
+    const sub: PlanNode[] = [];
+    const walk = (n: PlanNode, inSub: boolean) => {
+      const below = inSub || n['Parent Relationship'] === 'InitPlan' || n['Parent Relationship'] === 'SubPlan';
+      nodes.push(n);
+      if (below) sub.push(n);
+      for (const c of n.Plans ?? []) walk(c, below);
+    };
+    walk(plan[0].Plan, false);
     return {
       types: nodes.map((n) => n['Node Type']),
       indexes: nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])),
+      /** The tables (partitions) the statement's subqueries read. */
+      subqueryTables: sub.flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : [])),
     };
   });
 }
 interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;
+  'Relation Name'?: string;
+  'Parent Relationship'?: string;
   Plans?: PlanNode[];
 }
 
@@ -352,6 +362,29 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
     }
   });
 
+  it("a page before a row whose time the previous page gave looks for that row in its day's partition alone", async () => {
+    const { rows } = await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
+      WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC OFFSET 1500 LIMIT 1`.execute(t.db);
+    const page = (at?: Date) =>
+      statementsOf(t.db, (db) =>
+        findLogPage(db, 'battery', {
+          car_data_id: imei,
+          from: null,
+          to: null,
+          limit: 50,
+          before_id: Number(rows[0]!.id),
+          ...(at ? { before_at: at.toISOString() } : {}),
+        }),
+      );
+    const without = await planOf(t.db, (await page())[0]!);
+    const known = await planOf(t.db, (await page(rows[0]!.recorded_at))[0]!);
+    // Every day's partition (the days created ahead and the default one too) without the time; its own with it.
+    expect(new Set(without.subqueryTables).size).toBeGreaterThan(3);
+    expect(known.subqueryTables).toEqual([
+      `battery_logs_p${rows[0]!.recorded_at.toISOString().slice(0, 10).replace(/-/g, '')}`,
+    ]);
+  });
+
   it('log_minute is the minute since 1970 of any instant, whatever the session’s time zone (an index key must not move)', async () => {
     const differing = (zone: string) =>
       t.db.transaction().execute(async (trx) => {
@@ -374,20 +407,25 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
   it('pages newest first through minutes and days without repeating or skipping a row', async () => {
     const all = await sql<{ id: number }>`SELECT id FROM battery_logs WHERE car_data_id = ${imei}
       ORDER BY recorded_at DESC, id DESC`.execute(t.db);
-    const seen: number[] = [];
-    let before: number | undefined;
-    for (;;) {
-      const page = await findLogPage(t.db, 'battery', {
-        car_data_id: imei,
-        from: null,
-        to: null,
-        limit: 700,
-        ...(before === undefined ? {} : { before_id: before }),
-      });
-      seen.push(...page.rows.map((r) => Number(r.id)));
-      if (!page.more) break;
-      before = Number(page.rows.at(-1)!.id);
+    // By the cursor row's id alone, and with its time as an answer gives it (to the millisecond).
+    for (const withTime of [false, true]) {
+      const seen: number[] = [];
+      let before: { id: number; at: Date | string } | undefined;
+      for (;;) {
+        const page = await findLogPage(t.db, 'battery', {
+          car_data_id: imei,
+          from: null,
+          to: null,
+          limit: 700,
+          ...(before === undefined ? {} : { before_id: before.id }),
+          ...(before !== undefined && withTime ? { before_at: new Date(before.at).toISOString() } : {}),
+        });
+        seen.push(...page.rows.map((r) => Number(r.id)));
+        if (!page.more) break;
+        const last = page.rows.at(-1)!;
+        before = { id: Number(last.id), at: last.recorded_at };
+      }
+      expect(seen).toEqual(all.rows.map((r) => Number(r.id)));
     }
-    expect(seen).toEqual(all.rows.map((r) => Number(r.id)));
   });
 });

@@ -48,6 +48,26 @@ describe('LogRequest', () => {
     expect(LogRequest.safeParse({ car_data_id: 'x1', limit: 10_001 }).success).toBe(false);
     expect(LogRequest.safeParse({}).error?.issues[0]?.message).toBe('必須項目です');
   });
+  it("takes the cursor row's time as an instant with its zone, only beside before_id", () => {
+    expect(
+      LogRequest.parse({ car_data_id: 'x1', before_id: 9, before_at: '2026-11-23T09:15:00.123+09:00' }),
+    ).toMatchObject({
+      before_id: 9,
+      before_at: '2026-11-23T00:15:00.123Z',
+    });
+    expect(LogRequest.parse({ car_data_id: 'x1', before_id: 9, before_at: '' }).before_at).toBeUndefined();
+    for (const before_at of ['2026-11-23', '2026-11-23T09:15:00', '2026-02-30T00:00:00Z', 'yesterday', 1])
+      expect(LogRequest.safeParse({ car_data_id: 'x1', before_id: 9, before_at }).error?.issues[0]).toMatchObject({
+        path: ['before_at'],
+        message: '入力内容が不正です',
+      });
+    expect(
+      LogRequest.safeParse({ car_data_id: 'x1', before_at: '2026-11-23T00:00:00Z' }).error?.issues[0],
+    ).toMatchObject({
+      path: ['before_at'],
+      message: '入力内容が不正です',
+    });
+  });
 });
 
 describe('GpsLogRequest and LogExportQuery', () => {

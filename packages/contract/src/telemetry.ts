@@ -105,7 +105,18 @@ const beforeIdField = z.preprocess(
   z.coerce.number({ error: m.number }).int(m.number).positive(m.invalid).optional(),
 );
 
-/** car_get_*_log: one terminal (car_data_id = IMEI), newest first, paged with before_id. */
+/** An instant with its zone (as answers give them), as ISO 8601 UTC; undefined when empty. */
+const instantField = z.preprocess(
+  emptyToUndefined,
+  z
+    .string({ error: m.invalid })
+    .max(40, m.tooLong)
+    .refine((s) => ZONED.test(s) && !Number.isNaN(Date.parse(s)) && realDay(s), m.invalid)
+    .transform((s) => new Date(s).toISOString())
+    .optional(),
+);
+
+/** car_get_*_log: one terminal (car_data_id = IMEI), newest first, paged with before_id (and before_at). */
 export const LogRequest = z
   .object({
     car_data_id: idField(),
@@ -113,8 +124,17 @@ export const LogRequest = z
     limit: limitField,
     /** The id of the last row of the previous page: returns the rows after it (older). */
     before_id: beforeIdField,
+    /**
+     * That row's recorded_at, as the previous page gave it (next_before_at): the server then looks for
+     * the row in that day's partition alone instead of in every day of the log. Only with before_id.
+     */
+    before_at: instantField,
   })
-  .superRefine(checkDateRange)
+  .superRefine((v, ctx) => {
+    checkDateRange(v, ctx);
+    if (v.before_at !== undefined && v.before_id === undefined)
+      ctx.addIssue({ code: 'custom', message: m.invalid, path: ['before_at'] });
+  })
   .transform(resolveDateRange);
 export type LogRequest = z.input<typeof LogRequest>;
 
@@ -152,6 +172,8 @@ const logResponse = <T extends z.ZodType>(row: T) =>
     list: z.array(row),
     /** Pass as before_id for the next (older) page; null when this page is the last. */
     next_before_id: z.number().nullable(),
+    /** Pass as before_at with next_before_id: that row's recorded_at; null when this page is the last. */
+    next_before_at: time.nullable(),
   });
 
 export const ConnectionLogResponse = logResponse(ConnectionLogRow);

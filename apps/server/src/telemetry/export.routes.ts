@@ -45,7 +45,9 @@ async function* csvLines(
     yield rows.map((r) => csvRow(logExportRow(kind, r))).join('');
     if (rows.length < EXPORT_BATCH) return;
     await breathe(embedded);
-    rows = (await findLogBatch(ctx.db, kind, f, Number(rows.at(-1)!.id), EXPORT_BATCH)) as Record<string, unknown>[];
+    const last = rows.at(-1)!;
+    const before = { id: Number(last.id), at: last.recorded_at as Date };
+    rows = (await findLogBatch(ctx.db, kind, f, before, EXPORT_BATCH)) as Record<string, unknown>[];
   }
 }
 

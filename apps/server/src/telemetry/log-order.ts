@@ -39,12 +39,26 @@ export const inRange = (from: string, to: string): RawBuilder<boolean> =>
 export const rangeText = (from: string, to: string, literal: (v: string) => string) =>
   `${boundText('>=', `${literal(from)}::timestamptz`)} AND ${boundText('<=', `${literal(to)}::timestamptz`)}`;
 
+/** A keyset cursor: a row's id and, when known, its recorded_at (a Date, or an ISO instant an answer gave). */
+export interface RowCursor {
+  id: number;
+  at?: Date | string | undefined;
+}
+
 /**
- * Rows before (`<`, newest first) or after (`>`, oldest first) the row `id` of the same log, in the
+ * Rows before (`<`, newest first) or after (`>`, oldest first) the row `cursor.id` of the same log, in the
  * order above: one subquery reads the cursor row's own times (microseconds a JS Date would round away).
- * `carDataId` narrows the cursor lookup to the terminal's rows (a log page's cursor names its terminal).
+ * `carDataId` narrows the cursor lookup to the terminal's rows (a log page's cursor names its terminal);
+ * `cursor.at`, good to the millisecond, to that instant's minute of the terminal in its day's partition
+ * (otherwise the lookup probes every day's partition for the id). A cursor row that is not there, or
+ * not at that time, leaves nothing beyond it: an empty page, as an unknown id does.
  */
-export function beyondRow(table: string, side: '<' | '>', id: number, carDataId?: string): RawBuilder<boolean> {
+export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, carDataId?: string): RawBuilder<boolean> {
   const terminal = carDataId === undefined ? sql`` : sql` AND c.car_data_id = ${carDataId}`;
-  return sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (SELECT log_minute(c.recorded_at), c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${id}${terminal})`;
+  const t = cursor.at === undefined ? NaN : new Date(cursor.at).getTime();
+  // Unqualified columns in the subquery are the cursor row's (c): inRange bounds them.
+  const near = Number.isNaN(t)
+    ? sql``
+    : sql` AND ${inRange(new Date(t - 1).toISOString(), new Date(t + 1).toISOString())}`;
+  return sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (SELECT log_minute(c.recorded_at), c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${cursor.id}${terminal}${near})`;
 }

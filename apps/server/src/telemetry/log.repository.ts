@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { withinWindows, type TimeWindow } from '../access/visibility.js';
-import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange, timeBound } from './log-order.js';
+import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange, timeBound, type RowCursor } from './log-order.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,
@@ -34,6 +34,8 @@ export interface LogFilter {
 export interface LogPage extends LogFilter {
   limit: number;
   before_id?: number | undefined;
+  /** The before_id row's recorded_at as an answer gave it (log-order.ts beyondRow). */
+  before_at?: string | undefined;
 }
 
 const json = (v: unknown) =>
@@ -49,7 +51,8 @@ export async function findLogPage<K extends LogKind>(
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', p.car_data_id);
   if (p.from !== null && p.to !== null) q = q.where(inRange(p.from, p.to));
   if (p.windows) q = q.where(withinWindows(p.windows));
-  if (p.before_id !== undefined) q = q.where(beyondRow(table, '<', p.before_id, p.car_data_id));
+  if (p.before_id !== undefined)
+    q = q.where(beyondRow(table, '<', { id: p.before_id, at: p.before_at }, p.car_data_id));
   const rows = (await q
     .orderBy(NEWEST_FIRST)
     .limit(p.limit + 1)
@@ -70,14 +73,14 @@ export async function findLogBatch<K extends LogKind>(
   db: Db,
   kind: K,
   f: LogFilter,
-  beforeId: number | null,
+  before: RowCursor | null,
   size: number,
 ): Promise<LogRow<K>[]> {
   const table = logTables[kind] as LogTable;
   let q = db.selectFrom(table).selectAll().where('car_data_id', '=', f.car_data_id);
   if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
   if (f.windows) q = q.where(withinWindows(f.windows));
-  if (beforeId !== null) q = q.where(beyondRow(table, '<', beforeId, f.car_data_id));
+  if (before !== null) q = q.where(beyondRow(table, '<', before, f.car_data_id));
   const rows = (await q.orderBy(NEWEST_FIRST).limit(size).execute()) as LogRow<K>[];
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
   if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
@@ -128,9 +131,14 @@ function gpsRange(db: Db, f: LogFilter) {
 }
 
 /** Up to `size` points in time order after the point `afterId` (its own recorded_at: microseconds a Date would lose). */
-export async function findRoutePage(db: Db, f: LogFilter, afterId: number | null, size: number): Promise<RoutePoint[]> {
+export async function findRoutePage(
+  db: Db,
+  f: LogFilter,
+  after: RowCursor | null,
+  size: number,
+): Promise<RoutePoint[]> {
   let q = gpsRange(db, f);
-  if (afterId !== null) q = q.where(beyondRow('gps_logs', '>', afterId, f.car_data_id));
+  if (after !== null) q = q.where(beyondRow('gps_logs', '>', after, f.car_data_id));
   return q.select(routeColumns).orderBy(OLDEST_FIRST).limit(size).execute() as Promise<RoutePoint[]>;
 }
 

@@ -31,11 +31,11 @@ export async function readRoute(
 ): Promise<{ points: RoutePoint[]; total: number }> {
   const points: RoutePoint[] = [];
   if ((await countGps(db, f, cap + 1)) <= cap) {
-    for (let afterId: number | null = null; ; await breathe(embedded)) {
-      const page = await findRoutePage(db, f, afterId, ROUTE_CHUNK);
+    for (let after: RoutePoint | null = null; ; await breathe(embedded)) {
+      const page = await findRoutePage(db, f, after && { id: Number(after.id), at: after.recorded_at }, ROUTE_CHUNK);
       for (const p of page) points.push(p);
       if (page.length < ROUTE_CHUNK) return { points, total: points.length };
-      afterId = Number(page.at(-1)!.id);
+      after = page.at(-1)!;
     }
   }
   const { first, last } = await gpsSpan(db, f);

@@ -53,7 +53,12 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
   const page = async <K extends LogKind, R>(access: Access, kind: K, q: LogPage, map: (r: LogRow<K>) => R) => {
     const windows = await readableWindows(access, q.car_data_id);
     const { rows, more } = await findLogPage(db, kind, { ...q, windows });
-    return { list: rows.map(map), next_before_id: more ? Number((rows.at(-1) as { id: number }).id) : null };
+    const last = more ? (rows.at(-1) as { id: number; recorded_at: Date }) : undefined;
+    return {
+      list: rows.map(map),
+      next_before_id: last ? Number(last.id) : null,
+      next_before_at: last ? last.recorded_at : null,
+    };
   };
   const canSee = (c: Capabilities) => c.seeCarsAndCustomers;
 

@@ -13,12 +13,18 @@ describe('log loaders', () => {
     const api = serveApi({
       '/api/car_get_connection_log': [
         200,
-        { list: [{ id: 7, recorded_at: '2024-04-01T01:00:00Z', state: 'connected' }], next_before_id: 7 },
+        {
+          list: [{ id: 7, recorded_at: '2024-04-01T01:00:00Z', state: 'connected' }],
+          next_before_id: 7,
+          next_before_at: '2024-04-01T01:00:00.000Z',
+        },
       ],
     });
-    const page = await pagedLog(carGetConnectionLog)({ ...range, limit: 1000, before_id: 9 }, signal);
-    expect(api.bodiesOf('/api/car_get_connection_log')).toEqual([{ ...range, limit: 1000, before_id: 9 }]);
+    const cursor = { before_id: 9, before_at: '2024-04-01T02:00:00.000Z' };
+    const page = await pagedLog(carGetConnectionLog)({ ...range, limit: 1000, ...cursor }, signal);
+    expect(api.bodiesOf('/api/car_get_connection_log')).toEqual([{ ...range, limit: 1000, ...cursor }]);
     expect(page.next_before_id).toBe(7);
+    expect(page.next_before_at).toBe('2024-04-01T01:00:00.000Z');
     expect(page.list).toMatchObject([{ id: 7, state: 'connected' }]);
   });
 

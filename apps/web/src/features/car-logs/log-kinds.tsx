@@ -40,11 +40,14 @@ export interface LogPageBody {
   to: string;
   limit: number;
   before_id?: number;
+  /** The before_id row's recorded_at, as the previous page gave it (next_before_at). */
+  before_at?: string;
 }
 /** One answer of a log call: rows, and where the next (older) page starts when there is one. */
 export interface LogPage {
   list: Row[];
   next_before_id?: number | null;
+  next_before_at?: string | null;
 }
 /** A log call as the panel calls it; that its request takes the body sent is checked with `Takes`. */
 type LogCall = Call<z.ZodType, z.ZodType<LogPage>>;
@@ -58,7 +61,7 @@ export const pagedLog =
 
 /** The GPS route: one answer of at most `max_points` points, oldest first; the call must take that body. */
 export const routeLog =
-  <C extends Call & Takes<C, Omit<LogPageBody, 'limit' | 'before_id'> & { max_points: number }>>(
+  <C extends Call & Takes<C, Omit<LogPageBody, 'limit' | 'before_id' | 'before_at'> & { max_points: number }>>(
     call: C & LogCall,
     max_points: number,
   ): Load =>

@@ -9,9 +9,11 @@ import { messageOf } from '../../lib/api-client';
 import { fileStamp } from '../../lib/format';
 import { shellTexts } from '../../lib/texts';
 import { downloadStream, saveBlob } from '../../lib/download';
-import type { LogKindView } from './log-kinds';
+import type { LogKindView, LogPageBody } from './log-kinds';
 import { carLogTexts as T } from './texts';
 const PAGE = 1000;
+
+type PageCursor = Pick<LogPageBody, 'before_id' | 'before_at'>;
 
 /** One log of a terminal: chart (where a person would rather look), table paged by before_id, CSV and text download. */
 export function LogPanel({
@@ -28,12 +30,13 @@ export function LogPanel({
   const q = useInfiniteQuery({
     queryKey: ['car-log', view.kind, carDataId, from, to],
     queryFn: ({ pageParam, signal }) =>
-      view.load(
-        { car_data_id: carDataId, from, to, limit: PAGE, ...(pageParam ? { before_id: pageParam } : {}) },
-        signal,
-      ),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.next_before_id ?? undefined,
+      view.load({ car_data_id: carDataId, from, to, limit: PAGE, ...pageParam }, signal),
+    // The next (older) page starts after the last row: its id, and its time (the server then looks for it in one day).
+    initialPageParam: {} as PageCursor,
+    getNextPageParam: (last): PageCursor | undefined =>
+      last.next_before_id == null
+        ? undefined
+        : { before_id: last.next_before_id, ...(last.next_before_at ? { before_at: last.next_before_at } : {}) },
     // A failed or pending new range leaves the last rows on screen.
     placeholderData: keepPreviousData,
   });

@@ -308,8 +308,9 @@ async function planOf(db: Db, c: CompiledQuery) {
     return {
       types: nodes.map((n) => n['Node Type']),
       indexes: nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])),
-      /** The tables (partitions) the statement's subqueries read. */
+      /** The tables (partitions) the statement's subqueries read, and the ones the rest of it reads. */
       subqueryTables: sub.flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : [])),
+      outerTables: nodes.flatMap((n) => (n['Relation Name'] && !sub.includes(n) ? [n['Relation Name']] : [])),
     };
   });
 }
@@ -362,7 +363,7 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
     }
   });
 
-  it("a page before a row whose time the previous page gave looks for that row in its day's partition alone", async () => {
+  it("a page before a row whose time the previous page gave looks for that row in its day's partition alone, and reads no later day", async () => {
     const { rows } = await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
       WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC OFFSET 1500 LIMIT 1`.execute(t.db);
     const page = (at?: Date) =>
@@ -380,9 +381,12 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
     const known = await planOf(t.db, (await page(rows[0]!.recorded_at))[0]!);
     // Every day's partition (the days created ahead and the default one too) without the time; its own with it.
     expect(new Set(without.subqueryTables).size).toBeGreaterThan(3);
-    expect(known.subqueryTables).toEqual([
-      `battery_logs_p${rows[0]!.recorded_at.toISOString().slice(0, 10).replace(/-/g, '')}`,
-    ]);
+    const cursorDay = rows[0]!.recorded_at.toISOString().slice(0, 10).replace(/-/g, '');
+    expect(known.subqueryTables).toEqual([`battery_logs_p${cursorDay}`]);
+    // The days created ahead (after the cursor's) are read without the time, not with it.
+    const later = (tables: string[]) => tables.filter((name) => /_p\d{8}$/.test(name) && name.slice(-8) > cursorDay);
+    expect(later(without.outerTables).length).toBeGreaterThan(0);
+    expect(later(known.outerTables)).toEqual([]);
   });
 
   it('log_minute is the minute since 1970 of any instant, whatever the session’s time zone (an index key must not move)', async () => {

@@ -56,9 +56,15 @@ export interface RowCursor {
 export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, carDataId?: string): RawBuilder<boolean> {
   const terminal = carDataId === undefined ? sql`` : sql` AND c.car_data_id = ${carDataId}`;
   const t = cursor.at === undefined ? NaN : new Date(cursor.at).getTime();
+  const near = Number.isNaN(t) ? undefined : { lo: new Date(t - 1).toISOString(), hi: new Date(t + 1).toISOString() };
   // Unqualified columns in the subquery are the cursor row's (c): inRange bounds them.
-  const near = Number.isNaN(t)
-    ? sql``
-    : sql` AND ${inRange(new Date(t - 1).toISOString(), new Date(t + 1).toISOString())}`;
-  return sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (SELECT log_minute(c.recorded_at), c.recorded_at, c.id FROM ${sql.table(table)} c WHERE c.id = ${cursor.id}${terminal}${near})`;
+  const lookup = sql`SELECT log_minute(c.recorded_at), c.recorded_at, c.id FROM ${sql.table(table)} c
+    WHERE c.id = ${cursor.id}${terminal}${near ? sql` AND ${inRange(near.lo, near.hi)}` : sql``}`;
+  const beyond = sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (${lookup})`;
+  if (!near) return beyond;
+  // The rows beyond lie on the cursor's side of its time, which PostgreSQL prunes the days by (the row
+  // comparison it cannot): a page deep in the log merges the days before the cursor's, not all of them.
+  const days =
+    side === '<' ? timeBound('<=', sql`${near.hi}::timestamptz`) : timeBound('>=', sql`${near.lo}::timestamptz`);
+  return sql<boolean>`${beyond} AND ${days}`;
 }

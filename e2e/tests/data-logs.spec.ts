@@ -103,6 +103,23 @@ test('the GPS tab lists newest first, as it says', async ({ page }) => {
   await expect(rows.last().getByRole('cell').first()).toHaveText('2026/04/03 08:40');
 });
 
+test.describe('on a PC set to another time zone', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('the log still lists Japan time, the time its date filter is read in', async ({ page }) => {
+    await loginAs(page, 'admin');
+    await page.goto(`/car/car_loges/${t.imei}`);
+    await page.getByRole('tab', { name: 'GPS' }).click();
+    await page.getByLabel('開始日時').fill('2026-04-03T08:00');
+    await page.getByLabel('終了日時').fill('2026-04-03T09:00');
+    await page.getByRole('button', { name: '絞り込む' }).click();
+    await expect(page.getByTestId('log-count')).toContainText('6件');
+    const rows = page.getByRole('table', { name: 'GPSログ' }).getByRole('row');
+    await expect(rows.nth(1).getByRole('cell').first()).toHaveText('2026/04/03 08:45');
+    await expect(rows.last().getByRole('cell').first()).toHaveText('2026/04/03 08:40');
+  });
+});
+
 test('a reversed date range marks the field and keeps the rows on screen', async ({ page }) => {
   await loginAs(page, 'admin');
   await page.goto(`/car/car_loges/${t.imei}`);

@@ -22,7 +22,7 @@ import { CarScreen } from '../../../features/car/car-header';
 import { routeStats } from '../../../features/car/route-stats';
 import { carTexts } from '../../../features/car/texts';
 import { messageOf } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, japanInputValue } from '../../../lib/format';
 
 const T = carTexts.route;
 
@@ -33,11 +33,13 @@ const presets = [
   { value: '7d', label: T.presets.d7, hours: 24 * 7 },
   { value: 'custom', label: T.presets.custom, hours: 0 },
 ] as const;
-const toLocal = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
   const [preset, setPreset] = useState<string>('1h');
-  const [custom, setCustom] = useState({ from: toLocal(new Date(Date.now() - 3600_000)), to: toLocal(new Date()) });
+  const [custom, setCustom] = useState({
+    from: japanInputValue(new Date(Date.now() - 3600_000)),
+    to: japanInputValue(new Date()),
+  });
   const [asOf, setAsOf] = useState(() => Date.now());
   const range = useMemo(() => {
     const p = presets.find((x) => x.value === preset)!;

@@ -13,16 +13,20 @@ export const demoTerminal = (n: number) => {
 
 let seq = Date.now();
 
-/** Reports a batch through the real device gateway, as a terminal would. */
+/**
+ * Reports a batch through the real device gateway, as a terminal would. A fixed `batchSeq` stores the
+ * batch once however often a retried test sends it (the gateway is idempotent on IMEI + seq).
+ */
 export async function sendBatch(
   request: APIRequestContext,
   terminal: { car_device_id: string; password: string },
   records: Record<string, unknown>[],
+  batchSeq = seq++,
 ) {
   const auth = Buffer.from(`${terminal.car_device_id}:${terminal.password}`).toString('base64');
   const res = await request.post('/device/v1/batch', {
     headers: { authorization: `Basic ${auth}` },
-    data: { seq: seq++, records },
+    data: { seq: batchSeq, records },
   });
   if (!res.ok()) throw new Error(`batch refused: ${res.status()} ${await res.text()}`);
   return res.json() as Promise<{

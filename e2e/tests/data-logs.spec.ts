@@ -1,5 +1,6 @@
+import type { Page } from '@playwright/test';
 import { expect, loginAs, test } from '../support/fixtures';
-import { demoTerminal } from '../support/terminal';
+import { demoTerminal, sendBatch } from '../support/terminal';
 
 // Issue #15.5-7, 9, 10: the data-log screen in Japanese, truthful and self-sufficient.
 const t = demoTerminal(4); // a Tokyo vehicle: the Kanagawa ones must never report (operator-screens.spec.ts)
@@ -32,12 +33,7 @@ test.beforeAll(async ({ playwright }) => {
     });
   }
   // A fixed seq: a retried worker's beforeAll stores nothing twice.
-  const auth = Buffer.from(`${t.car_device_id}:${t.password}`).toString('base64');
-  const res = await request.post('/device/v1/batch', {
-    headers: { authorization: `Basic ${auth}` },
-    data: { seq: 1_775_000_000_013, records },
-  });
-  expect(res.ok()).toBe(true);
+  await sendBatch(request, t, records, 1_775_000_000_013);
   await request.dispose();
 });
 
@@ -88,35 +84,36 @@ test('OBD2 and sensor cells are labelled columns with units, never raw JSON', as
   await expect(page.getByRole('cell').filter({ hasText: '{' })).toHaveCount(0);
 });
 
-test('the GPS tab lists newest first, as it says', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto(`/car/car_loges/${t.imei}`);
-  await page.getByRole('tab', { name: 'GPS' }).click();
-  // Only this spec's hour: other specs (the fleet map) report for this demo terminal at the time they run.
-  await page.getByLabel('開始日時').fill('2026-04-03T08:00');
-  await page.getByLabel('終了日時').fill('2026-04-03T09:00');
+/** One tab of a terminal's data log, filtered to a period (datetime-local values, Japan time). */
+async function showLog(page: Page, imei: string, tab: string, from: string, to: string) {
+  await page.goto(`/car/car_loges/${imei}`);
+  await page.getByRole('tab', { name: tab }).click();
+  await page.getByLabel('開始日時').fill(from);
+  await page.getByLabel('終了日時').fill(to);
   await page.getByRole('button', { name: '絞り込む' }).click();
+}
+
+/** The GPS tab filtered to this spec's hour: six points 08:40-08:45 Japan time, newest first. */
+async function expectTheGpsHour(page: Page) {
+  await loginAs(page, 'admin');
+  // Only this spec's hour: other specs (the fleet map) report for this demo terminal at the time they run.
+  await showLog(page, t.imei, 'GPS', '2026-04-03T08:00', '2026-04-03T09:00');
   await expect(page.getByTestId('log-count')).toContainText('6件');
   await expect(page.getByTestId('log-count')).toContainText('（新しい順）');
   const rows = page.getByRole('table', { name: 'GPSログ' }).getByRole('row');
   await expect(rows.nth(1).getByRole('cell').first()).toHaveText('2026/04/03 08:45');
   await expect(rows.last().getByRole('cell').first()).toHaveText('2026/04/03 08:40');
+}
+
+test('the GPS tab lists newest first, as it says', async ({ page }) => {
+  await expectTheGpsHour(page);
 });
 
 test.describe('on a PC set to another time zone', () => {
   test.use({ timezoneId: 'America/New_York' });
 
   test('the log still lists Japan time, the time its date filter is read in', async ({ page }) => {
-    await loginAs(page, 'admin');
-    await page.goto(`/car/car_loges/${t.imei}`);
-    await page.getByRole('tab', { name: 'GPS' }).click();
-    await page.getByLabel('開始日時').fill('2026-04-03T08:00');
-    await page.getByLabel('終了日時').fill('2026-04-03T09:00');
-    await page.getByRole('button', { name: '絞り込む' }).click();
-    await expect(page.getByTestId('log-count')).toContainText('6件');
-    const rows = page.getByRole('table', { name: 'GPSログ' }).getByRole('row');
-    await expect(rows.nth(1).getByRole('cell').first()).toHaveText('2026/04/03 08:45');
-    await expect(rows.last().getByRole('cell').first()).toHaveText('2026/04/03 08:40');
+    await expectTheGpsHour(page);
   });
 });
 
@@ -158,19 +155,10 @@ test('a log longer than a page loads its older rows on request, each row once', 
     voltage: 12 + (i % 10) / 10,
     percentage: 80,
   }));
-  const auth = Buffer.from(`${battery.car_device_id}:${battery.password}`).toString('base64');
-  const sent = await page.request.post('/device/v1/batch', {
-    headers: { authorization: `Basic ${auth}` },
-    data: { seq: 1_775_000_000_021, records },
-  });
-  expect(sent.ok()).toBe(true);
+  await sendBatch(page.request, battery, records, 1_775_000_000_021);
 
   await loginAs(page, 'tokyo-admin');
-  await page.goto(`/car/car_loges/${battery.imei}`);
-  await page.getByRole('tab', { name: 'バッテリー' }).click();
-  await page.getByLabel('開始日時').fill('2025-05-01T09:00');
-  await page.getByLabel('終了日時').fill('2025-05-01T12:00');
-  await page.getByRole('button', { name: '絞り込む' }).click();
+  await showLog(page, battery.imei, 'バッテリー', '2025-05-01T09:00', '2025-05-01T12:00');
   await expect(page.getByTestId('log-count')).toHaveText('1,000件を表示（新しい順）');
   const table = page.getByRole('table', { name: 'バッテリーログ' });
   await expect(table.getByRole('row').nth(1).getByRole('cell').first()).toHaveText('2025/05/01 11:47');

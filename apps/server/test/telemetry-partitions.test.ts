@@ -335,21 +335,30 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
   });
   afterAll(() => t?.close());
 
-  it('a newest-first page and a page before a row read the (car_data_id, minute) index in its order, sorting one minute at a time', async () => {
-    const [first] = await statementsOf(t.db, (db) =>
-      findLogPage(db, 'battery', { car_data_id: imei, from: null, to: null, limit: 50 }),
-    );
-    const { rows } = await sql<{ id: number }>`SELECT id FROM battery_logs WHERE car_data_id = ${imei}
-      ORDER BY recorded_at DESC, id DESC OFFSET 1500 LIMIT 1`.execute(t.db);
-    const [before] = await statementsOf(t.db, (db) =>
+  /** The terminal's battery row `offset` rows from the newest. */
+  const rowAt = async (offset: number) =>
+    (
+      await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
+        WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC OFFSET ${offset} LIMIT 1`.execute(t.db)
+    ).rows[0]!;
+  /** The statements of a 50-row page before `row`, by its id alone or with its time as a page gives it. */
+  const pageBefore = (row: { id: number; recorded_at: Date }, withTime = false) =>
+    statementsOf(t.db, (db) =>
       findLogPage(db, 'battery', {
         car_data_id: imei,
         from: null,
         to: null,
         limit: 50,
-        before_id: Number(rows[0]!.id),
+        before_id: Number(row.id),
+        ...(withTime ? { before_at: new Date(row.recorded_at).toISOString() } : {}),
       }),
     );
+
+  it('a newest-first page and a page before a row read the (car_data_id, minute) index in its order, sorting one minute at a time', async () => {
+    const [first] = await statementsOf(t.db, (db) =>
+      findLogPage(db, 'battery', { car_data_id: imei, from: null, to: null, limit: 50 }),
+    );
+    const [before] = await pageBefore(await rowAt(1500));
     for (const statement of [first!, before!]) {
       const plan = await planOf(t.db, statement);
       // Without the minute first in the order, each partition's rows of the terminal are sorted whole (a Sort).
@@ -364,24 +373,12 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
   });
 
   it("a page before a row whose time the previous page gave looks for that row in its day's partition alone, and reads no later day", async () => {
-    const { rows } = await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
-      WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC OFFSET 1500 LIMIT 1`.execute(t.db);
-    const page = (at?: Date) =>
-      statementsOf(t.db, (db) =>
-        findLogPage(db, 'battery', {
-          car_data_id: imei,
-          from: null,
-          to: null,
-          limit: 50,
-          before_id: Number(rows[0]!.id),
-          ...(at ? { before_at: at.toISOString() } : {}),
-        }),
-      );
-    const without = await planOf(t.db, (await page())[0]!);
-    const known = await planOf(t.db, (await page(rows[0]!.recorded_at))[0]!);
+    const row = await rowAt(1500);
+    const without = await planOf(t.db, (await pageBefore(row))[0]!);
+    const known = await planOf(t.db, (await pageBefore(row, true))[0]!);
     // Every day's partition (the days created ahead and the default one too) without the time; its own with it.
     expect(new Set(without.subqueryTables).size).toBeGreaterThan(3);
-    const cursorDay = rows[0]!.recorded_at.toISOString().slice(0, 10).replace(/-/g, '');
+    const cursorDay = row.recorded_at.toISOString().slice(0, 10).replace(/-/g, '');
     expect(known.subqueryTables).toEqual([`battery_logs_p${cursorDay}`]);
     // The days created ahead (after the cursor's) are read without the time, not with it.
     const later = (tables: string[]) => tables.filter((name) => /_p\d{8}$/.test(name) && name.slice(-8) > cursorDay);

@@ -103,6 +103,12 @@ describe.each(logCalls.map(([logCall, field]) => [logCall.path, logCall, field] 
       const alone = await call(logCall, { ...range, before_at: first.next_before_at! }, 'staffA');
       expect(alone.status).toBe(400);
       expect(alone.error.errors).toEqual({ before_at: '入力内容が不正です' });
+      // The first and last instants PostgreSQL reads are refused too: the lookup looks a millisecond either side.
+      for (const before_at of ['9999-12-31T23:59:59.999Z', '0001-01-01T00:00:00.000Z', '+010000-01-01T00:00:00Z']) {
+        const edge = await call(logCall, { ...range, before_id: first.next_before_id!, before_at }, 'staffA');
+        expect({ before_at, status: edge.status }).toEqual({ before_at, status: 400 });
+        expect(edge.error.errors).toEqual({ before_at: '入力内容が不正です' });
+      }
     });
 
     it('answers 400 with Japanese messages for a bad request', async () => {

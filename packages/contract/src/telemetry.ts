@@ -105,13 +105,19 @@ const beforeIdField = z.preprocess(
   z.coerce.number({ error: m.number }).int(m.number).positive(m.invalid).optional(),
 );
 
-/** An instant with its zone (as answers give them), as ISO 8601 UTC; undefined when empty. */
+/**
+ * An instant with its zone (as answers give them), as ISO 8601 UTC; undefined when empty. Strictly
+ * inside the years PostgreSQL reads (1-9999): a cursor's lookup looks a millisecond either side.
+ */
 const instantField = z.preprocess(
   emptyToUndefined,
   z
     .string({ error: m.invalid })
     .max(40, m.tooLong)
-    .refine((s) => ZONED.test(s) && !Number.isNaN(Date.parse(s)) && realDay(s), m.invalid)
+    .refine((s) => {
+      const t = Date.parse(s);
+      return ZONED.test(s) && realDay(s) && t > FIRST_INSTANT && t < LAST_INSTANT;
+    }, m.invalid)
     .transform((s) => new Date(s).toISOString())
     .optional(),
 );

@@ -56,7 +56,12 @@ export interface RowCursor {
 export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, carDataId?: string): RawBuilder<boolean> {
   const terminal = carDataId === undefined ? sql`` : sql` AND c.car_data_id = ${carDataId}`;
   const t = cursor.at === undefined ? NaN : new Date(cursor.at).getTime();
-  const near = Number.isNaN(t) ? undefined : { lo: new Date(t - 1).toISOString(), hi: new Date(t + 1).toISOString() };
+  // Only a time a millisecond inside the years PostgreSQL reads (1-9999) narrows the lookup.
+  const [lo, hi] = [new Date(t - 1), new Date(t + 1)];
+  const near =
+    Number.isNaN(t) || lo.getUTCFullYear() < 1 || hi.getUTCFullYear() > 9999
+      ? undefined
+      : { lo: lo.toISOString(), hi: hi.toISOString() };
   // Unqualified columns in the subquery are the cursor row's (c): inRange bounds them.
   const lookup = sql`SELECT log_minute(c.recorded_at), c.recorded_at, c.id FROM ${sql.table(table)} c
     WHERE c.id = ${cursor.id}${terminal}${near ? sql` AND ${inRange(near.lo, near.hi)}` : sql``}`;

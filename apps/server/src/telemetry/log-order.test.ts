@@ -1,0 +1,35 @@
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { beyondRow } from './log-order.js';
+
+// Compiles SQL only; never connects.
+const db = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+const compiled = (at?: Date | string) => beyondRow('gps_logs', '<', { id: 7, at }, 'imei-1').compile(db);
+
+describe('beyondRow', () => {
+  it("bounds the lookup and the rows by the cursor's time, a millisecond either side", () => {
+    const { sql, parameters } = compiled('2026-11-26T10:00:00.123Z');
+    expect(parameters).toContain('2026-11-26T10:00:00.122Z');
+    expect(parameters).toContain('2026-11-26T10:00:00.124Z');
+    expect(sql).toMatch(/\) AND recorded_at <= \$\d+::timestamptz AND log_minute/);
+  });
+  it('looks by the id alone without a time, or with one at the edge of the years PostgreSQL reads', () => {
+    for (const at of [
+      undefined,
+      'not a time',
+      new Date('9999-12-31T23:59:59.999Z'),
+      new Date('0001-01-01T00:00:00Z'),
+    ]) {
+      const { sql, parameters } = compiled(at);
+      expect(parameters).toEqual([7, 'imei-1']);
+      expect(sql).not.toContain('timestamptz');
+    }
+  });
+});

@@ -102,6 +102,41 @@ export default tseslint.config(
     },
   },
   {
+    // What the sign-in screen loads (the entry's static imports and the login route): the contract by its
+    // subpaths only, since its package entry configures zod (Japanese messages, about 4 KB gzip) for
+    // every screen that validates; bench/README.md §6 (login JS ≤ 150 KB).
+    files: [
+      'apps/web/src/main.tsx',
+      'apps/web/src/app/{router,root,screen,screen-guard,providers,theme}.{ts,tsx}',
+      'apps/web/src/app/routes/error-page.tsx',
+      'apps/web/src/components/{capability-gate,loading-bar,page-header}.tsx',
+      'apps/web/src/lib/{session-store,session-guard,api-error,texts,paths,chunk-reload}.ts',
+      // Not api.ts: loaded when the form gets focus, it brings the contract's schemas and zod on purpose.
+      'apps/web/src/features/auth/{login-form,use-login-form,texts}.{ts,tsx}',
+    ],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@fleet/contract',
+              allowTypeImports: true,
+              message: 'On the sign-in path import @fleet/contract/messages or /permissions, not the package.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/apps/server/src/**', '**/apps/web/src/**', '**/packages/contract/src/**'],
+              message: 'Import a package by its name and exports, not its files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',

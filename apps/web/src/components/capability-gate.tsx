@@ -1,4 +1,7 @@
-import { capabilities, errorMessages, type Capabilities } from '@fleet/contract';
+// Subpaths, not the package: every screen passes here, and the package's entry configures zod (its
+// Japanese messages), which the sign-in screen does not need.
+import { errorMessages } from '@fleet/contract/messages';
+import { capabilities, type Capabilities } from '@fleet/contract/permissions';
 import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { actorOf, useSession } from '../lib/session-store';

@@ -53,12 +53,24 @@ export async function startServer(bdb: BenchDb, webRoot: string | undefined): Pr
   return { app, url, capture, bare, token, close: () => app.close() };
 }
 
+/**
+ * Signs the bench's administrator in. The server allows 20 password checks a minute per account
+ * (credentials/login-limit.ts), which a whole `--quick` run's sections can reach together: a refusal
+ * waits out that minute once, and says so.
+ */
 export async function login(url: string) {
-  const res = await fetch(`${url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: BENCH_ADMIN, password: BENCH_PASSWORD }),
-  });
+  const attempt = () =>
+    fetch(`${url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: BENCH_ADMIN, password: BENCH_PASSWORD }),
+    });
+  let res = await attempt();
+  if (res.status === 429) {
+    console.log('[bench] sign-in limit reached (20 a minute per account): waiting a minute');
+    await new Promise((resolve) => setTimeout(resolve, 61_000));
+    res = await attempt();
+  }
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string; username: string; role: number; token: string; company_id: string | null };
 }

@@ -10,6 +10,12 @@ const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.u
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/** Outside the server, another workspace package is imported by its name and exports. */
+const byPackageName = {
+  group: ['**/apps/server/src/**', '**/apps/web/src/**', '**/packages/contract/src/**'],
+  message: 'Import a package by its name and exports, not its files.',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', 'bench/results/**', 'test-results/**'] },
   js.configs.recommended,
@@ -91,12 +97,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/apps/server/src/**', '**/apps/web/src/**', '**/packages/contract/src/**'],
-              message: 'Import a package by its name and exports, not its files.',
-            },
-          ],
+          patterns: [byPackageName],
         },
       ],
     },
@@ -126,12 +127,7 @@ export default tseslint.config(
               message: 'On the sign-in path import @fleet/contract/messages or /permissions, not the package.',
             },
           ],
-          patterns: [
-            {
-              group: ['**/apps/server/src/**', '**/apps/web/src/**', '**/packages/contract/src/**'],
-              message: 'Import a package by its name and exports, not its files.',
-            },
-          ],
+          patterns: [byPackageName],
         },
       ],
     },

@@ -3,6 +3,7 @@ import { createLogPartition } from '@fleet/server/partitions';
 import { purgeTelemetryBefore } from '@fleet/server/purge';
 import type { BenchDb } from './db.js';
 import type { Fleet } from './generate.js';
+import { deepBatteryPage } from './logs.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
 import { int, ms, sample } from './stats.js';
@@ -126,28 +127,11 @@ export async function benchPartitions(bdb: BenchDb, server: BenchServer, fleet: 
   const [last] = await bdb.raw<{ t: Date }>('SELECT max(recorded_at) AS t FROM gps_logs WHERE car_data_id = $1', [id]);
   const to = new Date(new Date(last!.t).getTime() + 1000).toISOString();
   const from = new Date(new Date(last!.t).getTime() - 86_400_000).toISOString();
-  const [{ n: batteryRows } = { n: 0 }] = await bdb.raw<{ n: number }>(
-    'SELECT count(*)::int AS n FROM battery_logs WHERE car_data_id = $1',
-    [id],
-  );
-  // The cursor as the console pages: the previous page's last row, its id and time (next_before_id / _at).
-  const [cursor] = await bdb.raw<{ id: number; recorded_at: Date | string }>(
-    'SELECT id, recorded_at FROM battery_logs WHERE car_data_id = $1 ORDER BY recorded_at DESC, id DESC OFFSET $2 LIMIT 1',
-    [id, Math.floor(batteryRows * 0.9)],
-  );
+  const deep = await deepBatteryPage(bdb, id);
   const cases = [
     ['car_get_gps_log, one day of 1-second points', carGetGpsLog.path, { car_data_id: id, from, to, max_points: 5000 }],
     ['car_get_battery_log, first page', carGetBatteryLog.path, { car_data_id: id, limit: 1000 }],
-    [
-      `car_get_battery_log, page at row ${int(batteryRows * 0.9)} (before_id, before_at)`,
-      carGetBatteryLog.path,
-      {
-        car_data_id: id,
-        limit: 1000,
-        before_id: Number(cursor!.id),
-        before_at: new Date(cursor!.recorded_at).toISOString(),
-      },
-    ],
+    [`car_get_battery_log, page at row ${int(deep.depth)} (before_id, before_at)`, carGetBatteryLog.path, deep.body],
   ] as const;
   for (const [label, path, body] of cases) {
     server.capture.start();

@@ -1,14 +1,15 @@
 import { parseDateBound } from '@fleet/contract';
 
 /** Display formats of SPEC.md §9. */
-const pad = (n: number) => String(n).padStart(2, '0');
+/** Two digits: 7 -> '07'. */
+export const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * An instant shifted to Japan time (UTC+9, no summer time), to be read with the getUTC* methods. The
  * console shows and takes times in Japan time whatever the zone of the PC: the server reads a time
  * without zone as Japan time (a date filter, a reservation), and charts and file names are Japan time.
  */
-const inJapan = (d: Date) => new Date(d.getTime() + 9 * 3600_000);
+export const inJapan = (d: Date) => new Date(d.getTime() + 9 * 3600_000);
 
 /**
  * YYYY/MM/DD HH:mm in Japan time; '' for nothing. A string is read as the server reads it

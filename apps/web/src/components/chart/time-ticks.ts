@@ -1,9 +1,8 @@
-/** Tick labels of a time axis in Japan time, 24-hour (uPlot's defaults are US: 7:49am, 11/24/26). */
-const JST_OFFSET_MS = 9 * 3600_000;
-const pad = (n: number) => String(n).padStart(2, '0');
+/* Tick labels of a time axis in Japan time, 24-hour (uPlot's defaults are US: 7:49am, 11/24/26). */
+import { inJapan, pad } from '../../lib/format';
 
 const parts = (sec: number) => {
-  const d = new Date(sec * 1000 + JST_OFFSET_MS);
+  const d = inJapan(new Date(sec * 1000));
   return {
     y: d.getUTCFullYear(),
     mo: d.getUTCMonth() + 1,

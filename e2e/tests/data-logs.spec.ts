@@ -7,6 +7,8 @@ const t = demoTerminal(4); // a Tokyo vehicle: the Kanagawa ones must never repo
 const start = Date.parse('2026-04-02T23:40:00Z'); // 08:40 JST on 04/03
 const at = (min: number) => new Date(start + min * 60_000).toISOString();
 
+// Sign-ins spread over the demo accounts: each allows 20 password checks a minute (credentials/login-limit.ts),
+// and the engine specs after this one check the super admin's password again.
 test.beforeAll(async ({ playwright }) => {
   const request = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
   const records: Record<string, unknown>[] = [];
@@ -50,7 +52,7 @@ test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with
       return maxWidth === undefined ? fill.call(this, text, x, y) : fill.call(this, text, x, y, maxWidth);
     };
   });
-  await loginAs(page, 'admin');
+  await loginAs(page, 'tokyo-admin');
   await page.goto(`/car/car_loges/${t.imei}`);
   await page.getByRole('tab', { name: 'OBD2' }).click();
   await expect(page.getByTestId('time-chart')).toBeVisible();
@@ -66,7 +68,7 @@ test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with
 });
 
 test('OBD2 and sensor cells are labelled columns with units, never raw JSON', async ({ page }) => {
-  await loginAs(page, 'admin');
+  await loginAs(page, 'tokyo-admin');
   await page.goto(`/car/car_loges/${t.imei}`);
   await page.getByRole('tab', { name: 'OBD2' }).click();
   await expect(page.getByRole('columnheader', { name: 'エンジン回転数 (rpm)' })).toBeVisible();
@@ -95,7 +97,7 @@ async function showLog(page: Page, imei: string, tab: string, from: string, to: 
 
 /** The GPS tab filtered to this spec's hour: six points 08:40-08:45 Japan time, newest first. */
 async function expectTheGpsHour(page: Page) {
-  await loginAs(page, 'admin');
+  await loginAs(page, 'tokyo-admin');
   // Only this spec's hour: other specs (the fleet map) report for this demo terminal at the time they run.
   await showLog(page, t.imei, 'GPS', '2026-04-03T08:00', '2026-04-03T09:00');
   await expect(page.getByTestId('log-count')).toContainText('6件');

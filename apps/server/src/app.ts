@@ -36,6 +36,7 @@ import { registerExportRoutes } from './telemetry/export.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
 import { SessionCache } from './sessions/session-cache.js';
+import { TerminalCache } from './credentials/terminal-cache.js';
 import type { SessionRow } from './sessions/session.repository.js';
 
 export interface BuildOptions {
@@ -48,7 +49,7 @@ export interface BuildOptions {
   logStream?: LogStream;
   /** The live push; made here when not given (startServer shares one with the TCP terminal links). */
   live?: LiveHub;
-  /** Whether signed-in calls use the in-process session cache; unset: config.SESSION_CACHE (see config.ts). */
+  /** Whether signed-in calls and terminals use the in-process caches; unset: config.SESSION_CACHE (see config.ts). */
   sessionCache?: boolean;
 }
 
@@ -79,7 +80,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const cached = opts.sessionCache ?? config.SESSION_CACHE ?? config.NODE_ENV !== 'test';
   const sessions = cached ? new SessionCache<SessionRow>(opts.db, app.log) : undefined;
   if (sessions) app.addHook('onClose', () => sessions.close());
-  const ctx: AppContext = { db: opts.db, config, ...(sessions ? { sessions } : {}) };
+  // Reporting terminals find their row and their limit state in memory the same way (credentials/terminal-cache.ts).
+  const terminals = cached ? new TerminalCache(opts.db, app.log) : undefined;
+  if (terminals) app.addHook('onClose', () => terminals.close());
+  const ctx: AppContext = {
+    db: opts.db,
+    config,
+    ...(sessions ? { sessions } : {}),
+    ...(terminals ? { terminals } : {}),
+  };
   const tiles = tileOrigin(config.TILE_URL);
 
   // The security headers (CSP and the rest), built once: @fastify/helmet rebuilt helmet's middleware, CSP

@@ -72,8 +72,9 @@ const ConfigSchema = z.object({
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SIMULATE: flag.default(true),
   /**
-   * The in-process session cache (sessions/session-cache.ts). Unset: on, except under NODE_ENV=test, whose
-   * tests write sessions and accounts straight into the database without saying so (the cache's own tests turn it on).
+   * The in-process caches of sessions (sessions/session-cache.ts) and reporting terminals
+   * (credentials/terminal-cache.ts). Unset: on, except under NODE_ENV=test, whose tests write sessions,
+   * accounts and terminals straight into the database without saying so (the caches' own tests turn them on).
    */
   SESSION_CACHE: flag.optional(),
   TRUST_PROXY: trustProxy.default(false),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { terminalsChanged, type LimitState } from './terminal-cache.js';
 
 /**
  * Failed terminal authentications allowed per terminal id and per IP within
@@ -19,8 +20,8 @@ const idKey = (carDeviceId: string) => `terminal:${carDeviceId}`;
 /** A request's (IP, terminal id) pair, as one key for coalesce(). */
 export const limitKey = (ip: string, carDeviceId: string) => JSON.stringify([ip, carDeviceId]);
 
-/** For each limitKey, whether its IP or its terminal id is over the limit: one query for all of them. */
-export async function findLimited(db: Db, keys: readonly string[]): Promise<Map<string, boolean>> {
+/** For each limitKey, whether its IP and its terminal id are over the limit: one query for all of them. */
+export async function findLimited(db: Db, keys: readonly string[]): Promise<Map<string, LimitState>> {
   const pairs = keys.map((k) => JSON.parse(k) as [string, string]);
   const since = sql<Date>`now() - make_interval(mins => ${TERMINAL_AUTH_LIMITS.windowMinutes})`;
   const recent = db.selectFrom('login_attempts').where('succeeded', '=', false).where('at', '>', since);
@@ -49,15 +50,20 @@ export async function findLimited(db: Db, keys: readonly string[]): Promise<Map<
       const [ip, id] = pairs[i]!;
       const byIp = failures.get(`ip ${ipKey(ip)}`) ?? 0;
       const byId = failures.get(`id ${idKey(id)}`) ?? 0;
-      return [key, byIp >= TERMINAL_AUTH_LIMITS.perIp || byId >= TERMINAL_AUTH_LIMITS.perTerminal];
+      return [key, { ip: byIp >= TERMINAL_AUTH_LIMITS.perIp, id: byId >= TERMINAL_AUTH_LIMITS.perTerminal }];
     }),
   );
 }
 
-/** Counts one failed authentication against the IP and the terminal id ('' when the credentials named none). */
+/**
+ * Counts one failed authentication against the IP and the terminal id ('' when the credentials named
+ * none), and says so to the gateway's caches (gateway/terminal-cache.ts), which forget that either was
+ * under the limit.
+ */
 export async function recordTerminalAuthFailure(db: Db, ip: string, carDeviceId: string) {
   await db
     .insertInto('login_attempts')
     .values({ ip: ipKey(ip), username: idKey(carDeviceId), succeeded: false })
     .execute();
+  await terminalsChanged(db, { failure: [ip, carDeviceId] });
 }

@@ -190,18 +190,27 @@ export function subscribeChannel(
  * Sends payloads on a channel: one NOTIFY statement through the pool on
  * PostgreSQL, the in-process emitter on PGlite. Call it with the database
  * handle (not a transaction) once what it tells of is committed. Throws when
- * the NOTIFY fails; the callers decide what a lost signal costs.
+ * the NOTIFY fails; the callers decide what a lost signal costs. With
+ * `hereFirst` (the caches' invalidations) this process's listeners on the
+ * handle are told at once, before the NOTIFY comes back to them (they hear it
+ * twice on PostgreSQL).
  */
-export async function sendOnChannel(db: Db, name: string, payloads: readonly string[]): Promise<void> {
+export async function sendOnChannel(
+  db: Db,
+  name: string,
+  payloads: readonly string[],
+  opts: { hereFirst?: boolean } = {},
+): Promise<void> {
   if (db.isTransaction) throw new Error(`sendOnChannel(${name}): call it after the commit, with the database handle`);
   if (payloads.length === 0) return;
-  if (poolOf(db)) {
-    if (payloads.length === 1) await sql`SELECT pg_notify(${name}, ${payloads[0]})`.execute(db);
-    else await sql`SELECT pg_notify(${name}, p) FROM unnest(${payloads}::text[]) AS p`.execute(db);
-    return;
+  const postgres = poolOf(db) !== undefined;
+  if (!postgres || opts.hereFirst) {
+    const ch = channels.get(db)?.get(name);
+    if (ch) for (const p of payloads) ch.emitter.emit('message', p);
   }
-  const ch = channels.get(db)?.get(name);
-  if (ch) for (const p of payloads) ch.emitter.emit('message', p);
+  if (!postgres) return;
+  if (payloads.length === 1) await sql`SELECT pg_notify(${name}, ${payloads[0]})`.execute(db);
+  else await sql`SELECT pg_notify(${name}, p) FROM unnest(${payloads}::text[]) AS p`.execute(db);
 }
 
 /**

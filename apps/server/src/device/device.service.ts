@@ -2,6 +2,7 @@ import { deviceMessages, type DeviceEditForm, type DeviceForm } from '@fleet/con
 import type { z } from 'zod';
 import { hashDeviceSecret } from '../credentials/device-secret.js';
 import type { Db } from '../db/database.js';
+import { terminalsChanged } from '../credentials/terminal-cache.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
 import { conflict, notFound } from '../http/errors.js';
 import { deviceExists, findDevice, insertDevice, setDeviceDeleted, updateDevice } from './device.repository.js';
@@ -32,6 +33,7 @@ export async function editDevice(db: Db, info: z.output<typeof DeviceEditForm>) 
     .transaction()
     .execute((trx) => updateDevice(trx, values, hash))
     .catch(mapUniqueViolation);
+  await terminalsChanged(db, { carDeviceId: values.car_device_id });
 }
 
 /** Logical delete or restore; a terminal on a live vehicle stays. */
@@ -40,4 +42,5 @@ export async function deleteDevice(db: Db, carDeviceId: string, carDataId: strin
   if (!device || device.car_data_id !== carDataId) throw notFound();
   if (isDelete && device.car) throw conflict(deviceMessages.onVehicle);
   await setDeviceDeleted(db, carDeviceId, isDelete);
+  await terminalsChanged(db, { carDeviceId });
 }

@@ -2,6 +2,7 @@ import { deviceProtocolMessages as msg } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { hashDeviceSecret, verifyDeviceSecret } from '../credentials/device-secret.js';
 import { AppError, forbidden } from '../http/errors.js';
+import type { TerminalRow } from '../credentials/terminal-cache.js';
 
 export interface AuthedDevice {
   car_device_id: string;
@@ -29,14 +30,8 @@ export function parseBasic(header: string | undefined): { id: string; password: 
   return TERMINAL_ID.test(id) && password.length >= 1 && password.length <= 128 ? { id, password } : null;
 }
 
-export interface DeviceRow {
-  car_device_id: string;
-  car_data_id: string;
-  password_hash: string;
-  is_delete: boolean;
-  /** The protocol the terminal is registered with: only `json` terminals come in through this gateway. */
-  protocol: string;
-}
+/** A terminal as the gateway reads it (kept by credentials/terminal-cache.ts). */
+export type DeviceRow = TerminalRow;
 /** Finds a terminal by its id (car_device_id). */
 export type DeviceLookup = (carDeviceId: string) => Promise<DeviceRow | undefined>;
 

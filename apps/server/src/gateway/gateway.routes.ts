@@ -10,7 +10,7 @@ import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
 import type { LiveHub } from '../live/live-hub.js';
 import { coalesce } from './coalesce.js';
-import { authenticateDevice, findDevices, parseBasic, type AuthedDevice } from './device-auth.js';
+import { authenticateDevice, findDevices, parseBasic, type AuthedDevice, type DeviceLookup } from './device-auth.js';
 import { GroupCommit } from './group-commit.js';
 import { registerOsmandRoutes } from './osmand.routes.js';
 import {
@@ -33,8 +33,21 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
     committed: (states) =>
       live.publishAll(states).catch((err: unknown) => app.log.warn({ err }, 'live publish failed')),
   });
-  const lookup = coalesce((ids: string[]) => findDevices(ctx.db, ids));
-  const limited = coalesce((keys: string[]) => findLimited(ctx.db, keys));
+  const findRow = coalesce((ids: string[]) => findDevices(ctx.db, ids));
+  const findLimit = coalesce((keys: string[]) => findLimited(ctx.db, keys));
+  // With the terminal cache (credentials/terminal-cache.ts), a terminal that reported a minute ago costs neither.
+  const cache = ctx.terminals;
+  const lookup: DeviceLookup = (id) => (cache ? cache.device(id, findRow) : findRow(id));
+  const limited = async (ip: string, id: string) => {
+    const load = async () => {
+      const state = await findLimit(limitKey(ip, id));
+      if (!state) throw new Error('findLimited answered no state');
+      return state;
+    };
+    if (cache) return cache.limited(ip, id, load);
+    const state = await load();
+    return state.ip || state.id;
+  };
   const devices = new WeakMap<FastifyRequest, AuthedDevice>();
   // OsmAnd / Traccar Client: another way in, the same ingest (docs/device-protocol.md §10).
   registerOsmandRoutes(app, ctx, { writer, limited });
@@ -50,7 +63,7 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
     const checked = authenticateDevice(ctx.db, request.headers.authorization, lookup);
     checked.catch(() => {}); // awaited below unless the limit answers first
     try {
-      if (await limited(limitKey(ip, carDeviceId))) throw tooManyRequests(msg.tooManyFailures);
+      if (await limited(ip, carDeviceId)) throw tooManyRequests(msg.tooManyFailures);
       devices.set(request, await checked);
     } catch (err) {
       const status = (err as { statusCode?: number }).statusCode;

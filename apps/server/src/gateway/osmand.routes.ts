@@ -2,7 +2,7 @@ import { OSMAND_PATH, deviceProtocolMessages as msg, osmandMessages } from '@fle
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
-import { TERMINAL_AUTH_LIMITS, limitKey, recordTerminalAuthFailure } from '../credentials/terminal-auth-limit.js';
+import { TERMINAL_AUTH_LIMITS, recordTerminalAuthFailure } from '../credentials/terminal-auth-limit.js';
 import type { GroupCommit } from './group-commit.js';
 import { sortRecords } from './ingest.service.js';
 import { decodeOsmand, osmandSeq, type OsmandQuery } from './osmand-decoder.js';
@@ -11,8 +11,8 @@ import { authenticateOsmand, osmandIdOf } from './osmand-auth.js';
 export interface OsmandDeps {
   /** The JSON gateway's group commit: the same ingest, idempotency, notifications and live push. */
   writer: GroupCommit;
-  /** Whether an (IP, terminal) limitKey is over the failed-authentication limit. */
-  limited: (key: string) => Promise<boolean | undefined>;
+  /** Whether an IP or a terminal (its IMEI here) is over the failed-authentication limit. */
+  limited: (ip: string, id: string) => Promise<boolean>;
 }
 
 /** Form bodies of OsmAnd clients that POST their parameters; at most 64 kB like any report. */
@@ -68,7 +68,7 @@ export function registerOsmandRoutes(app: FastifyInstance, ctx: AppContext, deps
     async function authenticate(request: FastifyRequest, reply: FastifyReply, imei: string, password: string) {
       const ip = request.ip;
       try {
-        if (await deps.limited(limitKey(ip, imei))) throw tooManyRequests(msg.tooManyFailures);
+        if (await deps.limited(ip, imei)) throw tooManyRequests(msg.tooManyFailures);
         return await authenticateOsmand(ctx.db, imei, password);
       } catch (err) {
         const status = (err as { statusCode?: number }).statusCode;

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import type { SessionRow } from '../sessions/session.repository.js';
+import type { TerminalCache } from '../credentials/terminal-cache.js';
 
 /** What every route handler gets: the database and configuration of this server. */
 export interface AppContext {
@@ -10,6 +11,8 @@ export interface AppContext {
   config: Config;
   /** The in-process session cache (buildApp makes it); without it every call reads its session from the database. */
   sessions?: SessionCache<SessionRow>;
+  /** The in-process cache of reporting terminals' rows and limit states (buildApp makes it with the session cache). */
+  terminals?: TerminalCache;
 }
 
 /** The signed-in caller, resolved by the token check of every non-public call. */

@@ -1,5 +1,6 @@
 import { sendOnChannel, subscribeChannel, type ChannelLog, type ChannelSubscription } from '../db/channel.js';
 import type { Db } from '../db/database.js';
+import { SignalledMap } from '../db/signalled-map.js';
 
 /**
  * A short in-process cache of live sessions (issue #19): a signed-in call finds
@@ -36,12 +37,6 @@ export interface CachedSession {
   last_seen_at: Date | string;
 }
 
-interface Entry<R> {
-  row: R;
-  /** Date.now() after which the entry is read again from the database. */
-  freshUntil: number;
-}
-
 export interface SessionCacheOptions {
   /** How long an entry is used before the database is asked again (default 10 s). */
   ttlMs?: number;
@@ -50,27 +45,24 @@ export interface SessionCacheOptions {
 }
 
 export class SessionCache<R extends CachedSession = CachedSession> {
-  private readonly entries = new Map<string, Entry<R>>();
-  private generation = 0;
+  /** Sessions by token hash. */
+  private readonly entries: SignalledMap<R>;
   private readonly channel: ChannelSubscription;
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
 
   constructor(
     readonly db: Db,
     log: ChannelLog,
     opts: SessionCacheOptions = {},
   ) {
-    this.ttlMs = opts.ttlMs ?? 10_000;
-    this.maxEntries = opts.maxEntries ?? 10_000;
     this.channel = subscribeChannel(db, SESSION_CHANNEL, log, {
       message: (payload) => this.forget(payload),
       lost: () => this.clear(),
       missed: () => this.clear(),
     });
-    let set = caches.get(db);
-    if (!set) caches.set(db, (set = new Set()));
-    set.add(this);
+    this.entries = new SignalledMap<R>(() => this.channel.live(), {
+      ttlMs: opts.ttlMs ?? 10_000,
+      maxEntries: opts.maxEntries ?? 10_000,
+    });
   }
 
   /** Resolves once invalidations sent from now on reach this cache. */
@@ -80,11 +72,9 @@ export class SessionCache<R extends CachedSession = CachedSession> {
 
   /** The cached live session of a token hash, or undefined (not cached, stale, expired, or the channel is down). */
   get(tokenHash: string, life: { idleMinutes: number }, now = Date.now()): R | undefined {
-    const entry = this.entries.get(tokenHash);
-    if (!entry || !this.channel.live()) return undefined;
-    const { row } = entry;
+    const row = this.entries.get(tokenHash, now);
+    if (!row) return undefined;
     if (
-      entry.freshUntil <= now ||
       new Date(row.expires_at).getTime() <= now ||
       new Date(row.last_seen_at).getTime() + life.idleMinutes * 60_000 <= now
     ) {
@@ -96,36 +86,28 @@ export class SessionCache<R extends CachedSession = CachedSession> {
 
   /** Taken before reading a session from the database; `put` stores it only if nothing was invalidated since. */
   mark(): number {
-    return this.generation;
+    return this.entries.mark();
   }
 
   put(row: R, mark: number, now = Date.now()) {
-    if (mark !== this.generation || !this.channel.live()) return;
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(row.token_hash, { row, freshUntil: now + this.ttlMs });
+    this.entries.put(row.token_hash, row, mark, now);
   }
 
   /** The session's idle expiry was slid forward (touchSession wrote it). */
   touched(tokenHash: string, at: Date) {
-    const entry = this.entries.get(tokenHash);
-    if (entry) entry.row = { ...entry.row, last_seen_at: at };
+    this.entries.replace(tokenHash, (row) => ({ ...row, last_seen_at: at }));
   }
 
   /** Forgets what a change payload names ('t:<token hash>', 'a:<account id>', '*'). */
   forget(payload: string) {
-    this.generation++;
     if (payload.startsWith('t:')) this.entries.delete(payload.slice(2));
     else if (payload.startsWith('a:')) {
       const accountId = payload.slice(2);
-      for (const [key, entry] of this.entries) if (entry.row.account_id === accountId) this.entries.delete(key);
+      this.entries.deleteWhere((row) => row.account_id === accountId);
     } else this.entries.clear();
   }
 
   clear() {
-    this.generation++;
     this.entries.clear();
   }
 
@@ -134,14 +116,10 @@ export class SessionCache<R extends CachedSession = CachedSession> {
   }
 
   async close() {
-    caches.get(this.db)?.delete(this);
     this.clear();
     await this.channel.close();
   }
 }
-
-/** The caches of this process per database handle: told at once, before the NOTIFY comes back. */
-const caches = new WeakMap<Db, Set<{ forget(payload: string): void }>>();
 
 /**
  * Says that sessions changed. Call it with the database handle (not a
@@ -149,8 +127,5 @@ const caches = new WeakMap<Db, Set<{ forget(payload: string): void }>>();
  * once, every other instance on the database when the NOTIFY reaches it.
  */
 export async function sessionsChanged(db: Db, change: SessionChange): Promise<void> {
-  if (db.isTransaction) throw new Error('sessionsChanged: call it after the commit, with the database handle');
-  const payload = payloadOf(change);
-  for (const cache of caches.get(db) ?? []) cache.forget(payload);
-  await sendOnChannel(db, SESSION_CHANNEL, [payload]);
+  await sendOnChannel(db, SESSION_CHANNEL, [payloadOf(change)], { hereFirst: true });
 }

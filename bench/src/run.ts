@@ -69,6 +69,11 @@ const loadShape =
     : '';
 /** --tcp-sockets=: the TCP ingest section's terminals (default 1,000; 200 with --quick or on PGlite). */
 const tcpSockets = num('tcp-sockets');
+/**
+ * --ingest-batches=: batches per terminal of the ingest section's back-to-back run (default 10; 2 with --quick, where
+ * half the batches are a terminal's first: a new connection, and a lookup its later batches do not make).
+ */
+const ingestBatches = num('ingest-batches');
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 /** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
@@ -167,7 +172,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       await section(report, 'ingest', () =>
         benchIngest(bdb, server, report, {
           terminals: Math.min(1000, size.vehicles),
-          batchesPerTerminal: quick ? 2 : 10,
+          batchesPerTerminal: ingestBatches ?? (quick ? 2 : 10),
           recordsPerBatch: 50,
           pacedBatches: quick ? 3 : 8,
         }),
@@ -208,7 +213,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
   const file = report.write(
     path.join(repoRoot, 'bench/results'),
     // An --only run names its sections, so it never overwrites a whole run's file.
-    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? `-only-${only.join('-')}` : ''}${loadShape}${tcpSockets ? `-tcp-${tcpSockets}` : ''}.md`,
+    `${date}-${kind}${quick ? '-quick' : ''}${sized ? '-sized' : ''}${only ? `-only-${only.join('-')}` : ''}${loadShape}${tcpSockets ? `-tcp-${tcpSockets}` : ''}${ingestBatches ? `-ingest-${ingestBatches}` : ''}.md`,
     md,
   );
   console.log(`\n${report.table()}\n`);

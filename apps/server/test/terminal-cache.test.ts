@@ -5,13 +5,10 @@ import {
   deviceProtocolMessages as msg,
   deviceUpdate,
 } from '@fleet/contract';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { subscribeChannel, type ChannelSubscription } from '../src/db/channel.js';
 import { TERMINAL_AUTH_LIMITS } from '../src/credentials/terminal-auth-limit.js';
 import { TERMINAL_CHANNEL, TerminalCache, terminalsChanged } from '../src/credentials/terminal-cache.js';
-import { urlForDatabase } from './databases.js';
+import { outsideSql, type OutsideSql } from './outside-sql.js';
 import { callAs, createTestApp, fleet, login, seedFixtures, type TestApp } from './helper.js';
 import { basic, reply } from './telemetry-support.js';
 
@@ -60,13 +57,22 @@ const row = (id: string, hash = 'hmac256$salt$mac') => ({
   protocol: 'json',
 });
 
+/** A cache of its own beside the app's, listening, closed after `use`. */
+async function withCache(use: (cache: TerminalCache) => Promise<void>) {
+  const cache = new TerminalCache(t.db, quiet);
+  await cache.listening();
+  try {
+    await use(cache);
+  } finally {
+    await cache.close();
+  }
+}
+
 describe('the cache itself', () => {
-  it('reads a terminal once, again after its change is said, and never keeps an unknown one', async () => {
-    const cache = new TerminalCache(t.db, quiet);
-    await cache.listening();
-    const reads: string[] = [];
-    const load = async (id: string) => (reads.push(id), id === 'nobody' ? undefined : row(id));
-    try {
+  it('reads a terminal once, again after its change is said, and never keeps an unknown one', () =>
+    withCache(async (cache) => {
+      const reads: string[] = [];
+      const load = async (id: string) => (reads.push(id), id === 'nobody' ? undefined : row(id));
       expect(await cache.device('term-1', load)).toEqual(row('term-1'));
       expect(await cache.device('term-1', load)).toEqual(row('term-1'));
       expect(await cache.device('nobody', load)).toBeUndefined();
@@ -76,18 +82,13 @@ describe('the cache itself', () => {
       await cache.device('term-1', load);
       expect(reads).toEqual(['term-1', 'nobody', 'nobody', 'term-1']);
       expect(cache.stats).toEqual({ hits: 1, misses: 4 });
-    } finally {
-      await cache.close();
-    }
-  });
+    }));
 
-  it('keeps "under the limit" per IP and per id, forgets both on a failure, never keeps "over"', async () => {
-    const cache = new TerminalCache(t.db, quiet);
-    await cache.listening();
-    let loads = 0;
-    const state = { ip: false, id: false };
-    const load = async () => (loads++, { ...state });
-    try {
+  it('keeps "under the limit" per IP and per id, forgets both on a failure, never keeps "over"', () =>
+    withCache(async (cache) => {
+      let loads = 0;
+      const state = { ip: false, id: false };
+      const load = async () => (loads++, { ...state });
       expect(await cache.limited('192.0.2.9', 'term-2', load)).toBe(false);
       expect(await cache.limited('192.0.2.9', 'term-2', load)).toBe(false);
       expect(loads).toBe(1);
@@ -99,28 +100,20 @@ describe('the cache itself', () => {
       expect(await cache.limited('192.0.2.9', 'term-2', load)).toBe(true);
       expect(await cache.limited('192.0.2.9', 'term-2', load)).toBe(true);
       expect(loads).toBe(4);
-    } finally {
-      await cache.close();
-    }
-  });
+    }));
 
-  it('does not keep what was read while a change was said', async () => {
-    const cache = new TerminalCache(t.db, quiet);
-    await cache.listening();
-    let reads = 0;
-    const load = async () => {
-      const seen = row('term-3', `read ${++reads}`);
-      if (reads === 1) await terminalsChanged(t.db, { carDeviceId: 'term-3' });
-      return seen;
-    };
-    try {
+  it('does not keep what was read while a change was said', () =>
+    withCache(async (cache) => {
+      let reads = 0;
+      const load = async () => {
+        const seen = row('term-3', `read ${++reads}`);
+        if (reads === 1) await terminalsChanged(t.db, { carDeviceId: 'term-3' });
+        return seen;
+      };
       expect((await cache.device('term-3', load))?.password_hash).toBe('read 1');
       expect((await cache.device('term-3', load))?.password_hash).toBe('read 2');
       expect((await cache.device('term-3', load))?.password_hash).toBe('read 2');
-    } finally {
-      await cache.close();
-    }
-  });
+    }));
 });
 
 describe('the gateway with the cache', () => {
@@ -174,49 +167,27 @@ describe('the gateway with the cache', () => {
 });
 
 describe.runIf(onPostgres)('changes to a terminal made by SQL outside the app', () => {
-  let outside: pg.Client;
-  let channel: ChannelSubscription;
-  const heard: string[] = [];
-
+  let outside: OutsideSql;
   beforeAll(async () => {
-    channel = subscribeChannel(t.db, TERMINAL_CHANNEL, quiet, { message: (p) => heard.push(p) });
-    await channel.listening();
-    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(t.db);
-    outside = new pg.Client({ connectionString: urlForDatabase(inject('databaseUrl'), rows[0]!.name) });
-    await outside.connect();
+    outside = await outsideSql(t.db, TERMINAL_CHANNEL);
   });
-  afterAll(async () => {
-    await outside?.end();
-    await channel?.close();
-  });
-
-  /** Runs an outside statement, then a sentinel NOTIFY (signals arrive in commit order); returns what it signalled. */
-  async function outsideSql(text: string, values: unknown[] = []): Promise<string[]> {
-    heard.length = 0;
-    await outside.query(text, values);
-    const sentinel = `sentinel:${Math.random()}`;
-    await outside.query('SELECT pg_notify($1, $2)', [TERMINAL_CHANNEL, sentinel]);
-    const until = Date.now() + 3000;
-    while (!heard.includes(sentinel)) {
-      if (Date.now() > until) throw new Error('the sentinel NOTIFY never arrived');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    return heard.filter((p) => p !== sentinel);
-  }
+  afterAll(() => outside?.close());
 
   it('a terminal deleted or re-passworded by SQL is refused at once; other columns say nothing', async () => {
     const id = fleet.B.car_device_id;
     expect((await report(basic(id))).statusCode).toBe(200); // kept now
-    expect(await outsideSql(`UPDATE devices SET car_type = 'いすゞ エルフ' WHERE car_device_id = $1`, [id])).toEqual(
+    expect(await outside.run(`UPDATE devices SET car_type = 'いすゞ エルフ' WHERE car_device_id = $1`, [id])).toEqual(
       [],
     );
-    expect(await outsideSql(`UPDATE devices SET is_delete = true WHERE car_device_id = $1`, [id])).toEqual([`d:${id}`]);
+    expect(await outside.run(`UPDATE devices SET is_delete = true WHERE car_device_id = $1`, [id])).toEqual([
+      `d:${id}`,
+    ]);
     expect((await report(basic(id))).statusCode).toBe(403);
-    await outsideSql(`UPDATE devices SET is_delete = false WHERE car_device_id = $1`, [id]);
+    await outside.run(`UPDATE devices SET is_delete = false WHERE car_device_id = $1`, [id]);
     expect((await report(basic(id))).statusCode).toBe(200);
-    expect(await outsideSql(`UPDATE devices SET password_hash = 'hmac256$x$y' WHERE car_device_id = $1`, [id])).toEqual(
-      [`d:${id}`],
-    );
+    expect(
+      await outside.run(`UPDATE devices SET password_hash = 'hmac256$x$y' WHERE car_device_id = $1`, [id]),
+    ).toEqual([`d:${id}`]);
     expect((await report(basic(id))).statusCode).toBe(401);
   });
 });

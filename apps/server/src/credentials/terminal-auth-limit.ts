@@ -57,7 +57,7 @@ export async function findLimited(db: Db, keys: readonly string[]): Promise<Map<
 
 /**
  * Counts one failed authentication against the IP and the terminal id ('' when the credentials named
- * none), and says so to the gateway's caches (gateway/terminal-cache.ts), which forget that either was
+ * none), and says so to the terminal caches (terminal-cache.ts), which forget that either was
  * under the limit.
  */
 export async function recordTerminalAuthFailure(db: Db, ip: string, carDeviceId: string) {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { runClient } from './child.js';
+import { cpuShare, describeShare, type CpuShare } from './cpu-share.js';
 import type { BenchDb } from './db.js';
 import { deviceId, imei, TERMINAL_SECRET } from './generate.js';
 import { batchRecords, type BenchRecord, type IngestPlan } from './ingest-records.js';
@@ -115,13 +116,24 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000,
   };
   const ids = Array.from({ length: opts.terminals }, (_, t) => deviceId(t + 1));
-  const g = await runClient<IngestResult>('ingest.ts', {
-    ...plan,
-    url: server.url,
-    ids,
-    secret: TERMINAL_SECRET,
-    seqBase: 1_000_000,
-  });
+  // The cores used while the client sends (its own start-up left out), told by its '#' lines.
+  let gatewayCpu: (() => CpuShare | undefined) | undefined;
+  let gatewayShare: CpuShare | undefined;
+  const phase = (line: string) => {
+    if (line === '# sending') gatewayCpu = cpuShare();
+    else if (line === '# sent') gatewayShare = gatewayCpu?.();
+  };
+  const g = await runClient<IngestResult>(
+    'ingest.ts',
+    {
+      ...plan,
+      url: server.url,
+      ids,
+      secret: TERMINAL_SECRET,
+      seqBase: 1_000_000,
+    },
+    phase,
+  );
   // Terminals on a timer, together offering the target rate: the latency a terminal sees in service.
   const intervalMs = (opts.terminals * opts.recordsPerBatch * 1000) / TARGET_RATE;
   const pacedPlan: IngestPlan = {
@@ -138,7 +150,9 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     intervalMs,
   });
   const onPg = bdb.kind === 'postgres';
+  const rawCpu = cpuShare();
   const rawSeconds = await rawWrite(plan, onPg ? 10 : 1, insertWrite(bdb));
+  const rawShare = rawCpu();
   const gatewayRate = g.accepted / g.seconds;
   const rawRate = records / rawSeconds;
   // The fastest way in PostgreSQL has: the same records by COPY, batch by batch, 10 at a time.
@@ -166,6 +180,15 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     name: `receive-to-commit per batch, terminals sending back to back (${opts.terminals} in flight: queueing)`,
     value: `p50 ${ms(g.p50)} / p99 ${ms(g.p99)} / max ${ms(g.max)} ms`,
   });
+  // Where the cores went in each: the gateway's limit is whichever process is at one core.
+  if (gatewayShare && rawShare) {
+    report.add({
+      section: '2 ingest',
+      name: 'cores used while the terminals sent back to back (bench process = the server)',
+      value: describeShare(gatewayShare, 'server', 'the rest (the client)'),
+      anchor: `raw INSERT: ${describeShare(rawShare, 'bench', 'the rest')}`,
+    });
+  }
   for (const f of [...g.failures, ...paced.failures]) report.note(`ingest failure: ${f}`);
   const pacedRate = paced.accepted / paced.seconds;
   report.add({

@@ -60,6 +60,8 @@ const fail = (what: string) => {
   errors++;
   if (failures.length < 5) failures.push(what.slice(0, 200));
 };
+// Lines starting with '#' are told to the bench as they come (child.ts): where the sending starts and ends.
+console.log('# sending');
 const started = performance.now();
 await Promise.all(
   opts.ids.map(async (id, t) => {
@@ -94,6 +96,7 @@ await Promise.all(
   }),
 );
 const seconds = (performance.now() - started) / 1000;
+console.log('# sent');
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
 agent.destroy();

@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Who used the machine's cores during a measured phase (Linux /proc; elsewhere nothing is reported):
+ * this process (the bench, whose server runs in it), PostgreSQL (every process named `postgres` on this
+ * host; none when the database runs elsewhere), and the rest (the bench's client process, anything else
+ * running), each in cores (1.0 = one core busy the whole phase). CPU time is counted in the kernel's
+ * USER_HZ ticks (100 a second on Linux whatever the kernel's own rate).
+ */
+const TICKS_PER_SECOND = 100;
+
+interface Snapshot {
+  at: number;
+  self: number;
+  postgres: number;
+  /** Busy ticks of every core (/proc/stat's first line, idle and iowait left out). */
+  machine: number;
+}
+
+/** utime + stime of a process, in ticks; undefined when it is gone or unreadable. */
+function processTicks(pid: string): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+function postgresTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm !== 'postgres') continue;
+    const ticks = processTicks(pid);
+    if (ticks !== undefined) out.set(pid, ticks);
+  }
+  return out;
+}
+
+function machineTicks(): number {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy = all but idle and iowait.
+  return cpu.reduce((a, b) => a + b, 0) - (cpu[3] ?? 0) - (cpu[4] ?? 0);
+}
+
+export interface CpuShare {
+  seconds: number;
+  /** Cores used on average during the phase. */
+  self: number;
+  postgres: number;
+  rest: number;
+  cores: number;
+  /** Whether any PostgreSQL process was seen on this host. */
+  postgresSeen: boolean;
+}
+
+/**
+ * Starts counting; the returned function ends the phase and says who used the cores, or undefined
+ * where /proc cannot be read. PostgreSQL processes that start during the phase (a new backend) count
+ * from zero, those that end during it are left out.
+ */
+export function cpuShare(): () => CpuShare | undefined {
+  let start: (Snapshot & { backends: Map<string, number> }) | undefined;
+  try {
+    const backends = postgresTicks();
+    start = {
+      at: performance.now(),
+      self: processTicks(String(process.pid)) ?? 0,
+      postgres: 0,
+      machine: machineTicks(),
+      backends,
+    };
+  } catch {
+    start = undefined;
+  }
+  return () => {
+    if (!start) return undefined;
+    try {
+      const seconds = (performance.now() - start.at) / 1000;
+      const backends = postgresTicks();
+      let postgres = 0;
+      for (const [pid, ticks] of backends) postgres += ticks - (start.backends.get(pid) ?? 0);
+      const self = (processTicks(String(process.pid)) ?? 0) - start.self;
+      const machine = machineTicks() - start.machine;
+      const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
+      return {
+        seconds,
+        self: cores(self),
+        postgres: cores(postgres),
+        rest: Math.max(0, cores(machine - self - postgres)),
+        cores: os.cpus().length,
+        postgresSeen: backends.size > 0,
+      };
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** "server 1.05, PostgreSQL 0.45, the rest 0.30 of 2 cores" */
+export const describeShare = (share: CpuShare, selfName: string, restName: string) =>
+  `${selfName} ${share.self.toFixed(2)}, PostgreSQL ${share.postgresSeen ? share.postgres.toFixed(2) : '(not on this host)'}, ` +
+  `${restName} ${share.rest.toFixed(2)} of ${share.cores} cores (${share.seconds.toFixed(1)} s)`;

@@ -22,8 +22,18 @@ export interface BatchFindings {
   vibration(threshold: number): Finding | undefined;
 }
 
-const time = (r: DeviceRecord) => Date.parse(r.time);
-export const byTime = (records: readonly DeviceRecord[]) => [...records].sort((a, b) => time(a) - time(b));
+/**
+ * The records oldest first, records of the same time in their order (a stable sort). Each time is read
+ * once, and a batch already in order (a terminal's usual batch) is not sorted at all.
+ */
+export function byTime<R extends { time: string }>(records: readonly R[]): readonly R[] {
+  const times = records.map((r) => Date.parse(r.time));
+  if (times.every((t, i) => i === 0 || t >= times[i - 1]!)) return records;
+  return times
+    .map((_, i) => i)
+    .sort((a, b) => times[a]! - times[b]!)
+    .map((i) => records[i]!);
+}
 
 const errorItems: Partial<Record<string, 'sensor_error' | 'obd2_error'>> = {
   sensor: 'sensor_error',

@@ -47,15 +47,16 @@ export function foldLatest(
   const patch: LatestPatch = { recorded_at: null };
   const times: Partial<Record<Group | 'any', number>> = {};
   // Later entries win ties: within a batch the order is the terminal's order.
+  // `t`: the entry's time read once (Date.parse of `time`).
+  let t = 0;
   const offer = <G extends Group>(group: G, time: string, value: NonNullable<LatestPatch[G]>['value']) => {
-    const t = Date.parse(time);
     if (times[group] === undefined || t >= times[group]) {
       times[group] = t;
       (patch[group] as Timed<unknown>) = { at: time, value };
     }
   };
   const seen = (time: string) => {
-    const t = Date.parse(time);
+    t = Date.parse(time);
     if (times.any === undefined || t >= times.any) {
       times.any = t;
       patch.recorded_at = time;

@@ -1,6 +1,6 @@
-import { sendOnChannel, subscribeChannel, type ChannelLog, type ChannelSubscription } from '../db/channel.js';
+import { sendOnChannel, type ChannelLog, type ChannelSubscription } from '../db/channel.js';
 import type { Db } from '../db/database.js';
-import { SignalledMap } from '../db/signalled-map.js';
+import { SignalledMap, subscribeInvalidations } from '../db/signalled-map.js';
 
 /**
  * What a reporting terminal's request needs before its body is read, kept in
@@ -67,11 +67,7 @@ export class TerminalCache {
     log: ChannelLog,
     opts: TerminalCacheOptions = {},
   ) {
-    this.channel = subscribeChannel(db, TERMINAL_CHANNEL, log, {
-      message: (payload) => this.forget(payload),
-      lost: () => this.clear(),
-      missed: () => this.clear(),
-    });
+    this.channel = subscribeInvalidations(db, TERMINAL_CHANNEL, log, this);
     const live = () => this.channel.live();
     const sizes = { ttlMs: opts.ttlMs ?? 60_000, maxEntries: opts.maxEntries ?? 200_000 };
     this.devices = new SignalledMap(live, sizes);

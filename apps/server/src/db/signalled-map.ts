@@ -7,6 +7,9 @@
  * hand it to `put`), keeps an entry at most `ttlMs` whatever happens, and at
  * most `maxEntries` of them (the oldest goes first).
  */
+import type { Db } from './database.js';
+import { subscribeChannel, type ChannelLog, type ChannelSubscription } from './channel.js';
+
 export interface SignalledMapOptions {
   ttlMs: number;
   maxEntries: number;
@@ -81,3 +84,27 @@ export class SignalledMap<V> {
     return this.entries.size;
   }
 }
+
+/** What a cache does with its channel's signals. */
+export interface Invalidated {
+  /** Forgets what a payload names. */
+  forget(payload: string): void;
+  /** Forgets everything (signals may have been missed). */
+  clear(): void;
+}
+
+/**
+ * Subscribes a cache to the channel its invalidations come on: each payload is forgotten, and everything is
+ * cleared when the listening connection is lost and again when it is back (signals may have been missed).
+ */
+export const subscribeInvalidations = (
+  db: Db,
+  name: string,
+  log: ChannelLog,
+  cache: Invalidated,
+): ChannelSubscription =>
+  subscribeChannel(db, name, log, {
+    message: (payload) => cache.forget(payload),
+    lost: () => cache.clear(),
+    missed: () => cache.clear(),
+  });

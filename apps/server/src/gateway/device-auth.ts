@@ -30,13 +30,11 @@ export function parseBasic(header: string | undefined): { id: string; password: 
   return TERMINAL_ID.test(id) && password.length >= 1 && password.length <= 128 ? { id, password } : null;
 }
 
-/** A terminal as the gateway reads it (kept by credentials/terminal-cache.ts). */
-export type DeviceRow = TerminalRow;
 /** Finds a terminal by its id (car_device_id). */
-export type DeviceLookup = (carDeviceId: string) => Promise<DeviceRow | undefined>;
+export type DeviceLookup = (carDeviceId: string) => Promise<TerminalRow | undefined>;
 
 /** Terminals by id, many in one query. */
-export async function findDevices(db: Db, ids: readonly string[]): Promise<Map<string, DeviceRow>> {
+export async function findDevices(db: Db, ids: readonly string[]): Promise<Map<string, TerminalRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('devices')

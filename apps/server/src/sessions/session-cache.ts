@@ -1,6 +1,6 @@
-import { sendOnChannel, subscribeChannel, type ChannelLog, type ChannelSubscription } from '../db/channel.js';
+import { sendOnChannel, type ChannelLog, type ChannelSubscription } from '../db/channel.js';
 import type { Db } from '../db/database.js';
-import { SignalledMap } from '../db/signalled-map.js';
+import { SignalledMap, subscribeInvalidations } from '../db/signalled-map.js';
 
 /**
  * A short in-process cache of live sessions (issue #19): a signed-in call finds
@@ -54,11 +54,7 @@ export class SessionCache<R extends CachedSession = CachedSession> {
     log: ChannelLog,
     opts: SessionCacheOptions = {},
   ) {
-    this.channel = subscribeChannel(db, SESSION_CHANNEL, log, {
-      message: (payload) => this.forget(payload),
-      lost: () => this.clear(),
-      missed: () => this.clear(),
-    });
+    this.channel = subscribeInvalidations(db, SESSION_CHANNEL, log, this);
     this.entries = new SignalledMap<R>(() => this.channel.live(), {
       ttlMs: opts.ttlMs ?? 10_000,
       maxEntries: opts.maxEntries ?? 10_000,

@@ -47,19 +47,19 @@ export function foldLatest(
   const patch: LatestPatch = { recorded_at: null };
   const times: Partial<Record<Group | 'any', number>> = {};
   // Later entries win ties: within a batch the order is the terminal's order.
-  // `t`: the entry's time read once (Date.parse of `time`).
+  // Each entry's time is read once (`seen` parses it) and given to `offer` with it.
   let t = 0;
-  const offer = <G extends Group>(group: G, time: string, value: NonNullable<LatestPatch[G]>['value']) => {
-    if (times[group] === undefined || t >= times[group]) {
-      times[group] = t;
-      (patch[group] as Timed<unknown>) = { at: time, value };
-    }
-  };
   const seen = (time: string) => {
     t = Date.parse(time);
     if (times.any === undefined || t >= times.any) {
       times.any = t;
       patch.recorded_at = time;
+    }
+  };
+  const offer = <G extends Group>(group: G, time: string, value: NonNullable<LatestPatch[G]>['value']) => {
+    if (times[group] === undefined || t >= times[group]) {
+      times[group] = t;
+      (patch[group] as Timed<unknown>) = { at: time, value };
     }
   };
 

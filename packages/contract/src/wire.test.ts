@@ -20,6 +20,22 @@ describe('timestamp()', () => {
     });
   });
 
+  it("gives PostgreSQL's JSON times (a UTC session) what Date's parse gives them, the fraction cut to milliseconds", () => {
+    const written = [
+      '2026-11-26T23:56:58.593012+00:00',
+      '2026-11-26T23:56:58.999999+00:00',
+      '2026-01-01T00:00:00+00:00',
+      '2026-01-01T00:00:00.5+00:00',
+      '2026-01-01T00:00:00.12+00:00',
+      '0099-01-01T00:00:00.5+00:00',
+      '2024-02-29T23:59:59.123456789+00:00',
+    ];
+    for (const v of written) expect(toWireTime(v), v).toBe(new Date(v).toISOString());
+    // Not that shape (another zone, an impossible hour): parsed as before.
+    expect(toWireTime('2026-01-01T09:00:00+09:00')).toBe('2026-01-01T00:00:00.000Z');
+    expect(toWireTime('2026-01-01T25:00:00+00:00')).toBeUndefined();
+  });
+
   it('refuses what is no moment with an issue, not an exception', () => {
     const r = Row.safeParse({ at: 'yesterday', maybe: new Date(Number.NaN) });
     expect(r.success).toBe(false);

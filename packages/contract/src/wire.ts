@@ -9,10 +9,18 @@ import { z } from 'zod';
  */
 
 const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** How PostgreSQL writes a timestamptz in JSON in a UTC session: '2026-11-26T23:56:58.593012+00:00'. */
+const POSTGRES_UTC =
+  /^(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d)(?:\.(\d{1,9}))?\+00:00$/;
 
 /** A moment as the wire carries it: ISO 8601 in UTC with milliseconds; undefined for what is no moment. */
 export function toWireTime(v: Date | string): string | undefined {
-  if (typeof v === 'string' && CANONICAL.test(v)) return v;
+  if (typeof v === 'string') {
+    if (CANONICAL.test(v)) return v;
+    // Rewritten, not parsed: the fraction cut to milliseconds, as Date's parse does (rows read as JSON).
+    const pg = POSTGRES_UTC.exec(v);
+    if (pg) return `${pg[1]}.${`${pg[2] ?? ''}000`.slice(0, 3)}Z`;
+  }
   const ms = (typeof v === 'string' ? new Date(v) : v).getTime();
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }

@@ -11,6 +11,9 @@ describe('nestsDeeperThan', () => {
     ['{"a":"\\"[[[["}', 1, false],
     ['{"a":"\\\\"}', 1, false],
     ['{"a":"\\\\",[[[1]]]}', 2, true],
+    ['{"a":"\\\\\\"[[[["}', 1, false],
+    ['["[[[', 0, true],
+    ['[1,"[[[', 1, false],
   ])('%s deeper than %i: %s', (text, max, expected) => {
     expect(nestsDeeperThan(text, max)).toBe(expected);
   });

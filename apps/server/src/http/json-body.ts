@@ -17,21 +17,31 @@ const CLOSE_ARRAY = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Whether JSON text nests deeper than `max`: one pass over the characters, brackets inside strings skipped. */
+/**
+ * Whether JSON text nests deeper than `max`: one pass over the characters, brackets inside strings skipped
+ * (a string is jumped over to its closing quote by indexOf: a batch's text is mostly keys and times).
+ */
 export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    if (c === QUOTE) {
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && escaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false; // an unterminated string: JSON.parse refuses the text
+      i = end;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > max) return true;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
   }
   return false;
+}
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function escaped(text: string, at: number): boolean {
+  let n = 0;
+  while (text.charCodeAt(at - 1 - n) === BACKSLASH) n++;
+  return n % 2 === 1;
 }
 
 export const tooDeep = () => new AppError(400, 'BAD_REQUEST', 'JSONの入れ子が深すぎます。');

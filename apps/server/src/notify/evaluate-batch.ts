@@ -6,7 +6,7 @@ import { foldMotion, type Motion } from './motion.js';
 import { lockMotions, saveMotions } from './motion.repository.js';
 import { findCarsByDataIds, latestPositions, loadVehicleAreas, type NotifyCar } from './notification.repository.js';
 import { findSubscribers, seesCompany } from './settings.repository.js';
-import { findBatchEvents } from './telemetry-rules.js';
+import { findBatchEvents, inTimeOrder } from './telemetry-rules.js';
 import { queueTerminalEvents } from '../webhooks/terminal-events.js';
 
 export interface NotifyOptions {
@@ -78,8 +78,10 @@ export async function evaluateBatches(
   // Motion first, locked in IMEI order: it also serialises judging one terminal across server instances.
   const motions = reads?.motions ?? (await lockMotions(trx, ids));
   const moved: ({ car_data_id: string } & Motion)[] = [];
+  // Each batch put in time order once, for its motion and its findings.
+  const orders = new Map(todo.map((b) => [b.carDataId, inTimeOrder(b.records)]));
   for (const b of todo) {
-    const m = foldMotion(motions.get(b.carDataId) ?? null, b.records);
+    const m = foldMotion(motions.get(b.carDataId) ?? null, orders.get(b.carDataId)!);
     if (m) moved.push({ car_data_id: b.carDataId, ...m });
   }
   await saveMotions(trx, moved);
@@ -112,7 +114,7 @@ export async function evaluateBatches(
   for (const { car, subs: carSubscribers } of carSubs) {
     const b = byImei.get(car.car_data_id)!;
     const lastPosition = b.lastPosition === undefined ? (positions.get(b.carDataId) ?? null) : b.lastPosition;
-    const found = findBatchEvents(b.records, { areas: areas.get(car.car_id) ?? null, lastPosition });
+    const found = findBatchEvents(orders.get(b.carDataId)!, { areas: areas.get(car.car_id) ?? null, lastPosition });
     for (const sub of carSubscribers) {
       for (const item of TELEMETRY_ITEMS) {
         const setting = sub.items[item];

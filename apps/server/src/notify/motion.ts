@@ -1,5 +1,4 @@
-import type { DeviceRecord } from '@fleet/contract';
-import { byTime } from './telemetry-rules.js';
+import { ordered, type Batch } from './telemetry-rules.js';
 
 /**
  * Per terminal: when the vehicle last moved and since when it has stood with
@@ -31,44 +30,61 @@ export function metresBetween(a: { lat: number; lng: number }, b: { lat: number;
  * Folds a batch into the motion state. Records older than the state are
  * skipped (a terminal flushing its buffer late must not move time backwards).
  * Returns null when the batch has nothing about movement or engine.
+ * The fold runs on epoch milliseconds (the batch's times are read once, inTimeOrder); Dates are made
+ * for the state it returns.
  */
-export function foldMotion(prev: Motion | null, records: readonly DeviceRecord[]): Motion | null {
-  let m = prev ? { ...prev } : null;
+export function foldMotion(prev: Motion | null, batch: Batch): Motion | null {
+  let started = prev !== null;
+  let movedAt = prev ? prev.moved_at.getTime() : 0;
+  let anchor: { lat: number; lng: number } | null =
+    prev && prev.anchor_lat !== null && prev.anchor_lng !== null
+      ? { lat: prev.anchor_lat, lng: prev.anchor_lng }
+      : null;
+  let anchorLat = prev ? prev.anchor_lat : null;
+  let anchorLng = prev ? prev.anchor_lng : null;
+  let engine = prev ? prev.engine_running : null;
+  let idleSince = prev?.idle_since ? prev.idle_since.getTime() : null;
+  let last = prev ? prev.last_record_at.getTime() : 0;
   let changed = false;
-  for (const r of byTime(records)) {
+  const order = ordered(batch);
+  for (let i = 0; i < order.records.length; i++) {
+    const r = order.records[i]!;
     if (r.type !== 'gps' && !(r.type === 'engine' && r.running != null)) continue;
-    const at = new Date(r.time);
-    if (m && at < m.last_record_at) continue;
-    m ??= {
-      moved_at: at,
-      anchor_lat: null,
-      anchor_lng: null,
-      engine_running: null,
-      idle_since: null,
-      last_record_at: at,
-    };
-    m.last_record_at = at;
+    const at = order.times[i]!;
+    if (started && at < last) continue;
+    if (!started) {
+      started = true;
+      movedAt = at;
+    }
+    last = at;
     changed = true;
     if (r.type === 'engine') {
-      m.engine_running = r.running!;
+      engine = r.running!;
       // Engine started: standing until a GPS record says it drives off.
-      if (r.running === 'on') m.idle_since ??= at;
-      else m.idle_since = null;
+      if (r.running === 'on') idleSince ??= at;
+      else idleSince = null;
       continue;
     }
-    const pos = { lat: r.lat, lng: r.lng };
-    const anchor = m.anchor_lat !== null && m.anchor_lng !== null ? { lat: m.anchor_lat, lng: m.anchor_lng } : null;
-    const moving = (r.speed ?? 0) >= MOVING_KMH || (anchor !== null && metresBetween(anchor, pos) > MOVED_METRES);
+    const moving = (r.speed ?? 0) >= MOVING_KMH || (anchor !== null && metresBetween(anchor, r) > MOVED_METRES);
     if (moving || !anchor) {
-      m.anchor_lat = pos.lat;
-      m.anchor_lng = pos.lng;
+      anchorLat = r.lat;
+      anchorLng = r.lng;
+      anchor = { lat: r.lat, lng: r.lng };
     }
     if (moving) {
-      m.moved_at = at;
-      m.idle_since = null;
-    } else if (m.engine_running === 'on') {
-      m.idle_since ??= at;
+      movedAt = at;
+      idleSince = null;
+    } else if (engine === 'on') {
+      idleSince ??= at;
     }
   }
-  return changed ? m : null;
+  if (!changed) return null;
+  return {
+    moved_at: new Date(movedAt),
+    anchor_lat: anchorLat,
+    anchor_lng: anchorLng,
+    engine_running: engine,
+    idle_since: idleSince === null ? null : new Date(idleSince),
+    last_record_at: new Date(last),
+  };
 }

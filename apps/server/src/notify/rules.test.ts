@@ -2,7 +2,7 @@ import { defaultNotifySettings, DeviceRecord, type DeviceRecordInput } from '@fl
 import { describe, expect, it } from 'vitest';
 import type { SweepVehicle } from './notification.repository.js';
 import { findSweepEvents, formatElapsed, IDLE_REPORT_WINDOW_MS } from './sweep-rules.js';
-import { byTime, findBatchEvents } from './telemetry-rules.js';
+import { byTime, findBatchEvents, inTimeOrder } from './telemetry-rules.js';
 
 const rec = (r: DeviceRecordInput) => DeviceRecord.parse(r);
 const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 0, 0, s)).toISOString();
@@ -18,6 +18,23 @@ describe('byTime', () => {
     expect(byTime(batch).map((r) => r.n)).toEqual([2, 4, 1, 3]);
     const inOrder = [batch[1]!, batch[3]!, batch[0]!];
     expect(byTime(inOrder)).toBe(inOrder);
+  });
+
+  it('gives each record its time at the same place (inTimeOrder), and findings judge the same from it', () => {
+    const order = inTimeOrder([
+      { time: at(3), n: 1 },
+      { time: '2026-12-01T09:00:01+09:00', n: 2 },
+    ]);
+    expect(order.records.map((r) => r.n)).toEqual([2, 1]);
+    expect(order.times).toEqual([Date.parse(at(1)), Date.parse(at(3))]);
+    const batch = [
+      rec({ type: 'error', time: at(3), error_type: 'sensor', status_code: 1000 }),
+      rec({ type: 'gps', time: at(1), lat: 35, lng: 139 }),
+    ];
+    const ctx = { areas: null, lastPosition: null };
+    const fromOrder = findBatchEvents(inTimeOrder(batch), ctx);
+    expect(fromOrder.fixed).toEqual(findBatchEvents(batch, ctx).fixed);
+    expect(fromOrder.fixed.sensor_error).toMatchObject({ at: new Date(at(3)), position: { lat: 35, lng: 139 } });
   });
 });
 

@@ -22,18 +22,30 @@ export interface BatchFindings {
   vibration(threshold: number): Finding | undefined;
 }
 
-/**
- * The records oldest first, records of the same time in their order (a stable sort). Each time is read
- * once, and a batch already in order (a terminal's usual batch) is not sorted at all.
- */
-export function byTime<R extends { time: string }>(records: readonly R[]): readonly R[] {
-  const times = records.map((r) => Date.parse(r.time));
-  if (times.every((t, i) => i === 0 || t >= times[i - 1]!)) return records;
-  return times
-    .map((_, i) => i)
-    .sort((a, b) => times[a]! - times[b]!)
-    .map((i) => records[i]!);
+/** A batch oldest first, with each record's time (epoch ms) at the same index. */
+export interface TimeOrder<R> {
+  records: readonly R[];
+  times: readonly number[];
 }
+
+/**
+ * The records oldest first, records of the same time in their order (a stable sort), and their times.
+ * Each time is read once, and a batch already in order (a terminal's usual batch) is not sorted.
+ * The judgement works one out per batch for the motion fold and the findings (evaluate-batch.ts).
+ */
+export function inTimeOrder<R extends { time: string }>(records: readonly R[]): TimeOrder<R> {
+  const times = records.map((r) => Date.parse(r.time));
+  if (times.every((t, i) => i === 0 || t >= times[i - 1]!)) return { records, times };
+  const index = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]!);
+  return { records: index.map((i) => records[i]!), times: index.map((i) => times[i]!) };
+}
+
+/** A batch as given, or already in time order. */
+export type Batch = readonly DeviceRecord[] | TimeOrder<DeviceRecord>;
+export const ordered = (batch: Batch): TimeOrder<DeviceRecord> => ('times' in batch ? batch : inTimeOrder(batch));
+
+/** The records oldest first (inTimeOrder's records). */
+export const byTime = <R extends { time: string }>(records: readonly R[]): readonly R[] => inTimeOrder(records).records;
 
 const errorItems: Partial<Record<string, 'sensor_error' | 'obd2_error'>> = {
   sensor: 'sensor_error',
@@ -55,23 +67,29 @@ function areaFinding(pos: Position, areas: VehicleAreas): string | undefined {
  * without a position takes the last one known before it.
  */
 export function findBatchEvents(
-  records: readonly DeviceRecord[],
+  batch: Batch,
   ctx: { areas: VehicleAreas | null; lastPosition: Position | null },
 ): BatchFindings {
   const fixed: BatchFindings['fixed'] = {};
   const vibrations: { value: number; at: Date; position: Position | null }[] = [];
-  let position = ctx.lastPosition;
-  const add = (item: keyof BatchFindings['fixed'], at: Date, what: string, detail: Record<string, unknown>) => {
-    fixed[item] ??= { item, at, what, position, detail };
+  // The last position known: the batch's last GPS record so far, else the one before the batch.
+  let fix: Position | null = null;
+  const position = () => (fix ? { lat: fix.lat, lng: fix.lng } : ctx.lastPosition);
+  // Times are read once a batch (inTimeOrder) and made Dates only for what is reported.
+  let t = 0;
+  const add = (item: keyof BatchFindings['fixed'], what: string, detail: Record<string, unknown>) => {
+    fixed[item] ??= { item, at: new Date(t), what, position: position(), detail };
   };
 
-  for (const r of byTime(records)) {
-    const at = new Date(r.time);
+  const order = ordered(batch);
+  for (let i = 0; i < order.records.length; i++) {
+    const r = order.records[i]!;
+    t = order.times[i]!;
     switch (r.type) {
       case 'gps': {
-        position = { lat: r.lat, lng: r.lng };
-        const what = ctx.areas && areaFinding(position, ctx.areas);
-        if (what) add('warn_area', at, what, { lat: r.lat, lng: r.lng });
+        fix = r;
+        const what = ctx.areas && areaFinding(r, ctx.areas);
+        if (what) add('warn_area', what, { lat: r.lat, lng: r.lng });
         break;
       }
       case 'error': {
@@ -80,7 +98,6 @@ export function findBatchEvents(
           const detail = r.detail ? `、${r.detail}` : '';
           add(
             item,
-            at,
             `${notifyItems[item].label}を受信しました（状態コード ${r.status_code}: ${errorStatusLabel(r.status_code)}${detail}）`,
             {
               status_code: r.status_code,
@@ -91,10 +108,11 @@ export function findBatchEvents(
         break;
       }
       case 'connection':
-        if (r.state === 'disconnected') add('connect_error', at, '端末の接続が切断されました', { state: r.state });
+        if (r.state === 'disconnected') add('connect_error', '端末の接続が切断されました', { state: r.state });
         break;
       case 'sensor':
-        if (typeof r.vibration === 'number') vibrations.push({ value: r.vibration, at, position });
+        if (typeof r.vibration === 'number')
+          vibrations.push({ value: r.vibration, at: new Date(t), position: position() });
         break;
       default:
         break;

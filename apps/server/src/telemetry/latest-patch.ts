@@ -1,4 +1,4 @@
-import type { DeviceRecord } from '@fleet/contract';
+import type { DeviceRecord, RecordOf } from '@fleet/contract';
 
 /**
  * What one batch contributes to device_latest_state: per field group the
@@ -45,50 +45,74 @@ export function foldLatest(
   lineChanges: readonly EngineLineChange[] = [],
 ): LatestPatch {
   const patch: LatestPatch = { recorded_at: null };
-  const times: Partial<Record<Group | 'any', number>> = {};
-  // Later entries win ties: within a batch the order is the terminal's order.
-  // Each entry's time is read once (`seen` parses it) and given to `offer` with it.
-  let t = 0;
-  const seen = (time: string) => {
-    t = Date.parse(time);
-    if (times.any === undefined || t >= times.any) {
-      times.any = t;
-      patch.recorded_at = time;
-    }
-  };
-  const offer = <G extends Group>(group: G, time: string, value: NonNullable<LatestPatch[G]>['value']) => {
-    if (times[group] === undefined || t >= times[group]) {
-      times[group] = t;
-      (patch[group] as Timed<unknown>) = { at: time, value };
+  // Per group the newest record so far and its time; the values are made once, for the winners.
+  // Later entries win ties: within a batch the order is the terminal's order. Each time is read once.
+  let newest = -Infinity;
+  const at: Partial<Record<Group, number>> = {};
+  const won: Partial<Record<Group, DeviceRecord | EngineLineChange>> = {};
+  const offer = (group: Group, t: number, entry: DeviceRecord | EngineLineChange) => {
+    const held = at[group];
+    if (held === undefined || t >= held) {
+      at[group] = t;
+      won[group] = entry;
     }
   };
 
   for (const r of records) {
-    seen(r.time);
+    const t = Date.parse(r.time);
+    if (t >= newest) {
+      newest = t;
+      patch.recorded_at = r.time;
+    }
     switch (r.type) {
       case 'gps':
-        offer('position', r.time, { lat: r.lat, lng: r.lng, speed: r.speed ?? null, heading: r.heading ?? null });
+        offer('position', t, r);
         break;
       case 'engine':
-        if (r.running) offer('engine_running', r.time, r.running);
-        if (r.engine_line) offer('engine_line', r.time, r.engine_line);
+        if (r.running) offer('engine_running', t, r);
+        if (r.engine_line) offer('engine_line', t, r);
         break;
       case 'connection':
-        offer('connection', r.time, r.state);
+        offer('connection', t, r);
         break;
       case 'error':
-        offer('device_state', r.time, r.status_code);
+        offer('device_state', t, r);
         break;
       case 'battery':
-        offer('battery', r.time, { voltage: r.voltage ?? null, percentage: r.percentage ?? null });
+        offer('battery', t, r);
         break;
       default:
         break;
     }
   }
   for (const c of lineChanges) {
-    seen(c.time);
-    offer('engine_line', c.time, c.engine_line);
+    const t = Date.parse(c.time);
+    if (t >= newest) {
+      newest = t;
+      patch.recorded_at = c.time;
+    }
+    offer('engine_line', t, c);
   }
+
+  const gps = won.position as RecordOf<'gps'> | undefined;
+  if (gps)
+    patch.position = {
+      at: gps.time,
+      value: { lat: gps.lat, lng: gps.lng, speed: gps.speed ?? null, heading: gps.heading ?? null },
+    };
+  const running = won.engine_running as RecordOf<'engine'> | undefined;
+  if (running) patch.engine_running = { at: running.time, value: running.running! };
+  const line = won.engine_line as RecordOf<'engine'> | EngineLineChange | undefined;
+  if (line) patch.engine_line = { at: line.time, value: line.engine_line! };
+  const connection = won.connection as RecordOf<'connection'> | undefined;
+  if (connection) patch.connection = { at: connection.time, value: connection.state };
+  const error = won.device_state as RecordOf<'error'> | undefined;
+  if (error) patch.device_state = { at: error.time, value: error.status_code };
+  const battery = won.battery as RecordOf<'battery'> | undefined;
+  if (battery)
+    patch.battery = {
+      at: battery.time,
+      value: { voltage: battery.voltage ?? null, percentage: battery.percentage ?? null },
+    };
   return patch;
 }

@@ -4,19 +4,35 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** Lines to a client's standard input (a client that reads them waits for them). */
+export interface ClientInput {
+  say(line: string): void;
+  end(): void;
+}
+
 /**
  * Runs a bench client script (TypeScript, through tsx) in its own process; resolves with its last stdout line as JSON.
  * It resolves the workspace packages to their sources as the bench does (e.g. `@fleet/server/teltonika-device`).
+ * Lines it prints starting with '#' are told to `onLine` as they come, with a way to answer it.
  */
-export function runClient<T>(script: string, args: unknown, onLine?: (line: string) => void): Promise<T> {
+export function runClient<T>(
+  script: string,
+  args: unknown,
+  onLine?: (line: string, input: ClientInput) => void,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--conditions=@fleet/source', '--import', 'tsx', path.join(here, 'clients', script), JSON.stringify(args)],
       {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['pipe', 'pipe', 'inherit'],
       },
     );
+    const input: ClientInput = {
+      say: (line) => void child.stdin.write(`${line}\n`),
+      end: () => void child.stdin.end(),
+    };
+    child.stdin.on('error', () => undefined); // a client that has ended reads nothing
     // A client outlives no bench: if this process ends first (e.g. the other client of a pair failed), so does the client.
     const stop = () => child.kill();
     process.on('exit', stop);
@@ -24,11 +40,12 @@ export function runClient<T>(script: string, args: unknown, onLine?: (line: stri
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
       out += d;
-      if (onLine) for (const l of d.split('\n')) if (l.startsWith('#')) onLine(l);
+      if (onLine) for (const l of d.split('\n')) if (l.startsWith('#')) onLine(l, input);
     });
     child.on('error', reject);
     child.on('close', (code) => {
       process.off('exit', stop);
+      input.end();
       const last = out
         .trim()
         .split('\n')

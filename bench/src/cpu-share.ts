@@ -107,6 +107,20 @@ export function cpuShare(): () => CpuShare | undefined {
   };
 }
 
+/** Phases taken as one: their seconds added, each side's cores weighed by its phase's seconds. */
+export function combineShares(shares: readonly CpuShare[]): CpuShare {
+  const seconds = shares.reduce((n, s) => n + s.seconds, 0);
+  const weighed = (side: 'self' | 'postgres' | 'rest') => shares.reduce((n, s) => n + s[side] * s.seconds, 0) / seconds;
+  return {
+    seconds,
+    self: weighed('self'),
+    postgres: weighed('postgres'),
+    rest: weighed('rest'),
+    cores: shares[0]!.cores,
+    postgresSeen: shares.some((s) => s.postgresSeen),
+  };
+}
+
 /**
  * "server 1.05, PostgreSQL 0.45, the rest 0.30 of 2 cores (12.0 s)"; with `items`, each side's CPU time
  * an item too (", a record: server 25.2, PostgreSQL 10.8 µs"): steadier between runs than the rate

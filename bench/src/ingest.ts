@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { runClient } from './child.js';
-import { cpuShare, describeShare, type CpuShare } from './cpu-share.js';
+import { runClient, type ClientInput } from './child.js';
+import { combineShares, cpuShare, describeShare, type CpuShare } from './cpu-share.js';
 import type { BenchDb } from './db.js';
 import { deviceId, imei, TERMINAL_SECRET } from './generate.js';
 import { batchRecords, type BenchRecord, type IngestPlan } from './ingest-records.js';
@@ -59,11 +59,16 @@ function copyWrite(url: string, size: number): { write: Write; end(): Promise<vo
  * and the cores used meanwhile. Each batch's rows are made before the clock starts, as the gateway's client
  * makes its bodies.
  */
-async function rawWrite(plan: IngestPlan, concurrency: number, write: Write) {
+async function rawWrite(
+  plan: IngestPlan,
+  concurrency: number,
+  write: Write,
+  batches = { first: 0, count: plan.batchesPerTerminal },
+) {
   const jobs: (() => Promise<void>)[] = [];
   for (let t = 0; t < plan.terminals; t++) {
     const id = imei(t + 1);
-    for (let b = 0; b < plan.batchesPerTerminal; b++) {
+    for (let b = batches.first; b < batches.first + batches.count; b++) {
       const records = batchRecords(plan, t, b);
       const gps = records
         .filter((r): r is Extract<BenchRecord, { type: 'gps' }> => r.type === 'gps')
@@ -116,24 +121,64 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000,
   };
   const ids = Array.from({ length: opts.terminals }, (_, t) => deviceId(t + 1));
-  // The cores used while the client sends (its own start-up left out), told by its '#' lines.
+  const onPg = bdb.kind === 'postgres';
+  // After an untimed warm-up batch a terminal (clients/ingest.ts), the gateway and the raw INSERT in turns,
+  // half the batches each time (gateway, INSERT, gateway, INSERT): this machine's speed moves by a third
+  // within a minute, and turns weigh that on both alike.
+  const halves =
+    opts.batchesPerTerminal >= 2
+      ? [
+          { first: 0, count: Math.floor(opts.batchesPerTerminal / 2) },
+          {
+            first: Math.floor(opts.batchesPerTerminal / 2),
+            count: opts.batchesPerTerminal - Math.floor(opts.batchesPerTerminal / 2),
+          },
+        ]
+      : [{ first: 0, count: opts.batchesPerTerminal }];
+  const gatewayShares: CpuShare[] = [];
+  const rawShares: CpuShare[] = [];
+  let rawSeconds = 0;
+  const rawRound = async (half: { first: number; count: number }) => {
+    const raw = await rawWrite(plan, onPg ? 10 : 1, insertWrite(bdb), half);
+    rawSeconds += raw.seconds;
+    if (raw.share) rawShares.push(raw.share);
+  };
+  // The cores used while the client sends (its own start-up left out), told by its '#' lines; after each
+  // round but the last the raw INSERT's turn, then the client is told to go on (on the same connections).
   let gatewayCpu: (() => CpuShare | undefined) | undefined;
-  let gatewayShare: CpuShare | undefined;
-  const phase = (line: string) => {
+  let sent = 0;
+  let between = Promise.resolve();
+  const phase = (line: string, input: ClientInput) => {
     if (line === '# sending') gatewayCpu = cpuShare();
-    else if (line === '# sent') gatewayShare = gatewayCpu?.();
+    else if (line === '# sent') {
+      const share = gatewayCpu?.();
+      if (share) gatewayShares.push(share);
+      const half = halves[sent++]!;
+      if (sent < halves.length) {
+        // A failed turn ends the client's input: it stops (and runClient says so) instead of waiting.
+        between = between
+          .then(() => rawRound(half))
+          .then(
+            () => input.say('go'),
+            (err: unknown) => {
+              input.end();
+              throw err;
+            },
+          );
+        between.catch(() => undefined); // awaited below
+      }
+    }
   };
   const g = await runClient<IngestResult>(
     'ingest.ts',
-    {
-      ...plan,
-      url: server.url,
-      ids,
-      secret: TERMINAL_SECRET,
-      seqBase: 1_000_000,
-    },
+    { ...plan, rounds: halves, warmup: true, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 1_000_000 },
     phase,
   );
+  await between;
+  // The last turn once the client has gone (its connections closed).
+  await rawRound(halves.at(-1)!);
+  const gatewayShare = gatewayShares.length === halves.length ? combineShares(gatewayShares) : undefined;
+  const rawShare = rawShares.length === halves.length ? combineShares(rawShares) : undefined;
   // Terminals on a timer, together offering the target rate: the latency a terminal sees in service.
   const intervalMs = (opts.terminals * opts.recordsPerBatch * 1000) / TARGET_RATE;
   const pacedPlan: IngestPlan = {
@@ -149,8 +194,6 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     seqBase: 2_000_000,
     intervalMs,
   });
-  const onPg = bdb.kind === 'postgres';
-  const { seconds: rawSeconds, share: rawShare } = await rawWrite(plan, onPg ? 10 : 1, insertWrite(bdb));
   const gatewayRate = g.accepted / g.seconds;
   const rawRate = records / rawSeconds;
   // The fastest way in PostgreSQL has: the same records by COPY, batch by batch, 10 at a time.

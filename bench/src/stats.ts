@@ -31,6 +31,40 @@ export async function sample(
   return summarize(out);
 }
 
+/**
+ * Two things timed in turns (A, B, A, B …, each warmed up first), so a machine that slows down or speeds
+ * up meanwhile weighs on both alike; `ratio` is the median of each turn's A ÷ B. Up to `runs` turns or
+ * until `budgetMs` has passed (at least 3).
+ */
+export async function samplePair(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  opts: { runs: number; warmup?: number; budgetMs?: number },
+): Promise<{ a: Sample; b: Sample; ratio: number }> {
+  for (let i = 0; i < (opts.warmup ?? 2); i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  const deadline = performance.now() + (opts.budgetMs ?? 5000);
+  const timed = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
+  while (ta.length < opts.runs && (ta.length < 3 || performance.now() < deadline)) {
+    // Which goes first alternates too: neither always follows the other's cache and plan work.
+    const first = ta.length % 2 === 0;
+    const x = first ? await timed(a) : 0;
+    const y = await timed(b);
+    ta.push(first ? x : await timed(a));
+    tb.push(y);
+  }
+  const ratios = ta.map((x, i) => x / tb[i]!).sort((p, q) => p - q);
+  return { a: summarize(ta), b: summarize(tb), ratio: percentile(ratios, 50) };
+}
+
 export const ms = (n: number) =>
   Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2)) : '—';
 export const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');

@@ -8,9 +8,12 @@
  * gateway answers after the commit). With untilMs (a bounded run), batches
  * due after that time are not sent, and those due before it that a terminal
  * could not send in time (still waiting for an earlier answer) are counted as
- * unsent.
+ * unsent. With rounds, the batches are sent a round at a time on the same
+ * keep-alive connections, each round started by a line 'go' from the bench (the bench
+ * times something else between them).
  */
-import { Client } from 'undici';
+import { createInterface } from 'node:readline';
+import http from 'node:http';
 import { batchRecords, type IngestPlan } from '../ingest-records.js';
 
 const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
@@ -21,22 +24,38 @@ const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
   intervalMs?: number;
   /** A bounded run: no batch is started this long after the start (those in flight are answered). */
   untilMs?: number;
+  /** The batches in rounds (back to back only): batch numbers first … first + count − 1 each. */
+  rounds?: { first: number; count: number }[];
+  /**
+   * Each terminal first sends one batch of its own (batch number −1) that is not counted: the server's
+   * code compiled and optimised and the connections open, as in service, before anything is timed.
+   */
+  warmup?: boolean;
 };
-const path = '/device/v1/batch';
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const url = new URL(`${opts.url}/device/v1/batch`);
 
-/**
- * One keep-alive connection a terminal, through undici: this process shares the server's cores on the
- * bench machine, and undici used less of them than node:http's client (the phase's "rest": 0.22-0.26 of
- * a core against 0.31-0.32, 27 November).
- */
-async function post(client: Client, auth: string, body: string): Promise<{ status: number; text: string }> {
-  const res = await client.request({
-    path,
-    method: 'POST',
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    body,
+function post(auth: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  return { status: res.statusCode, text: await res.body.text() };
 }
 
 const latencies: number[] = [];
@@ -55,53 +74,73 @@ const fail = (what: string) => {
 // gateway's work (the raw anchors in ingest.ts make their rows before theirs too), and on this machine
 // the client shares the server's cores.
 const auths = opts.ids.map((id) => `Basic ${Buffer.from(`${id}:${opts.secret}`).toString('base64')}`);
-const clients = opts.ids.map(() => new Client(opts.url, { pipelining: 1, keepAliveTimeout: 60_000 }));
 const bodies = opts.ids.map((_, t) =>
   Array.from({ length: opts.batchesPerTerminal }, (_, b) =>
     JSON.stringify({ seq: opts.seqBase + b, records: batchRecords(opts, t, b) }),
   ),
 );
-// Lines starting with '#' are told to the bench as they come (child.ts): where the sending starts and ends.
-console.log('# sending');
-const started = performance.now();
-await Promise.all(
-  opts.ids.map(async (_, t) => {
-    const auth = auths[t]!;
-    const client = clients[t]!;
-    for (let b = 0; b < opts.batchesPerTerminal; b++) {
-      if (opts.intervalMs) {
-        const due = started + (t / opts.ids.length + b) * opts.intervalMs;
-        // A bounded run: batches due after its end are not part of it.
-        if (opts.untilMs !== undefined && due >= started + opts.untilMs) break;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      }
-      if (opts.untilMs !== undefined && performance.now() - started >= opts.untilMs) {
-        // Due within the run, but the terminal was still waiting for an earlier answer when it ended.
-        unsent++;
-        continue;
-      }
-      const body = bodies[t]![b]!;
-      const t0 = performance.now();
-      try {
-        const res = await post(client, auth, body);
-        latencies.push(performance.now() - t0);
-        if (res.status !== 200) fail(`${res.status} ${res.text}`);
-        else {
-          acknowledged++;
-          accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
-        }
-      } catch (err) {
-        fail(String(err));
-      }
+if (opts.warmup) {
+  const warm = opts.ids.map((_, t) => JSON.stringify({ seq: opts.seqBase - 1, records: batchRecords(opts, t, -1) }));
+  await Promise.all(
+    opts.ids.map(async (_, t) => {
+      const res = await post(auths[t]!, warm[t]!);
+      if (res.status !== 200) throw new Error(`warm-up batch answered ${res.status} ${res.text}`);
+    }),
+  );
+}
+const rounds = opts.rounds ?? [{ first: 0, count: opts.batchesPerTerminal }];
+// Read only when there is a round to wait for.
+const lines = rounds.length > 1 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : undefined;
+const seconds: number[] = [];
+for (const [r, round] of rounds.entries()) {
+  if (r > 0 && (await lines!.next()).value !== 'go') throw new Error('the bench did not say go');
+  // Lines starting with '#' are told to the bench as they come (child.ts): where the sending starts and ends.
+  console.log('# sending');
+  const started = performance.now();
+  await Promise.all(opts.ids.map((_, t) => send(t, round, started)));
+  seconds.push((performance.now() - started) / 1000);
+  console.log('# sent');
+}
+if (lines) {
+  await lines.return?.();
+  process.stdin.destroy(); // else the open pipe keeps this process alive
+}
+
+/** A terminal's batches of one round, back to back or on its timer. */
+async function send(t: number, round: { first: number; count: number }, started: number) {
+  const auth = auths[t]!;
+  for (let k = 0; k < round.count; k++) {
+    const b = round.first + k;
+    if (opts.intervalMs) {
+      const due = started + (t / opts.ids.length + k) * opts.intervalMs;
+      // A bounded run: batches due after its end are not part of it.
+      if (opts.untilMs !== undefined && due >= started + opts.untilMs) break;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
-  }),
-);
-const seconds = (performance.now() - started) / 1000;
-console.log('# sent');
+    if (opts.untilMs !== undefined && performance.now() - started >= opts.untilMs) {
+      // Due within the run, but the terminal was still waiting for an earlier answer when it ended.
+      unsent++;
+      continue;
+    }
+    const body = bodies[t]![b]!;
+    const t0 = performance.now();
+    try {
+      const res = await post(auth, body);
+      latencies.push(performance.now() - t0);
+      if (res.status !== 200) fail(`${res.status} ${res.text}`);
+      else {
+        acknowledged++;
+        accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
+      }
+    } catch (err) {
+      fail(String(err));
+    }
+  }
+}
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
-await Promise.all(clients.map((c) => c.close()));
+agent.destroy();
 console.log(
   JSON.stringify({
     accepted,
@@ -109,7 +148,7 @@ console.log(
     unsent,
     errors,
     failures,
-    seconds,
+    seconds: seconds.reduce((a, b) => a + b, 0),
     batches: latencies.length,
     p50: p(0.5),
     p99: p(0.99),

@@ -18,6 +18,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { pruneDeliveries } from '../webhooks/webhook.repository.js';
 import { applyTelemetryRetention } from '../telemetry/purge.repository.js';
 import { compactLogPartitions, ensureLogPartitions } from '../telemetry/partitions.repository.js';
+import { analyzeChangedTables } from '../db/statistics.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -26,6 +27,7 @@ export const WEBHOOK_INTERVAL_MS = 5_000;
 export const PUSH_INTERVAL_MS = 5_000;
 export const SWEEP_INTERVAL_MS = 60_000;
 export const CLEAN_UP_INTERVAL_MS = 3600_000;
+export const STATISTICS_INTERVAL_MS = 300_000;
 
 /**
  * Every piece of background work of the server, with its period. Only startServer starts them (buildApp
@@ -103,6 +105,14 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
         ]),
     },
   ];
+  // The embedded database has no autovacuum to keep its planner's statistics (db/statistics.ts).
+  if (!config.DATABASE_URL)
+    jobs.push({
+      name: 'table statistics (embedded database)',
+      periodMs: STATISTICS_INTERVAL_MS,
+      runAtStart: true,
+      run: () => analyzeChangedTables(db),
+    });
   return { jobs, close: () => Promise.all([mail.stop(), webhooks.stop(), push.stop()]).then(() => undefined) };
 }
 

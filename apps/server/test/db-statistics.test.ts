@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from './helper.js';
 
 const embedded = !inject('databaseUrl');
 const JOB = 'table statistics (embedded database)';
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 let t: TestApp;
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HELD_WHILE_MOVING } from '../src/commands/terminal-commands.repository.js';
+import { HELD_WHILE_MOVING, takeLinkCommands } from '../src/commands/terminal-commands.repository.js';
 import { KIND, type LinkGateway } from '../src/gateway/tcp/link-gateway.js';
 import type { LinkListener } from '../src/gateway/tcp/link-listener.js';
 import { commandTextOf, encodeAvlFrame, encodeLogin, encodeResponse } from '../src/gateway/tcp/teltonika-device.js';
@@ -238,6 +238,28 @@ describe('commands', () => {
     expect(await nextCommand(d)).toBe('setdigout 1');
     expect((await getSlot(t.app, token, imei)).command?.command_id).toBe(cmd.command_id);
     d.close();
+  });
+  it('hand-outs at the same time (the poll and a signal) say a prohibit is held once', async () => {
+    const d = await loggedIn();
+    d.send(encodeAvlFrame([fix({ speed: 45, io: { 239: 1 } })]));
+    await d.take(4);
+    d.close();
+    await until(() => gateway.connected === 0);
+    const cmd = await reserveEngineOk(t.app, token, imei, 1);
+    const heldEvents = () =>
+      t.db
+        .selectFrom('reserved_command_events')
+        .select('id')
+        .where('command_id', '=', cmd.command_id)
+        .where('event', '=', 'held')
+        .execute();
+    // On PostgreSQL the statements run side by side, each in its own snapshot: neither saw the other's event.
+    for (let round = 0; round < 5; round++) {
+      await t.db.deleteFrom('reserved_command_events').where('event', '=', 'held').execute();
+      const outcomes = await Promise.all([1, 2, 3, 4].map(() => takeLinkCommands(t.db, [imei])));
+      expect(outcomes.map((o) => [...o.held])).toEqual([[imei], [imei], [imei], [imei]]);
+      expect(await heldEvents()).toHaveLength(1);
+    }
   });
   it('a command for a disconnected terminal waits for the next login; one that expired meanwhile is never sent', async () => {
     await until(() => gateway.connected === 0);

@@ -148,13 +148,15 @@ export function pendingCommandCtes(
         AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${held}
         AND ${ownChannel}
       RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
-    // Said once per command in its timeline: why it is still waiting.
+    // Said once per command in its timeline (a unique index): why it is still waiting.
     sql`held_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
       SELECT id, ${execWait}, 'held', ${HELD_WHILE_MOVING} FROM reserved_commands
       WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
         AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${held}
-        AND NOT EXISTS (SELECT 1 FROM reserved_command_events AS e WHERE e.command_id = reserved_commands.id AND e.event = 'held'))`,
+        AND NOT EXISTS (SELECT 1 FROM reserved_command_events AS e WHERE e.command_id = reserved_commands.id AND e.event = 'held')
+      -- A hand-out at the same time (the poll, a signal) may have written it since this statement's snapshot.
+      ON CONFLICT (command_id) WHERE event = 'held' DO NOTHING)`,
     sql`fetched_events AS (
       INSERT INTO reserved_command_events (command_id, state, event)
       SELECT id, ${resultWait}, 'fetched' FROM fetched)`,

@@ -22,6 +22,7 @@ import * as telemetryPartitions from './2026_12_08_090000_telemetry_partitions.j
 import * as sessionChangeSignals from './2026_12_09_090000_session_change_signals.js';
 import * as telemetryMinuteIndex from './2026_12_10_090000_telemetry_minute_index.js';
 import * as terminalChangeSignals from './2026_12_11_090000_terminal_change_signals.js';
+import * as heldEventOnce from './2026_12_12_090000_held_event_once.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_090000_session_change_signals': sessionChangeSignals,
   '2026_12_10_090000_telemetry_minute_index': telemetryMinuteIndex,
   '2026_12_11_090000_terminal_change_signals': terminalChangeSignals,
+  '2026_12_12_090000_held_event_once': heldEventOnce,
 };

@@ -40,8 +40,6 @@ export function foldMotion(prev: Motion | null, batch: Batch): Motion | null {
     prev && prev.anchor_lat !== null && prev.anchor_lng !== null
       ? { lat: prev.anchor_lat, lng: prev.anchor_lng }
       : null;
-  let anchorLat = prev ? prev.anchor_lat : null;
-  let anchorLng = prev ? prev.anchor_lng : null;
   let engine = prev ? prev.engine_running : null;
   let idleSince = prev?.idle_since ? prev.idle_since.getTime() : null;
   let last = prev ? prev.last_record_at.getTime() : 0;
@@ -66,11 +64,7 @@ export function foldMotion(prev: Motion | null, batch: Batch): Motion | null {
       continue;
     }
     const moving = (r.speed ?? 0) >= MOVING_KMH || (anchor !== null && metresBetween(anchor, r) > MOVED_METRES);
-    if (moving || !anchor) {
-      anchorLat = r.lat;
-      anchorLng = r.lng;
-      anchor = { lat: r.lat, lng: r.lng };
-    }
+    if (moving || !anchor) anchor = { lat: r.lat, lng: r.lng };
     if (moving) {
       movedAt = at;
       idleSince = null;
@@ -81,8 +75,9 @@ export function foldMotion(prev: Motion | null, batch: Batch): Motion | null {
   if (!changed) return null;
   return {
     moved_at: new Date(movedAt),
-    anchor_lat: anchorLat,
-    anchor_lng: anchorLng,
+    // A previous state with half an anchor keeps what it had (as it was read).
+    anchor_lat: anchor ? anchor.lat : (prev?.anchor_lat ?? null),
+    anchor_lng: anchor ? anchor.lng : (prev?.anchor_lng ?? null),
     engine_running: engine,
     idle_since: idleSince === null ? null : new Date(idleSince),
     last_record_at: new Date(last),

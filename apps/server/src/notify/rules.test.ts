@@ -2,12 +2,12 @@ import { defaultNotifySettings, DeviceRecord, type DeviceRecordInput } from '@fl
 import { describe, expect, it } from 'vitest';
 import type { SweepVehicle } from './notification.repository.js';
 import { findSweepEvents, formatElapsed, IDLE_REPORT_WINDOW_MS } from './sweep-rules.js';
-import { byTime, findBatchEvents, inTimeOrder } from './telemetry-rules.js';
+import { findBatchEvents, inTimeOrder } from './telemetry-rules.js';
 
 const rec = (r: DeviceRecordInput) => DeviceRecord.parse(r);
 const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 0, 0, s)).toISOString();
 
-describe('byTime', () => {
+describe('inTimeOrder', () => {
   it('puts records oldest first, keeps the order of equal times, and leaves a batch in order as it is', () => {
     const batch = [
       { time: at(3), n: 1 },
@@ -15,9 +15,9 @@ describe('byTime', () => {
       { time: '2026-12-01T09:00:03+09:00', n: 3 }, // the same instant as at(3), written in Japan time
       { time: at(1), n: 4 },
     ];
-    expect(byTime(batch).map((r) => r.n)).toEqual([2, 4, 1, 3]);
+    expect(inTimeOrder(batch).records.map((r) => r.n)).toEqual([2, 4, 1, 3]);
     const inOrder = [batch[1]!, batch[3]!, batch[0]!];
-    expect(byTime(inOrder)).toBe(inOrder);
+    expect(inTimeOrder(inOrder).records).toBe(inOrder);
   });
 
   it('gives each record its time at the same place (inTimeOrder), and findings judge the same from it', () => {

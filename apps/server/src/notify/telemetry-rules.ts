@@ -44,9 +44,6 @@ export function inTimeOrder<R extends { time: string }>(records: readonly R[]): 
 export type Batch = readonly DeviceRecord[] | TimeOrder<DeviceRecord>;
 export const ordered = (batch: Batch): TimeOrder<DeviceRecord> => ('times' in batch ? batch : inTimeOrder(batch));
 
-/** The records oldest first (inTimeOrder's records). */
-export const byTime = <R extends { time: string }>(records: readonly R[]): readonly R[] => inTimeOrder(records).records;
-
 const errorItems: Partial<Record<string, 'sensor_error' | 'obd2_error'>> = {
   sensor: 'sensor_error',
   obd2: 'obd2_error',

@@ -19,6 +19,8 @@ describe('beyondRow', () => {
     expect(parameters).toContain('2026-11-26T10:00:00.122Z');
     expect(parameters).toContain('2026-11-26T10:00:00.124Z');
     expect(sql).toMatch(/\) AND recorded_at <= \$\d+::timestamptz AND log_minute/);
+    // Bounded by the time, the rows compare by (time, id): the same order, no minute worked out a row.
+    expect(sql).toMatch(/^\(recorded_at, id\) < \(SELECT c\.recorded_at, c\.id FROM/);
   });
   it('looks by the id alone without a time, or with one at the edge of the years PostgreSQL reads', () => {
     for (const at of [
@@ -30,6 +32,7 @@ describe('beyondRow', () => {
       const { sql, parameters } = compiled(at);
       expect(parameters).toEqual([7, 'imei-1']);
       expect(sql).not.toContain('timestamptz');
+      expect(sql).toMatch(/^\(log_minute\(recorded_at\), recorded_at, id\) < \(SELECT log_minute\(c\.recorded_at\)/);
     }
   });
 });

@@ -63,13 +63,17 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
       ? undefined
       : { lo: lo.toISOString(), hi: hi.toISOString() };
   // Unqualified columns in the subquery are the cursor row's (c): inRange bounds them.
-  const lookup = sql`SELECT log_minute(c.recorded_at), c.recorded_at, c.id FROM ${sql.table(table)} c
-    WHERE c.id = ${cursor.id}${terminal}${near ? sql` AND ${inRange(near.lo, near.hi)}` : sql``}`;
-  const beyond = sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (${lookup})`;
-  if (!near) return beyond;
+  const from = sql`FROM ${sql.table(table)} c WHERE c.id = ${cursor.id}${terminal}`;
+  if (!near)
+    return sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (SELECT log_minute(c.recorded_at), c.recorded_at, c.id ${from})`;
   // The rows beyond lie on the cursor's side of its time, which PostgreSQL prunes the days by (the row
-  // comparison it cannot): a page deep in the log merges the days before the cursor's, not all of them.
+  // comparison it cannot) and the index's minutes bound: a page deep in the log merges the days before the
+  // cursor's, not all of them. With that bound the comparison leaves the minute out: the minute follows
+  // the time, so (minute, time, id) and (time, id) order rows alike, and the minute is not worked out
+  // again for every row the page reads (a deep battery page read 10,000 rows for its 1,000: 7.4-10 ms with
+  // it, 5.5-6.3 without, PostgreSQL 15).
+  const lookup = sql`SELECT c.recorded_at, c.id ${from} AND ${inRange(near.lo, near.hi)}`;
   const days =
     side === '<' ? timeBound('<=', sql`${near.hi}::timestamptz`) : timeBound('>=', sql`${near.lo}::timestamptz`);
-  return sql<boolean>`${beyond} AND ${days}`;
+  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${days}`;
 }

@@ -51,11 +51,24 @@ export async function benchRoute(
   report: Report,
 ) {
   const id = fleet.busy.car_data_id;
+  const partitions = async () =>
+    (
+      await bdb.raw<{ name: string }>(
+        'SELECT DISTINCT tableoid::regclass::text AS name FROM gps_logs WHERE car_data_id = $1',
+        [id],
+      )
+    ).map((r) => r.name);
+  const before = await partitions();
   // The page asks for "the last 24 hours" of its own clock: move the day to end now.
   await bdb.raw(
     `UPDATE gps_logs SET recorded_at = recorded_at + (now() - interval '1 second' - (SELECT max(recorded_at) FROM gps_logs WHERE car_data_id = $1)) WHERE car_data_id = $1`,
     [id],
   );
+  // The UPDATE left the day's 86,400 old row versions behind and its new ones at the partitions' ends: the
+  // product never updates a log row, so the partitions it touched are rewritten as written. Without it the
+  // storage section counted their dead rows as the log's own (heap 173 B a row after route,storage against
+  // 93 B, 103 B in whole runs) and every later read of the busy vehicle stepped over them.
+  for (const name of new Set([...before, ...(await partitions())])) await bdb.raw(`VACUUM (FULL, ANALYZE) ${name}`);
   const last = (
     await bdb.raw<{ t: Date }>('SELECT max(recorded_at) AS t FROM gps_logs WHERE car_data_id = $1', [id])
   )[0]!.t;

@@ -37,10 +37,14 @@ export function runClient<T>(
     const stop = () => child.kill();
     process.on('exit', stop);
     let out = '';
+    let partial = ''; // a line the last chunk ended inside of
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
       out += d;
-      if (onLine) for (const l of d.split('\n')) if (l.startsWith('#')) onLine(l, input);
+      if (!onLine) return;
+      const lines = (partial + d).split('\n');
+      partial = lines.pop()!;
+      for (const l of lines) if (l.startsWith('#')) onLine(l, input);
     });
     child.on('error', reject);
     child.on('close', (code) => {

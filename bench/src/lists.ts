@@ -1,7 +1,7 @@
 import { accountSortColumns, carSortColumns, carUserSortColumns, deviceSortColumns } from '@fleet/contract';
 import { createHash } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
-import { runClient } from './child.js';
+import { runClient, type ClientInput } from './child.js';
 import type { BenchDb } from './db.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
@@ -12,7 +12,8 @@ import { kb, ms, sample, type Sample } from './stats.js';
  * validation, response schema) from a client process of its own over one
  * keep-alive connection, beside the call's own SQL (every statement captured as
  * the app sent it and replayed in order through the raw driver, as named prepared statements where the app
- * prepares them) and beside a bare Fastify route
+ * prepares them, right after the case's API timing and on PostgreSQL from a process of its own) and beside a
+ * bare Fastify route
  * of the bench's server answering the same bytes (the framework's floor); the
  * overhead is API − raw SQL. Then throughput of the first page at 20
  * concurrent clients (autocannon, in its own process).
@@ -122,22 +123,99 @@ type Timed = Sample & { bytes: number };
 
 /**
  * Every case through HTTP from a client process of its own (clients/calls.ts: one keep-alive
- * connection, calls one after the other), each beside the bench's bare route answering its bytes.
+ * connection, calls one after the other), each beside the bench's bare route answering its bytes,
+ * and in turns with its SQL anchor: right after the client timed case i it waits while `anchor(i)`
+ * times the case's statements, so the two run seconds apart (timed minutes apart, all the API's
+ * cases first, a machine whose speed moved in between showed as overhead).
  */
-async function timeFromClient(server: BenchServer, cases: { path: string; body: object }[], quick: boolean) {
+async function timeFromClient(
+  server: BenchServer,
+  cases: { path: string; body: object }[],
+  quick: boolean,
+  anchor: (i: number) => Promise<Sample> | undefined,
+) {
   // The bare route answers case i with the bytes stored under `c<i>` (benchLists stores them).
   const list = cases.flatMap((c, i) => [
     { path: c.path, body: JSON.stringify(c.body) },
     { path: `/__bench/bare/c${i}`, body: JSON.stringify(c.body) },
   ]);
-  const out = await runClient<Timed[]>('calls.ts', {
-    url: server.url,
-    token: server.token,
-    runs: quick ? 200 : 500,
-    budgetMs: quick ? 1000 : 2500,
-    cases: list,
+  const anchors: (Sample | undefined)[] = [];
+  let turns = Promise.resolve();
+  let failed: unknown;
+  const out = await runClient<Timed[]>(
+    'calls.ts',
+    {
+      url: server.url,
+      token: server.token,
+      runs: quick ? 200 : 500,
+      budgetMs: quick ? 1000 : 2500,
+      turns: true,
+      cases: list,
+    },
+    (line, input) => {
+      const done = /^# done (\d+)$/.exec(line.trim());
+      if (!done) return;
+      const index = Number(done[1]);
+      turns = turns.then(async () => {
+        // Even entries are the API's (odd ones the bare route's): its anchor now, then the client goes on.
+        if (index % 2 === 0 && failed === undefined)
+          anchors[index / 2] = await anchor(index / 2)?.catch((e: unknown) => {
+            failed = e;
+            return undefined;
+          });
+        input.say('go');
+      });
+    },
+  );
+  await turns;
+  if (failed !== undefined) throw failed;
+  return cases.map((_, i) => ({ api: out[2 * i]!, bare: out[2 * i + 1]!, anchor: anchors[i] }));
+}
+
+/**
+ * The SQL anchors on PostgreSQL: clients/sql.ts, a process of its own with one connection, so the replays
+ * never run `pg` in the server's process between the API's calls. `time` sends it a case and resolves
+ * with its figures; `end` closes it.
+ */
+function sqlAnchor(url: string) {
+  const waiting = new Map<number, (s: Sample) => void>();
+  let input: ClientInput | undefined;
+  let ready!: () => void;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  const finished = runClient<object>('sql.ts', { url }, (line, given) => {
+    if (line.trim() === '# ready') {
+      input = given;
+      return ready();
+    }
+    const m = /^# sql (\d+) (.*)$/.exec(line.trim());
+    if (m) waiting.get(Number(m[1]))?.(JSON.parse(m[2]!) as Sample);
   });
-  return cases.map((_, i) => ({ api: out[2 * i]!, bare: out[2 * i + 1]! }));
+  finished.catch(() => undefined); // awaited by `time` and `end`
+  const running = async () => {
+    await Promise.race([started, finished]);
+    if (!input) throw new Error('the SQL client ended before it was ready');
+    return input;
+  };
+  return {
+    async time(i: number, queries: AnchorQuery[], runs: number, budgetMs: number): Promise<Sample> {
+      const to = await running();
+      return new Promise<Sample>((resolve, reject) => {
+        waiting.set(i, resolve);
+        finished.catch(reject);
+        to.say(JSON.stringify({ i, queries, runs, budgetMs }));
+      });
+    },
+    async end() {
+      input?.end();
+      await finished;
+    },
+  };
+}
+
+interface AnchorQuery {
+  sql: string;
+  parameters: readonly unknown[];
+  name?: string;
 }
 
 function addCase(report: Report, name: string, api: Timed, raw: Sample, bare: Timed, statements: number) {
@@ -181,7 +259,7 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
       ...spec.sortable.map((c) => of(`sort ${c} desc`, { sorts: `${c} desc`, offset: 0, limit: 20 }, 'list')),
     );
   }
-  const captured = [];
+  const captured: Awaited<ReturnType<typeof capture>>[] = [];
   for (const [i, c] of cases.entries()) {
     const got = await capture(server, c);
     server.bare.set(`c${i}`, got.text);
@@ -189,7 +267,34 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   }
   // The floor every signed-in call pays before its own query: HTTP, JSON, token check (+ one tiny query).
   server.bare.set(`c${cases.length}`, await call(server, '/api/me', {}));
-  const timed = await timeFromClient(server, [...cases, { path: '/api/me', body: {} }], opts.quick);
+  // Each case's anchor: its statements replayed as the app runs them (apps/server/src/db/prepared.ts): a
+  // list's statements without a search are named prepared statements on PostgreSQL, planned once per
+  // connection; a search is planned every time. On PostgreSQL from a process of its own (sqlAnchor); PGlite
+  // runs in the server's process anyway.
+  const sql = bdb.kind === 'postgres' && bdb.url ? sqlAnchor(bdb.url) : undefined;
+  const budgetMs = opts.quick ? 1000 : 3000;
+  const anchor = (i: number) => {
+    const c = cases[i];
+    if (!c) return undefined; // the floor (/api/me) has none
+    const { queries } = captured[i]!;
+    const prepared = bdb.kind === 'postgres' && !(c.body as { search_text?: string }).search_text;
+    if (sql)
+      return sql.time(
+        i,
+        queries.map((q) => ({ sql: q.sql, parameters: q.parameters, name: prepared ? nameOf(q.sql) : undefined })),
+        runs,
+        budgetMs,
+      );
+    return sample(
+      async () => {
+        for (const q of queries) await bdb.raw(q.sql, q.parameters, prepared ? nameOf(q.sql) : undefined);
+      },
+      { runs, budgetMs },
+    );
+  };
+  const timed = await timeFromClient(server, [...cases, { path: '/api/me', body: {} }], opts.quick, anchor).finally(
+    () => sql?.end(),
+  );
   const floor = timed.at(-1)!;
   report.add({
     section: '1 lists',
@@ -200,15 +305,7 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   const slow: { name: string; sql: string; raw: number }[] = [];
   for (const [i, c] of cases.entries()) {
     const { queries } = captured[i]!;
-    // As the app runs them (apps/server/src/db/prepared.ts): a list's statements without a search are
-    // named prepared statements on PostgreSQL, planned once per connection; a search is planned every time.
-    const prepared = bdb.kind === 'postgres' && !(c.body as { search_text?: string }).search_text;
-    const raw = await sample(
-      async () => {
-        for (const q of queries) await bdb.raw(q.sql, q.parameters, prepared ? nameOf(q.sql) : undefined);
-      },
-      { runs, budgetMs: opts.quick ? 1000 : 3000 },
-    );
+    const raw = timed[i]!.anchor!;
     addCase(report, c.name, timed[i]!.api, raw, timed[i]!.bare, queries.length);
     if (raw.p95 > 20) slow.push({ name: c.name, sql: queries.map((q) => q.sql).join('; '), raw: raw.p95 });
   }

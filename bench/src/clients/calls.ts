@@ -3,10 +3,13 @@
  * work never shares the server's event loop. One keep-alive connection
  * (node:http Agent, one socket), the calls one after the other; each case is
  * timed from writing the request to the last byte of the answer.
- * argv[2]: { url, token, runs, budgetMs, cases: [{ path, body }] }; prints one
- * JSON line: per case { p50, p95, p99, max, n, bytes } in ms.
+ * argv[2]: { url, token, runs, budgetMs, turns?, cases: [{ path, body }] }; prints one
+ * JSON line: per case { p50, p95, p99, max, n, bytes } in ms. With `turns`, after each
+ * case it prints '# done <index>' and waits for a line 'go' (the bench times the case's
+ * SQL meanwhile, so a case and its anchor run seconds apart, not minutes).
  */
 import http from 'node:http';
+import { createInterface } from 'node:readline';
 import { summarize, type Sample } from '../stats.js';
 
 const opts = JSON.parse(process.argv[2]!) as {
@@ -15,8 +18,10 @@ const opts = JSON.parse(process.argv[2]!) as {
   runs: number;
   budgetMs: number;
   warmup?: number;
+  turns?: boolean;
   cases: { path: string; body: string }[];
 };
+const lines = opts.turns ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : undefined;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const base = new URL(opts.url);
@@ -56,7 +61,7 @@ const out: (Sample & { bytes: number })[] = [];
 // each case's own warm-up, past the sixth execution, where PostgreSQL settles a prepared statement's plan
 // (apps/server/src/db/prepared.ts).
 for (let pass = 0; pass < 20; pass++) for (const c of opts.cases) await once(c.path, c.body);
-for (const c of opts.cases) {
+for (const [index, c] of opts.cases.entries()) {
   let bytes = 0;
   for (let i = 0; i < (opts.warmup ?? 10); i++) bytes = await once(c.path, c.body);
   const times: number[] = [];
@@ -67,6 +72,11 @@ for (const c of opts.cases) {
     times.push(performance.now() - t);
   }
   out.push({ ...summarize(times), bytes });
+  if (lines) {
+    console.log(`# done ${index}`);
+    if ((await lines.next()).value !== 'go') throw new Error('the bench did not say go');
+  }
 }
 agent.destroy();
+process.stdin.destroy(); // else an open pipe keeps this process alive
 console.log(JSON.stringify(out));

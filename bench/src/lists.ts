@@ -188,7 +188,9 @@ function sqlAnchor(url: string) {
       return ready();
     }
     const m = /^# sql (\d+) (.*)$/.exec(line.trim());
-    if (m) waiting.get(Number(m[1]))?.(JSON.parse(m[2]!) as Sample);
+    if (!m) return;
+    waiting.get(Number(m[1]))?.(JSON.parse(m[2]!) as Sample);
+    waiting.delete(Number(m[1]));
   });
   finished.catch(() => undefined); // awaited by `time` and `end`
   const running = async () => {
@@ -215,7 +217,7 @@ function sqlAnchor(url: string) {
 interface AnchorQuery {
   sql: string;
   parameters: readonly unknown[];
-  name?: string;
+  name?: string | undefined;
 }
 
 function addCase(report: Report, name: string, api: Timed, raw: Sample, bare: Timed, statements: number) {
@@ -276,18 +278,16 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   const anchor = (i: number) => {
     const c = cases[i];
     if (!c) return undefined; // the floor (/api/me) has none
-    const { queries } = captured[i]!;
     const prepared = bdb.kind === 'postgres' && !(c.body as { search_text?: string }).search_text;
-    if (sql)
-      return sql.time(
-        i,
-        queries.map((q) => ({ sql: q.sql, parameters: q.parameters, name: prepared ? nameOf(q.sql) : undefined })),
-        runs,
-        budgetMs,
-      );
+    const queries: AnchorQuery[] = captured[i]!.queries.map((q) => ({
+      sql: q.sql,
+      parameters: q.parameters,
+      name: prepared ? nameOf(q.sql) : undefined,
+    }));
+    if (sql) return sql.time(i, queries, runs, budgetMs);
     return sample(
       async () => {
-        for (const q of queries) await bdb.raw(q.sql, q.parameters, prepared ? nameOf(q.sql) : undefined);
+        for (const q of queries) await bdb.raw(q.sql, q.parameters, q.name);
       },
       { runs, budgetMs },
     );

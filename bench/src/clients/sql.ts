@@ -3,14 +3,14 @@
  * statements never runs `pg` inside the server's process between the API's calls (that slowed the
  * server's next calls: bench/README.md, "The list anchor's order"). One connection; each line on standard
  * input is a case { i, queries: [{ sql, parameters, name? }], runs, budgetMs }: its statements are run in
- * order (as named prepared statements where a name is given) two times untimed, then timed, and the
+ * order (as named prepared statements where a name is given), timed as the bench's `sample` times, and the
  * figures are printed as '# sql <i> <Sample JSON>' ('# ready' once connected). When its input ends it
  * prints '{}' and exits.
  * argv[2]: { url }.
  */
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { summarize } from '../stats.js';
+import { sample } from '../stats.js';
 
 interface Replay {
   i: number;
@@ -34,15 +34,8 @@ const replay = async (c: Replay) => {
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const c = JSON.parse(line) as Replay;
-  for (let i = 0; i < 2; i++) await replay(c);
-  const times: number[] = [];
-  const deadline = performance.now() + c.budgetMs;
-  while (times.length < c.runs && (times.length < 3 || performance.now() < deadline)) {
-    const t = performance.now();
-    await replay(c);
-    times.push(performance.now() - t);
-  }
-  console.log(`# sql ${c.i} ${JSON.stringify(summarize(times))}`);
+  const figures = await sample(() => replay(c), { runs: c.runs, budgetMs: c.budgetMs });
+  console.log(`# sql ${c.i} ${JSON.stringify(figures)}`);
 }
 await client.end();
 console.log('{}');

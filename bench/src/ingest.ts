@@ -121,6 +121,9 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     start: Date.now() - (opts.batchesPerTerminal * opts.recordsPerBatch + 60) * 1000,
   };
   const ids = Array.from({ length: opts.terminals }, (_, t) => deviceId(t + 1));
+  // New seqs every run, also on a kept database (--reuse): a seq the server has seen is a resend, which
+  // stores nothing; the client counts such an answer as a failure. Room for the warm-up's runSeq − 1.
+  const runSeq = Date.now() * 100;
   const onPg = bdb.kind === 'postgres';
   // After an untimed warm-up batch a terminal (clients/ingest.ts), the gateway and the raw INSERT in turns,
   // half the batches each time (gateway, INSERT, gateway, INSERT): this machine's speed moves by a third
@@ -171,7 +174,7 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
   };
   const g = await runClient<IngestResult>(
     'ingest.ts',
-    { ...plan, rounds: halves, warmup: true, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: 1_000_000 },
+    { ...plan, rounds: halves, warmup: true, url: server.url, ids, secret: TERMINAL_SECRET, seqBase: runSeq },
     phase,
   );
   await between;
@@ -191,7 +194,7 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     url: server.url,
     ids,
     secret: TERMINAL_SECRET,
-    seqBase: 2_000_000,
+    seqBase: runSeq + 1_000_000,
     intervalMs,
   });
   const gatewayRate = g.accepted / g.seconds;

@@ -130,8 +130,14 @@ async function send(t: number, round: { first: number; count: number }, started:
       latencies.push(performance.now() - t0);
       if (res.status !== 200) fail(`${res.status} ${res.text}`);
       else {
-        acknowledged++;
-        accepted += (JSON.parse(res.text) as { accepted: number }).accepted;
+        const answer = JSON.parse(res.text) as { accepted: number; duplicate: boolean };
+        // A seq the server had seen is a resend: it stores nothing and repeats its first answer, so it
+        // must not count as records written (a kept database holds the seqs of earlier runs).
+        if (answer.duplicate) fail(`seq ${JSON.parse(body).seq} answered as a resend: nothing stored`);
+        else {
+          acknowledged++;
+          accepted += answer.accepted;
+        }
       }
     } catch (err) {
       fail(String(err));

@@ -64,8 +64,18 @@ async function copies(bdb: BenchDb, table: string) {
  * the same read ordered and bounded by recorded_at alone, what the flat layout's btree serves.
  */
 export function previousSql(text: string): string {
-  // A bound's minute condition becomes a no-op on its own parameters, which must stay typed.
+  // A bound's minute condition becomes a no-op on its own parameters, which must stay typed. A page beyond a
+  // cursor bounds the partitions by the cursor's day and the index by its minute (log-order.ts cursorDays); the
+  // flat table's index is on the time, bounded by the cursor's instant as before the partitions.
   return text
+    .replace(
+      /\) AND recorded_at < (\$\d+::timestamptz) AND log_minute\(recorded_at\) <= log_minute\((\$\d+::timestamptz)\)/g,
+      ') AND recorded_at <= $2 AND $1 IS NOT NULL',
+    )
+    .replace(
+      /\) AND recorded_at >= (\$\d+::timestamptz) AND log_minute\(recorded_at\) >= log_minute\((\$\d+::timestamptz)\)/g,
+      ') AND recorded_at >= $2 AND $1 IS NOT NULL',
+    )
     .replace(
       /\(log_minute\(recorded_at\), recorded_at, id\) ([<>]) \(SELECT log_minute\(c\.recorded_at\), /g,
       '(recorded_at, id) $1 (SELECT ',

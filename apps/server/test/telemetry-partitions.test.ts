@@ -286,11 +286,16 @@ async function statementsOf(db: Db, read: (db: Db) => Promise<unknown>): Promise
   return ran;
 }
 
-/** The node types and index names of a statement's plan (index and sequential scans off: the data is small). */
-async function planOf(db: Db, c: CompiledQuery) {
+/**
+ * The node types and index names of a statement's plan: by default with sequential and bitmap scans off (the
+ * data is small); `asPlanned`, the planner's own choice.
+ */
+async function planOf(db: Db, c: CompiledQuery, asPlanned = false) {
   return db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-    await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+    if (!asPlanned) {
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+      await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+    }
     const { rows } = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(
       CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${c.sql}`, [...c.parameters]),
     );
@@ -307,6 +312,8 @@ async function planOf(db: Db, c: CompiledQuery) {
     walk(plan[0].Plan, false);
     return {
       types: nodes.map((n) => n['Node Type']),
+      /** The node types outside its subqueries (the cursor row's lookup is one). */
+      outerTypes: nodes.filter((n) => !sub.includes(n)).map((n) => n['Node Type']),
       indexes: nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])),
       /** The tables (partitions) the statement's subqueries read, and the ones the rest of it reads. */
       subqueryTables: sub.flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : [])),
@@ -354,12 +361,15 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
       }),
     );
 
-  it('a newest-first page and a page before a row read the (car_data_id, minute) index in its order, sorting one minute at a time', async () => {
+  it('a newest-first page and a page before a row (by its id, or its id and time) read the (car_data_id, minute) index in its order, sorting one minute at a time', async () => {
     const [first] = await statementsOf(t.db, (db) =>
       findLogPage(db, 'battery', { car_data_id: imei, from: null, to: null, limit: 50 }),
     );
     const [before] = await pageBefore(await rowAt(1500));
-    for (const statement of [first!, before!]) {
+    // With the cursor's time as well: its bounds once made the planner expect a few hundred of the 1,500 rows
+    // left, read them all by bitmap and sort them (log-order.ts cursorDays).
+    const [beforeAt] = await pageBefore(await rowAt(1500), true);
+    for (const statement of [first!, before!, beforeAt!]) {
       const plan = await planOf(t.db, statement);
       // Without the minute first in the order, each partition's rows of the terminal are sorted whole (a Sort).
       expect(plan.types, statement.sql).toContain('Incremental Sort');
@@ -370,6 +380,46 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
         plan.indexes.join(),
       ).toBe(true);
     }
+  });
+
+  it('a page deep in a busy log, before a row whose time it knows, is planned in the index order, not read whole and sorted', async () => {
+    // 100,000 readings of another terminal, one a second; the page 90,000 rows deep leaves 10,000 older ones.
+    // The cursor's bounds once made the planner expect a few hundred of them (its time bound and its minute
+    // bound, one condition counted twice), so it read all 10,000 by bitmap and sorted them (log-order.ts).
+    const busy = terminalB.imei;
+    await sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage)
+      SELECT ${busy}, now() - interval '1 minute' - g * interval '1 second', 12 FROM generate_series(0, 99999) g`.execute(
+      t.db,
+    );
+    await sql`ANALYZE battery_logs`.execute(t.db);
+    const cursor = (
+      await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
+        WHERE car_data_id = ${busy} ORDER BY recorded_at DESC, id DESC OFFSET 90000 LIMIT 1`.execute(t.db)
+    ).rows[0]!;
+    const [statement] = await statementsOf(t.db, (db) =>
+      findLogPage(db, 'battery', {
+        car_data_id: busy,
+        from: null,
+        to: null,
+        limit: 1000,
+        before_id: Number(cursor.id),
+        before_at: cursor.recorded_at.toISOString(),
+      }),
+    );
+    const plan = await planOf(t.db, statement!, true);
+    expect(plan.outerTypes, statement!.sql).toContain('Incremental Sort');
+    expect(plan.outerTypes, statement!.sql).not.toContain('Sort');
+    expect(plan.outerTypes, statement!.sql).not.toContain('Bitmap Heap Scan');
+    const page = await findLogPage(t.db, 'battery', {
+      car_data_id: busy,
+      from: null,
+      to: null,
+      limit: 1000,
+      before_id: Number(cursor.id),
+      before_at: cursor.recorded_at.toISOString(),
+    });
+    expect(page.rows).toHaveLength(1000);
+    expect(page.rows.every((r) => new Date(r.recorded_at) < cursor.recorded_at)).toBe(true);
   });
 
   it("a page before a row whose time the previous page gave looks for that row in its day's partition alone, and reads no later day", async () => {

@@ -18,9 +18,32 @@ describe('beyondRow', () => {
     const { sql, parameters } = compiled('2026-11-26T10:00:00.123Z');
     expect(parameters).toContain('2026-11-26T10:00:00.122Z');
     expect(parameters).toContain('2026-11-26T10:00:00.124Z');
-    expect(sql).toMatch(/\) AND recorded_at <= \$\d+::timestamptz AND log_minute/);
+    // The rows: to the end of the cursor's UTC day (the partitions), and to its minute (the index).
+    expect(sql).toMatch(
+      /\) AND recorded_at < \$\d+::timestamptz AND log_minute\(recorded_at\) <= log_minute\(\$\d+::timestamptz\)$/,
+    );
+    expect(parameters).toContain('2026-11-27T00:00:00.000Z');
     // Bounded by the time, the rows compare by (time, id): the same order, no minute worked out a row.
     expect(sql).toMatch(/^\(recorded_at, id\) < \(SELECT c\.recorded_at, c\.id FROM/);
+  });
+  it("bounds the days by the cursor's UTC day, whatever its time in it, before 1970 as well", () => {
+    const cases: [Date | string, string][] = [
+      ['2026-11-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z'],
+      ['2026-11-26T23:59:59.999Z', '2026-11-27T00:00:00.000Z'],
+      ['1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z'],
+      ['1969-12-30T12:00:00.000Z', '1969-12-31T00:00:00.000Z'],
+    ];
+    for (const [at, dayEnd] of cases) expect(compiled(at).parameters, String(at)).toContain(dayEnd);
+    // Oldest first (a route's next chunk): from the start of the cursor's day.
+    const after = beyondRow('gps_logs', '>', { id: 7, at: '2026-11-26T10:00:00.123Z' }, 'imei-1').compile(db);
+    expect(after.sql).toMatch(
+      /\) AND recorded_at >= \$\d+::timestamptz AND log_minute\(recorded_at\) >= log_minute\(\$\d+::timestamptz\)$/,
+    );
+    expect(after.parameters).toContain('2026-11-26T00:00:00.000Z');
+    // The last day PostgreSQL reads has no day after it: the cursor's own time bounds it.
+    const last = compiled(new Date('9999-12-31T23:59:59.998Z'));
+    expect(last.sql).toMatch(/\) AND recorded_at <= \$\d+::timestamptz AND log_minute/);
+    expect(last.parameters).not.toContain('+010000-01-01T00:00:00.000Z');
   });
   it('looks by the id alone without a time, or with one at the edge of the years PostgreSQL reads', () => {
     for (const at of [

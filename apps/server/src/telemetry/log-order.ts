@@ -73,7 +73,32 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
   // again for every row the page reads (a deep battery page read 10,000 rows for its 1,000: 7.4-10 ms with
   // it, 5.5-6.3 without, PostgreSQL 15).
   const lookup = sql`SELECT c.recorded_at, c.id ${from} AND ${inRange(near.lo, near.hi)}`;
-  const days =
-    side === '<' ? timeBound('<=', sql`${near.hi}::timestamptz`) : timeBound('>=', sql`${near.lo}::timestamptz`);
-  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${days}`;
+  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${cursorDays(side, near)}`;
+}
+
+const DAY_MS = 86_400_000;
+/** Milliseconds since the UTC midnight before `t` (before 1970 as well). */
+const sinceMidnight = (t: number) => ((t % DAY_MS) + DAY_MS) % DAY_MS;
+
+/**
+ * The partitions a page beyond a cursor may read: up to the end of the cursor's UTC day (newest first) or from
+ * its start (oldest first), and the index's minutes up to (from) the cursor's. The time bound is a whole day,
+ * not the cursor's instant, for the planner's sake: it multiplies the selectivity of a time bound with the
+ * minute bound's, the same condition twice, and then with the row comparison's default third, and so expected
+ * a few hundred rows where thousands were left; it read them all by bitmap and sorted them (a battery page
+ * 90,000 rows deep: 5.1 ms, against 1.1 ms in the index's order with the day's bound, PostgreSQL 15). The
+ * rows themselves are bounded exactly by the minute and the row comparison; the time bound only prunes the
+ * days, which the day's edge does as well as the instant. Past year 9999 the instant itself is the bound.
+ */
+function cursorDays(side: '<' | '>', near: { lo: string; hi: string }): RawBuilder<boolean> {
+  if (side === '<') {
+    const hi = Date.parse(near.hi);
+    const dayEnd = new Date(hi - sinceMidnight(hi) + DAY_MS);
+    const at = sql`${near.hi}::timestamptz`;
+    if (dayEnd.getUTCFullYear() > 9999) return timeBound('<=', at);
+    return sql<boolean>`recorded_at < ${dayEnd.toISOString()}::timestamptz AND log_minute(recorded_at) <= log_minute(${at})`;
+  }
+  const lo = Date.parse(near.lo);
+  const dayStart = new Date(lo - sinceMidnight(lo));
+  return sql<boolean>`recorded_at >= ${dayStart.toISOString()}::timestamptz AND log_minute(recorded_at) >= log_minute(${sql`${near.lo}::timestamptz`})`;
 }

@@ -396,7 +396,7 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
       await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
         WHERE car_data_id = ${busy} ORDER BY recorded_at DESC, id DESC OFFSET 90000 LIMIT 1`.execute(t.db)
     ).rows[0]!;
-    const [statement] = await statementsOf(t.db, (db) =>
+    const deepPage = (db: Db) =>
       findLogPage(db, 'battery', {
         car_data_id: busy,
         from: null,
@@ -404,20 +404,13 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
         limit: 1000,
         before_id: Number(cursor.id),
         before_at: cursor.recorded_at.toISOString(),
-      }),
-    );
+      });
+    const [statement] = await statementsOf(t.db, deepPage);
     const plan = await planOf(t.db, statement!, true);
     expect(plan.outerTypes, statement!.sql).toContain('Incremental Sort');
     expect(plan.outerTypes, statement!.sql).not.toContain('Sort');
     expect(plan.outerTypes, statement!.sql).not.toContain('Bitmap Heap Scan');
-    const page = await findLogPage(t.db, 'battery', {
-      car_data_id: busy,
-      from: null,
-      to: null,
-      limit: 1000,
-      before_id: Number(cursor.id),
-      before_at: cursor.recorded_at.toISOString(),
-    });
+    const page = await deepPage(t.db);
     expect(page.rows).toHaveLength(1000);
     expect(page.rows.every((r) => new Date(r.recorded_at) < cursor.recorded_at)).toBe(true);
   });

@@ -69,12 +69,8 @@ export function previousSql(text: string): string {
   // flat table's index is on the time, bounded by the cursor's instant as before the partitions.
   return text
     .replace(
-      /\) AND recorded_at < (\$\d+::timestamptz) AND log_minute\(recorded_at\) <= log_minute\((\$\d+::timestamptz)\)/g,
-      ') AND recorded_at <= $2 AND $1 IS NOT NULL',
-    )
-    .replace(
-      /\) AND recorded_at >= (\$\d+::timestamptz) AND log_minute\(recorded_at\) >= log_minute\((\$\d+::timestamptz)\)/g,
-      ') AND recorded_at >= $2 AND $1 IS NOT NULL',
+      /\) AND recorded_at (?:<|>=) (\$\d+::timestamptz) AND log_minute\(recorded_at\) ([<>]=) log_minute\((\$\d+::timestamptz)\)/g,
+      ') AND recorded_at $2 $3 AND $1 IS NOT NULL',
     )
     .replace(
       /\(log_minute\(recorded_at\), recorded_at, id\) ([<>]) \(SELECT log_minute\(c\.recorded_at\), /g,

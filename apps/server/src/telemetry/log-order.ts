@@ -76,9 +76,9 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
   return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${cursorDays(side, near)}`;
 }
 
-const DAY_MS = 86_400_000;
-/** Milliseconds since the UTC midnight before `t` (before 1970 as well). */
-const sinceMidnight = (t: number) => ((t % DAY_MS) + DAY_MS) % DAY_MS;
+/** The logs are partitioned by UTC day (partitions.repository.ts). */
+export const DAY_MS = 86_400_000;
+export const startOfUtcDay = (t: Date) => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
 
 /**
  * The partitions a page beyond a cursor may read: up to the end of the cursor's UTC day (newest first) or from
@@ -92,13 +92,12 @@ const sinceMidnight = (t: number) => ((t % DAY_MS) + DAY_MS) % DAY_MS;
  */
 function cursorDays(side: '<' | '>', near: { lo: string; hi: string }): RawBuilder<boolean> {
   if (side === '<') {
-    const hi = Date.parse(near.hi);
-    const dayEnd = new Date(hi - sinceMidnight(hi) + DAY_MS);
     const at = sql`${near.hi}::timestamptz`;
+    const dayEnd = new Date(startOfUtcDay(new Date(near.hi)).getTime() + DAY_MS);
     if (dayEnd.getUTCFullYear() > 9999) return timeBound('<=', at);
     return sql<boolean>`recorded_at < ${dayEnd.toISOString()}::timestamptz AND log_minute(recorded_at) <= log_minute(${at})`;
   }
-  const lo = Date.parse(near.lo);
-  const dayStart = new Date(lo - sinceMidnight(lo));
-  return sql<boolean>`recorded_at >= ${dayStart.toISOString()}::timestamptz AND log_minute(recorded_at) >= log_minute(${sql`${near.lo}::timestamptz`})`;
+  const at = sql`${near.lo}::timestamptz`;
+  const dayStart = startOfUtcDay(new Date(near.lo));
+  return sql<boolean>`recorded_at >= ${dayStart.toISOString()}::timestamptz AND log_minute(recorded_at) >= log_minute(${at})`;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { DAY_MS, startOfUtcDay } from './log-order.js';
 import { logTables, type LogTable } from './log.repository.js';
 
 /**
@@ -8,7 +9,6 @@ import { logTables, type LogTable } from './log.repository.js';
  * no day partition takes (late device times, far-future clocks). The jobs create days ahead and
  * retention drops whole days (purge.repository.ts).
  */
-export const DAY_MS = 86_400_000;
 /** Days created ahead of today, so a clock change at midnight never sends a day's rows to the default. */
 export const PARTITIONS_AHEAD_DAYS = 3;
 /**
@@ -28,7 +28,6 @@ export interface LogPartition {
   to: Date | null;
 }
 
-export const startOfUtcDay = (t: Date) => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
 export const partitionName = (table: LogTable, day: Date) =>
   `${table}_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { logTables, type LogTable } from './log.repository.js';
-import { INDEX_ORDER, timeBound } from './log-order.js';
-import { DAY_MS, dropLogPartition, listLogPartitions, startOfUtcDay } from './partitions.repository.js';
+import { DAY_MS, INDEX_ORDER, startOfUtcDay, timeBound } from './log-order.js';
+import { dropLogPartition, listLogPartitions } from './partitions.repository.js';
 
 /**
  * Retention of the telemetry logs. A day partition wholly before the time is detached and dropped

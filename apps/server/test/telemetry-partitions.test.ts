@@ -19,8 +19,10 @@ import { withPlugin, type Db } from '../src/db/database.js';
 import { findLogPage } from '../src/telemetry/log.repository.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { serverJobs } from '../src/jobs/jobs.js';
+import { DAY_MS, startOfUtcDay } from '../src/telemetry/log-order.js';
 import {
   compactLogPartitions,
+  createLogPartition,
   ensureLogPartitions,
   PARTITIONS_AHEAD_DAYS,
 } from '../src/telemetry/partitions.repository.js';
@@ -446,6 +448,54 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
       });
     for (const zone of ['UTC', 'Asia/Tokyo', 'America/New_York', 'Europe/London'])
       expect(await differing(zone)).toEqual({ n: 0, total: 400_005 });
+  });
+
+  it('a newest-first page reads the days up to its own and the one before when they hold it, and the older days only for the rest', async () => {
+    // 100 readings on each of the 3rd to 6th days before today, in day partitions of their own.
+    const today = startOfUtcDay(new Date());
+    const old = [3, 4, 5, 6].map((d) => new Date(today.getTime() - d * DAY_MS));
+    for (const day of old) {
+      await createLogPartition(t.db, 'battery_logs', day);
+      await sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage)
+        SELECT ${imei}, ${day.toISOString()}::timestamptz + g * interval '10 minutes', 11 FROM generate_series(0, 99) g`.execute(
+        t.db,
+      );
+    }
+    await sql`ANALYZE battery_logs`.execute(t.db);
+    const ids = (
+      await sql<{
+        id: number;
+      }>`SELECT id FROM battery_logs WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC`.execute(t.db)
+    ).rows.map((r) => Number(r.id));
+    const read = (limit: number, before?: { id: number; recorded_at: Date }) => (db: Db) =>
+      findLogPage(db, 'battery', {
+        car_data_id: imei,
+        from: null,
+        to: null,
+        limit,
+        ...(before ? { before_id: Number(before.id), before_at: before.recorded_at.toISOString() } : {}),
+      });
+    const days = (tables: string[]) => tables.flatMap((name) => /_p(\d{8})$/.exec(name)?.slice(1) ?? []);
+    const oldDays = old.map((day) => day.toISOString().slice(0, 10).replace(/-/g, ''));
+    // A first page of 50 and a page of 50 before the 1,500th row: one statement each, reading none of the old days.
+    for (const reader of [read(50), read(50, await rowAt(1500))]) {
+      const statements = await statementsOf(t.db, reader);
+      expect(statements).toHaveLength(1);
+      const opened = days((await planOf(t.db, statements[0]!)).outerTables);
+      expect(opened.length).toBeGreaterThan(0);
+      expect(opened.filter((day) => oldDays.includes(day))).toEqual([]);
+    }
+    // A page of 3,100 takes the 3,000 readings of today and yesterday, then the older days for 100 more: the log's first rows.
+    const statements = await statementsOf(t.db, read(3100));
+    expect(statements).toHaveLength(2);
+    expect(days((await planOf(t.db, statements[1]!)).outerTables).sort()).toEqual([...oldDays].sort());
+    const page = await read(3100)(t.db);
+    expect(page.rows.map((r) => Number(r.id))).toEqual(ids.slice(0, 3100));
+    expect(page.more).toBe(true);
+    // The whole log in one page: every row, the last page.
+    const all = await read(5000)(t.db);
+    expect(all.rows.map((r) => Number(r.id))).toEqual(ids);
+    expect(all.more).toBe(false);
   });
 
   it('pages newest first through minutes and days without repeating or skipping a row', async () => {

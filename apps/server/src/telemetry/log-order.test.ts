@@ -1,6 +1,6 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { beyondRow } from './log-order.js';
+import { beyondRow, pageWindow } from './log-order.js';
 
 // Compiles SQL only; never connects.
 const db = new Kysely<unknown>({
@@ -57,5 +57,24 @@ describe('beyondRow', () => {
       expect(sql).not.toContain('timestamptz');
       expect(sql).toMatch(/^\(log_minute\(recorded_at\), recorded_at, id\) < \(SELECT log_minute\(c\.recorded_at\)/);
     }
+  });
+});
+
+describe('pageWindow', () => {
+  const now = new Date('2026-11-27T09:30:00Z');
+  const all = { from: null, to: null };
+  it("starts at the day before the reference's: the cursor's time, else the range's end, else now", () => {
+    expect(pageWindow(all, undefined, now)?.toISOString()).toBe('2026-11-26T00:00:00.000Z');
+    const range = { from: '2026-10-01T00:00:00Z', to: '2026-11-10T05:00:00Z' };
+    expect(pageWindow(range, undefined, now)?.toISOString()).toBe('2026-11-09T00:00:00.000Z');
+    expect(pageWindow(range, '2026-11-03T23:59:59.999Z', now)?.toISOString()).toBe('2026-11-02T00:00:00.000Z');
+    expect(pageWindow(all, new Date('1969-12-31T12:00:00Z'), now)?.toISOString()).toBe('1969-12-30T00:00:00.000Z');
+  });
+  it('is none when the range starts inside it or the reference is outside the years PostgreSQL reads', () => {
+    expect(pageWindow({ from: '2026-11-26T00:00:00Z', to: '2026-11-27T00:00:00Z' }, undefined, now)).toBeNull();
+    expect(pageWindow({ from: '2026-11-25T23:59:59Z', to: '2026-11-27T00:00:00Z' }, undefined, now)).not.toBeNull();
+    expect(pageWindow(all, '0001-01-01T10:00:00Z', now)).toBeNull();
+    expect(pageWindow(all, '+010000-01-02T00:00:00Z', now)).toBeNull();
+    expect(pageWindow(all, 'not a time', now)).toBeNull();
   });
 });

@@ -101,3 +101,25 @@ function cursorDays(side: '<' | '>', near: { lo: string; hi: string }): RawBuild
   const dayStart = startOfUtcDay(new Date(near.lo));
   return sql<boolean>`recorded_at >= ${dayStart.toISOString()}::timestamptz AND log_minute(recorded_at) >= log_minute(${at})`;
 }
+
+/** Whole UTC days a newest-first read takes first (pageWindow): its reference's day and the one before. */
+export const PAGE_WINDOW_DAYS = 2;
+
+/**
+ * Where a newest-first read's first statement starts (log.repository.ts newestFirst): the start of the day
+ * before its reference's, the reference being the cursor's time, the range's end or now. Null when the read is
+ * one statement anyway: its range starts inside the window, or the reference is outside the years PostgreSQL reads.
+ */
+export function pageWindow(
+  range: { from: string | null; to: string | null },
+  cursorAt: Date | string | undefined,
+  now: Date,
+): Date | null {
+  const ref = cursorAt ?? range.to;
+  const t = ref === null ? now.getTime() : new Date(ref).getTime();
+  if (Number.isNaN(t)) return null;
+  const start = new Date(startOfUtcDay(new Date(t)).getTime() - (PAGE_WINDOW_DAYS - 1) * DAY_MS);
+  if (Number.isNaN(start.getTime()) || start.getUTCFullYear() < 1 || start.getUTCFullYear() > 9999) return null;
+  if (range.from !== null && Date.parse(range.from) >= start.getTime()) return null;
+  return start;
+}

@@ -1,9 +1,9 @@
 import type { LogKind } from '@fleet/contract';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { withinWindows, type TimeWindow } from '../access/visibility.js';
-import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange, timeBound, type RowCursor } from './log-order.js';
+import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange, pageWindow, timeBound, type RowCursor } from './log-order.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,
@@ -23,6 +23,26 @@ export const logTables = {
 export type LogTable = (typeof logTables)[LogKind];
 export type LogRow<K extends LogKind> = Selectable<DB[(typeof logTables)[K]]>;
 
+/** Each log's own columns, besides id, car_data_id and recorded_at. */
+const ownColumns: { [K in LogKind]: readonly Exclude<keyof LogRow<K>, 'id' | 'car_data_id' | 'recorded_at'>[] } = {
+  gps: ['lat', 'lng', 'speed', 'heading', 'satellites', 'accuracy'],
+  engine: ['running', 'engine_line', 'command', 'command_id', 'account_id'],
+  connection: ['state'],
+  battery: ['voltage', 'percentage'],
+  sensor: ['vibration', 'readings'],
+  obd2: ['pids'],
+  error: ['error_type', 'status_code', 'detail'],
+};
+
+/**
+ * A log row's columns in the order a newest-first read selects them: recorded_at and id, the order's keys
+ * after the minute, first, and the terminal's text last. A page is sorted within each minute by those keys
+ * (log-order.ts), and PostgreSQL finds a sort key in a row directly only while no column of variable width
+ * comes before it; after car_data_id it walks the row for every comparison (a first battery page of 1,000
+ * rows: 1.31 ms with the table's order, 1.16 ms with this one, pgbench, PostgreSQL 15).
+ */
+const pageColumns = (kind: LogKind) => ['recorded_at', 'id', ...ownColumns[kind], 'car_data_id'];
+
 export interface LogFilter {
   car_data_id: string;
   /** ISO instants; both null means the whole log (SPEC.md §5). */
@@ -41,26 +61,61 @@ export interface LogPage extends LogFilter {
 const json = (v: unknown) =>
   typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>);
 
+/** A read of one log with its conditions: the terminal, the range, the reader's windows, beyond a cursor row. */
+function logRead(db: Db, kind: LogKind, f: LogFilter, before: RowCursor | null) {
+  const table = logTables[kind] as LogTable;
+  let q = db
+    .selectFrom(table)
+    .select(pageColumns(kind) as (keyof LogRow<LogKind>)[])
+    .where('car_data_id', '=', f.car_data_id);
+  if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
+  if (f.windows) q = q.where(withinWindows(f.windows));
+  if (before !== null) q = q.where(beyondRow(table, '<', before, f.car_data_id));
+  return q;
+}
+
+/**
+ * The first `n` rows of a log read, newest first, in up to two statements: the rows from the start of
+ * pageWindow's days, and only if those were fewer than `n`, the older ones for the rest. An unbounded read of a
+ * log partitioned by day merges every day's index scan, each one set up before the first row is out (a first
+ * battery page: 1.31-1.36× the flat table's time with 36 days, bench/README.md); a page nearly always lies in
+ * its own day and the one before, and PostgreSQL then prunes the other days. Every row of the first statement
+ * is newer than every row of the second (a whole day's minutes apart), so together they are the first `n` rows
+ * of the one read, whatever the window: it only chooses which days are opened first.
+ */
+async function newestFirst<K extends LogKind>(
+  db: Db,
+  kind: K,
+  f: LogFilter,
+  before: RowCursor | null,
+  n: number,
+): Promise<LogRow<K>[]> {
+  const q = logRead(db, kind, f, before);
+  const take = async (limit: number, bound?: RawBuilder<boolean>) =>
+    (await (bound ? q.where(bound) : q).orderBy(NEWEST_FIRST).limit(limit).execute()) as LogRow<K>[];
+  const start = pageWindow(f, before?.at, new Date());
+  let rows: LogRow<K>[];
+  if (start === null) rows = await take(n);
+  else {
+    const at = sql`${start.toISOString()}::timestamptz`;
+    rows = await take(n, timeBound('>=', at));
+    if (rows.length < n) rows.push(...(await take(n - rows.length, timeBound('<', at))));
+  }
+  if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
+  if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
+  return rows;
+}
+
 /** Rows of one log, newest first: up to `limit`, plus whether older ones remain. */
 export async function findLogPage<K extends LogKind>(
   db: Db,
   kind: K,
   p: LogPage,
 ): Promise<{ rows: LogRow<K>[]; more: boolean }> {
-  const table = logTables[kind] as LogTable;
-  let q = db.selectFrom(table).selectAll().where('car_data_id', '=', p.car_data_id);
-  if (p.from !== null && p.to !== null) q = q.where(inRange(p.from, p.to));
-  if (p.windows) q = q.where(withinWindows(p.windows));
-  if (p.before_id !== undefined)
-    q = q.where(beyondRow(table, '<', { id: p.before_id, at: p.before_at }, p.car_data_id));
-  const rows = (await q
-    .orderBy(NEWEST_FIRST)
-    .limit(p.limit + 1)
-    .execute()) as LogRow<K>[];
+  const before = p.before_id === undefined ? null : { id: p.before_id, at: p.before_at };
+  const rows = await newestFirst(db, kind, p, before, p.limit + 1);
   const more = rows.length > p.limit;
   if (more) rows.pop();
-  if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
-  if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
   return { rows, more };
 }
 
@@ -76,15 +131,7 @@ export async function findLogBatch<K extends LogKind>(
   before: RowCursor | null,
   size: number,
 ): Promise<LogRow<K>[]> {
-  const table = logTables[kind] as LogTable;
-  let q = db.selectFrom(table).selectAll().where('car_data_id', '=', f.car_data_id);
-  if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
-  if (f.windows) q = q.where(withinWindows(f.windows));
-  if (before !== null) q = q.where(beyondRow(table, '<', before, f.car_data_id));
-  const rows = (await q.orderBy(NEWEST_FIRST).limit(size).execute()) as LogRow<K>[];
-  if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
-  if (kind === 'obd2') for (const r of rows as LogRow<'obd2'>[]) r.pids = json(r.pids);
-  return rows;
+  return newestFirst(db, kind, f, before, size);
 }
 
 /** Names of the accounts that gave engine commands, for the engine log. */

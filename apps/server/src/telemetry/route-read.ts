@@ -1,11 +1,13 @@
 import type { Db } from '../db/database.js';
+import { NEWEST_FIRST, OLDEST_FIRST } from './log-order.js';
 import { breathe } from '../db/breathe.js';
 import {
   countGps,
-  findLastRoutePoint,
+  findEndRoutePoint,
   findRoutePage,
   findRouteSlices,
   gpsSpan,
+  TURNS_PER_SLICE,
   type LogFilter,
   type RoutePoint,
 } from './log.repository.js';
@@ -25,7 +27,7 @@ const SCAN_CHUNK = 5000;
 
 /**
  * The route in time order, read in chunks, and the number of stored points in the range. Up to
- * `cap` points it reads them all; above, the first point of each of `cap` equal time slices, so any
+ * `cap` points it reads them all; above, the sharpest turns of equal time slices, `cap` points in all, so any
  * range costs a bounded read (docs/telemetry.md). No query ever counts or reads the whole range.
  */
 export async function readRoute(
@@ -45,9 +47,10 @@ export async function readRoute(
     }
   }
   const { first, last } = await gpsSpan(db, f);
-  const slice = Math.max(1, last - first) / cap;
-  // Slices per read, adjusted after each read so that the next one scans about SCAN_CHUNK stored points.
-  let slices = Math.ceil(SCAN_CHUNK / 4);
+  const slice = (Math.max(1, last - first) * TURNS_PER_SLICE) / cap;
+  // Slices per read, adjusted after each read so that the next one scans about SCAN_CHUNK stored points. A
+  // slice holds at least TURNS_PER_SLICE of them (the range has more than `cap`); the first read guesses 4 times that.
+  let slices = Math.ceil(SCAN_CHUNK / (4 * TURNS_PER_SLICE));
   let total = 0;
   for (let lo = first; lo <= last;) {
     const hi = lo + slices * slice;
@@ -63,8 +66,11 @@ export async function readRoute(
     lo = hi;
     await breathe(embedded);
   }
-  // The last slice may start before the last point (rounding): the route still ends where it ended.
-  const end = await findLastRoutePoint(db, f);
+  // A slice keeps its sharpest turn, and the last slice may start before the last point (rounding): the
+  // route still starts and ends where it did.
+  const start = await findEndRoutePoint(db, f, OLDEST_FIRST);
+  if (start && Number(start.id) !== Number(points[0]?.id)) points.unshift(start);
+  const end = await findEndRoutePoint(db, f, NEWEST_FIRST);
   if (end && Number(end.id) !== Number(points.at(-1)?.id)) points.push(end);
   return { points, total };
 }

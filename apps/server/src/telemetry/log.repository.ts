@@ -79,9 +79,9 @@ function logRead(db: Db, kind: LogKind, f: LogFilter, before: RowCursor | null) 
  * pageWindow's days, and only if those were fewer than `n`, the older ones for the rest. An unbounded read of a
  * log partitioned by day merges every day's index scan, each one set up before the first row is out (a first
  * battery page: 1.31-1.36× the flat table's time with 36 days, bench/README.md); a page nearly always lies in
- * its own day and the one before, and PostgreSQL then prunes the other days. Every row of the first statement
- * is newer than every row of the second (a whole day's minutes apart), so together they are the first `n` rows
- * of the one read, whatever the window: it only chooses which days are opened first.
+ * its own day and the one before, and PostgreSQL then prunes the other days. The window starts at a minute's
+ * start, so every row of the first statement comes before every row of the second in the read's order, and
+ * together they are its first `n` rows, whatever the window: it only chooses which days are opened first.
  */
 async function newestFirst<K extends LogKind>(
   db: Db,

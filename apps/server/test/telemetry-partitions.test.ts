@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { withPlugin, type Db } from '../src/db/database.js';
-import { findLogPage } from '../src/telemetry/log.repository.js';
+import { findLogPage, ShortWindows } from '../src/telemetry/log.repository.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { serverJobs } from '../src/jobs/jobs.js';
 import { DAY_MS, startOfUtcDay } from '../src/telemetry/log-order.js';
@@ -450,7 +450,7 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
       expect(await differing(zone)).toEqual({ n: 0, total: 400_005 });
   });
 
-  it('a newest-first page reads the days up to its own and the one before when they hold it, and the older days only for the rest', async () => {
+  it('a newest-first page reads the days up to its own and the one before when they hold it, and the older days only for the rest (in one statement while the window is known short)', async () => {
     // 100 readings on each of the 3rd to 6th days before today, in day partitions of their own.
     const today = startOfUtcDay(new Date());
     const old = [3, 4, 5, 6].map((d) => new Date(today.getTime() - d * DAY_MS));
@@ -467,14 +467,20 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
         id: number;
       }>`SELECT id FROM battery_logs WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC`.execute(t.db)
     ).rows.map((r) => Number(r.id));
+    const hints = new ShortWindows();
     const read = (limit: number, before?: { id: number; recorded_at: Date }) => (db: Db) =>
-      findLogPage(db, 'battery', {
-        car_data_id: imei,
-        from: null,
-        to: null,
-        limit,
-        ...(before ? { before_id: Number(before.id), before_at: before.recorded_at.toISOString() } : {}),
-      });
+      findLogPage(
+        db,
+        'battery',
+        {
+          car_data_id: imei,
+          from: null,
+          to: null,
+          limit,
+          ...(before ? { before_id: Number(before.id), before_at: before.recorded_at.toISOString() } : {}),
+        },
+        hints,
+      );
     const days = (tables: string[]) => tables.flatMap((name) => /_p(\d{8})$/.exec(name)?.slice(1) ?? []);
     const oldDays = old.map((day) => day.toISOString().slice(0, 10).replace(/-/g, ''));
     // A first page of 50 and a page of 50 before the 1,500th row: one statement each, reading none of the old days.
@@ -489,9 +495,15 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
     const statements = await statementsOf(t.db, read(3100));
     expect(statements).toHaveLength(2);
     expect(days((await planOf(t.db, statements[1]!)).outerTables).sort()).toEqual([...oldDays].sort());
+    // Its window came up short: for a while a read of as many rows takes one statement, as before the window;
+    // a smaller page still takes the window's days alone.
+    expect(await statementsOf(t.db, read(3100))).toHaveLength(1);
     const page = await read(3100)(t.db);
     expect(page.rows.map((r) => Number(r.id))).toEqual(ids.slice(0, 3100));
     expect(page.more).toBe(true);
+    const small = await statementsOf(t.db, read(50));
+    expect(small).toHaveLength(1);
+    expect(days((await planOf(t.db, small[0]!)).outerTables).filter((day) => oldDays.includes(day))).toEqual([]);
     // The whole log in one page: every row, the last page.
     const all = await read(5000)(t.db);
     expect(all.rows.map((r) => Number(r.id))).toEqual(ids);

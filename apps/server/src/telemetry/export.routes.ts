@@ -19,7 +19,7 @@ import { authenticate } from '../access/route.js';
 import { createAccess } from '../access/access.js';
 import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy.js';
 import { createExportGate } from './export-gate.js';
-import { findLogBatch, type LogFilter } from './log.repository.js';
+import { findLogBatch, ShortWindows, type LogFilter } from './log.repository.js';
 
 /** Rows per database read while streaming on the row path: on PGlite a few tens of milliseconds, the longest other calls wait. */
 export const EXPORT_BATCH = 500;
@@ -40,6 +40,8 @@ async function* csvLines(
   embedded: boolean,
 ) {
   yield head(kind);
+  // A log with few rows a day would read each batch in two statements (log.repository.ts): once is enough to know.
+  const hints = new ShortWindows();
   let rows = first;
   while (rows.length) {
     yield rows.map((r) => csvRow(logExportRow(kind, r))).join('');
@@ -47,7 +49,7 @@ async function* csvLines(
     await breathe(embedded);
     const last = rows.at(-1)!;
     const before = { id: Number(last.id), at: last.recorded_at as Date };
-    rows = (await findLogBatch(ctx.db, kind, f, before, EXPORT_BATCH)) as Record<string, unknown>[];
+    rows = (await findLogBatch(ctx.db, kind, f, before, EXPORT_BATCH, hints)) as Record<string, unknown>[];
   }
 }
 

@@ -19,7 +19,7 @@ import { registerCall } from '../access/route.js';
 import type { Access } from '../access/access.js';
 import type { TimeWindow } from '../access/visibility.js';
 import { findLatestState, findLiveRecord, rebuildLatestState, type LiveRecord } from './latest-state.repository.js';
-import { accountNames, findLogPage, type LogPage, type LogRow } from './log.repository.js';
+import { accountNames, findLogPage, ShortWindows, type LogPage, type LogRow } from './log.repository.js';
 import { readRoute } from './route-read.js';
 import { simplifyRoute } from './simplify.js';
 
@@ -52,9 +52,11 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     await access.see('car_data_id', carDataId);
     return access.windows(carDataId);
   };
+  // Which terminals' logs lately had fewer rows in a page's first days than asked for (log.repository.ts).
+  const shortWindows = new ShortWindows();
   const page = async <K extends LogKind, R>(access: Access, kind: K, q: LogPage, map: (r: LogRow<K>) => R) => {
     const windows = await readableWindows(access, q.car_data_id);
-    const { rows, more } = await findLogPage(db, kind, { ...q, windows });
+    const { rows, more } = await findLogPage(db, kind, { ...q, windows }, shortWindows);
     const last = more ? (rows.at(-1) as { id: number; recorded_at: Date }) : undefined;
     return {
       list: rows.map(map),

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/database.js';
+import { findRouteSlices } from '../src/telemetry/log.repository.js';
 import { readRoute } from '../src/telemetry/route-read.js';
 import { createTestApp, type TestApp } from './helper.js';
 
@@ -13,16 +15,17 @@ const M_PER_DEG = 111_320;
 const COS = Math.cos((35.68 * Math.PI) / 180);
 
 /**
- * One point a second for `seconds`, 10 m/s east, stepping 30 m north or south every 50 s (two 90° corners
- * three seconds apart), each point's heading the way it came in.
+ * One point a second for `seconds`, 10 m/s east, stepping 30 m north or south every `period` seconds from its
+ * second `stepAt` (two 90° corners three seconds apart: the points at `stepAt` - 1 and `stepAt` + 2), each
+ * point's heading the way it came in.
  */
-function steppedRoute(seconds: number) {
+function steppedRoute(seconds: number, period = 50, stepAt = 20) {
   const points: { t: number; lat: number; lng: number; heading: number }[] = [];
   let x = 0;
   let y = 0;
   for (let s = 0; s < seconds; s++) {
-    const inStep = s % 50 >= 20 && s % 50 < 23;
-    const north = Math.floor(s / 50) % 2 === 0;
+    const inStep = s % period >= stepAt && s % period < stepAt + 3;
+    const north = Math.floor(s / period) % 2 === 0;
     const heading = inStep ? (north ? 0 : 180) : 90;
     if (inStep) y += north ? 10 : -10;
     else x += 10;
@@ -49,17 +52,20 @@ function farthest(raw: { t: number; lat: number; lng: number }[], kept: { t: num
   return worst;
 }
 
+const insertRoute = (db: Db, imei: string, points: ReturnType<typeof steppedRoute>) =>
+  sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
+    SELECT ${imei}, to_timestamp(u.t / 1000.0), u.lat, u.lng, 36, u.heading
+    FROM unnest(${points.map((p) => p.t)}::float8[], ${points.map((p) => p.lat)}::float8[],
+      ${points.map((p) => p.lng)}::float8[], ${points.map((p) => p.heading)}::float8[]) AS u(t, lat, lng, heading)`.execute(
+    db,
+  );
+
 describe('a route thinned by the read', () => {
   let t: TestApp;
   const raw = steppedRoute(6000);
   beforeAll(async () => {
     t = await createTestApp();
-    await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng, speed, heading)
-      SELECT ${IMEI}, to_timestamp(u.t / 1000.0), u.lat, u.lng, 36, u.heading
-      FROM unnest(${raw.map((p) => p.t)}::float8[], ${raw.map((p) => p.lat)}::float8[],
-        ${raw.map((p) => p.lng)}::float8[], ${raw.map((p) => p.heading)}::float8[]) AS u(t, lat, lng, heading)`.execute(
-      t.db,
-    );
+    await insertRoute(t.db, IMEI, raw);
   });
   afterAll(() => t?.close());
 
@@ -94,5 +100,21 @@ describe('a route thinned by the read', () => {
       lng: p.lng,
     }));
     expect(farthest(raw, kept)).toBeLessThan(1);
+  });
+
+  it("tells a turn at a read's first or last point by the neighbour the next or previous read has", async () => {
+    // Corners at seconds 90 and 93 (and every 60 s on); slices of 30 s, three points each.
+    const imei = '358409100000778';
+    await insertRoute(t.db, imei, steppedRoute(240, 60, 31));
+    const f = { car_data_id: imei, from: new Date(START).toISOString(), to: new Date(START + 240_000).toISOString() };
+    const origin = START / 1000;
+    const keptIn = async (split: number) => {
+      const slices = { origin, slice: 30 };
+      const a = await findRouteSlices(t.db, f, { ...slices, lo: null, hi: origin + split });
+      const b = await findRouteSlices(t.db, f, { ...slices, lo: origin + split, hi: null });
+      return [...a.points, ...b.points].map((p) => (new Date(p.recorded_at).getTime() - START) / 1000);
+    };
+    // Second 90 begins the second read; second 93 ends the first.
+    for (const split of [90, 94]) expect(await keptIn(split)).toEqual(expect.arrayContaining([90, 93]));
   });
 });

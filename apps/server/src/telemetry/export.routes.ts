@@ -38,10 +38,9 @@ async function* csvLines(
   f: LogFilter,
   first: Record<string, unknown>[],
   embedded: boolean,
+  hints: ShortWindows,
 ) {
   yield head(kind);
-  // A log with few rows a day would read each batch in two statements (log.repository.ts): once is enough to know.
-  const hints = new ShortWindows();
   let rows = first;
   while (rows.length) {
     yield rows.map((r) => csvRow(logExportRow(kind, r))).join('');
@@ -60,7 +59,8 @@ export const rowPathCsv = (
   f: LogFilter,
   first: Record<string, unknown>[],
   embedded = true,
-): Readable => Readable.from(csvLines(ctx, kind, f, first, embedded));
+  hints = new ShortWindows(),
+): Readable => Readable.from(csvLines(ctx, kind, f, first, embedded, hints));
 
 /** The COPY path (PostgreSQL): the database writes the lines, see export.copy.ts. */
 export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter): Promise<Readable> {
@@ -96,7 +96,10 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
     let body: Readable;
     try {
       const copy = byCopy(kind);
-      const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH)) as Record<
+      // A log with few rows a day would read each batch in two statements (log.repository.ts): the first batch
+      // tells the rest.
+      const hints = new ShortWindows();
+      const first = (await findLogBatch(ctx.db, kind, filter, null, copy ? 1 : EXPORT_BATCH, hints)) as Record<
         string,
         unknown
       >[];
@@ -107,7 +110,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
       }
       body = copy
         ? await copyPathCsv(ctx, kind, filter)
-        : rowPathCsv(ctx, kind, filter, first, !ctx.config.DATABASE_URL);
+        : rowPathCsv(ctx, kind, filter, first, !ctx.config.DATABASE_URL, hints);
     } catch (err) {
       leave();
       throw err;

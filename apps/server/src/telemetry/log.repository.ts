@@ -231,31 +231,32 @@ export async function findRoutePage(
   return q.select(routeColumns).orderBy(OLDEST_FIRST).limit(size).execute() as Promise<RoutePoint[]>;
 }
 
-/** The first (OLDEST_FIRST) or the latest (NEWEST_FIRST) point in the range: a thinned route starts and ends where the vehicle was. */
-export async function findEndRoutePoint(
-  db: Db,
-  f: LogFilter,
-  order: typeof OLDEST_FIRST,
-): Promise<RoutePoint | undefined> {
-  return gpsRange(db, f).select(routeColumns).orderBy(order).limit(1).executeTakeFirst() as Promise<
+/** The latest point in the range (a thinned route ends where the vehicle last was). */
+export async function findLastRoutePoint(db: Db, f: LogFilter): Promise<RoutePoint | undefined> {
+  return gpsRange(db, f).select(routeColumns).orderBy(NEWEST_FIRST).limit(1).executeTakeFirst() as Promise<
     RoutePoint | undefined
   >;
 }
 
-/** Epoch seconds of the first and last point in the range: the first and the last in the index's order. */
-export async function gpsSpan(db: Db, f: LogFilter): Promise<{ first: number; last: number }> {
-  const end = (order: typeof OLDEST_FIRST) =>
-    gpsRange(db, f)
-      .select(sql<number>`extract(epoch from recorded_at)::float8`.as('at'))
-      .orderBy(order)
-      .limit(1);
+/**
+ * The first point in the range, and the epoch seconds of the first and the last: the first and the last in the
+ * index's order (a thinned route starts where the vehicle first was). Undefined for an empty range.
+ */
+export async function gpsSpan(
+  db: Db,
+  f: LogFilter,
+): Promise<{ first: number; last: number; start: RoutePoint } | undefined> {
+  const epoch = sql<number>`extract(epoch from recorded_at)::float8`.as('at');
   const row = await db
-    .selectNoFrom((eb) => [
-      eb.selectFrom(end(OLDEST_FIRST).as('a')).select('a.at').as('first'),
-      eb.selectFrom(end(NEWEST_FIRST).as('z')).select('z.at').as('last'),
-    ])
-    .executeTakeFirstOrThrow();
-  return { first: Number(row.first), last: Number(row.last) };
+    .selectFrom(gpsRange(db, f).select(routeColumns).select(epoch).orderBy(OLDEST_FIRST).limit(1).as('a'))
+    .selectAll('a')
+    .select((eb) =>
+      eb.selectFrom(gpsRange(db, f).select(epoch).orderBy(NEWEST_FIRST).limit(1).as('z')).select('z.at').as('last'),
+    )
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { at, last, ...start } = row;
+  return { first: Number(at), last: Number(last), start: start as RoutePoint };
 }
 
 /**

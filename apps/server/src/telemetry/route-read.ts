@@ -1,9 +1,8 @@
 import type { Db } from '../db/database.js';
-import { NEWEST_FIRST, OLDEST_FIRST } from './log-order.js';
 import { breathe } from '../db/breathe.js';
 import {
   countGps,
-  findEndRoutePoint,
+  findLastRoutePoint,
   findRoutePage,
   findRouteSlices,
   gpsSpan,
@@ -46,7 +45,9 @@ export async function readRoute(
       after = page.at(-1)!;
     }
   }
-  const { first, last } = await gpsSpan(db, f);
+  const span = await gpsSpan(db, f);
+  if (!span) return { points, total: 0 };
+  const { first, last } = span;
   const slice = (Math.max(1, last - first) * TURNS_PER_SLICE) / cap;
   // Slices per read, adjusted after each read so that the next one scans about SCAN_CHUNK stored points. A
   // slice holds at least TURNS_PER_SLICE of them (the range has more than `cap`); the first read guesses 4 times that.
@@ -66,11 +67,10 @@ export async function readRoute(
     lo = hi;
     await breathe(embedded);
   }
-  // A slice keeps its sharpest turn, and the last slice may start before the last point (rounding): the
+  // A slice keeps its sharpest turns, and the last slice may start before the last point (rounding): the
   // route still starts and ends where it did.
-  const start = await findEndRoutePoint(db, f, OLDEST_FIRST);
-  if (start && Number(start.id) !== Number(points[0]?.id)) points.unshift(start);
-  const end = await findEndRoutePoint(db, f, NEWEST_FIRST);
+  if (Number(span.start.id) !== Number(points[0]?.id)) points.unshift(span.start);
+  const end = await findLastRoutePoint(db, f);
   if (end && Number(end.id) !== Number(points.at(-1)?.id)) points.push(end);
   return { points, total };
 }

@@ -39,7 +39,11 @@ async function sizeOf(bdb: BenchDb, table: string, partitioned: boolean) {
 async function copies(bdb: BenchDb, table: string) {
   for (const suffix of ['_cmp', '_flat']) await bdb.raw(`DROP TABLE IF EXISTS ${table}${suffix}`);
   await bdb.raw(`CREATE TABLE ${table}_cmp (LIKE ${table} INCLUDING DEFAULTS) PARTITION BY RANGE (recorded_at)`);
-  await bdb.raw(`CREATE INDEX ON ${table}_cmp (car_data_id, log_minute(recorded_at))`);
+  // The per-terminal index as the migrations left it on the log (the minute alone on GPS, the page's whole order on the others).
+  const [own] = await bdb.raw<{ def: string }>(`SELECT pg_get_indexdef('${table}_device_time_idx'::regclass) AS def`);
+  const keys = / USING btree (\(.*\))$/.exec(own!.def)?.[1];
+  if (!keys) throw new Error(`unexpected index on ${table}: ${own!.def}`);
+  await bdb.raw(`CREATE INDEX ON ${table}_cmp ${keys}`);
   await bdb.raw(`CREATE INDEX ON ${table}_cmp USING brin (id) WITH (pages_per_range = 16, autosummarize = on)`);
   await bdb.raw(`CREATE TABLE ${table}_cmp_default PARTITION OF ${table}_cmp DEFAULT`);
   const days = await bdb.raw<{ day: string }>(

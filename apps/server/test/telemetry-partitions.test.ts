@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { withPlugin, type Db } from '../src/db/database.js';
-import { findLogPage, ShortWindows } from '../src/telemetry/log.repository.js';
+import { findLogPage, logTables, ShortWindows } from '../src/telemetry/log.repository.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { serverJobs } from '../src/jobs/jobs.js';
 import { DAY_MS, startOfUtcDay } from '../src/telemetry/log-order.js';
@@ -337,55 +337,76 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await seedFixtures(t.db);
-    // 3,000 battery records, one every 20 s over the last 17 hours (today's and yesterday's partitions).
+    // 3,000 records of each log read here, one every 20 s over the last 17 hours (today's and yesterday's partitions).
     await sql`INSERT INTO battery_logs (car_data_id, recorded_at, voltage)
       SELECT ${imei}, now() - g * interval '20 seconds', 12 FROM generate_series(0, 2999) g`.execute(t.db);
+    await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng)
+      SELECT ${imei}, now() - g * interval '20 seconds', 35.6, 139.7 FROM generate_series(0, 2999) g`.execute(t.db);
     await sql`ANALYZE battery_logs`.execute(t.db);
+    await sql`ANALYZE gps_logs`.execute(t.db);
   });
   afterAll(() => t?.close());
 
-  /** The terminal's battery row `offset` rows from the newest. */
-  const rowAt = async (offset: number) =>
+  /** The terminal's row of a log `offset` rows from the newest. */
+  const rowAt = async (offset: number, kind: 'battery' | 'gps' = 'battery', terminal: string = imei) =>
     (
-      await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
-        WHERE car_data_id = ${imei} ORDER BY recorded_at DESC, id DESC OFFSET ${offset} LIMIT 1`.execute(t.db)
+      await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM ${sql.table(logTables[kind])}
+        WHERE car_data_id = ${terminal} ORDER BY recorded_at DESC, id DESC OFFSET ${offset} LIMIT 1`.execute(t.db)
     ).rows[0]!;
-  /** The statements of a 50-row page before `row`, by its id alone or with its time as a page gives it. */
-  const pageBefore = (row: { id: number; recorded_at: Date }, withTime = false) =>
-    statementsOf(t.db, (db) =>
-      findLogPage(db, 'battery', {
-        car_data_id: imei,
+  /** A page of a log's rows before `row` (or its first page), by the row's id alone or with its time as a page gives it. */
+  const pageRead =
+    (
+      kind: 'battery' | 'gps',
+      limit: number,
+      row?: { id: number; recorded_at: Date },
+      withTime = false,
+      terminal: string = imei,
+    ) =>
+    (db: Db) =>
+      findLogPage(db, kind, {
+        car_data_id: terminal,
         from: null,
         to: null,
-        limit: 50,
-        before_id: Number(row.id),
-        ...(withTime ? { before_at: new Date(row.recorded_at).toISOString() } : {}),
-      }),
-    );
+        limit,
+        ...(row ? { before_id: Number(row.id) } : {}),
+        ...(row && withTime ? { before_at: new Date(row.recorded_at).toISOString() } : {}),
+      });
+  /** The statements of a 50-row battery page before `row`. */
+  const pageBefore = (row: { id: number; recorded_at: Date }, withTime = false) =>
+    statementsOf(t.db, pageRead('battery', 50, row, withTime));
 
-  it('a newest-first page and a page before a row (by its id, or its id and time) read the (car_data_id, minute) index in its order, sorting one minute at a time', async () => {
-    const [first] = await statementsOf(t.db, (db) =>
-      findLogPage(db, 'battery', { car_data_id: imei, from: null, to: null, limit: 50 }),
-    );
-    const [before] = await pageBefore(await rowAt(1500));
-    // With the cursor's time as well: its bounds once made the planner expect a few hundred of the 1,500 rows
-    // left, read them all by bitmap and sort them (log-order.ts cursorDays).
-    const [beforeAt] = await pageBefore(await rowAt(1500), true);
-    for (const statement of [first!, before!, beforeAt!]) {
-      const plan = await planOf(t.db, statement);
-      // Without the minute first in the order, each partition's rows of the terminal are sorted whole (a Sort).
-      expect(plan.types, statement.sql).toContain('Incremental Sort');
-      expect(plan.types, statement.sql).not.toContain('Sort');
-      expect(plan.indexes.length, statement.sql).toBeGreaterThan(0);
-      expect(
-        plan.indexes.every((name) => name.includes('log_minute')),
-        plan.indexes.join(),
-      ).toBe(true);
+  it('a newest-first page and a page before a row (by its id, or its id and time) read the per-terminal index in its order: GPS sorting one minute at a time, the other logs in the index’s order, unsorted', async () => {
+    for (const kind of ['gps', 'battery'] as const) {
+      const row = await rowAt(1500, kind);
+      const statements = [
+        ...(await statementsOf(t.db, pageRead(kind, 50))),
+        ...(await statementsOf(t.db, pageRead(kind, 50, row))),
+        // With the cursor's time as well: its bounds once made the planner expect a few hundred of the 1,500 rows
+        // left, read them all by bitmap and sort them (log-order.ts cursorDays).
+        ...(await statementsOf(t.db, pageRead(kind, 50, row, true))),
+      ];
+      expect(statements).toHaveLength(3);
+      for (const statement of statements) {
+        const plan = await planOf(t.db, statement);
+        // Without the minute first in the order, each partition's rows of the terminal are sorted whole (a Sort).
+        expect(plan.types, statement.sql).not.toContain('Sort');
+        // GPS's index has the minute alone (a shared key for a minute's rows: its storage); the other logs' index
+        // is in the page's order, (car_data_id, recorded_at, id) (migration log_page_order_index): nothing is sorted.
+        if (kind === 'gps') expect(plan.types, statement.sql).toContain('Incremental Sort');
+        else expect(plan.types, statement.sql).not.toContain('Incremental Sort');
+        expect(plan.indexes.length, statement.sql).toBeGreaterThan(0);
+        expect(
+          plan.indexes.every((name) => name.includes(kind === 'gps' ? 'log_minute' : 'recorded_at_id')),
+          plan.indexes.join(),
+        ).toBe(true);
+        // The minute is GPS's alone: the other logs order and bound by the time.
+        if (kind === 'battery') expect(statement.sql).not.toContain('log_minute');
+      }
     }
   });
 
   it('a page deep in a busy log, before a row whose time it knows, is planned in the index order, not read whole and sorted', async () => {
-    // 100,000 readings of another terminal, one a second; the page 90,000 rows deep leaves 10,000 older ones.
+    // 100,000 records of another terminal, one a second; the page 90,000 rows deep leaves 10,000 older ones.
     // The cursor's bounds once made the planner expect a few hundred of them (its time bound and its minute
     // bound, one condition counted twice), so it read all 10,000 by bitmap and sorted them (log-order.ts).
     const busy = terminalB.imei;
@@ -393,28 +414,25 @@ describe('logs indexed by terminal and minute (issue #19: storage)', () => {
       SELECT ${busy}, now() - interval '1 minute' - g * interval '1 second', 12 FROM generate_series(0, 99999) g`.execute(
       t.db,
     );
+    await sql`INSERT INTO gps_logs (car_data_id, recorded_at, lat, lng)
+      SELECT ${busy}, now() - interval '1 minute' - g * interval '1 second', 35.6, 139.7 FROM generate_series(0, 99999) g`.execute(
+      t.db,
+    );
     await sql`ANALYZE battery_logs`.execute(t.db);
-    const cursor = (
-      await sql<{ id: number; recorded_at: Date }>`SELECT id, recorded_at FROM battery_logs
-        WHERE car_data_id = ${busy} ORDER BY recorded_at DESC, id DESC OFFSET 90000 LIMIT 1`.execute(t.db)
-    ).rows[0]!;
-    const deepPage = (db: Db) =>
-      findLogPage(db, 'battery', {
-        car_data_id: busy,
-        from: null,
-        to: null,
-        limit: 1000,
-        before_id: Number(cursor.id),
-        before_at: cursor.recorded_at.toISOString(),
-      });
-    const [statement] = await statementsOf(t.db, deepPage);
-    const plan = await planOf(t.db, statement!, true);
-    expect(plan.outerTypes, statement!.sql).toContain('Incremental Sort');
-    expect(plan.outerTypes, statement!.sql).not.toContain('Sort');
-    expect(plan.outerTypes, statement!.sql).not.toContain('Bitmap Heap Scan');
-    const page = await deepPage(t.db);
-    expect(page.rows).toHaveLength(1000);
-    expect(page.rows.every((r) => new Date(r.recorded_at) < cursor.recorded_at)).toBe(true);
+    await sql`ANALYZE gps_logs`.execute(t.db);
+    for (const kind of ['gps', 'battery'] as const) {
+      const cursor = await rowAt(90000, kind, busy);
+      const deepPage = pageRead(kind, 1000, cursor, true, busy);
+      const [statement] = await statementsOf(t.db, deepPage);
+      const plan = await planOf(t.db, statement!, true);
+      expect(plan.outerTypes, statement!.sql).not.toContain('Sort');
+      expect(plan.outerTypes, statement!.sql).not.toContain('Bitmap Heap Scan');
+      if (kind === 'gps') expect(plan.outerTypes, statement!.sql).toContain('Incremental Sort');
+      else expect(plan.outerTypes, statement!.sql).not.toContain('Incremental Sort');
+      const page = await deepPage(t.db);
+      expect(page.rows).toHaveLength(1000);
+      expect(page.rows.every((r) => new Date(r.recorded_at) < cursor.recorded_at)).toBe(true);
+    }
   });
 
   it("a page before a row whose time the previous page gave looks for that row in its day's partition alone, and reads no later day", async () => {

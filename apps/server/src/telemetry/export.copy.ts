@@ -12,7 +12,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { Db } from '../db/database.js';
 import { logTables, type LogFilter } from './log.repository.js';
-import { NEWEST_FIRST_TEXT, rangeText } from './log-order.js';
+import { logOrder, rangeText } from './log-order.js';
 
 /**
  * The CSV export on PostgreSQL: `COPY (SELECT <one CSV line per row>) TO
@@ -106,8 +106,9 @@ export function copyStatement(kind: LogKind, f: LogFilter): string {
   const line = (logExportSpec[kind] as readonly LogExportColumn[])
     .map((c) => labelled(c, types[c.key]!))
     .join(` || ',' || `);
-  const range = f.from !== null && f.to !== null ? ` AND ${rangeText(f.from, f.to, pg.escapeLiteral)}` : '';
-  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${windowsSql(f.windows)} ORDER BY ${NEWEST_FIRST_TEXT}) TO STDOUT`;
+  const order = logOrder(logTables[kind]);
+  const range = f.from !== null && f.to !== null ? ` AND ${rangeText(order, f.from, f.to, pg.escapeLiteral)}` : '';
+  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${windowsSql(f.windows)} ORDER BY ${order.newestFirstText}) TO STDOUT`;
 }
 
 const BACKSLASH = 0x5c;

@@ -3,7 +3,7 @@ import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
 import { deviceStateOf, type LatestPatch } from './latest-patch.js';
-import { NEWEST_FIRST } from './log-order.js';
+import { logOrder } from './log-order.js';
 
 type Row = Selectable<DeviceLatestStateTable>;
 
@@ -385,13 +385,17 @@ export async function listLatestStates(
  */
 export async function rebuildLatestState(db: Db, carDataId: string): Promise<TelemetryState | null> {
   const newestEngine = () =>
-    db.selectFrom('engine_logs').where('car_data_id', '=', carDataId).orderBy(NEWEST_FIRST).limit(1);
+    db
+      .selectFrom('engine_logs')
+      .where('car_data_id', '=', carDataId)
+      .orderBy(logOrder('engine_logs').newestFirst)
+      .limit(1);
   // One after another: inside a transaction they share one connection anyway.
   const gps = await db
     .selectFrom('gps_logs')
     .select(['recorded_at', 'lat', 'lng', 'speed', 'heading'])
     .where('car_data_id', '=', carDataId)
-    .orderBy(NEWEST_FIRST)
+    .orderBy(logOrder('gps_logs').newestFirst)
     .limit(1)
     .executeTakeFirst();
   const running = await newestEngine()
@@ -406,21 +410,21 @@ export async function rebuildLatestState(db: Db, carDataId: string): Promise<Tel
     .selectFrom('connection_logs')
     .select(['recorded_at', 'state'])
     .where('car_data_id', '=', carDataId)
-    .orderBy(NEWEST_FIRST)
+    .orderBy(logOrder('connection_logs').newestFirst)
     .limit(1)
     .executeTakeFirst();
   const err = await db
     .selectFrom('error_logs')
     .select(['recorded_at', 'status_code'])
     .where('car_data_id', '=', carDataId)
-    .orderBy(NEWEST_FIRST)
+    .orderBy(logOrder('error_logs').newestFirst)
     .limit(1)
     .executeTakeFirst();
   const battery = await db
     .selectFrom('battery_logs')
     .select(['recorded_at', 'voltage', 'percentage'])
     .where('car_data_id', '=', carDataId)
-    .orderBy(NEWEST_FIRST)
+    .orderBy(logOrder('battery_logs').newestFirst)
     .limit(1)
     .executeTakeFirst();
   const times = [gps, running, line, conn, err, battery].flatMap((r) => (r ? [new Date(r.recorded_at).getTime()] : []));

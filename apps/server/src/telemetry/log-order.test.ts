@@ -1,6 +1,6 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { beyondRow, pageWindow } from './log-order.js';
+import { beyondRow, logOrder, pageWindow } from './log-order.js';
 
 // Compiles SQL only; never connects.
 const db = new Kysely<unknown>({
@@ -44,6 +44,25 @@ describe('beyondRow', () => {
     const last = compiled(new Date('9999-12-31T23:59:59.998Z'));
     expect(last.sql).toMatch(/\) AND recorded_at <= \$\d+::timestamptz AND log_minute/);
     expect(last.parameters).not.toContain('+010000-01-01T00:00:00.000Z');
+  });
+  it('bounds a log ordered by the time (all but GPS) by the instant alone, no minute', () => {
+    const before = beyondRow('battery_logs', '<', { id: 7, at: '2026-11-26T10:00:00.123Z' }, 'imei-1').compile(db);
+    expect(before.sql).not.toContain('log_minute');
+    expect(before.sql).toMatch(/^\(recorded_at, id\) < \(SELECT c\.recorded_at, c\.id FROM "battery_logs" c WHERE/);
+    expect(before.sql).toMatch(/\) AND recorded_at <= \$\d+::timestamptz$/);
+    expect(before.parameters.at(-1)).toBe('2026-11-26T10:00:00.124Z');
+    const after = beyondRow('engine_logs', '>', { id: 7, at: '2026-11-26T10:00:00.123Z' }, 'imei-1').compile(db);
+    expect(after.sql).toMatch(/\) AND recorded_at >= \$\d+::timestamptz$/);
+    expect(after.parameters.at(-1)).toBe('2026-11-26T10:00:00.122Z');
+    const byId = beyondRow('battery_logs', '<', { id: 7 }, 'imei-1').compile(db);
+    expect(byId.sql).toBe(
+      '(recorded_at, id) < (SELECT c.recorded_at, c.id FROM "battery_logs" c WHERE c.id = $1 AND c.car_data_id = $2)',
+    );
+  });
+  it('orders GPS by the minute first and the other logs by the time', () => {
+    expect(logOrder('gps_logs').newestFirstText).toBe('log_minute(recorded_at) DESC, recorded_at DESC, id DESC');
+    for (const table of ['battery_logs', 'engine_logs', 'connection_logs', 'sensor_logs', 'obd2_logs', 'error_logs'])
+      expect(logOrder(table).newestFirstText, table).toBe('recorded_at DESC, id DESC');
   });
   it('looks by the id alone without a time, or with one at the edge of the years PostgreSQL reads', () => {
     for (const at of [

@@ -1,43 +1,76 @@
 import { sql, type RawBuilder } from 'kysely';
 
 /*
- * How a per-terminal read of a log uses its index, (car_data_id, log_minute(recorded_at)) (migration
- * telemetry_minute_index): in time order means by the minute first (the index's order; a partitioned
- * log merges its days on it) and then by recorded_at and id within the minute, which PostgreSQL does as
- * an incremental sort of one minute's rows at a time, so a page still stops after its rows. A range and
- * a keyset cursor are given by their minutes as well, which is what the index can find. Every condition
- * here is on the log's own columns, unqualified: the log is the read's only table.
+ * How a per-terminal read of a log uses its index. GPS, the fleet's bulk, is indexed by (car_data_id,
+ * log_minute(recorded_at)) (migration telemetry_minute_index: a minute's points share one key, which keeps a
+ * GPS row with its indexes under 110 bytes): in time order means by the minute first (the index's order; a
+ * partitioned log merges its days on it) and then by recorded_at and id within the minute, which PostgreSQL
+ * does as an incremental sort of one minute's rows at a time, so a page still stops after its rows; a range
+ * and a keyset cursor are given by their minutes as well, which is what the index can find. The other logs,
+ * about a tenth of the rows, are indexed by (car_data_id, recorded_at, id) (migration log_page_order_index):
+ * in time order is the index's order as it is, and bounds are on the time alone. Every condition here is on
+ * the log's own columns, unqualified: the log is the read's only table.
  */
-
-/** Newest first as text (the CSV export's COPY takes no parameters): the order of the console's log pages. */
-export const NEWEST_FIRST_TEXT = 'log_minute(recorded_at) DESC, recorded_at DESC, id DESC';
-export const NEWEST_FIRST = sql.raw(NEWEST_FIRST_TEXT);
-/** Oldest first: the order of a route. */
-export const OLDEST_FIRST = sql`log_minute(recorded_at), recorded_at, id`;
-
-/** The index's own order (the minute alone): for work that only needs the rows in slices, the retention's. */
-export const INDEX_ORDER = sql`log_minute(recorded_at)`;
 
 /** A bound on recorded_at: at or after, at or before, strictly before. */
 type Bound = '>=' | '<=' | '<';
+
+/** How reads of one log order and bound its rows (logOrder). */
+export interface LogOrder {
+  /** Whether the index keys the rows by their minute (GPS). */
+  byMinute: boolean;
+  /** Newest first: the order of the console's log pages. */
+  newestFirst: RawBuilder<unknown>;
+  /** newestFirst as text (the CSV export's COPY takes no parameters). */
+  newestFirstText: string;
+  /** Oldest first: the order of a route. */
+  oldestFirst: RawBuilder<unknown>;
+  /** The index's own order: for work that only needs the rows in slices, the retention's. */
+  indexOrder: RawBuilder<unknown>;
+  /** recorded_at `op` `at` (a timestamptz expression), bounding the index's range. */
+  timeBound(op: Bound, at: RawBuilder<unknown>): RawBuilder<boolean>;
+  /** timeBound as text, `at` already SQL. */
+  boundText(op: Bound, at: string): string;
+}
+
 /** The bound the minute keeps: a strict bound still takes rows of its own minute. */
 const minuteBound = (op: Bound) => (op === '>=' ? '>=' : '<=');
 
-/** recorded_at `op` `at` (a timestamptz expression), its minute bounding the index's range as well. */
-export const timeBound = (op: Bound, at: RawBuilder<unknown>): RawBuilder<boolean> =>
-  sql<boolean>`recorded_at ${sql.raw(op)} ${at} AND log_minute(recorded_at) ${sql.raw(minuteBound(op))} log_minute(${at})`;
+const MINUTE_NEWEST_FIRST = 'log_minute(recorded_at) DESC, recorded_at DESC, id DESC';
+const byMinute: LogOrder = {
+  byMinute: true,
+  newestFirst: sql.raw(MINUTE_NEWEST_FIRST),
+  newestFirstText: MINUTE_NEWEST_FIRST,
+  oldestFirst: sql`log_minute(recorded_at), recorded_at, id`,
+  indexOrder: sql`log_minute(recorded_at)`,
+  timeBound: (op, at) =>
+    sql<boolean>`recorded_at ${sql.raw(op)} ${at} AND log_minute(recorded_at) ${sql.raw(minuteBound(op))} log_minute(${at})`,
+  boundText: (op, at) => `recorded_at ${op} ${at} AND log_minute(recorded_at) ${minuteBound(op)} log_minute(${at})`,
+};
 
-/** timeBound as text, `at` already SQL (the CSV export's COPY takes no parameters). */
-const boundText = (op: Bound, at: string) =>
-  `recorded_at ${op} ${at} AND log_minute(recorded_at) ${minuteBound(op)} log_minute(${at})`;
+const TIME_NEWEST_FIRST = 'recorded_at DESC, id DESC';
+const byTime: LogOrder = {
+  byMinute: false,
+  newestFirst: sql.raw(TIME_NEWEST_FIRST),
+  newestFirstText: TIME_NEWEST_FIRST,
+  oldestFirst: sql`recorded_at, id`,
+  indexOrder: sql`recorded_at`,
+  timeBound: (op, at) => sql<boolean>`recorded_at ${sql.raw(op)} ${at}`,
+  boundText: (op, at) => `recorded_at ${op} ${at}`,
+};
+
+/** The order of a log by its table's name: by the minute for GPS, by the time for the others. */
+export const logOrder = (table: string): LogOrder => (table === 'gps_logs' ? byMinute : byTime);
+/** GPS's: the route's reads. */
+export const GPS_ORDER = byMinute;
 
 /** recorded_at within [from, to] (ISO instants). */
-export const inRange = (from: string, to: string): RawBuilder<boolean> =>
-  sql<boolean>`${timeBound('>=', sql`${from}::timestamptz`)} AND ${timeBound('<=', sql`${to}::timestamptz`)}`;
+export const inRange = (order: LogOrder, from: string, to: string): RawBuilder<boolean> =>
+  sql<boolean>`${order.timeBound('>=', sql`${from}::timestamptz`)} AND ${order.timeBound('<=', sql`${to}::timestamptz`)}`;
 
-/** inRange as text, for values made SQL literals by `literal`. */
-export const rangeText = (from: string, to: string, literal: (v: string) => string) =>
-  `${boundText('>=', `${literal(from)}::timestamptz`)} AND ${boundText('<=', `${literal(to)}::timestamptz`)}`;
+/** inRange as text, for values made SQL literals by `literal` (the CSV export's COPY takes no parameters). */
+export const rangeText = (order: LogOrder, from: string, to: string, literal: (v: string) => string) =>
+  `${order.boundText('>=', `${literal(from)}::timestamptz`)} AND ${order.boundText('<=', `${literal(to)}::timestamptz`)}`;
 
 /** A keyset cursor: a row's id and, when known, its recorded_at (a Date, or an ISO instant an answer gave). */
 export interface RowCursor {
@@ -49,11 +82,12 @@ export interface RowCursor {
  * Rows before (`<`, newest first) or after (`>`, oldest first) the row `cursor.id` of the same log, in the
  * order above: one subquery reads the cursor row's own times (microseconds a JS Date would round away).
  * `carDataId` narrows the cursor lookup to the terminal's rows (a log page's cursor names its terminal);
- * `cursor.at`, good to the millisecond, to that instant's minute of the terminal in its day's partition
- * (otherwise the lookup probes every day's partition for the id). A cursor row that is not there, or
- * not at that time, leaves nothing beyond it: an empty page, as an unknown id does.
+ * `cursor.at`, good to the millisecond, to that instant (its minute, on GPS) of the terminal in its day's
+ * partition (otherwise the lookup probes every day's partition for the id). A cursor row that is not there,
+ * or not at that time, leaves nothing beyond it: an empty page, as an unknown id does.
  */
 export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, carDataId?: string): RawBuilder<boolean> {
+  const order = logOrder(table);
   const terminal = carDataId === undefined ? sql`` : sql` AND c.car_data_id = ${carDataId}`;
   const t = cursor.at === undefined ? NaN : new Date(cursor.at).getTime();
   // Only a time a millisecond inside the years PostgreSQL reads (1-9999) narrows the lookup.
@@ -64,16 +98,23 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
       : { lo: lo.toISOString(), hi: hi.toISOString() };
   // Unqualified columns in the subquery are the cursor row's (c): inRange bounds them.
   const from = sql`FROM ${sql.table(table)} c WHERE c.id = ${cursor.id}${terminal}`;
-  if (!near)
+  if (!near) {
+    if (!order.byMinute) return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (SELECT c.recorded_at, c.id ${from})`;
     return sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (SELECT log_minute(c.recorded_at), c.recorded_at, c.id ${from})`;
+  }
   // The rows beyond lie on the cursor's side of its time, which PostgreSQL prunes the days by (the row
   // comparison it cannot) and the index's minutes bound: a page deep in the log merges the days before the
   // cursor's, not all of them. With that bound the comparison leaves the minute out: the minute follows
   // the time, so (minute, time, id) and (time, id) order rows alike, and the minute is not worked out
   // again for every row the page reads (a deep battery page read 10,000 rows for its 1,000: 7.4-10 ms with
   // it, 5.5-6.3 without, PostgreSQL 15).
-  const lookup = sql`SELECT c.recorded_at, c.id ${from} AND ${inRange(near.lo, near.hi)}`;
-  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${cursorDays(side, near)}`;
+  const lookup = sql`SELECT c.recorded_at, c.id ${from} AND ${inRange(order, near.lo, near.hi)}`;
+  const beyond = order.byMinute
+    ? cursorDays(side, near)
+    : side === '<'
+      ? order.timeBound('<=', sql`${near.hi}::timestamptz`)
+      : order.timeBound('>=', sql`${near.lo}::timestamptz`);
+  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${beyond}`;
 }
 
 /** The logs are partitioned by UTC day (partitions.repository.ts). */
@@ -81,20 +122,21 @@ export const DAY_MS = 86_400_000;
 export const startOfUtcDay = (t: Date) => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
 
 /**
- * The partitions a page beyond a cursor may read: up to the end of the cursor's UTC day (newest first) or from
- * its start (oldest first), and the index's minutes up to (from) the cursor's. The time bound is a whole day,
+ * The partitions a page of GPS beyond a cursor may read: up to the end of the cursor's UTC day (newest first) or
+ * from its start (oldest first), and the index's minutes up to (from) the cursor's. The time bound is a whole day,
  * not the cursor's instant, for the planner's sake: it multiplies the selectivity of a time bound with the
  * minute bound's, the same condition twice, and then with the row comparison's default third, and so expected
  * a few hundred rows where thousands were left; it read them all by bitmap and sorted them (a battery page
- * 90,000 rows deep: 5.1 ms, against 1.1 ms in the index's order with the day's bound, PostgreSQL 15). The
- * rows themselves are bounded exactly by the minute and the row comparison; the time bound only prunes the
- * days, which the day's edge does as well as the instant. Past year 9999 the instant itself is the bound.
+ * 90,000 rows deep, when it was indexed by the minute: 5.1 ms, against 1.1 ms in the index's order with the
+ * day's bound, PostgreSQL 15). The rows themselves are bounded exactly by the minute and the row comparison;
+ * the time bound only prunes the days, which the day's edge does as well as the instant. Past year 9999 the
+ * instant itself is the bound. A log indexed by the time is bounded by the instant (beyondRow): one condition.
  */
 function cursorDays(side: '<' | '>', near: { lo: string; hi: string }): RawBuilder<boolean> {
   if (side === '<') {
     const at = sql`${near.hi}::timestamptz`;
     const dayEnd = new Date(startOfUtcDay(new Date(near.hi)).getTime() + DAY_MS);
-    if (dayEnd.getUTCFullYear() > 9999) return timeBound('<=', at);
+    if (dayEnd.getUTCFullYear() > 9999) return byMinute.timeBound('<=', at);
     return sql<boolean>`recorded_at < ${dayEnd.toISOString()}::timestamptz AND log_minute(recorded_at) <= log_minute(${at})`;
   }
   const at = sql`${near.lo}::timestamptz`;

@@ -3,13 +3,13 @@ import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { withinWindows, type TimeWindow } from '../access/visibility.js';
-import { NEWEST_FIRST, OLDEST_FIRST, beyondRow, inRange, pageWindow, timeBound, type RowCursor } from './log-order.js';
+import { GPS_ORDER, beyondRow, inRange, logOrder, pageWindow, type RowCursor } from './log-order.js';
 
 /**
  * Reads of the append-only telemetry logs: one terminal, a time range,
  * newest first, keyset-paged on (recorded_at, id) so a page never repeats or
- * skips rows when terminals deliver late; through the logs' (car_data_id,
- * minute) index as log-order.ts says.
+ * skips rows when terminals deliver late; through each log's per-terminal
+ * index as log-order.ts says (by the minute on GPS, by the time on the others).
  */
 export const logTables = {
   gps: 'gps_logs',
@@ -36,7 +36,7 @@ const ownColumns: { [K in LogKind]: readonly Exclude<keyof LogRow<K>, 'id' | 'ca
 
 /**
  * A log row's columns in the order a newest-first read selects them: recorded_at and id, the order's keys
- * after the minute, first, and the terminal's text last. A page is sorted within each minute by those keys
+ * after the minute, first, and the terminal's text last. A GPS page is sorted within each minute by those keys
  * (log-order.ts), and PostgreSQL finds a sort key in a row directly only while no column of variable width
  * comes before it; after car_data_id it walks the row for every comparison (a first battery page of 1,000
  * rows: 1.31 ms with the table's order, 1.16 ms with this one, pgbench, PostgreSQL 15).
@@ -68,7 +68,7 @@ function logRead(db: Db, kind: LogKind, f: LogFilter, before: RowCursor | null) 
     .selectFrom(table)
     .select(pageColumns(kind) as (keyof LogRow<LogKind>)[])
     .where('car_data_id', '=', f.car_data_id);
-  if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
+  if (f.from !== null && f.to !== null) q = q.where(inRange(logOrder(table), f.from, f.to));
   if (f.windows) q = q.where(withinWindows(f.windows));
   if (before !== null) q = q.where(beyondRow(table, '<', before, f.car_data_id));
   return q;
@@ -126,8 +126,9 @@ async function newestFirst<K extends LogKind>(
   hints?: ShortWindows,
 ): Promise<LogRow<K>[]> {
   const q = logRead(db, kind, f, before);
+  const order = logOrder(logTables[kind]);
   const take = async (limit: number, bound?: RawBuilder<boolean>) =>
-    (await (bound ? q.where(bound) : q).orderBy(NEWEST_FIRST).limit(limit).execute()) as LogRow<K>[];
+    (await (bound ? q.where(bound) : q).orderBy(order.newestFirst).limit(limit).execute()) as LogRow<K>[];
   const now = Date.now();
   const key = `${kind} ${f.car_data_id}`;
   const start = pageWindow(f, before?.at, new Date(now));
@@ -135,10 +136,10 @@ async function newestFirst<K extends LogKind>(
   if (start === null || hints?.expect(key, n, now)) rows = await take(n);
   else {
     const at = sql`${start.toISOString()}::timestamptz`;
-    rows = await take(n, timeBound('>=', at));
+    rows = await take(n, order.timeBound('>=', at));
     if (rows.length < n) {
       hints?.remember(key, rows.length, now);
-      rows.push(...(await take(n - rows.length, timeBound('<', at))));
+      rows.push(...(await take(n - rows.length, order.timeBound('<', at))));
     }
   }
   if (kind === 'sensor') for (const r of rows as LogRow<'sensor'>[]) r.readings = json(r.readings);
@@ -214,7 +215,7 @@ const routeColumns = ['id', 'recorded_at', 'lat', 'lng', 'speed', 'heading'] as 
 
 function gpsRange(db: Db, f: LogFilter) {
   let q = db.selectFrom('gps_logs').where('car_data_id', '=', f.car_data_id);
-  if (f.from !== null && f.to !== null) q = q.where(inRange(f.from, f.to));
+  if (f.from !== null && f.to !== null) q = q.where(inRange(GPS_ORDER, f.from, f.to));
   if (f.windows) q = q.where(withinWindows(f.windows));
   return q;
 }
@@ -228,12 +229,12 @@ export async function findRoutePage(
 ): Promise<RoutePoint[]> {
   let q = gpsRange(db, f);
   if (after !== null) q = q.where(beyondRow('gps_logs', '>', after, f.car_data_id));
-  return q.select(routeColumns).orderBy(OLDEST_FIRST).limit(size).execute() as Promise<RoutePoint[]>;
+  return q.select(routeColumns).orderBy(GPS_ORDER.oldestFirst).limit(size).execute() as Promise<RoutePoint[]>;
 }
 
 /** The latest point in the range (a thinned route ends where the vehicle last was). */
 export async function findLastRoutePoint(db: Db, f: LogFilter): Promise<RoutePoint | undefined> {
-  return gpsRange(db, f).select(routeColumns).orderBy(NEWEST_FIRST).limit(1).executeTakeFirst() as Promise<
+  return gpsRange(db, f).select(routeColumns).orderBy(GPS_ORDER.newestFirst).limit(1).executeTakeFirst() as Promise<
     RoutePoint | undefined
   >;
 }
@@ -248,10 +249,13 @@ export async function gpsSpan(
 ): Promise<{ first: number; last: number; start: RoutePoint } | undefined> {
   const epoch = sql<number>`extract(epoch from recorded_at)::float8`.as('at');
   const row = await db
-    .selectFrom(gpsRange(db, f).select(routeColumns).select(epoch).orderBy(OLDEST_FIRST).limit(1).as('a'))
+    .selectFrom(gpsRange(db, f).select(routeColumns).select(epoch).orderBy(GPS_ORDER.oldestFirst).limit(1).as('a'))
     .selectAll('a')
     .select((eb) =>
-      eb.selectFrom(gpsRange(db, f).select(epoch).orderBy(NEWEST_FIRST).limit(1).as('z')).select('z.at').as('last'),
+      eb
+        .selectFrom(gpsRange(db, f).select(epoch).orderBy(GPS_ORDER.newestFirst).limit(1).as('z'))
+        .select('z.at')
+        .as('last'),
     )
     .executeTakeFirst();
   if (!row) return undefined;
@@ -265,7 +269,7 @@ export async function gpsSpan(
  * terminals differ on whether a point's heading is the way in or the way out (a U-turn's tip is the point
  * before the reversed heading on one, the point of it on the other).
  */
-const inTimeOrder = sql`OVER (ORDER BY ${OLDEST_FIRST})`;
+const inTimeOrder = sql`OVER (ORDER BY ${GPS_ORDER.oldestFirst})`;
 const turnAngle = sql<number>`180 - abs(abs(
     atan2d((lead(lng) ${inTimeOrder} - lng) * cosd(lat), lead(lat) ${inTimeOrder} - lat)
     - atan2d((lng - lag(lng) ${inTimeOrder}) * cosd(lat), lat - lag(lat) ${inTimeOrder})) - 180)`;
@@ -290,8 +294,8 @@ export async function findRouteSlices(
   let q = gpsRange(db, f);
   const at = (seconds: number) => sql`to_timestamp(${seconds}::float8)`;
   // A slice either side as well: the turns at the read's first and last points are told by their neighbours.
-  if (t.lo !== null) q = q.where(timeBound('>=', at(t.lo - t.slice)));
-  if (t.hi !== null) q = q.where(timeBound('<', at(t.hi + t.slice)));
+  if (t.lo !== null) q = q.where(GPS_ORDER.timeBound('>=', at(t.lo - t.slice)));
+  if (t.hi !== null) q = q.where(GPS_ORDER.timeBound('<', at(t.hi + t.slice)));
   const sliced = q
     .select(routeColumns)
     .select(

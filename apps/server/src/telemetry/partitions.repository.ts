@@ -125,10 +125,10 @@ export async function dropLogPartition(db: Db, table: LogTable, name: string): P
 export const COMPACT_AFTER_MS = 3600_000;
 
 /**
- * Rebuilds the (car_data_id, recorded_at) index of every day partition that ended at least
- * COMPACT_AFTER_MS ago, once, packed full (fillfactor 100). While a day is written, terminals append
- * to their own places of that index, and page splits leave its pages about half full (about 69 bytes a
- * GPS row); rebuilt, the same index costs about 37. The fillfactor left on the index marks it as done.
+ * Rebuilds the per-terminal index (`<log>_device_time_idx`, log-order.ts) of every day partition that ended
+ * at least COMPACT_AFTER_MS ago, once, packed full (fillfactor 100). While a day is written, terminals
+ * append to their own places of that index, and page splits leave its pages about half full (23 bytes a
+ * GPS row); rebuilt, the same index costs about 11. The fillfactor left on the index marks it as done.
  * `concurrently` (PostgreSQL): REINDEX CONCURRENTLY, which lets ingest and reads go on; PGlite has one
  * connection and rebuilds in place. Returns the indexes rebuilt.
  */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { logTables, type LogTable } from './log.repository.js';
-import { DAY_MS, INDEX_ORDER, startOfUtcDay, timeBound } from './log-order.js';
+import { DAY_MS, logOrder, startOfUtcDay } from './log-order.js';
 import { dropLogPartition, listLogPartitions } from './partitions.repository.js';
 
 /**
@@ -49,12 +49,13 @@ export async function purgeTelemetryBefore(db: Db, before: Date, batchSize = 10_
       }
       if (p.from && p.from >= before) continue;
       const t = sql.table(p.name);
+      const order = logOrder(table);
       for (const imei of await terminalsIn(db, p.name)) {
         for (;;) {
           const started = performance.now();
           const result = await sql`DELETE FROM ${t} WHERE ctid = ANY(ARRAY(
-            SELECT ctid FROM ${t} WHERE car_data_id = ${imei} AND ${timeBound('<', sql`${before}`)}
-              ORDER BY ${INDEX_ORDER} LIMIT ${batchSize}))`.execute(db);
+            SELECT ctid FROM ${t} WHERE car_data_id = ${imei} AND ${order.timeBound('<', sql`${before}`)}
+              ORDER BY ${order.indexOrder} LIMIT ${batchSize}))`.execute(db);
           longestStatementMs = Math.max(longestStatementMs, performance.now() - started);
           statements++;
           const n = Number(result.numAffectedRows ?? 0);

@@ -23,6 +23,7 @@ import * as sessionChangeSignals from './2026_12_09_090000_session_change_signal
 import * as telemetryMinuteIndex from './2026_12_10_090000_telemetry_minute_index.js';
 import * as terminalChangeSignals from './2026_12_11_090000_terminal_change_signals.js';
 import * as heldEventOnce from './2026_12_12_090000_held_event_once.js';
+import * as logPageOrderIndex from './2026_12_13_090000_log_page_order_index.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_090000_telemetry_minute_index': telemetryMinuteIndex,
   '2026_12_11_090000_terminal_change_signals': terminalChangeSignals,
   '2026_12_12_090000_held_event_once': heldEventOnce,
+  '2026_12_13_090000_log_page_order_index': logPageOrderIndex,
 };

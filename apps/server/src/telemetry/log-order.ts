@@ -15,10 +15,14 @@ import { sql, type RawBuilder } from 'kysely';
 /** A bound on recorded_at: at or after, at or before, strictly before. */
 type Bound = '>=' | '<=' | '<';
 
+/** The cursor's instant, a millisecond either side (ISO instants). */
+interface Near {
+  lo: string;
+  hi: string;
+}
+
 /** How reads of one log order and bound its rows (logOrder). */
 export interface LogOrder {
-  /** Whether the index keys the rows by their minute (GPS). */
-  byMinute: boolean;
   /** Newest first: the order of the console's log pages. */
   newestFirst: RawBuilder<unknown>;
   /** newestFirst as text (the CSV export's COPY takes no parameters). */
@@ -31,33 +35,50 @@ export interface LogOrder {
   timeBound(op: Bound, at: RawBuilder<unknown>): RawBuilder<boolean>;
   /** timeBound as text, `at` already SQL. */
   boundText(op: Bound, at: string): string;
+  /** A row's key in the order, and the cursor row's (`c`): a cursor known by its id alone compares them. */
+  key: string;
+  cursorKey: string;
+  /** The rows on the cursor's side of its time (beyondRow): the days they lie in and the index's range. */
+  beyondTime(side: '<' | '>', near: Near): RawBuilder<boolean>;
+}
+
+/** An order by these keys (columns of the log, or expressions of them). */
+function orderBy(
+  keys: readonly string[],
+  index: string,
+  bounds: Pick<LogOrder, 'timeBound' | 'boundText' | 'beyondTime'>,
+): LogOrder {
+  const newestFirstText = keys.map((k) => `${k} DESC`).join(', ');
+  return {
+    newestFirst: sql.raw(newestFirstText),
+    newestFirstText,
+    oldestFirst: sql.raw(keys.join(', ')),
+    indexOrder: sql.raw(index),
+    key: keys.join(', '),
+    cursorKey: keys.map((k) => k.replace(/\b(recorded_at|id)\b/, 'c.$1')).join(', '),
+    ...bounds,
+  };
 }
 
 /** The bound the minute keeps: a strict bound still takes rows of its own minute. */
 const minuteBound = (op: Bound) => (op === '>=' ? '>=' : '<=');
 
-const MINUTE_NEWEST_FIRST = 'log_minute(recorded_at) DESC, recorded_at DESC, id DESC';
-const byMinute: LogOrder = {
-  byMinute: true,
-  newestFirst: sql.raw(MINUTE_NEWEST_FIRST),
-  newestFirstText: MINUTE_NEWEST_FIRST,
-  oldestFirst: sql`log_minute(recorded_at), recorded_at, id`,
-  indexOrder: sql`log_minute(recorded_at)`,
+const byMinute: LogOrder = orderBy(['log_minute(recorded_at)', 'recorded_at', 'id'], 'log_minute(recorded_at)', {
   timeBound: (op, at) =>
     sql<boolean>`recorded_at ${sql.raw(op)} ${at} AND log_minute(recorded_at) ${sql.raw(minuteBound(op))} log_minute(${at})`,
   boundText: (op, at) => `recorded_at ${op} ${at} AND log_minute(recorded_at) ${minuteBound(op)} log_minute(${at})`,
-};
+  beyondTime: (side, near) => cursorDays(side, near),
+});
 
-const TIME_NEWEST_FIRST = 'recorded_at DESC, id DESC';
-const byTime: LogOrder = {
-  byMinute: false,
-  newestFirst: sql.raw(TIME_NEWEST_FIRST),
-  newestFirstText: TIME_NEWEST_FIRST,
-  oldestFirst: sql`recorded_at, id`,
-  indexOrder: sql`recorded_at`,
+/** Bounded by the instant itself: one condition, which the planner does not count twice (cursorDays). */
+const byTime: LogOrder = orderBy(['recorded_at', 'id'], 'recorded_at', {
   timeBound: (op, at) => sql<boolean>`recorded_at ${sql.raw(op)} ${at}`,
   boundText: (op, at) => `recorded_at ${op} ${at}`,
-};
+  beyondTime: (side, near) =>
+    side === '<'
+      ? sql<boolean>`recorded_at <= ${near.hi}::timestamptz`
+      : sql<boolean>`recorded_at >= ${near.lo}::timestamptz`,
+});
 
 /** The order of a log by its table's name: by the minute for GPS, by the time for the others. */
 export const logOrder = (table: string): LogOrder => (table === 'gps_logs' ? byMinute : byTime);
@@ -98,10 +119,7 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
       : { lo: lo.toISOString(), hi: hi.toISOString() };
   // Unqualified columns in the subquery are the cursor row's (c): inRange bounds them.
   const from = sql`FROM ${sql.table(table)} c WHERE c.id = ${cursor.id}${terminal}`;
-  if (!near) {
-    if (!order.byMinute) return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (SELECT c.recorded_at, c.id ${from})`;
-    return sql<boolean>`(log_minute(recorded_at), recorded_at, id) ${sql.raw(side)} (SELECT log_minute(c.recorded_at), c.recorded_at, c.id ${from})`;
-  }
+  if (!near) return sql<boolean>`(${sql.raw(order.key)}) ${sql.raw(side)} (SELECT ${sql.raw(order.cursorKey)} ${from})`;
   // The rows beyond lie on the cursor's side of its time, which PostgreSQL prunes the days by (the row
   // comparison it cannot) and the index's minutes bound: a page deep in the log merges the days before the
   // cursor's, not all of them. With that bound the comparison leaves the minute out: the minute follows
@@ -109,12 +127,7 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
   // again for every row the page reads (a deep battery page read 10,000 rows for its 1,000: 7.4-10 ms with
   // it, 5.5-6.3 without, PostgreSQL 15).
   const lookup = sql`SELECT c.recorded_at, c.id ${from} AND ${inRange(order, near.lo, near.hi)}`;
-  const beyond = order.byMinute
-    ? cursorDays(side, near)
-    : side === '<'
-      ? order.timeBound('<=', sql`${near.hi}::timestamptz`)
-      : order.timeBound('>=', sql`${near.lo}::timestamptz`);
-  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${beyond}`;
+  return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${order.beyondTime(side, near)}`;
 }
 
 /** The logs are partitioned by UTC day (partitions.repository.ts). */
@@ -132,7 +145,7 @@ export const startOfUtcDay = (t: Date) => new Date(Math.floor(t.getTime() / DAY_
  * the time bound only prunes the days, which the day's edge does as well as the instant. Past year 9999 the
  * instant itself is the bound. A log indexed by the time is bounded by the instant (beyondRow): one condition.
  */
-function cursorDays(side: '<' | '>', near: { lo: string; hi: string }): RawBuilder<boolean> {
+function cursorDays(side: '<' | '>', near: Near): RawBuilder<boolean> {
   if (side === '<') {
     const at = sql`${near.hi}::timestamptz`;
     const dayEnd = new Date(startOfUtcDay(new Date(near.hi)).getTime() + DAY_MS);

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { runClient, type ClientInput } from './child.js';
@@ -93,6 +95,30 @@ async function rawWrite(
   return { seconds: (performance.now() - started) / 1000, share: cpu() };
 }
 
+/**
+ * BENCH_INGEST_PROFILE=<file prefix>: a CPU profile of this process (the server) during each of the gateway's
+ * timed turns, written to <prefix>-<turn>.cpuprofile (the raw anchors run between the turns, not in them).
+ */
+function serverProfile(prefix: string | undefined) {
+  if (!prefix) return undefined;
+  const session = new Session();
+  session.connect();
+  let started: Promise<unknown> = Promise.resolve();
+  return {
+    start() {
+      started = session
+        .post('Profiler.enable')
+        .then(() => session.post('Profiler.setSamplingInterval', { interval: 100 }))
+        .then(() => session.post('Profiler.start'));
+    },
+    stop(turn: number) {
+      void started
+        .then(() => session.post('Profiler.stop'))
+        .then(({ profile }) => writeFileSync(`${prefix}-${turn}.cpuprofile`, JSON.stringify(profile)));
+    },
+  };
+}
+
 type IngestResult = {
   accepted: number;
   errors: number;
@@ -151,9 +177,13 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
   let gatewayCpu: (() => CpuShare | undefined) | undefined;
   let sent = 0;
   let between = Promise.resolve();
+  const profile = serverProfile(process.env.BENCH_INGEST_PROFILE);
   const phase = (line: string, input: ClientInput) => {
-    if (line === '# sending') gatewayCpu = cpuShare();
-    else if (line === '# sent') {
+    if (line === '# sending') {
+      gatewayCpu = cpuShare();
+      profile?.start();
+    } else if (line === '# sent') {
+      profile?.stop(sent);
       const share = gatewayCpu?.();
       if (share) gatewayShares.push(share);
       const half = halves[sent++]!;

@@ -32,7 +32,9 @@ const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
    */
   warmup?: boolean;
 };
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+// Every terminal keeps its connection between rounds: the Agent's default keeps only 256 idle sockets and
+// closed the other 744 while the raw INSERT had its turn, so the next round began by reconnecting them.
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
 const url = new URL(`${opts.url}/device/v1/batch`);
 
 function post(auth: string, body: string): Promise<{ status: number; text: string }> {

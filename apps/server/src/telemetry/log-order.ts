@@ -33,7 +33,7 @@ export interface LogOrder {
   indexOrder: RawBuilder<unknown>;
   /** recorded_at `op` `at` (a timestamptz expression), bounding the index's range. */
   timeBound(op: Bound, at: RawBuilder<unknown>): RawBuilder<boolean>;
-  /** timeBound as text, `at` already SQL. */
+  /** timeBound as text, `at` already SQL (the one definition of the bound: timeBound is made from it). */
   boundText(op: Bound, at: string): string;
   /** A row's key in the order, and the cursor row's (`c`): a cursor known by its id alone compares them. */
   key: string;
@@ -42,14 +42,21 @@ export interface LogOrder {
   beyondTime(side: '<' | '>', near: Near): RawBuilder<boolean>;
 }
 
+/** Where `at` goes in a bound's text while timeBound puts the expression there. */
+const AT = '\u0000at\u0000';
+
 /** An order by these keys (columns of the log, or expressions of them). */
-function orderBy(
-  keys: readonly string[],
-  index: string,
-  bounds: Pick<LogOrder, 'timeBound' | 'boundText' | 'beyondTime'>,
-): LogOrder {
+function orderBy(keys: readonly string[], index: string, bounds: Pick<LogOrder, 'boundText' | 'beyondTime'>): LogOrder {
   const newestFirstText = keys.map((k) => `${k} DESC`).join(', ');
   return {
+    timeBound: (op, at) =>
+      sql.join(
+        bounds
+          .boundText(op, AT)
+          .split(AT)
+          .map((part) => sql.raw(part)),
+        at,
+      ),
     newestFirst: sql.raw(newestFirstText),
     newestFirstText,
     oldestFirst: sql.raw(keys.join(', ')),
@@ -64,15 +71,12 @@ function orderBy(
 const minuteBound = (op: Bound) => (op === '>=' ? '>=' : '<=');
 
 const byMinute: LogOrder = orderBy(['log_minute(recorded_at)', 'recorded_at', 'id'], 'log_minute(recorded_at)', {
-  timeBound: (op, at) =>
-    sql<boolean>`recorded_at ${sql.raw(op)} ${at} AND log_minute(recorded_at) ${sql.raw(minuteBound(op))} log_minute(${at})`,
   boundText: (op, at) => `recorded_at ${op} ${at} AND log_minute(recorded_at) ${minuteBound(op)} log_minute(${at})`,
   beyondTime: (side, near) => cursorDays(side, near),
 });
 
 /** Bounded by the instant itself: one condition, which the planner does not count twice (cursorDays). */
 const byTime: LogOrder = orderBy(['recorded_at', 'id'], 'recorded_at', {
-  timeBound: (op, at) => sql<boolean>`recorded_at ${sql.raw(op)} ${at}`,
   boundText: (op, at) => `recorded_at ${op} ${at}`,
   beyondTime: (side, near) =>
     side === '<'

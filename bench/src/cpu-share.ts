@@ -13,6 +13,8 @@ const TICKS_PER_SECOND = 100;
 interface Snapshot {
   at: number;
   self: number;
+  /** This process's main thread (the server's event loop): ns on a core and ns runnable but waiting for one. */
+  main: readonly [number, number] | undefined;
   postgres: number;
   /** Busy ticks of every core (/proc/stat's first line, idle and iowait left out). */
   machine: number;
@@ -25,6 +27,16 @@ function processTicks(pid: string): number | undefined {
     // The command name may hold spaces and parentheses: the fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** /proc/<pid>/task/<pid>/schedstat of this process's main thread: ns running, ns waiting on a run queue. */
+function mainThreadSched(): readonly [number, number] | undefined {
+  try {
+    const [running, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return running === undefined || waiting === undefined ? undefined : [running, waiting];
   } catch {
     return undefined;
   }
@@ -59,6 +71,12 @@ export interface CpuShare {
   self: number;
   postgres: number;
   rest: number;
+  /**
+   * This process's main thread, as shares of the phase: on a core, and ready to run but waiting for one
+   * (other processes or this one's helper threads had them). Where both add up to about 1 the event loop
+   * was never idle, and the waiting is what the shared cores cost it.
+   */
+  mainThread?: { running: number; waiting: number };
   cores: number;
   /** Whether any PostgreSQL process was seen on this host. */
   postgresSeen: boolean;
@@ -76,6 +94,7 @@ export function cpuShare(): () => CpuShare | undefined {
     start = {
       at: performance.now(),
       self: processTicks(String(process.pid)) ?? 0,
+      main: mainThreadSched(),
       postgres: 0,
       machine: machineTicks(),
       backends,
@@ -93,7 +112,13 @@ export function cpuShare(): () => CpuShare | undefined {
       const self = (processTicks(String(process.pid)) ?? 0) - start.self;
       const machine = machineTicks() - start.machine;
       const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
+      const main = mainThreadSched();
+      const mainThread =
+        main && start.main
+          ? { running: (main[0] - start.main[0]) / 1e9 / seconds, waiting: (main[1] - start.main[1]) / 1e9 / seconds }
+          : undefined;
       return {
+        ...(mainThread ? { mainThread } : {}),
         seconds,
         self: cores(self),
         postgres: cores(postgres),
@@ -111,7 +136,15 @@ export function cpuShare(): () => CpuShare | undefined {
 export function combineShares(shares: readonly CpuShare[]): CpuShare {
   const seconds = shares.reduce((n, s) => n + s.seconds, 0);
   const weighed = (side: 'self' | 'postgres' | 'rest') => shares.reduce((n, s) => n + s[side] * s.seconds, 0) / seconds;
+  const threads = shares.map((s) => s.mainThread);
+  const mainThread = threads.every((t) => t !== undefined)
+    ? {
+        running: shares.reduce((n, s) => n + s.mainThread!.running * s.seconds, 0) / seconds,
+        waiting: shares.reduce((n, s) => n + s.mainThread!.waiting * s.seconds, 0) / seconds,
+      }
+    : undefined;
   return {
+    ...(mainThread ? { mainThread } : {}),
     seconds,
     self: weighed('self'),
     postgres: weighed('postgres'),
@@ -134,7 +167,7 @@ export const describeShare = (
 ) => {
   const each = (cores: number) => ((cores * share.seconds * 1e6) / items!.n).toFixed(1);
   return (
-    `${selfName} ${share.self.toFixed(2)}, PostgreSQL ${share.postgresSeen ? share.postgres.toFixed(2) : '(not on this host)'}, ` +
+    `${selfName} ${share.self.toFixed(2)}${share.mainThread ? ` (its main thread on a core ${share.mainThread.running.toFixed(2)} of the time, waiting for one ${share.mainThread.waiting.toFixed(2)})` : ''}, PostgreSQL ${share.postgresSeen ? share.postgres.toFixed(2) : '(not on this host)'}, ` +
     `${restName} ${share.rest.toFixed(2)} of ${share.cores} cores (${share.seconds.toFixed(1)} s)` +
     (items && items.n > 0
       ? `, a ${items.name}: ${selfName} ${each(share.self)}${share.postgresSeen ? `, PostgreSQL ${each(share.postgres)}` : ''} µs`

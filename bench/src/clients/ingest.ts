@@ -13,8 +13,8 @@
  * times something else between them).
  */
 import { createInterface } from 'node:readline';
-import http from 'node:http';
 import { batchRecords, type IngestPlan } from '../ingest-records.js';
+import { postRequest, RawConnection } from './raw-http.js';
 
 const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
   url: string;
@@ -32,33 +32,11 @@ const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
    */
   warmup?: boolean;
 };
-// Every terminal keeps its connection between rounds: the Agent's default keeps only 256 idle sockets and
-// closed the other 744 while the raw INSERT had its turn, so the next round began by reconnecting them.
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
 const url = new URL(`${opts.url}/device/v1/batch`);
-
-function post(auth: string, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+// One connection a terminal, kept between rounds (the raw INSERT's turn in between), each request a prebuilt
+// buffer (raw-http.ts): the client's share of the two cores stays small.
+const connections = opts.ids.map(() => new RawConnection(url.hostname, Number(url.port)));
+const request = (auth: string, body: string) => postRequest(url.host, url.pathname, { authorization: auth }, body);
 
 const latencies: number[] = [];
 let accepted = 0;
@@ -76,16 +54,18 @@ const fail = (what: string) => {
 // gateway's work (the raw anchors in ingest.ts make their rows before theirs too), and on this machine
 // the client shares the server's cores.
 const auths = opts.ids.map((id) => `Basic ${Buffer.from(`${id}:${opts.secret}`).toString('base64')}`);
-const bodies = opts.ids.map((_, t) =>
+const requests = opts.ids.map((_, t) =>
   Array.from({ length: opts.batchesPerTerminal }, (_, b) =>
-    JSON.stringify({ seq: opts.seqBase + b, records: batchRecords(opts, t, b) }),
+    request(auths[t]!, JSON.stringify({ seq: opts.seqBase + b, records: batchRecords(opts, t, b) })),
   ),
 );
 if (opts.warmup) {
-  const warm = opts.ids.map((_, t) => JSON.stringify({ seq: opts.seqBase - 1, records: batchRecords(opts, t, -1) }));
+  const warm = opts.ids.map((_, t) =>
+    request(auths[t]!, JSON.stringify({ seq: opts.seqBase - 1, records: batchRecords(opts, t, -1) })),
+  );
   await Promise.all(
     opts.ids.map(async (_, t) => {
-      const res = await post(auths[t]!, warm[t]!);
+      const res = await connections[t]!.request(warm[t]!);
       if (res.status !== 200) throw new Error(`warm-up batch answered ${res.status} ${res.text}`);
     }),
   );
@@ -110,7 +90,6 @@ if (lines) {
 
 /** A terminal's batches of one round, back to back or on its timer. */
 async function send(t: number, round: { first: number; count: number }, started: number) {
-  const auth = auths[t]!;
   for (let k = 0; k < round.count; k++) {
     const b = round.first + k;
     if (opts.intervalMs) {
@@ -125,17 +104,16 @@ async function send(t: number, round: { first: number; count: number }, started:
       unsent++;
       continue;
     }
-    const body = bodies[t]![b]!;
     const t0 = performance.now();
     try {
-      const res = await post(auth, body);
+      const res = await connections[t]!.request(requests[t]![b]!);
       latencies.push(performance.now() - t0);
       if (res.status !== 200) fail(`${res.status} ${res.text}`);
       else {
         const answer = JSON.parse(res.text) as { accepted: number; duplicate: boolean };
         // A seq the server had seen is a resend: it stores nothing and repeats its first answer, so it
         // must not count as records written (a kept database holds the seqs of earlier runs).
-        if (answer.duplicate) fail(`seq ${JSON.parse(body).seq} answered as a resend: nothing stored`);
+        if (answer.duplicate) fail(`seq ${opts.seqBase + b} answered as a resend: nothing stored`);
         else {
           acknowledged++;
           accepted += answer.accepted;
@@ -148,7 +126,7 @@ async function send(t: number, round: { first: number; count: number }, started:
 }
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
-agent.destroy();
+for (const c of connections) c.close();
 console.log(
   JSON.stringify({
     accepted,

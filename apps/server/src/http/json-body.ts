@@ -18,10 +18,27 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
+ * Whether JSON text nests deeper than `max`. Nesting needs an opening bracket a level, so a text with no
+ * more than `max` of them (counted in strings too, by indexOf: a terminal's batch of 50 records has 52) is
+ * answered without reading it through; otherwise scanDepth reads it.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  return !atMostOpenings(text, max) && scanDepth(text, max);
+}
+
+/** Whether the text holds at most `max` opening brackets ('{' or '['), in strings or not. */
+function atMostOpenings(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > max) return false;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > max) return false;
+  return true;
+}
+
+/**
  * Whether JSON text nests deeper than `max`: one pass over the characters, brackets inside strings skipped
  * (a string is jumped over to its closing quote by indexOf: a batch's text is mostly keys and times).
  */
-export function nestsDeeperThan(text: string, max: number): boolean {
+export function scanDepth(text: string, max: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

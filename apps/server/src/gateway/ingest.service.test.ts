@@ -18,7 +18,9 @@ function oneByOne(records: unknown[]) {
     const unstorable = findUnstorableInput(input);
     if (unstorable !== undefined) return { index, reason: `${unstorable}: ${msg.unstorable}` };
     const parsed = parseDeviceRecord(input);
-    return parsed.ok ? { index, record: parsed.record } : { index, reason: parsed.reason };
+    return parsed.ok
+      ? { index, record: parsed.record, time: Date.parse(parsed.record.time) }
+      : { index, reason: parsed.reason };
   });
 }
 
@@ -41,6 +43,8 @@ describe('sortRecords', () => {
       '2026-11-26T09:00:03.500Z',
       '2026-11-26T09:00:04.123Z',
     ]);
+    // Each time read once, for the latest state and the judgement after it.
+    expect(valid.map((v) => v.time)).toEqual(valid.map((v) => Date.parse(v.record.time)));
     expect(valid[0]!.record).toEqual({
       type: 'gps',
       time: '2026-11-26T09:00:00.000Z',

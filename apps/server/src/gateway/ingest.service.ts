@@ -46,7 +46,7 @@ const isCanonicalTime = (t: string) => t.length === 24 && t.charCodeAt(23) === 0
  * each refusal names its first problem as it always did.
  */
 export function sortRecords(records: readonly unknown[], now: Date) {
-  const valid: { index: number; record: DeviceRecord }[] = [];
+  const valid: { index: number; record: DeviceRecord; time: number }[] = [];
   const rejected: RejectedRecord[] = [];
   const latestAllowed = now.getTime() + MAX_CLOCK_SKEW_MS;
   const whole = records.every((input) => isStorableInput(input)) ? DeviceRecords.safeParse(records) : undefined;
@@ -73,7 +73,7 @@ export function sortRecords(records: readonly unknown[], now: Date) {
     else {
       // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows. The record is the parse's own copy.
       if (!isCanonicalTime(record.time)) record.time = new Date(time).toISOString();
-      valid.push({ index, record });
+      valid.push({ index, record, time });
     }
   }
   return { valid, rejected };
@@ -91,17 +91,23 @@ export interface PreparedBatch {
   results: IndexedResult[];
   /** Records to log. */
   records: DeviceRecord[];
+  /** Their times (epoch ms), at the same index: read once here, for the latest state and the judgement. */
+  times: number[];
 }
 
 export function prepareBatch(device: AuthedDevice, batch: DeviceBatch, now: Date): PreparedBatch {
   const { valid, rejected } = sortRecords(batch.records, now);
   const results: IndexedResult[] = [];
   const records: DeviceRecord[] = [];
+  const times: number[] = [];
   for (const v of valid) {
     if (v.record.type === 'command_result') results.push(v as IndexedResult);
-    else records.push(v.record);
+    else {
+      records.push(v.record);
+      times.push(v.time);
+    }
   }
-  return { device, batch, now, valid, rejected, results, records };
+  return { device, batch, now, valid, rejected, results, records, times };
 }
 
 const reply = (
@@ -125,7 +131,7 @@ const newBatch = (p: PreparedBatch): NewBatch => ({
   accepted: p.valid.length,
   rejected: p.rejected,
   records: p.records,
-  patch: foldLatest(p.records),
+  patch: foldLatest(p.records, [], p.times),
 });
 
 const repeated = async (d: Db, p: PreparedBatch, commands: DeviceBatchResponse['commands']): Promise<IngestOutcome> => {
@@ -198,7 +204,7 @@ export async function commitBatches(
       const { claimed, state } = stored[i]!;
       if (!claimed || !state) return [];
       const lastPosition = state.lat !== null && state.lng !== null ? { lat: state.lat, lng: state.lng } : null;
-      return [{ carDataId: p.device.car_data_id, records: p.records, now: p.now, lastPosition }];
+      return [{ carDataId: p.device.car_data_id, records: p.records, times: p.times, now: p.now, lastPosition }];
     });
     const motions = new Map(
       batches.flatMap((p, i) => (stored[i]!.motion ? [[p.device.car_data_id, stored[i]!.motion!] as const] : [])),

@@ -21,6 +21,8 @@ export const TELEMETRY_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigg
 export interface BatchToJudge {
   carDataId: string;
   records: readonly DeviceRecord[];
+  /** Each record's time (epoch ms) at its index, when the caller has read them; else they are read here. */
+  times?: readonly number[];
   /** When it was received: the time of its mails and of the cooldown. */
   now: Date;
   /** The terminal's latest position once the batch was stored, when the caller has it (else it is read). */
@@ -79,7 +81,7 @@ export async function evaluateBatches(
   const motions = reads?.motions ?? (await lockMotions(trx, ids));
   const moved: ({ car_data_id: string } & Motion)[] = [];
   // Each batch put in time order once, for its motion and its findings.
-  const orders = new Map(todo.map((b) => [b.carDataId, inTimeOrder(b.records)]));
+  const orders = new Map(todo.map((b) => [b.carDataId, inTimeOrder(b.records, b.times)]));
   for (const b of todo) {
     const m = foldMotion(motions.get(b.carDataId) ?? null, orders.get(b.carDataId)!);
     if (m) moved.push({ car_data_id: b.carDataId, ...m });

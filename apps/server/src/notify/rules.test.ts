@@ -18,6 +18,13 @@ describe('inTimeOrder', () => {
     expect(inTimeOrder(batch).records.map((r) => r.n)).toEqual([2, 4, 1, 3]);
     const inOrder = [batch[1]!, batch[3]!, batch[0]!];
     expect(inTimeOrder(inOrder).records).toBe(inOrder);
+    // Times already read (the gateway's) are taken as they are, not read again.
+    const given = [30, 10, 30, 10];
+    expect(inTimeOrder(batch, given)).toEqual({
+      records: [batch[1], batch[3], batch[0], batch[2]],
+      times: [10, 10, 30, 30],
+    });
+    expect(inTimeOrder(batch, [4, 3, 2, 1]).records.map((r) => r.n)).toEqual([4, 3, 2, 1]);
   });
 
   it('gives each record its time at the same place (inTimeOrder), and findings judge the same from it', () => {

@@ -30,11 +30,14 @@ export interface TimeOrder<R> {
 
 /**
  * The records oldest first, records of the same time in their order (a stable sort), and their times.
- * Each time is read once, and a batch already in order (a terminal's usual batch) is not sorted.
+ * Each time is read once (or given: `times`, each record's time at its index, as the gateway read them), and a
+ * batch already in order (a terminal's usual batch) is not sorted.
  * The judgement works one out per batch for the motion fold and the findings (evaluate-batch.ts).
  */
-export function inTimeOrder<R extends { time: string }>(records: readonly R[]): TimeOrder<R> {
-  const times = records.map((r) => Date.parse(r.time));
+export function inTimeOrder<R extends { time: string }>(
+  records: readonly R[],
+  times: readonly number[] = records.map((r) => Date.parse(r.time)),
+): TimeOrder<R> {
   if (times.every((t, i) => i === 0 || t >= times[i - 1]!)) return { records, times };
   const index = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]!);
   return { records: index.map((i) => records[i]!), times: index.map((i) => times[i]!) };

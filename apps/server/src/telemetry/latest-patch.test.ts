@@ -36,6 +36,17 @@ describe('foldLatest', () => {
     expect(patch.recorded_at).toBe('2026-01-15T03:00:04Z');
   });
 
+  it("takes the times it is given (the gateway read them once) as each record's time", () => {
+    const records = [
+      rec({ type: 'gps', time: '2026-01-15T03:00:10Z', lat: 35.2, lng: 139.2 }),
+      rec({ type: 'gps', time: '2026-01-15T03:00:05Z', lat: 35.1, lng: 139.1 }),
+    ];
+    const read = records.map((r) => Date.parse(r.time));
+    expect(foldLatest(records, [], read)).toEqual(foldLatest(records));
+    // Given times decide, not the text: here the second record is said to be the newer.
+    expect(foldLatest(records, [], [read[1]!, read[0]!]).position?.value.lat).toBe(35.1);
+  });
+
   it('is empty for a poll', () => {
     expect(foldLatest([])).toEqual({ recorded_at: null });
   });

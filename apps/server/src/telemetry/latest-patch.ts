@@ -40,9 +40,14 @@ export interface EngineLineChange {
 
 type Group = Exclude<keyof LatestPatch, 'recorded_at'>;
 
+/**
+ * The patch of these records and line changes. `times`: each record's time (epoch ms) at its index, when the
+ * caller has read them (the gateway has); else each is read here.
+ */
 export function foldLatest(
   records: readonly DeviceRecord[],
   lineChanges: readonly EngineLineChange[] = [],
+  times?: readonly number[],
 ): LatestPatch {
   const patch: LatestPatch = { recorded_at: null };
   // Per group the newest record so far and its time; the values are made once, for the winners.
@@ -58,8 +63,9 @@ export function foldLatest(
     }
   };
 
-  for (const r of records) {
-    const t = Date.parse(r.time);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const t = times ? times[i]! : Date.parse(r.time);
     if (t >= newest) {
       newest = t;
       patch.recorded_at = r.time;

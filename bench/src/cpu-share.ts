@@ -135,13 +135,11 @@ export function cpuShare(): () => CpuShare | undefined {
 /** Phases taken as one: their seconds added, each side's cores weighed by its phase's seconds. */
 export function combineShares(shares: readonly CpuShare[]): CpuShare {
   const seconds = shares.reduce((n, s) => n + s.seconds, 0);
-  const weighed = (side: 'self' | 'postgres' | 'rest') => shares.reduce((n, s) => n + s[side] * s.seconds, 0) / seconds;
-  const threads = shares.map((s) => s.mainThread);
-  const mainThread = threads.every((t) => t !== undefined)
-    ? {
-        running: shares.reduce((n, s) => n + s.mainThread!.running * s.seconds, 0) / seconds,
-        waiting: shares.reduce((n, s) => n + s.mainThread!.waiting * s.seconds, 0) / seconds,
-      }
+  /** A figure of the phases, each weighed by its seconds. */
+  const weigh = (figure: (s: CpuShare) => number) => shares.reduce((n, s) => n + figure(s) * s.seconds, 0) / seconds;
+  const weighed = (side: 'self' | 'postgres' | 'rest') => weigh((s) => s[side]);
+  const mainThread = shares.every((s) => s.mainThread !== undefined)
+    ? { running: weigh((s) => s.mainThread!.running), waiting: weigh((s) => s.mainThread!.waiting) }
     : undefined;
   return {
     ...(mainThread ? { mainThread } : {}),

@@ -30,8 +30,6 @@ export class RawConnection {
   private socket: net.Socket | undefined;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: { resolve(a: RawAnswer): void; reject(e: Error): void } | undefined;
-  /** A closed connection is opened again by the next request. */
-  private closed = true;
 
   constructor(
     private readonly host: string,
@@ -40,7 +38,8 @@ export class RawConnection {
 
   request(bytes: Buffer): Promise<RawAnswer> {
     if (this.waiting) return Promise.reject(new Error('one request at a time'));
-    if (this.closed) this.open();
+    // None yet, or closed (by either side): opened again by the next request.
+    if (!this.socket || this.socket.destroyed) this.open();
     return new Promise<RawAnswer>((resolve, reject) => {
       this.waiting = { resolve, reject };
       this.socket!.write(bytes);
@@ -49,24 +48,19 @@ export class RawConnection {
 
   close() {
     this.socket?.destroy();
-    this.closed = true;
   }
 
   private open() {
     const socket = net.connect({ host: this.host, port: this.port, noDelay: true });
     this.socket = socket;
-    this.closed = false;
     this.buffered = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
       this.answer();
     });
+    // A socket replaced since (reopened after a close) no longer has a request of its own.
     const gone = (err?: Error) => {
-      if (this.socket !== socket) return;
-      this.closed = true;
-      const w = this.waiting;
-      this.waiting = undefined;
-      w?.reject(err ?? new Error('connection closed before the answer'));
+      if (this.socket === socket) this.fail(err ?? new Error('connection closed before the answer'));
     };
     socket.on('error', gone);
     socket.on('close', () => gone());
@@ -93,6 +87,7 @@ export class RawConnection {
     w.resolve({ status, text });
   }
 
+  /** Ends the connection and refuses the waiting request, if any. */
   private fail(err: Error) {
     const w = this.waiting;
     this.waiting = undefined;

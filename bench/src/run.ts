@@ -75,6 +75,12 @@ const tcpSockets = num('tcp-sockets');
  * The run goes in two turns with the raw INSERT (ingest.ts), so at least 2 a turn keep a turn's start and end small.
  */
 const ingestBatches = num('ingest-batches');
+/**
+ * --ingest-warmup=: untimed batches per terminal before the ingest section's timed turns (default 10). With one,
+ * V8 was still compiling the gateway's code in the first timed turn (27 November 20:00: its helper threads took 104
+ * ticks of CPU there against 45 in the second, and the server 27.3-28.9 µs a record against 22.0-23.6 after ten).
+ */
+const ingestWarmup = num('ingest-warmup') ?? 10;
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 /** The console built into a folder of the bench's own, so a run never touches apps/web/dist. */
@@ -176,6 +182,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
           batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
           recordsPerBatch: 50,
           pacedBatches: quick ? 3 : 8,
+          warmupBatches: ingestWarmup,
         }),
       );
       // PGlite stores from the server's one thread, a frame's AVL records one batch each: a smaller run there.

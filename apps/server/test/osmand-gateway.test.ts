@@ -67,6 +67,9 @@ describe('GET /device/osmand/<password> (query form)', () => {
     const first = await osmandGet(query);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ accepted: 4, duplicate: false });
+    // A terminal's answer: an API's security headers (app.ts), never cached.
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     const again = await osmandGet(query);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ duplicate: true });

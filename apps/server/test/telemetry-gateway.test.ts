@@ -186,6 +186,20 @@ describe('POST /device/v1/batch: storing', () => {
   });
 });
 
+describe('POST /device/v1/batch: headers', () => {
+  it.each([
+    ['a stored batch', () => sendBatch(t.app, terminalA, { seq: nextSeq(), records: [] }), 200],
+    ['a refused terminal', () => sendBatch(t.app, terminalA, { seq: 1, records: [] }, 'wrong-password'), 401],
+  ])("answers %s with an API's security headers, not a document's", async (_label, send, status) => {
+    const res = await send();
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('latest state', () => {
   it('never lets an older record overwrite a newer state, group by group', async () => {
     await sendBatch(t.app, terminalB, {

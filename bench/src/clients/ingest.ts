@@ -27,10 +27,10 @@ const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
   /** The batches in rounds (back to back only): batch numbers first … first + count − 1 each. */
   rounds?: { first: number; count: number }[];
   /**
-   * Each terminal first sends one batch of its own (batch number −1) that is not counted: the server's
-   * code compiled and optimised and the connections open, as in service, before anything is timed.
+   * Each terminal first sends this many batches of its own (batch numbers −warmup … −1) that are not counted:
+   * the server's code compiled and optimised and the connections open, as in service, before anything is timed.
    */
-  warmup?: boolean;
+  warmup?: number;
 };
 const url = new URL(`${opts.url}/device/v1/batch`);
 // One connection a terminal, kept between rounds (the raw INSERT's turn in between), each request a prebuilt
@@ -60,13 +60,19 @@ const requests = opts.ids.map((_, t) =>
   ),
 );
 if (opts.warmup) {
+  // Batches −warmup … −1 of each terminal, back to back, before the timed rounds.
+  const count = opts.warmup;
   const warm = opts.ids.map((_, t) =>
-    request(auths[t]!, JSON.stringify({ seq: opts.seqBase - 1, records: batchRecords(opts, t, -1) })),
+    Array.from({ length: count }, (_, k) =>
+      request(auths[t]!, JSON.stringify({ seq: opts.seqBase - count + k, records: batchRecords(opts, t, k - count) })),
+    ),
   );
   await Promise.all(
     opts.ids.map(async (_, t) => {
-      const res = await connections[t]!.request(warm[t]!);
-      if (res.status !== 200) throw new Error(`warm-up batch answered ${res.status} ${res.text}`);
+      for (const body of warm[t]!) {
+        const res = await connections[t]!.request(body);
+        if (res.status !== 200) throw new Error(`warm-up batch answered ${res.status} ${res.text}`);
+      }
     }),
   );
 }

@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
+import { bodyWithoutEscapes } from '../http/json-body.js';
 import type { LiveHub } from '../live/live-hub.js';
 import { coalesce } from './coalesce.js';
 import { authenticateDevice, findDevices, parseBasic, type AuthedDevice, type DeviceLookup } from './device-auth.js';
@@ -84,12 +85,12 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
   app.post(
     DEVICE_BATCH_PATH,
     { bodyLimit: 4 * 1024 * 1024, logLevel: 'warn', onRequest: authenticate },
-    async (request, reply): Promise<DeviceBatchResponse> => {
-      reply.header('cache-control', 'no-store');
+    async (request): Promise<DeviceBatchResponse> => {
       const device = devices.get(request)!;
       const parsed = DeviceBatch.safeParse(request.body);
       if (!parsed.success) throw badRequest(msg.badBatch, fieldErrors(parsed.error));
-      return (await writer.ingest(device, parsed.data, new Date())).response;
+      const source = { escapeFree: bodyWithoutEscapes(request) };
+      return (await writer.ingest(device, parsed.data, new Date(), source)).response;
     },
   );
 }

@@ -3,7 +3,14 @@ import { poolOf, type Db } from '../db/database.js';
 import type { NotifyOptions } from '../notify/evaluate-batch.js';
 import { reportGatewayCommit } from '../ops/instruments.js';
 import type { AuthedDevice } from './device-auth.js';
-import { commitBatches, ingestBatch, prepareBatch, type IngestOutcome, type PreparedBatch } from './ingest.service.js';
+import {
+  commitBatches,
+  ingestBatch,
+  prepareBatch,
+  type BatchSource,
+  type IngestOutcome,
+  type PreparedBatch,
+} from './ingest.service.js';
 
 export interface GroupCommitOptions {
   notify?: Pick<NotifyOptions, 'publicUrl'>;
@@ -62,8 +69,8 @@ export class GroupCommit {
   }
 
   /** Stores a batch (idempotent on IMEI + seq) and answers once it is committed. */
-  ingest(device: AuthedDevice, batch: DeviceBatch, now = new Date()): Promise<IngestOutcome> {
-    const prepared = prepareBatch(device, batch, now);
+  ingest(device: AuthedDevice, batch: DeviceBatch, now = new Date(), source?: BatchSource): Promise<IngestOutcome> {
+    const prepared = prepareBatch(device, batch, now, source);
     return new Promise<IngestOutcome>((resolve, reject) => {
       this.queue.push({ prepared, resolve, reject });
       this.pump();

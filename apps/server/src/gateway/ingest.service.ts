@@ -39,17 +39,27 @@ const DeviceRecords = z.array(DeviceRecord);
 /** A time as toISOString writes it ('2026-11-26T09:38:12.000Z'); with the contract's check passed, it is already what we store. */
 const isCanonicalTime = (t: string) => t.length === 24 && t.charCodeAt(23) === 0x5a && t.charCodeAt(19) === 0x2e;
 
+/** How a batch's records came: `escapeFree`, parsed from a JSON body without a `\u` escape (json-body.ts). */
+export interface BatchSource {
+  escapeFree?: boolean;
+}
+
 /**
  * Checks every record on its own: valid ones go on, invalid ones come back
  * with a reason. A batch whose records are all storable and valid (the usual
  * case) is validated in one pass; otherwise each record is checked alone, so
- * each refusal names its first problem as it always did.
+ * each refusal names its first problem as it always did. The strings of an
+ * escape-free body cannot be unstorable: only its numbers and depth are
+ * looked at in that pass.
  */
-export function sortRecords(records: readonly unknown[], now: Date) {
+export function sortRecords(records: readonly unknown[], now: Date, source: BatchSource = {}) {
   const valid: { index: number; record: DeviceRecord; time: number }[] = [];
   const rejected: RejectedRecord[] = [];
   const latestAllowed = now.getTime() + MAX_CLOCK_SKEW_MS;
-  const whole = records.every((input) => isStorableInput(input)) ? DeviceRecords.safeParse(records) : undefined;
+  const strings = !source.escapeFree;
+  const whole = records.every((input) => isStorableInput(input, 0, strings))
+    ? DeviceRecords.safeParse(records)
+    : undefined;
   for (let index = 0; index < records.length; index++) {
     let record: DeviceRecord;
     if (whole?.success) record = whole.data[index]!;
@@ -95,8 +105,8 @@ export interface PreparedBatch {
   times: number[];
 }
 
-export function prepareBatch(device: AuthedDevice, batch: DeviceBatch, now: Date): PreparedBatch {
-  const { valid, rejected } = sortRecords(batch.records, now);
+export function prepareBatch(device: AuthedDevice, batch: DeviceBatch, now: Date, source?: BatchSource): PreparedBatch {
+  const { valid, rejected } = sortRecords(batch.records, now, source);
   const results: IndexedResult[] = [];
   const records: DeviceRecord[] = [];
   const times: number[] = [];

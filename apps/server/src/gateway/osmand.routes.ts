@@ -32,7 +32,6 @@ export function registerOsmandRoutes(app: FastifyInstance, ctx: AppContext, deps
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body.toString()))),
     );
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('cache-control', 'no-store');
       const now = new Date();
       const query = request.query as OsmandQuery;
       const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')

@@ -39,4 +39,12 @@ describe('findUnstorableInput', () => {
     expect(isStorableInput(record, 0)).toBe(true);
     expect(isStorableInput(record, 1)).toBe(false);
   });
+
+  it('with strings taken as storable (an escape-free body), still checks numbers and depth', () => {
+    expect(isStorableInput({ a: 'y\u0000', ['k\ud800']: 'x' }, 0, false)).toBe(true);
+    expect(isStorableInput({ a: 'y\u0000' }, 0, true)).toBe(false);
+    expect(isStorableInput({ a: { b: 1e-300 } }, 0, false)).toBe(false);
+    expect(isStorableInput(nested(MAX_INPUT_DEPTH), 0, false)).toBe(true);
+    expect(isStorableInput(nested(MAX_INPUT_DEPTH + 1), 0, false)).toBe(false);
+  });
 });

@@ -24,17 +24,20 @@ const printable = (key: string) => key.replace(UNSTORABLE, '\uFFFD');
  * input it belongs to): the same rules, but no paths built and nothing
  * allocated beyond each object's keys, for the usual case of input that is
  * fine (a terminal's every record). Recursion is bounded: at MAX_INPUT_DEPTH
- * the answer is already no.
+ * the answer is already no. With `strings` false the strings and keys are
+ * taken as storable, as they are in a JSON body without a `\u` escape
+ * (json-body.ts bodyWithoutEscapes); numbers and depth are still checked.
  */
-export function isStorableInput(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return storable(value);
+export function isStorableInput(value: unknown, depth = 0, strings = true): boolean {
+  if (typeof value === 'string') return !strings || storable(value);
   if (typeof value === 'number') return storableNumber(value);
   if (value === null || typeof value !== 'object') return true;
   if (depth >= MAX_INPUT_DEPTH) return false;
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (!storable(key) || !isStorableInput((value as Record<string, unknown>)[key], depth + 1)) return false;
+    if ((strings && !storable(key)) || !isStorableInput((value as Record<string, unknown>)[key], depth + 1, strings))
+      return false;
   }
   return true;
 }

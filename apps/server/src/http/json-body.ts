@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 import { MAX_INPUT_DEPTH } from './input-guard.js';
 
@@ -63,6 +63,26 @@ function escaped(text: string, at: number): boolean {
 
 export const tooDeep = () => new AppError(400, 'BAD_REQUEST', 'JSONの入れ子が深すぎます。');
 
+const hasUnicodeEscape = (text: string) => text.indexOf('\\u') !== -1;
+
+/**
+ * Whether JSON text cannot hold a `__proto__` or `constructor` key, the keys Fastify's parser refuses
+ * (prototype poisoning): it has neither word and no `\u` escape, the only JSON escape that spells a letter.
+ * Such a text (every terminal batch) is parsed by JSON.parse alone, without the parser's two scans for them.
+ */
+export function cannotPoison(text: string): boolean {
+  return !hasUnicodeEscape(text) && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1;
+}
+
+/**
+ * Requests whose JSON body had no `\u` escape. A body is read as UTF-8 (which decodes no lone surrogate: a
+ * malformed sequence becomes U+FFFD) and JSON.parse refuses a raw control character in a string, so without
+ * that escape none of the body's strings or keys holds U+0000 or a lone surrogate (input-guard.ts): the
+ * gateway then checks only its numbers and depth.
+ */
+const escapeFree = new WeakSet<FastifyRequest>();
+export const bodyWithoutEscapes = (request: FastifyRequest) => escapeFree.has(request);
+
 /** Fastify's JSON parser (prototype poisoning refused) behind the depth check. */
 export function registerJsonBodyParser(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -70,6 +90,16 @@ export function registerJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (nestsDeeperThan(text, MAX_DOCUMENT_DEPTH)) return done(tooDeep(), undefined);
+    if (!hasUnicodeEscape(text)) escapeFree.add(request);
+    if (cannotPoison(text)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return parse(request, text, done); // Fastify's parser answers broken or empty JSON with its own 400
+      }
+      return done(null, value);
+    }
     return parse(request, text, done);
   });
 }

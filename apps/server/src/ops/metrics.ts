@@ -36,7 +36,8 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback hooks, not async ones: every request runs them, a terminal's batch too (#19).
+  app.addHook('onResponse', (request, reply, done) => {
     // Unmatched URLs share one label: a scanner must not grow the series without bound.
     const labels = {
       method: request.method,
@@ -45,6 +46,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   const liveClients = new Gauge({
@@ -52,10 +54,12 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
     help: 'Open live streams (server-sent events)',
     registers: [registry],
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url !== LIVE_PATH) return;
-    liveClients.inc();
-    reply.raw.once('close', () => liveClients.dec());
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.url === LIVE_PATH) {
+      liveClients.inc();
+      reply.raw.once('close', () => liveClients.dec());
+    }
+    done();
   });
 
   const batches = new Counter({

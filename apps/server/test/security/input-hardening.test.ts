@@ -130,6 +130,28 @@ describe('the device gateway', () => {
     expect(await count(w.db, 'gps_logs', fleet.A.car_data_id)).toBe(before + 1);
   });
 
+  it('stores bytes that encode a lone surrogate as U+FFFD: a body read as UTF-8 never holds one', async () => {
+    // A batch without a \u escape has its strings taken as storable (json-body.ts bodyWithoutEscapes).
+    const text = (detail: string) =>
+      `{"seq":${++seq},"records":[{"type":"error","time":"${at(3)}","error_type":"gps","status_code":0,"detail":"${detail}"}]}`;
+    const [head, tail] = text('\0').split('\0') as [string, string];
+    const res = await w.app.inject({
+      method: 'POST',
+      url: DEVICE_BATCH_PATH,
+      payload: Buffer.concat([Buffer.from(head), Buffer.from([0x78, 0xed, 0xa0, 0x80]), Buffer.from(tail)]),
+      headers: { 'content-type': 'application/json', authorization: basic(fleet.A.car_device_id) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(reply(res)).toMatchObject({ accepted: 1, rejected: [] });
+    const row = await w.db
+      .selectFrom('error_logs')
+      .select('detail')
+      .where('car_data_id', '=', fleet.A.car_data_id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(row.detail).toBe('x\ufffd\ufffd\ufffd');
+  });
+
   it.each(['device\u0000a', 'device-a\u0000', '\ud800', 'id with spaces', 'x'.repeat(65)])(
     'answers 401 to a terminal id %j, never a 500',
     async (id) => {
@@ -172,6 +194,20 @@ describe('what is not JSON, or too much of it', () => {
     ['a form', login.path, 'application/x-www-form-urlencoded', 'username=a&password=b', 415],
     ['broken JSON', carList.path, 'application/json', '{"search_text":', 400],
     ['a prototype-polluting body', carList.path, 'application/json', '{"__proto__":{"isAdmin":true}}', 400],
+    [
+      'a prototype-polluting body, escaped',
+      carList.path,
+      'application/json',
+      '{"\\u005f_proto__":{"isAdmin":true}}',
+      400,
+    ],
+    [
+      'a prototype-polluting batch',
+      DEVICE_BATCH_PATH,
+      'application/json',
+      '{"seq":1,"records":[],"__proto__":{"x":1}}',
+      400,
+    ],
   ])('%s is refused with the error shape', async (_label, url, contentType, payload, status) => {
     const authorization = url === DEVICE_BATCH_PATH ? basic(fleet.A.car_device_id) : `Bearer ${w.tokens.superAdmin}`;
     const res = await w.app.inject({

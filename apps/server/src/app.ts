@@ -60,6 +60,11 @@ export interface LogStream {
 
 export const defaultWebRoot = path.join(repoRoot, 'apps/web/dist');
 
+/** Where terminals report (device.routes.ts, gateway.routes.ts, osmand.routes.ts): never a page of the console. */
+const DEVICE_PREFIX = '/device/';
+/** Strict-Transport-Security in production: helmet's default (a year, subdomains), written once for both header sets. */
+const HSTS = { maxAge: 31_536_000, includeSubDomains: true };
+
 const tileOrigin = (url: string) => {
   try {
     return new URL(url.replace(/\{[a-z]\}/g, 'a')).origin;
@@ -106,7 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
-    hsts: config.production,
+    hsts: config.production ? HSTS : false,
   });
   // A terminal's answer (the routes under /device/) is never a document a browser renders: it gets the headers
   // an API needs (OWASP's REST cheat sheet: no content, no framing, no sniffing, no caching), not the console's
@@ -117,10 +122,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
-    ...(config.production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+    ...(config.production
+      ? { 'strict-transport-security': `max-age=${HSTS.maxAge}${HSTS.includeSubDomains ? '; includeSubDomains' : ''}` }
+      : {}),
   };
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.url?.startsWith('/device/')) {
+    if (request.routeOptions.url?.startsWith(DEVICE_PREFIX)) {
       reply.headers(deviceHeaders);
       return done();
     }
@@ -170,7 +177,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/device/');
+    const isApi = request.url.startsWith('/api/') || request.url.startsWith(DEVICE_PREFIX);
     // A missing build asset is a 404, never the console's HTML (a stale tab reloads on the failed chunk).
     if (hasWeb && request.method === 'GET' && !isApi && !request.url.startsWith('/assets/')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -64,6 +64,7 @@ function escaped(text: string, at: number): boolean {
 export const tooDeep = () => new AppError(400, 'BAD_REQUEST', 'JSONの入れ子が深すぎます。');
 
 const hasUnicodeEscape = (text: string) => text.indexOf('\\u') !== -1;
+const namesPoisonKey = (text: string) => text.indexOf('__proto__') !== -1 || text.indexOf('constructor') !== -1;
 
 /**
  * Whether JSON text cannot hold a `__proto__` or `constructor` key, the keys Fastify's parser refuses
@@ -71,7 +72,7 @@ const hasUnicodeEscape = (text: string) => text.indexOf('\\u') !== -1;
  * Such a text (every terminal batch) is parsed by JSON.parse alone, without the parser's two scans for them.
  */
 export function cannotPoison(text: string): boolean {
-  return !hasUnicodeEscape(text) && text.indexOf('__proto__') === -1 && text.indexOf('constructor') === -1;
+  return !hasUnicodeEscape(text) && !namesPoisonKey(text);
 }
 
 /**
@@ -90,8 +91,10 @@ export function registerJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (nestsDeeperThan(text, MAX_DOCUMENT_DEPTH)) return done(tooDeep(), undefined);
-    if (!hasUnicodeEscape(text)) escapeFree.add(request);
-    if (cannotPoison(text)) {
+    // cannotPoison, with its escape scan done once and kept for the gateway.
+    const escapes = hasUnicodeEscape(text);
+    if (!escapes) escapeFree.add(request);
+    if (!escapes && !namesPoisonKey(text)) {
       let value: unknown;
       try {
         value = JSON.parse(text);

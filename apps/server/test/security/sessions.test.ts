@@ -339,7 +339,7 @@ describe('security headers', () => {
 });
 
 describe('no default credentials outside demo mode', () => {
-  it('a production start on an empty database creates no account at all', async () => {
+  it('a production start on an empty database creates no account at all, and its answers require HTTPS', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'fleet-prod-'));
     const config = loadConfig({
       NODE_ENV: 'production',
@@ -358,6 +358,17 @@ describe('no default credentials outside demo mode', () => {
         .select(sql<number>`count(*)::int`.as('n'))
         .executeTakeFirstOrThrow();
       expect(n.n).toBe(0);
+      // Production answers, the console's and a terminal's alike, hold browsers to HTTPS for a year.
+      const hsts = 'max-age=31536000; includeSubDomains';
+      const api = await server.app.inject({ method: 'GET', url: '/api/me' });
+      expect(api.headers['strict-transport-security']).toBe(hsts);
+      const terminal = await server.app.inject({
+        method: 'POST',
+        url: DEVICE_BATCH_PATH,
+        payload: { seq: 1, records: [] },
+        headers: { authorization: basic('no-such-terminal') },
+      });
+      expect(terminal.headers['strict-transport-security']).toBe(hsts);
     } finally {
       await server.stop();
       await rm(dir, { recursive: true, force: true });

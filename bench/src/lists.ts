@@ -5,15 +5,15 @@ import { runClient, type ClientInput } from './child.js';
 import type { BenchDb } from './db.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
-import { kb, ms, sample, type Sample } from './stats.js';
+import { kb, ms, summarize, type Sample } from './stats.js';
 
 /**
  * §1 List calls on the big tables (issue #19): each case through HTTP (auth,
  * validation, response schema) from a client process of its own over one
  * keep-alive connection, beside the call's own SQL (every statement captured as
  * the app sent it and replayed in order through the raw driver, as named prepared statements where the app
- * prepares them, right after the case's API timing and on PostgreSQL from a process of its own) and beside a
- * bare Fastify route
+ * prepares them, in turns with the case's API calls, call by call, and on PostgreSQL from a process of its
+ * own) and beside a bare Fastify route
  * of the bench's server answering the same bytes (the framework's floor); the
  * overhead is API − raw SQL. Then throughput of the first page at 20
  * concurrent clients (autocannon, in its own process).
@@ -121,25 +121,30 @@ async function capture(server: BenchServer, c: Case) {
 
 type Timed = Sample & { bytes: number };
 
+/** Calls of a case timed between two blocks of its anchor's replays (and replays between two blocks of calls). */
+const TURN = 10;
+
 /**
  * Every case through HTTP from a client process of its own (clients/calls.ts: one keep-alive
  * connection, calls one after the other), each beside the bench's bare route answering its bytes,
- * and in turns with its SQL anchor: right after the client timed case i it waits while `anchor(i)`
- * times the case's statements, so the two run seconds apart (timed minutes apart, all the API's
- * cases first, a machine whose speed moved in between showed as overhead).
+ * and in turns with its SQL anchor: TURN calls, then `anchor(i)` runs TURN replays of case i's
+ * statements while the client waits, and so on (`warm`: the anchor's warm-up, before the first), each
+ * block after an untimed first call or replay, so both sides are timed back to back and a machine whose
+ * speed moves weighs on both alike (timed seconds apart, a case's API calls all before its anchor's
+ * replays, a slower second showed as overhead).
  */
 async function timeFromClient(
   server: BenchServer,
-  cases: { path: string; body: object }[],
+  cases: { path: string; body: object; paired: boolean }[],
   quick: boolean,
-  anchor: (i: number) => Promise<Sample> | undefined,
+  anchor: (i: number, warm: boolean) => Promise<number[]>,
 ) {
   // The bare route answers case i with the bytes stored under `c<i>` (benchLists stores them).
   const list = cases.flatMap((c, i) => [
-    { path: c.path, body: JSON.stringify(c.body) },
+    { path: c.path, body: JSON.stringify(c.body), paired: c.paired },
     { path: `/__bench/bare/c${i}`, body: JSON.stringify(c.body) },
   ]);
-  const anchors: (Sample | undefined)[] = [];
+  const anchors: number[][] = cases.map(() => []);
   let turns = Promise.resolve();
   let failed: unknown;
   const out = await runClient<Timed[]>(
@@ -148,37 +153,46 @@ async function timeFromClient(
       url: server.url,
       token: server.token,
       runs: quick ? 200 : 500,
-      budgetMs: quick ? 1000 : 2500,
-      turns: true,
+      // Each turn is a call and a replay of its statements.
+      budgetMs: quick ? 2000 : 5000,
+      turns: TURN,
       cases: list,
     },
     (line, input) => {
-      const done = /^# done (\d+)$/.exec(line.trim());
-      if (!done) return;
-      const index = Number(done[1]);
+      const turn = /^# (warm|turn) (\d+)$/.exec(line.trim());
+      if (!turn) return;
+      // Even entries are the API's (odd ones the bare route's, which have no anchor).
+      const i = Number(turn[2]) / 2;
       turns = turns.then(async () => {
-        // Even entries are the API's (odd ones the bare route's): its anchor now, then the client goes on.
-        if (index % 2 === 0 && failed === undefined)
-          anchors[index / 2] = await anchor(index / 2)?.catch((e: unknown) => {
+        if (failed === undefined) {
+          const took = await anchor(i, turn[1] === 'warm').catch((e: unknown) => {
             failed = e;
-            return undefined;
+            return [];
           });
+          anchors[i]!.push(...took);
+        }
         input.say('go');
       });
     },
   );
   await turns;
   if (failed !== undefined) throw failed;
-  return cases.map((_, i) => ({ api: out[2 * i]!, bare: out[2 * i + 1]!, anchor: anchors[i] }));
+  return cases.map((c, i) => ({
+    api: out[2 * i]!,
+    bare: out[2 * i + 1]!,
+    anchor: c.paired ? summarize(anchors[i]!) : undefined,
+  }));
 }
 
 /**
  * The SQL anchors on PostgreSQL: clients/sql.ts, a process of its own with one connection, so the replays
- * never run `pg` in the server's process between the API's calls. `time` sends it a case and resolves
- * with its figures; `end` closes it.
+ * never run `pg` in the server's process between the API's calls. `replay` sends it a turn of a case (its
+ * statements with the first): `untimed` replays, then `timed` ones, whose milliseconds it resolves with;
+ * `end` closes it.
  */
 function sqlAnchor(url: string) {
-  const waiting = new Map<number, (s: Sample) => void>();
+  const waiting = new Map<number, (took: number[]) => void>();
+  const sent = new Set<number>();
   let input: ClientInput | undefined;
   let ready!: () => void;
   const started = new Promise<void>((resolve) => (ready = resolve));
@@ -189,22 +203,23 @@ function sqlAnchor(url: string) {
     }
     const m = /^# sql (\d+) (.*)$/.exec(line.trim());
     if (!m) return;
-    waiting.get(Number(m[1]))?.(JSON.parse(m[2]!) as Sample);
+    waiting.get(Number(m[1]))?.(JSON.parse(m[2]!) as number[]);
     waiting.delete(Number(m[1]));
   });
-  finished.catch(() => undefined); // awaited by `time` and `end`
+  finished.catch(() => undefined); // awaited by `replay` and `end`
   const running = async () => {
     await Promise.race([started, finished]);
     if (!input) throw new Error('the SQL client ended before it was ready');
     return input;
   };
   return {
-    async time(i: number, queries: AnchorQuery[], runs: number, budgetMs: number): Promise<Sample> {
+    async replay(i: number, queries: AnchorQuery[], untimed: number, timed: number): Promise<number[]> {
       const to = await running();
-      return new Promise<Sample>((resolve, reject) => {
+      return new Promise<number[]>((resolve, reject) => {
         waiting.set(i, resolve);
         finished.catch(reject);
-        to.say(JSON.stringify({ i, queries, runs, budgetMs }));
+        to.say(JSON.stringify({ i, ...(sent.has(i) ? {} : { queries }), untimed, timed }));
+        sent.add(i);
       });
     },
     async end() {
@@ -238,7 +253,6 @@ function addCase(report: Report, name: string, api: Timed, raw: Sample, bare: Ti
 }
 
 export async function benchLists(bdb: BenchDb, server: BenchServer, report: Report, opts: ListOptions) {
-  const runs = opts.quick ? 30 : 100;
   const cases: Case[] = [];
   for (const spec of specs) {
     const total = (await bdb.raw<{ n: number }>(`SELECT count(*)::int AS n FROM ${spec.table} WHERE NOT is_delete`))[0]!
@@ -274,27 +288,39 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   // connection; a search is planned every time. On PostgreSQL from a process of its own (sqlAnchor); PGlite
   // runs in the server's process anyway.
   const sql = bdb.kind === 'postgres' && bdb.url ? sqlAnchor(bdb.url) : undefined;
-  const budgetMs = opts.quick ? 1000 : 3000;
-  const anchor = (i: number) => {
-    const c = cases[i];
-    if (!c) return undefined; // the floor (/api/me) has none
+  const statements = cases.map((c, i): AnchorQuery[] => {
     const prepared = bdb.kind === 'postgres' && !(c.body as { search_text?: string }).search_text;
-    const queries: AnchorQuery[] = captured[i]!.queries.map((q) => ({
+    return captured[i]!.queries.map((q) => ({
       sql: q.sql,
       parameters: q.parameters,
       name: prepared ? nameOf(q.sql) : undefined,
     }));
-    if (sql) return sql.time(i, queries, runs, budgetMs);
-    return sample(
-      async () => {
-        for (const q of queries) await bdb.raw(q.sql, q.parameters, q.name);
-      },
-      { runs, budgetMs },
-    );
+  });
+  // As many warm-up replays as the client's calls of a case (clients/calls.ts), past the plan's settling;
+  // then each turn's untimed first replay and TURN timed ones.
+  const warmup = 10;
+  const anchor = async (i: number, warm: boolean): Promise<number[]> => {
+    const queries = statements[i]!;
+    const [untimed, timed] = warm ? [warmup, 0] : [1, TURN];
+    if (sql) return sql.replay(i, queries, untimed, timed);
+    const replay = async () => {
+      for (const q of queries) await bdb.raw(q.sql, q.parameters, q.name);
+    };
+    for (let n = 0; n < untimed; n++) await replay();
+    const times: number[] = [];
+    for (let n = 0; n < timed; n++) {
+      const t = performance.now();
+      await replay();
+      times.push(performance.now() - t);
+    }
+    return times;
   };
-  const timed = await timeFromClient(server, [...cases, { path: '/api/me', body: {} }], opts.quick, anchor).finally(
-    () => sql?.end(),
-  );
+  const timed = await timeFromClient(
+    server,
+    [...cases.map((c) => ({ ...c, paired: true })), { path: '/api/me', body: {}, paired: false }],
+    opts.quick,
+    anchor,
+  ).finally(() => sql?.end());
   const floor = timed.at(-1)!;
   report.add({
     section: '1 lists',

@@ -2,21 +2,27 @@
  * The list section's SQL anchor on PostgreSQL (issue #19): a process of its own, so replaying a case's
  * statements never runs `pg` inside the server's process between the API's calls (that slowed the
  * server's next calls: bench/README.md, "The list anchor's order"). One connection; each line on standard
- * input is a case { i, queries: [{ sql, parameters, name? }], runs, budgetMs }: its statements are run in
- * order (as named prepared statements where a name is given), timed as the bench's `sample` times, and the
- * figures are printed as '# sql <i> <Sample JSON>' ('# ready' once connected). When its input ends it
- * prints '{}' and exits.
+ * input is a turn of a case { i, queries?: [{ sql, parameters, name? }], untimed, timed }: the case's
+ * statements (sent with its first turn, kept for the next) are run in order, as named prepared statements
+ * where a name is given, `untimed` times and then `timed` times, each timed as the bench's `sample` times;
+ * it prints '# sql <i> <JSON array of ms>' ('# ready' once connected). When its input ends it prints '{}'
+ * and exits.
  * argv[2]: { url }.
  */
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { sample } from '../stats.js';
 
-interface Replay {
+interface Query {
+  sql: string;
+  parameters: unknown[];
+  name?: string;
+}
+
+interface Turn {
   i: number;
-  queries: { sql: string; parameters: unknown[]; name?: string }[];
-  runs: number;
-  budgetMs: number;
+  queries?: Query[];
+  untimed: number;
+  timed: number;
 }
 
 const { url } = JSON.parse(process.argv[2]!) as { url: string };
@@ -24,8 +30,9 @@ const client = new pg.Client({ connectionString: url });
 await client.connect();
 console.log('# ready');
 
-const replay = async (c: Replay) => {
-  for (const q of c.queries)
+const cases = new Map<number, Query[]>();
+const replay = async (queries: Query[]) => {
+  for (const q of queries)
     await client.query(
       q.name ? { name: q.name, text: q.sql, values: q.parameters } : { text: q.sql, values: q.parameters },
     );
@@ -33,9 +40,18 @@ const replay = async (c: Replay) => {
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
-  const c = JSON.parse(line) as Replay;
-  const figures = await sample(() => replay(c), { runs: c.runs, budgetMs: c.budgetMs });
-  console.log(`# sql ${c.i} ${JSON.stringify(figures)}`);
+  const turn = JSON.parse(line) as Turn;
+  if (turn.queries) cases.set(turn.i, turn.queries);
+  const queries = cases.get(turn.i);
+  if (!queries) throw new Error(`case ${turn.i} came without its statements`);
+  for (let n = 0; n < turn.untimed; n++) await replay(queries);
+  const times: number[] = [];
+  for (let n = 0; n < turn.timed; n++) {
+    const t = performance.now();
+    await replay(queries);
+    times.push(performance.now() - t);
+  }
+  console.log(`# sql ${turn.i} ${JSON.stringify(times)}`);
 }
 await client.end();
 console.log('{}');

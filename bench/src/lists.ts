@@ -5,14 +5,14 @@ import { runClient, type ClientInput } from './child.js';
 import type { BenchDb } from './db.js';
 import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
-import { kb, ms, summarize, type Sample } from './stats.js';
+import { kb, ms, summarize, timedRuns, type Sample } from './stats.js';
 
 /**
  * §1 List calls on the big tables (issue #19): each case through HTTP (auth,
  * validation, response schema) from a client process of its own over one
  * keep-alive connection, beside the call's own SQL (every statement captured as
  * the app sent it and replayed in order through the raw driver, as named prepared statements where the app
- * prepares them, in turns with the case's API calls, call by call, and on PostgreSQL from a process of its
+ * prepares them, in turns with the case's API calls, block by block, and on PostgreSQL from a process of its
  * own) and beside a bare Fastify route
  * of the bench's server answering the same bytes (the framework's floor); the
  * overhead is API − raw SQL. Then throughput of the first page at 20
@@ -123,6 +123,11 @@ type Timed = Sample & { bytes: number };
 
 /** Calls of a case timed between two blocks of its anchor's replays (and replays between two blocks of calls). */
 const TURN = 10;
+/**
+ * Untimed calls of a case before its timed ones, and as many replays before its anchor's: past the sixth
+ * execution, where PostgreSQL settles a prepared statement's plan (apps/server/src/db/prepared.ts).
+ */
+const WARMUP = 10;
 
 /**
  * Every case through HTTP from a client process of its own (clients/calls.ts: one keep-alive
@@ -153,8 +158,9 @@ async function timeFromClient(
       url: server.url,
       token: server.token,
       runs: quick ? 200 : 500,
-      // Each turn is a call and a replay of its statements.
+      // The budget holds the anchor's replays too: each turn is TURN calls and TURN replays.
       budgetMs: quick ? 2000 : 5000,
+      warmup: WARMUP,
       turns: TURN,
       cases: list,
     },
@@ -296,24 +302,15 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
       name: prepared ? nameOf(q.sql) : undefined,
     }));
   });
-  // As many warm-up replays as the client's calls of a case (clients/calls.ts), past the plan's settling;
-  // then each turn's untimed first replay and TURN timed ones.
-  const warmup = 10;
+  // Each turn's untimed first replay, then TURN timed ones (WARMUP untimed ones before the first turn).
   const anchor = async (i: number, warm: boolean): Promise<number[]> => {
     const queries = statements[i]!;
-    const [untimed, timed] = warm ? [warmup, 0] : [1, TURN];
+    const [untimed, timed] = warm ? [WARMUP, 0] : [1, TURN];
     if (sql) return sql.replay(i, queries, untimed, timed);
     const replay = async () => {
       for (const q of queries) await bdb.raw(q.sql, q.parameters, q.name);
     };
-    for (let n = 0; n < untimed; n++) await replay();
-    const times: number[] = [];
-    for (let n = 0; n < timed; n++) {
-      const t = performance.now();
-      await replay();
-      times.push(performance.now() - t);
-    }
-    return times;
+    return timedRuns(replay, untimed, timed);
   };
   const timed = await timeFromClient(
     server,

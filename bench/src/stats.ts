@@ -15,6 +15,18 @@ export function summarize(ms: readonly number[]): Sample {
   return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s.at(-1) ?? NaN, n: s.length };
 }
 
+/** Runs `fn` `untimed` times, then `timed` times one after the other; the milliseconds of each timed run. */
+export async function timedRuns(fn: () => Promise<unknown>, untimed: number, timed: number): Promise<number[]> {
+  for (let n = 0; n < untimed; n++) await fn();
+  const out: number[] = [];
+  for (let n = 0; n < timed; n++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
 /** Runs `fn` `warmup` times unmeasured, then up to `runs` times or until `budgetMs` has passed (at least 3 runs). */
 export async function sample(
   fn: () => Promise<unknown>,

@@ -11,6 +11,7 @@
  */
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { timedRuns } from '../stats.js';
 
 interface Query {
   sql: string;
@@ -44,13 +45,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (turn.queries) cases.set(turn.i, turn.queries);
   const queries = cases.get(turn.i);
   if (!queries) throw new Error(`case ${turn.i} came without its statements`);
-  for (let n = 0; n < turn.untimed; n++) await replay(queries);
-  const times: number[] = [];
-  for (let n = 0; n < turn.timed; n++) {
-    const t = performance.now();
-    await replay(queries);
-    times.push(performance.now() - t);
-  }
+  const times = await timedRuns(() => replay(queries), turn.untimed, turn.timed);
   console.log(`# sql ${turn.i} ${JSON.stringify(times)}`);
 }
 await client.end();

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { HASH_PARAMS, TEST_HASH_LOG2N } from './credentials/password.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushHosts } from './push/push-hosts.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +138,8 @@ export type Config = z.output<typeof ConfigSchema> & {
   logFormat: 'pretty' | 'json';
   dataDir: string;
   publicUrl: string;
+  /** scrypt's cost (log2 N) for new password hashes: the production strength, cheaper only under NODE_ENV=test. */
+  passwordHashLog2N: number;
 };
 
 /** Parses the environment once at start-up and fails loudly with every problem listed. */
@@ -164,5 +167,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: c.LOG_FORMAT ?? (c.NODE_ENV === 'production' ? 'json' : 'pretty'),
     dataDir: path.resolve(base, c.DATA_DIR),
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    passwordHashLog2N: c.NODE_ENV === 'test' ? TEST_HASH_LOG2N : HASH_PARAMS.log2N,
   };
 }

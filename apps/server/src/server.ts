@@ -37,7 +37,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     async (db) => {
       await migrate(db);
       const empty = !config.production && (await isEmpty(db));
-      if (empty) await seedDemo(db);
+      if (empty) await seedDemo(db, config.passwordHashLog2N);
       return empty;
     },
     { info: (_obj, msg) => console.log(`  ${msg}`) },

@@ -1,10 +1,10 @@
 import { carList, carListCount, CarListCountRequest, CarListRequest } from '@fleet/contract';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Access } from '../src/access/access.js';
 import { countCars, listCars } from '../src/car/car.repository.js';
 import { openDatabase } from '../src/db/database.js';
-import { executePrepared, MAX_PREPARED_TEXTS, preparedTexts } from '../src/db/prepared.js';
+import { executePrepared, forgetPreparedTexts, MAX_PREPARED_TEXTS, preparedTexts } from '../src/db/prepared.js';
 import { urlForDatabase } from './databases.js';
 import { companyA } from './fixture-data.js';
 import { createSignedInApp, type SignedInApp } from './helper.js';
@@ -20,7 +20,13 @@ let t: SignedInApp;
 beforeAll(async () => {
   t = await createSignedInApp(['superAdmin']);
 });
-afterAll(() => t?.close());
+// The names are the process's, and a worker runs many files (isolate: false): each test starts with none,
+// and the cap test's 500 names do not reach the files after this one.
+beforeEach(forgetPreparedTexts);
+afterAll(async () => {
+  forgetPreparedTexts();
+  await t?.close();
+});
 
 /** The statements prepared on one connection, and a run of `text` through executePrepared on it. */
 async function onOneConnection(run: (conn: typeof t.db) => Promise<unknown>) {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { hashPassword } from '../src/credentials/password.js';
+import { TEST_HASH_LOG2N, hashPassword } from '../src/credentials/password.js';
 import { migrate, openDatabase } from '../src/db/database.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
 import { FIXTURE_PASSWORD } from './fixture-data.js';
@@ -54,7 +54,7 @@ async function postgresTemplate(project: TestProject, url: string) {
 export default async function setup(project: TestProject) {
   const url = project.getProvidedContext().databaseUrl;
   const [hash, teardown] = await Promise.all([
-    hashPassword(FIXTURE_PASSWORD),
+    hashPassword(FIXTURE_PASSWORD, TEST_HASH_LOG2N),
     url ? postgresTemplate(project, url) : pgliteSnapshot(project),
   ]);
   project.provide('fixturePasswordHash', hash);

@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, inject } from 'vitest';
 import { buildApp, type LogStream } from '../src/app.js';
 import { hashDeviceSecret } from '../src/credentials/device-secret.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
 import { FIXTURE_PASSWORD, accounts, companyA, companyB, fleet, type FixtureAccount } from './fixture-data.js';
@@ -14,6 +14,8 @@ export * from './fixture-data.js';
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
+  /** The configuration the app was built with (NODE_ENV=test unless opts.env says otherwise). */
+  config: Config;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   return {
     app,
     db: database.db,
+    config,
     close: async () => {
       await app.close();
       await database.close();

@@ -20,7 +20,7 @@ const canManage = (c: Capabilities) => c.manageAccounts;
 
 /** Admin accounts (SPEC.md §7): managers manage their company's; everyone reads and re-keys their own. */
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db } = ctx;
+  const { db, config } = ctx;
 
   registerCall(app, ctx, accountListCount, {
     auth: 'user',
@@ -55,7 +55,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     allow: canManage,
     handler: async ({ body, access }) => {
-      await addAccount(db, access, body.info);
+      await addAccount(db, access, body.info, config.passwordHashLog2N);
       return { ok: true, account_id: body.info.account_id };
     },
   });
@@ -64,7 +64,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     allow: canManage,
     handler: async ({ body, access }) => {
-      await editAccount(db, access, body.info);
+      await editAccount(db, access, body.info, config.passwordHashLog2N);
       return { ok: true };
     },
   });
@@ -81,7 +81,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, passwordReset, {
     auth: 'user',
     handler: async ({ body, access, request }) => {
-      await resetPassword(db, access, body.info, request.ip);
+      await resetPassword(db, access, body.info, request.ip, config.passwordHashLog2N);
       return { ok: true };
     },
   });

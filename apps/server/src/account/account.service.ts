@@ -61,11 +61,12 @@ export async function endOldCredentials(trx: Db, accountId: string, keepTokenHas
   else await revokeAccountSessions(trx, accountId);
 }
 
-export async function addAccount(db: Db, access: Access, info: z.output<typeof AccountForm>) {
+/** `hashLog2N`: config's passwordHashLog2N, the cost of the new password's hash (also below). */
+export async function addAccount(db: Db, access: Access, info: z.output<typeof AccountForm>, hashLog2N: number) {
   checkRole(access, info.role);
   const company_id = await access.companyFor(info.company_id, accountMessages);
   await checkUnique(db, info, false);
-  const hash = await hashPassword(info.password);
+  const hash = await hashPassword(info.password, hashLog2N);
   const { account_id, name, email, role } = info;
   const engine_control = info.engine_control ?? defaultEngineControl(role);
   await insertAccount(db, { account_id, name, email, role, company_id, engine_control }, hash).catch(
@@ -74,7 +75,7 @@ export async function addAccount(db: Db, access: Access, info: z.output<typeof A
   await writeAudit(db, access, 'account.add', 'account', account_id, { role, company_id, engine_control });
 }
 
-export async function editAccount(db: Db, access: Access, info: z.output<typeof AccountEditForm>) {
+export async function editAccount(db: Db, access: Access, info: z.output<typeof AccountEditForm>, hashLog2N: number) {
   const target = await findManagedAccount(db, access, info.account_id);
   if (!target) throw notFound();
   const self = target.account_id === access.account_id;
@@ -86,7 +87,7 @@ export async function editAccount(db: Db, access: Access, info: z.output<typeof 
     throw refuse('engine_control', accountMessages.selfEngineControl);
   const company_id = self ? target.company_id : await access.companyFor(info.company_id, accountMessages);
   await checkUnique(db, info, true);
-  const password_hash = info.password ? await hashPassword(info.password) : undefined;
+  const password_hash = info.password ? await hashPassword(info.password, hashLog2N) : undefined;
   await db.transaction().execute(async (trx) => {
     await updateAccount(trx, target.account_id, {
       name: info.name,
@@ -125,7 +126,13 @@ export async function deleteAccount(db: Db, access: Access, accountId: string, i
 }
 
 /** Own password (current one required) or, for a manager, the password of an account they manage. */
-export async function resetPassword(db: Db, access: Access, info: z.output<typeof PasswordResetForm>, ip: string) {
+export async function resetPassword(
+  db: Db,
+  access: Access,
+  info: z.output<typeof PasswordResetForm>,
+  ip: string,
+  hashLog2N: number,
+) {
   const targetId = info.account_id ?? access.account_id;
   if (targetId === access.account_id) {
     if (!info.current_password) throw badRequest(undefined, { current_password: m.required });
@@ -138,7 +145,7 @@ export async function resetPassword(db: Db, access: Access, info: z.output<typeo
         current_password: accountMessages.currentPasswordWrong,
       });
     await markLoginSucceeded(db, attempt);
-    const password_hash = await hashPassword(info.password);
+    const password_hash = await hashPassword(info.password, hashLog2N);
     await db.transaction().execute(async (trx) => {
       await updateAccount(trx, access.account_id, { password_hash });
       await endOldCredentials(trx, access.account_id, access.session.token_hash);
@@ -150,7 +157,7 @@ export async function resetPassword(db: Db, access: Access, info: z.output<typeo
   if (!access.caps.manageAccounts) throw forbidden();
   const target = await findManagedAccount(db, access, targetId);
   if (!target || target.isDelete) throw notFound();
-  const password_hash = await hashPassword(info.password);
+  const password_hash = await hashPassword(info.password, hashLog2N);
   await db.transaction().execute(async (trx) => {
     await updateAccount(trx, targetId, { password_hash });
     await endOldCredentials(trx, targetId, null);

@@ -29,7 +29,7 @@ export function registerPasswordByTokenRoute(app: FastifyInstance, ctx: AppConte
       };
       // Hashing takes ~0.6 s: not for links that are dead anyway.
       if ((await tokenStatus(db, tokenHash)) !== 'live') throw await refuse();
-      const passwordHash = await hashPassword(body.password);
+      const passwordHash = await hashPassword(body.password, config.passwordHashLog2N);
       const accountId = await db.transaction().execute(async (trx) => {
         const id = await consumeResetToken(trx, tokenHash);
         if (!id) return undefined;

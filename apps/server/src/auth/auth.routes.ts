@@ -44,8 +44,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       if (second === 'missing') await markLoginSucceeded(db, attempt);
       if (second === 'missing' || second === 'wrong') throw otpRefusal(second);
       await markLoginSucceeded(db, attempt);
-      if (needsRehash(account.password_hash)) {
-        const rehashed = await hashPassword(body.password);
+      if (needsRehash(account.password_hash, config.passwordHashLog2N)) {
+        const rehashed = await hashPassword(body.password, config.passwordHashLog2N);
         await updateAccount(db, account.account_id, { password_hash: rehashed });
       }
       const token = await createSession(db, account.account_id, life);

@@ -57,7 +57,7 @@ try {
         name: a.name,
         role: 0,
         company_id: null,
-        password_hash: await hashPassword(a.password),
+        password_hash: await hashPassword(a.password, config.passwordHashLog2N),
       })
       .execute();
     console.log(`スーパー管理者 ${a.id} を作成しました。`);

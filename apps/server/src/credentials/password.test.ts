@@ -1,11 +1,11 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HASH_PARAMS, hashPassword, needsRehash, verifyPassword } from './password.js';
+import { HASH_PARAMS, TEST_HASH_LOG2N, hashPassword, needsRehash, verifyPassword } from './password.js';
 
-/** A hash in the stored format, made with cheaper parameters than today's. */
-const oldHash = (password: string, log2N = 14) => {
+/** A hash in the stored format, made with cheaper parameters than today's (a shorter key, by default). */
+const oldHash = (password: string, log2N = 14, keyLength = 32) => {
   const salt = randomBytes(16);
-  const key = scryptSync(password, salt, 32, { N: 2 ** log2N, r: 8, p: 1 });
+  const key = scryptSync(password, salt, keyLength, { N: 2 ** log2N, r: 8, p: 1 });
   return ['scrypt', log2N, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
 };
 
@@ -15,6 +15,14 @@ describe('hashPassword / verifyPassword', () => {
     expect(hash.split('$').slice(0, 4)).toEqual(['scrypt', String(HASH_PARAMS.log2N), '8', '1']);
     expect(await verifyPassword('correct horse', hash)).toBe(true);
     expect(await verifyPassword('correct horsf', hash)).toBe(false);
+  });
+
+  it('hashes at the cost it is given (config: the tests’ cheaper one)', async () => {
+    const hash = await hashPassword('cheap', TEST_HASH_LOG2N);
+    expect(hash.split('$').slice(0, 4)).toEqual(['scrypt', String(TEST_HASH_LOG2N), '8', '1']);
+    expect(await verifyPassword('cheap', hash)).toBe(true);
+    expect(needsRehash(hash, TEST_HASH_LOG2N)).toBe(false);
+    expect(needsRehash(hash)).toBe(true);
   });
 
   it('salts every hash', async () => {
@@ -54,5 +62,12 @@ describe('needsRehash', () => {
     ['an unreadable hash', 'md5$abc'],
   ])('is true for %s', (_label, stored) => {
     expect(needsRehash(stored)).toBe(true);
+  });
+
+  it('is false for a hash stronger than the cost asked for: never lowered', () => {
+    const hash = oldHash('x', 14, HASH_PARAMS.keyLength);
+    expect(needsRehash(hash, 12)).toBe(false);
+    expect(needsRehash(hash, 14)).toBe(false);
+    expect(needsRehash(hash, 15)).toBe(true);
   });
 });

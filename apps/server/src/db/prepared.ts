@@ -25,6 +25,12 @@ function nameOf(text: string): string | undefined {
 export const preparedTexts = (): number => named.size;
 
 /**
+ * Forgets every name (tests, whose files share one process): a text named again gets the same name, its
+ * hash, which a connection that prepared it already knows.
+ */
+export const forgetPreparedTexts = (): void => named.clear();
+
+/**
  * Runs a query as a named prepared statement of its connection on PostgreSQL, so it is planned once per
  * connection and then from its cached plan (PostgreSQL picks a generic plan only when it costs no more
  * than the custom ones); a transaction's statement runs on its connection the same way. For fixed-shape

@@ -13,8 +13,8 @@ export async function isEmpty(db: Db): Promise<boolean> {
 }
 
 /** Seeds the demo in one transaction: all of it or nothing. */
-export async function seedDemo(db: Db): Promise<void> {
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+export async function seedDemo(db: Db, hashLog2N?: number): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD, hashLog2N);
   const fleet = demoFleet();
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('companies').values(demoCompanies).execute();

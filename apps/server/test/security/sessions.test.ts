@@ -20,11 +20,20 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HASH_PARAMS } from '../../src/credentials/password.js';
+import { HASH_PARAMS, TEST_HASH_LOG2N } from '../../src/credentials/password.js';
 import { LOGIN_LIMITS } from '../../src/credentials/login-limit.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
-import { FIXTURE_PASSWORD, accounts, callAs, callAsFrom, companyA, fleet } from '../helper.js';
+import {
+  FIXTURE_PASSWORD,
+  accounts,
+  callAs,
+  callAsFrom,
+  companyA,
+  createSignedInApp,
+  fleet,
+  type SignedInApp,
+} from '../helper.js';
 import { basic } from '../telemetry-support.js';
 import { NEW_PASSWORD, createWorld, expectErrorShape, type World } from './world.js';
 
@@ -190,8 +199,23 @@ describe('sessions end', () => {
 });
 
 describe('passwords', () => {
+  // The other tests hash at NODE_ENV=test's cheaper cost (config's passwordHashLog2N); these check what
+  // every other start hashes with, on an app configured as one (its sign-in rehashes adminA's fixture hash).
+  let strong: SignedInApp;
+  beforeAll(async () => {
+    strong = await createSignedInApp(['adminA'], { env: { NODE_ENV: 'development' } });
+  });
+  afterAll(() => strong?.close());
+
+  it('under NODE_ENV=test alone, new hashes are cheaper', () => {
+    expect(strong.config.passwordHashLog2N).toBe(17);
+    expect(loadConfig({ NODE_ENV: 'production' }).passwordHashLog2N).toBe(17);
+    expect(loadConfig({ NODE_ENV: 'test' }).passwordHashLog2N).toBe(TEST_HASH_LOG2N);
+    expect(TEST_HASH_LOG2N).toBeLessThan(HASH_PARAMS.log2N);
+  });
+
   const add = (account_id: string) =>
-    callAs(w.app, w.tokens.adminA, accountAdd, {
+    callAs(strong.app, strong.tokens.adminA, accountAdd, {
       info: {
         account_id,
         name: '同じ 太郎',
@@ -203,8 +227,13 @@ describe('passwords', () => {
       },
     });
   const hashOf = async (id: string) =>
-    (await w.db.selectFrom('accounts').select('password_hash').where('account_id', '=', id).executeTakeFirstOrThrow())
-      .password_hash;
+    (
+      await strong.db
+        .selectFrom('accounts')
+        .select('password_hash')
+        .where('account_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).password_hash;
 
   it('are hashed with scrypt N=2^17, r=8, p=1 and a 16-byte salt of their own', async () => {
     expect(HASH_PARAMS).toMatchObject({ log2N: 17, r: 8, p: 1 });
@@ -223,7 +252,18 @@ describe('passwords', () => {
   });
 
   it('hashed with older parameters are re-hashed at today’s on the next successful sign-in', async () => {
-    const { account_id } = await w.fresh.account('own');
+    const account_id = 'old-hash-owner';
+    await strong.db
+      .insertInto('accounts')
+      .values({
+        account_id,
+        name: '旧 方式',
+        email: 'old-hash@example.jp',
+        role: 2,
+        company_id: companyA,
+        password_hash: '',
+      })
+      .execute();
     const salt = randomBytes(16);
     const old = [
       'scrypt',
@@ -233,11 +273,11 @@ describe('passwords', () => {
       salt.toString('base64'),
       scryptSync(FIXTURE_PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 }).toString('base64'),
     ].join('$');
-    await w.db.updateTable('accounts').set({ password_hash: old }).where('account_id', '=', account_id).execute();
-    expect((await signIn(w.app, account_id)).status).toBe(200);
+    await strong.db.updateTable('accounts').set({ password_hash: old }).where('account_id', '=', account_id).execute();
+    expect((await signIn(strong.app, account_id)).status).toBe(200);
     const now = await hashOf(account_id);
     expect(now.split('$').slice(0, 4)).toEqual(['scrypt', '17', '8', '1']);
-    expect((await signIn(w.app, account_id)).status).toBe(200);
+    expect((await signIn(strong.app, account_id)).status).toBe(200);
   });
 });
 

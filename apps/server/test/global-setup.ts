@@ -15,7 +15,7 @@ declare module 'vitest' {
     snapshotPath: string;
     /** PostgreSQL: a freshly migrated database each test file copies. */
     templateDatabase: string;
-    /** scrypt of FIXTURE_PASSWORD, hashed once per run (~0.6 s each). */
+    /** scrypt of FIXTURE_PASSWORD at the tests' cost (TEST_HASH_LOG2N), hashed once per run. */
     fixturePasswordHash: string;
   }
 }

@@ -72,6 +72,18 @@ describe('OsmAnd query form', () => {
     });
     expect(decode({ id: 'x' })).toEqual({ ok: false, error: 'empty' });
   });
+
+  it('refuses a numeric timestamp past the last time a Date holds, and the same in the JSON body', () => {
+    // Found by the generated-input property below (seed -401669906): 8,640,000,000,000,001 ms threw a RangeError.
+    for (const timestamp of ['8640000000000001', '99999999999999999999'])
+      expect(decode({ id: 'x', lat: '1', lon: '2', timestamp })).toEqual({
+        ok: false,
+        error: 'badTime',
+        field: 'timestamp',
+      });
+    const body = { device_id: 'x', location: { timestamp: 8640000000000001, coords: { latitude: 1, longitude: 2 } } };
+    expect(decodeOsmand({}, body, now)).toEqual({ ok: false, error: 'badTime', field: 'timestamp' });
+  });
 });
 
 describe('OsmAnd timestamps', () => {

@@ -65,8 +65,10 @@ export function parseOsmandTime(value: unknown): Date | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()))) {
     const n = Number(value);
-    if (!Number.isFinite(n)) throw new BadInput('badTime', 'timestamp');
-    return new Date(Math.round(n < 2 ** 31 ? n * 1000 : n));
+    // A Date holds ±8.64e15 ms: past it the time is invalid, and toISOString would throw.
+    const time = new Date(Math.round(n < 2 ** 31 ? n * 1000 : n));
+    if (Number.isNaN(time.getTime())) throw new BadInput('badTime', 'timestamp');
+    return time;
   }
   if (typeof value !== 'string') throw new BadInput('badTime', 'timestamp');
   const text = value.trim().replace(' ', 'T');

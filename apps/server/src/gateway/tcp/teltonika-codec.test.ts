@@ -79,6 +79,11 @@ describe('Codec 8', () => {
     expect(() =>
       readFrame(wrap(hex('08 02 0000016B40D8EA30 01 00000000 00000000 0000 0000 00 0000 00 00 00 00 00 00 02'))),
     ).toThrow(FrameError);
+    // A record time no Date holds (past ±8.64e15 ms): a frame error, never a RangeError when it is stored.
+    for (const ms of ['001EB208C2DC0001', 'FFFFFFFFFFFFFFFF'])
+      expect(() =>
+        readFrame(wrap(hex(`08 01 ${ms} 01 00000000 00000000 0000 0000 00 0000 00 00 00 00 00 00 01`))),
+      ).toThrow(FrameError);
   });
   it('maps position, ignition, DOUT1, voltage, movement, GSM signal and OBD values', () => {
     const data = hex(

@@ -110,7 +110,10 @@ function parseData(data: Buffer): TeltonikaFrame {
 }
 
 function readRecord(r: Reader, extended: boolean): AvlRecord {
-  const time = new Date(Number(r.u64()));
+  const ms = r.u64();
+  const time = new Date(Number(ms));
+  // A Date holds ±8.64e15 ms: a time past it is no time (toISOString would throw when it is stored).
+  if (Number.isNaN(time.getTime())) fail(`record time ${ms} ms`);
   const priority = r.u8();
   const lng = r.i32() / 1e7;
   const lat = r.i32() / 1e7;

@@ -132,6 +132,17 @@ describe('webhook calls', () => {
     expect(bad.error.errors?.['events.0']).toBe('入力内容が不正です');
   });
 
+  it('refuses a receiver id past the database integer with a 400, never a 500', async () => {
+    // Found by fuzz-api-3 (seed -765535904): webhook_id 2147483648 reached PostgreSQL as an integer.
+    const past = 2 ** 31;
+    const list = await t.call(webhookDeliveryList, { webhook_id: past }, 'superAdmin');
+    expect(list.status).toBe(400);
+    expect(list.error.errors).toEqual({ webhook_id: '入力内容が不正です' });
+    const del = await t.call(webhookDelete, { id: past }, 'adminA');
+    expect(del.status).toBe(400);
+    expect(del.error.errors).toEqual({ id: '入力内容が不正です' });
+  });
+
   it('refuses managers and common users', async () => {
     for (const who of ['managerA', 'staffA'] as const) {
       const res = await add(who, { url: rx.url, events: ['command'] });

@@ -59,7 +59,12 @@ const secret = z
   .refine((v) => v === '' || v.length >= 16, { error: webhookMessages.secret })
   .default('');
 const description = z.string({ error: m.invalid }).trim().max(200, { error: m.tooLong }).default('');
-const webhookId = z.number({ error: m.number }).int({ error: m.number }).min(1, { error: m.invalid });
+/** A receiver's id: a PostgreSQL integer (serial), so at most 2^31 - 1. */
+const webhookId = z
+  .number({ error: m.number })
+  .int({ error: m.number })
+  .min(1, { error: m.invalid })
+  .max(2_147_483_647, { error: m.invalid });
 
 export const Webhook = z.object({
   id: z.number().int(),

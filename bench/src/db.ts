@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, openDatabase, type Database, type Db } from '@fleet/server/database';
+import { statementCacheMode } from '@fleet/server/statement-cache';
 import {
   PostgresQueryCompiler,
   type CompiledQuery,
@@ -115,14 +116,21 @@ export class SqlCapture implements KyselyPlugin {
    */
   private compiled = new Map<string, CompiledQuery>();
 
+  /**
+   * While it records, the server compiles every statement (statementCacheMode.cache off): a list's
+   * statement compiled once per shape (apps/server/src/db/statement-cache.ts) reaches no plugin when it
+   * runs again, and its text is the same either way (the server's tests compare them on every call).
+   */
   start() {
     this.log = [];
     this.compiled.clear();
+    statementCacheMode.cache = false;
   }
   stop(): CompiledQuery[] {
     const out = this.log ?? [];
     this.log = null;
     this.compiled.clear();
+    statementCacheMode.cache = true;
     return out;
   }
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {

@@ -16,6 +16,19 @@ const managed = (db: Db, access: Pick<Access, 'company' | 'role'>) => {
   return q;
 };
 
+const columns = [
+  'a.account_id',
+  'a.name',
+  'a.email',
+  'a.role',
+  'a.company_id',
+  'a.company_name',
+  sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
+  'a.is_delete as isDelete',
+  'a.created_at',
+  'a.updated_at',
+] as const;
+
 const accountList = defineList({
   columns: {
     account_id: { expr: sql.ref('a.account_id') },
@@ -30,28 +43,15 @@ const accountList = defineList({
   primaryKey: 'account_id',
   deleted: sql.ref('a.is_delete'),
   company: sql.ref('a.company_id'),
+  scope: (caller: ListScope & Pick<Access, 'role'>) => ({ company: caller.company, role: caller.role }),
   from: (db: Db, scope: ListScope & Pick<Access, 'role'>, _filter: ListFilterInput) => managed(db, scope),
+  rows: (db: Db, p) => db.selectFrom(p).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(columns),
 });
-
-const columns = [
-  'a.account_id',
-  'a.name',
-  'a.email',
-  'a.role',
-  'a.company_id',
-  'a.company_name',
-  sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
-  'a.is_delete as isDelete',
-  'a.created_at',
-  'a.updated_at',
-] as const;
 
 export const countAccounts = (db: Db, access: Access, filter: ListFilterInput) => accountList.count(db, access, filter);
 
 export const listAccounts = (db: Db, access: Access, query: ListFilterInput & PagingInput) =>
-  accountList.page(db, access, query, (p) =>
-    db.selectFrom(p).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(columns),
-  );
+  accountList.page(db, access, query);
 
 /** An account the caller manages (deleted ones too), or undefined. */
 export const findManagedAccount = (db: Db, access: Access, accountId: string) =>

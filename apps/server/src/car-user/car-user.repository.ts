@@ -45,13 +45,7 @@ const carUserList = defineList({
     typeof filter.isRegistered === 'boolean'
       ? base(db).where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`)
       : base(db),
-});
-
-export const countCarUsers = carUserList.count;
-
-/** A page of customers; the vehicle subquery runs for the page's rows only (defineList's deferred join). */
-export const listCarUsers = (db: Db, access: Access, query: CarUserListFilter & PagingInput) =>
-  carUserList.page(db, access, query, (p) =>
+  rows: (db: Db, p) =>
     db
       .selectFrom(p)
       .innerJoin('car_users as u', 'u.user_id', 'p.user_id')
@@ -67,7 +61,13 @@ export const listCarUsers = (db: Db, access: Access, query: CarUserListFilter & 
         'u.is_delete as isDelete',
         liveCarId.as('car_id'),
       ]),
-  );
+});
+
+export const countCarUsers = carUserList.count;
+
+/** A page of customers; the vehicle subquery runs for the page's rows only (defineList's deferred join). */
+export const listCarUsers = (db: Db, access: Access, query: CarUserListFilter & PagingInput) =>
+  carUserList.page(db, access, query);
 
 /** A customer within the company scope (null: all), deleted ones included. */
 export async function findCarUser(

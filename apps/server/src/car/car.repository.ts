@@ -48,14 +48,9 @@ const carList = defineList({
       ),
     );
   },
-});
-
-export const countCars = carList.count;
-
-export async function listCars(db: Db, access: Access, query: CarListFilter & PagingInput) {
   // The sort keys are the vehicle's own columns (defineList's deferred join); the customer's state and the
   // terminal's latest state (as the company may see it) are joined to the page: one statement.
-  const rows = await carList.page(db, access, query, (p) =>
+  rows: (db: Db, p, scope) =>
     db
       .selectFrom(p)
       .innerJoin('cars as c', 'c.car_id', 'p.car_id')
@@ -75,9 +70,14 @@ export async function listCars(db: Db, access: Access, query: CarListFilter & Pa
         'c.car_data_id',
         'c.car_status',
         'c.is_delete as isDelete',
-        ownLatestStateJson(db, sql.ref('c.car_data_id'), access.company, 'list').as('latest'),
+        ownLatestStateJson(db, sql.ref('c.car_data_id'), scope.company, 'list').as('latest'),
       ]),
-  );
+});
+
+export const countCars = carList.count;
+
+export async function listCars(db: Db, access: Access, query: CarListFilter & PagingInput) {
+  const rows = await carList.page(db, access, query);
   return rows.map((r) => ({ ...r, latest: listStateOf(r.latest) }));
 }
 

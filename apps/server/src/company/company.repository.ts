@@ -4,6 +4,16 @@ import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { defineList, type ListFilterInput, type PagingInput } from '../http/list-query.js';
 
+const columns = [
+  'c.company_id',
+  'c.company_name',
+  'c.name',
+  'c.address',
+  'c.phone',
+  'c.email',
+  'c.is_delete as isDelete',
+] as const;
+
 /** Companies are the super admin's alone: no company scope on this list (the route allows the super admin only). */
 const companyList = defineList({
   columns: {
@@ -19,25 +29,13 @@ const companyList = defineList({
   primaryKey: 'company_id',
   deleted: sql.ref('c.is_delete'),
   from: (db: Db) => db.selectFrom('companies as c'),
+  rows: (db: Db, p) => db.selectFrom(p).innerJoin('companies as c', 'c.company_id', 'p.company_id').select(columns),
 });
 const superAdmin = { company: null };
 
-const columns = [
-  'c.company_id',
-  'c.company_name',
-  'c.name',
-  'c.address',
-  'c.phone',
-  'c.email',
-  'c.is_delete as isDelete',
-] as const;
-
 export const countCompanies = (db: Db, filter: ListFilterInput) => companyList.count(db, superAdmin, filter);
 
-export const listCompanies = (db: Db, query: ListFilterInput & PagingInput) =>
-  companyList.page(db, superAdmin, query, (p) =>
-    db.selectFrom(p).innerJoin('companies as c', 'c.company_id', 'p.company_id').select(columns),
-  );
+export const listCompanies = (db: Db, query: ListFilterInput & PagingInput) => companyList.page(db, superAdmin, query);
 
 const liveCount = (table: 'accounts' | 'car_users' | 'cars') =>
   sql<number>`(select count(*)::int from ${sql.table(table)} t where t.company_id = c.company_id and not t.is_delete)`;

@@ -11,6 +11,19 @@ export interface DeviceListFilter extends ListFilterInput {
   isRegistered?: boolean | null | undefined;
 }
 
+const columns = [
+  'd.car_device_id',
+  'd.ipaddr',
+  'd.macaddr',
+  'd.car_type',
+  'd.car_data_id',
+  'd.car_id',
+  'd.is_delete as isDelete',
+  'd.protocol',
+  'd.cmd_cut_text',
+  'd.cmd_restore_text',
+] as const;
+
 /** Terminals are the super admin's alone: no company scope. */
 const deviceList = defineList({
   columns: {
@@ -30,27 +43,13 @@ const deviceList = defineList({
     typeof filter.isRegistered === 'boolean'
       ? db.selectFrom('devices as d').where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`)
       : db.selectFrom('devices as d'),
+  rows: (db: Db, p) => db.selectFrom(p).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns),
 });
-
-const columns = [
-  'd.car_device_id',
-  'd.ipaddr',
-  'd.macaddr',
-  'd.car_type',
-  'd.car_data_id',
-  'd.car_id',
-  'd.is_delete as isDelete',
-  'd.protocol',
-  'd.cmd_cut_text',
-  'd.cmd_restore_text',
-] as const;
 
 export const countDevices = deviceList.count;
 
 export const listDevices = (db: Db, access: Access, query: DeviceListFilter & PagingInput) =>
-  deviceList.page(db, access, query, (p) =>
-    db.selectFrom(p).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns),
-  );
+  deviceList.page(db, access, query);
 
 /** A terminal (deleted ones too) with its live vehicle and latest state; never its secret. */
 export async function findDevice(db: Db, carDeviceId: string): Promise<z.input<typeof DeviceDetail> | undefined> {

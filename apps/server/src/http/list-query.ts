@@ -2,6 +2,7 @@ import { fieldMessages, parseSort, validationMessages } from '@fleet/contract';
 import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import { executePrepared } from '../db/prepared.js';
+import { createStatementCache } from '../db/statement-cache.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -54,41 +55,65 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 /** LIKE pattern for "contains", with the wildcards of the text escaped. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function searchCondition(column: ListColumn, text: string): Expression<SqlBool> {
-  if (column.bigrams && [...text].length === 2) {
+/**
+ * A search once its text is read: the column, how it matches, and what the statement binds. `pair`: two
+ * characters, through the column's bigrams (`text` bound); `like`: a substring (`pattern` bound);
+ * `codes`: an enum column, the codes whose number or label matches (written into the shape).
+ */
+export interface ListSearch {
+  item: number;
+  match: 'pair' | 'like' | 'codes';
+  text: string;
+  pattern: string;
+  codes: number[];
+}
+
+/** The search of a filter, or null without one; 400 for a search column the list does not have. */
+export function listSearchOf<K extends string>(cfg: ListConfig<K>, filter: ListFilterInput): ListSearch | null {
+  const text = filter.search_text.trim();
+  if (!text) return null;
+  const item = Number(filter.search_item);
+  const key = cfg.search[item]?.key;
+  if (key === undefined) throw badRequest(undefined, { search_item: fieldMessages.searchItem });
+  const column = cfg.columns[key];
+  const search: ListSearch = { item, match: 'like', text: '', pattern: '', codes: [] };
+  if (column.bigrams && [...text].length === 2) return { ...search, match: 'pair', text };
+  if (!column.labels) return { ...search, pattern: containsPattern(text) };
+  const needle = text.toLowerCase();
+  const codes = Object.entries(column.labels)
+    .filter(([code, label]) => code === text || label.toLowerCase().includes(needle))
+    .map(([code]) => Number(code));
+  return { ...search, match: 'codes', codes };
+}
+
+function searchCondition(column: ListColumn, search: ListSearch): Expression<SqlBool> {
+  if (search.match === 'pair') {
     // Two characters occur in col, case aside, exactly when lower(text) is one of lower(col)'s
     // bigrams: the GIN index finds those rows. The exact test after it, position() in lower(),
     // is what ILIKE computes for a pattern without wildcards (lower() of both, then a
     // substring match); unlike ILIKE it does not lead the planner to also read the trigram
     // index (in full, for two characters), and its estimate lets the first page come from
     // the primary key order when the pair is common.
-    return sql<SqlBool>`${column.bigrams} @> array[lower(${text})]::text[] and position(lower(${text}) in lower(${column.expr})) > 0`;
+    return sql<SqlBool>`${column.bigrams} @> array[lower(${search.text})]::text[] and position(lower(${search.text}) in lower(${column.expr})) > 0`;
   }
-  if (!column.labels) return sql<SqlBool>`${column.expr} ilike ${containsPattern(text)} escape '\\'`;
-  const needle = text.toLowerCase();
-  const codes = Object.entries(column.labels)
-    .filter(([code, label]) => code === text || label.toLowerCase().includes(needle))
-    .map(([code]) => Number(code));
-  return codes.length ? sql<SqlBool>`${column.expr} in (${sql.join(codes)})` : sql<SqlBool>`false`;
+  if (search.match === 'like') return sql<SqlBool>`${column.expr} ilike ${search.pattern} escape '\\'`;
+  return search.codes.length ? sql<SqlBool>`${column.expr} in (${sql.join(search.codes)})` : sql<SqlBool>`false`;
 }
 
 /**
  * Applies search, deleted and company filters; the same for a count and its list. `company` is the
- * caller's scope (Access.company): null for the super admin, who may narrow with `companyId`.
+ * caller's scope (Access.company): null for the super admin, who may narrow with `companyId`. `search`:
+ * the filter's (listSearchOf), unless the caller read it already.
  */
 export function applyListFilter<Q extends AnyQuery, K extends string>(
   q: Q,
   cfg: ListConfig<K>,
   filter: ListFilterInput,
   company: string | null,
+  search: ListSearch | null = listSearchOf(cfg, filter),
 ): Q {
   let out: AnyQuery = q;
-  const text = filter.search_text.trim();
-  if (text) {
-    const item = cfg.search[Number(filter.search_item)];
-    if (!item) throw badRequest(undefined, { search_item: fieldMessages.searchItem });
-    out = out.where(searchCondition(cfg.columns[item.key], text));
-  }
+  if (search) out = out.where(searchCondition(cfg.columns[cfg.search[search.item]!.key], search));
   if (!filter.isDelete) out = out.where(sql<SqlBool>`${cfg.deleted} = false`);
   if (cfg.company) {
     // Everyone but the super admin is held to their own company, whatever companyId says.
@@ -134,14 +159,12 @@ export function applyListPage<Q extends AnyQuery, K extends string>(q: Q, cfg: L
   return (paging.offset > 0 ? ordered.offset(paging.offset) : ordered).limit(sql.lit(paging.limit)) as Q;
 }
 
-/**
- * count(*) of a filtered query, as a number on PGlite and PostgreSQL alike. With `db`, run as a
- * prepared statement (executePrepared: a list's count is planned once per connection).
- */
-export async function countRows(q: AnyQuery, db?: Db): Promise<number> {
-  const counted = q.select(sql<number>`count(*)::int`.as('count'));
-  const row = db ? (await executePrepared(db, counted.compile())).rows[0] : await counted.executeTakeFirstOrThrow();
-  return Number((row as { count: number }).count);
+/** count(*) of a filtered query, as an int on PGlite and PostgreSQL alike. */
+const selectCount = (q: AnyQuery) => q.select(sql<number>`count(*)::int`.as('count'));
+
+/** count(*) of a filtered query, as a number. */
+export async function countRows(q: AnyQuery): Promise<number> {
+  return Number((await selectCount(q).executeTakeFirstOrThrow()).count);
 }
 
 /** Who asks for a list: the company scope of access/ (null: the super admin, every company). */
@@ -155,9 +178,18 @@ export interface ListDefinition<
   P extends K,
   F extends ListFilterInput,
   S extends ListScope,
+  R extends AnyQuery,
 > extends ListConfig<K> {
   primaryKey: P;
+  /**
+   * What of the caller the list reads; by default its company. `from` and `rows` see this alone, and it
+   * is part of a statement's shape (db/statement-cache.ts), so it holds what changes the statement
+   * (e.g. a role) and the company, which is a value.
+   */
+  scope?: (caller: S) => S;
   from: (db: Db, scope: S, filter: F) => AnyQuery;
+  /** The page's rows, read and joined from its primary keys `p` (the deferred join of `page`). */
+  rows: (db: Db, p: AliasedSelectQueryBuilder<Record<P, string>, 'p'>, scope: S) => R;
 }
 
 /**
@@ -165,35 +197,98 @@ export interface ListDefinition<
  * is a deferred join: the page's primary keys come from the list's own columns and indexes (a
  * deep OFFSET skips index entries, not rows), as the subquery `p`; `rows` reads and joins the
  * page's rows from it, and they are returned in the list's order. Without a search both run as
- * prepared statements on PostgreSQL (db/prepared.ts): their texts depend on the sorts and switches.
+ * prepared statements on PostgreSQL (db/prepared.ts): their texts depend on the sorts and switches,
+ * and they are compiled once per shape (db/statement-cache.ts), the company, a narrowing `companyId`
+ * and the offset being the values filled in.
  */
-export function defineList<K extends string, P extends K, F extends ListFilterInput, S extends ListScope = ListScope>(
-  def: ListDefinition<K, P, F, S>,
-) {
+export function defineList<
+  K extends string,
+  P extends K,
+  F extends ListFilterInput,
+  S extends ListScope,
+  R extends AnyQuery,
+>(def: ListDefinition<K, P, F, S, R>) {
+  const narrow = def.scope ?? ((caller: S) => ({ company: caller.company }) as S);
+  const filtered = (db: Db, scope: S, filter: F, search: ListSearch | null) =>
+    applyListFilter(def.from(db, scope, filter), def, filter, scope.company, search);
+  const countOf = (db: Db, scope: S, filter: F, search: ListSearch | null) =>
+    selectCount(filtered(db, scope, filter, search));
+  const pageOf = (db: Db, scope: S, query: F & PagingInput, search: ListSearch | null) => {
+    const keys = filtered(db, scope, query, search).select(sql`${def.columns[def.primaryKey].expr}`.as(def.primaryKey));
+    const p = applyListPage(keys, def, query).as('p') as AliasedSelectQueryBuilder<Record<P, string>, 'p'>;
+    return applyListOrder(def.rows(db, p, scope), def, query);
+  };
+  const statements = createStatementCache();
   /**
-   * Whether a plan made without the values serves every call of the text: not with a search, whose
-   * best plan depends on the words (a rare one through the trigram index, a common one along the
-   * sort's index), so a search is planned with its values every time.
+   * A call's statement, compiled by shape: the values are the company, a narrowing companyId, a page's
+   * offset and a search's text (as bound: the pair of characters, or the LIKE pattern); the rest of the
+   * input, a search's column, way of matching and enum codes included, is the shape.
    */
-  const generic = (filter: ListFilterInput) => filter.search_text.trim() === '';
-  const filtered = (db: Db, scope: S, filter: F) =>
-    applyListFilter(def.from(db, scope, filter), def, filter, scope.company);
+  function compiled<I extends F>(
+    kind: 'count' | 'page',
+    scope: S,
+    input: I,
+    search: ListSearch | null,
+    build: (scope: S, input: I, search: ListSearch | null) => AnyQuery,
+  ) {
+    const page = kind === 'page' && (input as Partial<PagingInput>).offset! > 0;
+    const values = {
+      company: scope.company ?? undefined,
+      companyId: input.companyId || undefined,
+      offset: page ? (input as Partial<PagingInput>).offset : undefined,
+      search_text: search ? input.search_text : undefined,
+      text: search?.text || undefined,
+      pattern: search?.pattern || undefined,
+    };
+    const shape = JSON.stringify([
+      kind,
+      { ...scope, company: values.company === undefined ? null : '?' },
+      {
+        ...input,
+        ...(search && { search_text: [search.match, search.codes] }),
+        ...(values.companyId !== undefined && { companyId: '?' }),
+        ...(page && { offset: '?' }),
+      },
+    ]);
+    return statements.compile(shape, values, (v) =>
+      build(
+        { ...scope, company: v.company ?? null },
+        {
+          ...input,
+          ...(v.search_text !== undefined && { search_text: v.search_text }),
+          ...(v.companyId !== undefined && { companyId: v.companyId }),
+          ...(v.offset !== undefined && { offset: v.offset }),
+        },
+        search && { ...search, text: v.text ?? '', pattern: v.pattern ?? '' },
+      ).compile(),
+    );
+  }
+  /**
+   * A call's statement run: without a search prepared (planned once per connection); a search is planned
+   * with its words every time, as the best plan depends on them (a rare word through the trigram index, a
+   * common one along the sort's index).
+   */
+  const run = <I extends F>(
+    db: Db,
+    kind: 'count' | 'page',
+    scope: S,
+    input: I,
+    build: (scope: S, input: I, search: ListSearch | null) => AnyQuery,
+  ) => {
+    const search = listSearchOf(def, input);
+    const statement = compiled(kind, scope, input, search, build);
+    return search ? db.executeQuery(statement) : executePrepared(db, statement);
+  };
   return {
     config: def as ListConfig<K>,
-    count: (db: Db, scope: S, filter: F): Promise<number> =>
-      countRows(filtered(db, scope, filter), generic(filter) ? db : undefined),
-    async page<Q extends AnyQuery>(
-      db: Db,
-      scope: S,
-      query: F & PagingInput,
-      rows: (p: AliasedSelectQueryBuilder<Record<P, string>, 'p'>) => Q,
-    ): Promise<Awaited<ReturnType<Q['execute']>>> {
-      const keys = filtered(db, scope, query).select(sql`${def.columns[def.primaryKey].expr}`.as(def.primaryKey));
-      const p = applyListPage(keys, def, query).as('p') as AliasedSelectQueryBuilder<Record<P, string>, 'p'>;
-      const q = applyListOrder(rows(p), def, query);
-      // A page of 20 rows by primary key costs more to plan than to run: prepared (executePrepared).
-      const found = generic(query) ? (await executePrepared(db, q.compile())).rows : await q.execute();
-      return found as Awaited<ReturnType<Q['execute']>>;
+    async count(db: Db, caller: S, filter: F): Promise<number> {
+      const found = await run(db, 'count', narrow(caller), filter, (s, f, search) => countOf(db, s, f, search));
+      return Number((found.rows[0] as { count: number }).count);
+    },
+    /** A page of 20 rows by primary key costs more to plan than to run: prepared without a search. */
+    async page(db: Db, caller: S, query: F & PagingInput): Promise<Awaited<ReturnType<R['execute']>>> {
+      const found = await run(db, 'page', narrow(caller), query, (s, q, search) => pageOf(db, s, q, search));
+      return found.rows as Awaited<ReturnType<R['execute']>>;
     },
   };
 }

@@ -187,6 +187,31 @@ describe('car_get_detail', () => {
   });
 });
 
+describe('latest state times', () => {
+  it('reach the list and the detail as stored, cut to the millisecond, for the super admin and the company', async () => {
+    // A day ahead, so the company's period (opened when the vehicle was added) covers them.
+    const base = new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000).toISOString().slice(0, 19);
+    await t.db
+      .updateTable('device_latest_state')
+      .set({
+        recorded_at: `${base}Z`,
+        last_seen_at: `${base}.456789Z`,
+        device_state_at: `${base}.12Z`,
+        engine_running_at: `${base}.1239Z`,
+      })
+      .where('car_data_id', '=', '351000000000002')
+      .execute();
+    for (const who of ['superAdmin', 'adminA'] as const) {
+      const list = await call(carList, { search_item: '0', search_text: 'C000002' }, who);
+      expect(list.body.list.map((r) => [r.car_id, r.latest?.last_seen_at, r.latest?.device_state])).toEqual([
+        ['C000002', `${base}.456Z`, 1002],
+      ]);
+      const detail = await call(carGetDetail, { car_id: 'C000002' }, who);
+      expect(detail.body.latest).toMatchObject({ recorded_at: `${base}.000Z`, last_seen_at: `${base}.456Z` });
+    }
+  });
+});
+
 describe('car_get_newid', () => {
   it('answers the next free C-number, deleted vehicles counted', async () => {
     const res = await call(carGetNewid, {}, 'superAdmin');

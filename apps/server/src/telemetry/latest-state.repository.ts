@@ -263,12 +263,26 @@ const ownRows = <R extends OwnedRow & { period_started_at: Moment }>(rows: R[]):
 const isTime = (column: string) => column === 'recorded_at' || column.endsWith('_at');
 
 /**
- * A timestamptz as the wire's canonical text ('2026-11-23T01:02:03.000Z', toWireTime's form), formatted by
- * the database: the driver then parses no date, and the response schema keeps the text as it is. Sub-
- * millisecond digits are cut, as the driver's Date cuts them.
+ * A timestamptz as the JSON of its UTC wall time: json_build_array writes a timestamp as
+ * 'YYYY-MM-DDTHH:MM:SS[.ffffff]' whatever the session's time zone and DateStyle, and wireOfUtcJson cuts
+ * the wire's canonical text from it. Not to_char: a vehicles page formats 120 of them, and to_char made
+ * a quarter of the page's CPU in PostgreSQL (pgbench, issue #19); the driver still parses no date.
  */
-const WIRE_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const wireText = (column: RawBuilder<unknown>) => sql`to_char(${column} AT TIME ZONE 'UTC', ${sql.raw(WIRE_TEXT)})`;
+const utcJson = (column: RawBuilder<unknown>) => sql`(${column} AT TIME ZONE 'UTC')`;
+
+const UTC_JSON = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?/;
+
+/**
+ * utcJson's text as the wire's canonical text ('2026-11-23T01:02:03.000Z', toWireTime's form): sub-millisecond
+ * digits cut, as the driver's Date cuts them (and to_char's MS did).
+ */
+export function wireOfUtcJson(text: string | null): string | null {
+  if (text === null) return null;
+  const m = UTC_JSON.exec(text);
+  // A year past 9999 (no terminal's time: the protocol's ISO 8601 has four digits) is left for the response schema to refuse.
+  if (!m) return `${text}Z`;
+  return `${m[1]}.${(m[2] ?? '').slice(0, 3).padEnd(3, '0')}Z`;
+}
 
 /**
  * json_build_array arguments for these columns of the state, in order: fixed text (column names only),
@@ -276,7 +290,7 @@ const wireText = (column: RawBuilder<unknown>) => sql`to_char(${column} AT TIME 
  * object: the names would be most of the text every row carries and the driver parses.
  */
 const jsonValues = (columns: readonly string[]) =>
-  sql.raw(columns.map((c) => (isTime(c) ? `to_char(s.${c} AT TIME ZONE 'UTC', ${WIRE_TEXT})` : `s.${c}`)).join(', '));
+  sql.raw(columns.map((c) => (isTime(c) ? `(s.${c} AT TIME ZONE 'UTC')` : `s.${c}`)).join(', '));
 
 /** The fields of the vehicle list's part of a state (CarListState), and recorded_at (the time of a group without one). */
 const LIST_FIELDS = new Set([
@@ -298,12 +312,10 @@ const LIST_STATE_COLUMNS = LATEST_STATE_COLUMNS.filter(
 
 /** The whole state (LATEST_STATE_COLUMNS) or the list's part (LIST_STATE_COLUMNS). */
 export type StatePart = 'whole' | 'list';
-const PARTS = {
-  whole: { columns: LATEST_STATE_COLUMNS, values: jsonValues(LATEST_STATE_COLUMNS) },
-  list: { columns: LIST_STATE_COLUMNS, values: jsonValues(LIST_STATE_COLUMNS) },
-} as const;
+const partOf = (columns: readonly string[]) => ({ columns, times: columns.map(isTime), values: jsonValues(columns) });
+const PARTS = { whole: partOf(LATEST_STATE_COLUMNS), list: partOf(LIST_STATE_COLUMNS) } as const;
 
-/** A stored state as one JSON array: its part's columns in order (times in wire text), then the period start. */
+/** A stored state as one JSON array: its part's columns in order (times as utcJson), then the period start (the same). */
 export type LatestStateJson = unknown[];
 
 /** What ownLatestStateJson's array holds, by name. */
@@ -317,7 +329,7 @@ type StateOfJson = StateRow & { [K in keyof GroupTimes]: string | null };
  * or listStateOf. Every column is named (a prepared statement's result must not change).
  */
 export function ownLatestStateJson(db: Db, carDataId: RawBuilder<unknown>, company: string | null, part: StatePart) {
-  const period = company === null ? sql`null` : wireText(periodOf(company));
+  const period = company === null ? sql`null` : utcJson(periodOf(company));
   return statesFor(db, company)
     .select(sql<LatestStateJson>`json_build_array(${PARTS[part].values}, ${period})`.as('state'))
     .where(sql<boolean>`s.car_data_id = ${carDataId}`)
@@ -327,10 +339,11 @@ export function ownLatestStateJson(db: Db, carDataId: RawBuilder<unknown>, compa
 /** An array of ownLatestStateJson by column name, as its company may see it (ownRow); null when none. */
 function ownJson(values: LatestStateJson | null, part: StatePart): StateOfJson | null {
   if (!values) return null;
-  const { columns } = PARTS[part];
+  const { columns, times } = PARTS[part];
   const state = {} as Record<string, unknown>;
-  for (let i = 0; i < columns.length; i++) state[columns[i]!] = values[i];
-  return ownRow(state as StateOfJson, values[columns.length] as string | null);
+  for (let i = 0; i < columns.length; i++)
+    state[columns[i]!] = times[i] ? wireOfUtcJson(values[i] as string | null) : values[i];
+  return ownRow(state as StateOfJson, wireOfUtcJson(values[columns.length] as string | null));
 }
 
 /** The whole state ownLatestStateJson read, as its company may see it; null when none. */

@@ -219,6 +219,8 @@ export function defineList<
     return applyListOrder(def.rows(db, p, scope), def, query);
   };
   const statements = createStatementCache();
+  /** Builds a call's statement from its scope, input and search (compiled passes placeholders for the values). */
+  type Build<I> = (scope: S, input: I, search: ListSearch | null) => AnyQuery;
   /**
    * A call's statement, compiled by shape: the values are the company, a narrowing companyId, a page's
    * offset and a search's text (as bound: the pair of characters, or the LIKE pattern); the rest of the
@@ -229,7 +231,7 @@ export function defineList<
     scope: S,
     input: I,
     search: ListSearch | null,
-    build: (scope: S, input: I, search: ListSearch | null) => AnyQuery,
+    build: Build<I>,
   ) {
     const page = kind === 'page' && (input as Partial<PagingInput>).offset! > 0;
     const values = {
@@ -268,13 +270,7 @@ export function defineList<
    * with its words every time, as the best plan depends on them (a rare word through the trigram index, a
    * common one along the sort's index).
    */
-  const run = <I extends F>(
-    db: Db,
-    kind: 'count' | 'page',
-    scope: S,
-    input: I,
-    build: (scope: S, input: I, search: ListSearch | null) => AnyQuery,
-  ) => {
+  const run = <I extends F>(db: Db, kind: 'count' | 'page', scope: S, input: I, build: Build<I>) => {
     const search = listSearchOf(def, input);
     const statement = compiled(kind, scope, input, search, build);
     return search ? db.executeQuery(statement) : executePrepared(db, statement);

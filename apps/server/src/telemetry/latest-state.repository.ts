@@ -268,7 +268,8 @@ const isTime = (column: string) => column === 'recorded_at' || column.endsWith('
  * the wire's canonical text from it. Not to_char: a vehicles page formats 120 of them, and to_char made
  * a quarter of the page's CPU in PostgreSQL (pgbench, issue #19); the driver still parses no date.
  */
-const utcJson = (column: RawBuilder<unknown>) => sql`(${column} AT TIME ZONE 'UTC')`;
+const AT_UTC = " AT TIME ZONE 'UTC'";
+const utcJson = (column: RawBuilder<unknown>) => sql`(${column}${sql.raw(AT_UTC)})`;
 
 const UTC_JSON = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?/;
 
@@ -290,7 +291,7 @@ export function wireOfUtcJson(text: string | null): string | null {
  * object: the names would be most of the text every row carries and the driver parses.
  */
 const jsonValues = (columns: readonly string[]) =>
-  sql.raw(columns.map((c) => (isTime(c) ? `(s.${c} AT TIME ZONE 'UTC')` : `s.${c}`)).join(', '));
+  sql.raw(columns.map((c) => (isTime(c) ? `(s.${c}${AT_UTC})` : `s.${c}`)).join(', '));
 
 /** The fields of the vehicle list's part of a state (CarListState), and recorded_at (the time of a group without one). */
 const LIST_FIELDS = new Set([

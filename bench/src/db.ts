@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, type Database, type Db } from '@fleet/server/database';
+import { migrate, openDatabase, SESSION_OPTIONS, type Database, type Db } from '@fleet/server/database';
 import { statementCacheMode } from '@fleet/server/statement-cache';
 import {
   PostgresQueryCompiler,
@@ -63,7 +63,8 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
     });
     const url = urlFor(serverUrl, name);
     const database = await openDatabase({ url });
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // The anchors' sessions as the server's (JIT off): a replay must not pay what the server does not.
+    const pool = new pg.Pool({ connectionString: url, options: SESSION_OPTIONS, max: 10 });
     pool.on('error', () => undefined);
     await migrate(database.db);
     const version = (await pool.query<{ v: string }>('select version() as v')).rows[0]!.v;

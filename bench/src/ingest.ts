@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { SESSION_OPTIONS } from '@fleet/server/database';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { runClient, type ClientInput } from './child.js';
@@ -38,7 +39,7 @@ const insertWrite =
 
 /** `COPY … FROM STDIN` (text format) of one batch's rows of one table, on a pool of its own (PostgreSQL only). */
 function copyWrite(url: string, size: number): { write: Write; end(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: size });
+  const pool = new pg.Pool({ connectionString: url, options: SESSION_OPTIONS, max: size });
   pool.on('error', () => undefined);
   const write: Write = async (table, columns, rows) => {
     const client = await pool.connect();

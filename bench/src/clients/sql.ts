@@ -10,6 +10,7 @@
  * argv[2]: { url }.
  */
 import { createInterface } from 'node:readline';
+import { SESSION_OPTIONS } from '@fleet/server/database';
 import pg from 'pg';
 import { timedRuns } from '../stats.js';
 
@@ -27,7 +28,8 @@ interface Turn {
 }
 
 const { url } = JSON.parse(process.argv[2]!) as { url: string };
-const client = new pg.Client({ connectionString: url });
+// A session as the server's (JIT off), as the replay stands for the server's own statement.
+const client = new pg.Client({ connectionString: url, options: SESSION_OPTIONS });
 await client.connect();
 console.log('# ready');
 

@@ -44,11 +44,26 @@ export function withPlugin(db: Db, plugin: KyselyPlugin): Db {
   return out;
 }
 
+/**
+ * The startup options of the server's PostgreSQL sessions: JIT off. The logs are partitioned by day, so a
+ * large read's plan holds every partition's expressions, and LLVM compiled them (inlined and optimised past
+ * jit_optimize_above_cost) for seconds before the first row: the CSV export of a million battery rows took
+ * 10.7 s with JIT and 1.5 s without (issue #19, bench/README.md). The console's statements are short and
+ * planned once; none gains from JIT. A DATABASE_URL naming its own `options` replaces these (pg's rule: the
+ * URL's parameters win), so such a URL should add `-c jit=off` itself. The bench's raw anchors use the same.
+ */
+export const SESSION_OPTIONS = '-c jit=off';
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     // A database that accepts connections but never answers must not hold a request forever: after
     // 3 s without a connection (new, or a free one from the pool) the call fails and answers 503.
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 3000 });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      options: SESSION_OPTIONS,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 3000,
+    });
     // An idle client losing its connection (database restart) must not crash the process.
     pool.on('error', () => undefined);
     // Nor a checked-out one between two statements (inside a transaction): the pool listens only while

@@ -43,6 +43,16 @@ const urlFor = (url: string, name: string) => {
   return u.toString();
 };
 
+/**
+ * A pool for the raw anchors, its sessions opened as the server's (JIT off: a replay must not pay what the server
+ * does not); an idle connection lost does not end the bench.
+ */
+export function anchorPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, options: SESSION_OPTIONS, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 async function admin(url: string, statement: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -63,9 +73,7 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
     });
     const url = urlFor(serverUrl, name);
     const database = await openDatabase({ url });
-    // The anchors' sessions as the server's (JIT off): a replay must not pay what the server does not.
-    const pool = new pg.Pool({ connectionString: url, options: SESSION_OPTIONS, max: 10 });
-    pool.on('error', () => undefined);
+    const pool = anchorPool(url, 10);
     await migrate(database.db);
     const version = (await pool.query<{ v: string }>('select version() as v')).rows[0]!.v;
     return {

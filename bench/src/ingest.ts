@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { SESSION_OPTIONS } from '@fleet/server/database';
-import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { runClient, type ClientInput } from './child.js';
 import { combineShares, cpuShare, describeShare, type CpuShare } from './cpu-share.js';
-import type { BenchDb } from './db.js';
+import { anchorPool, type BenchDb } from './db.js';
 import { deviceId, imei, TERMINAL_SECRET } from './generate.js';
 import { batchRecords, type BenchRecord, type IngestPlan } from './ingest-records.js';
 import type { Report } from './report.js';
@@ -39,8 +37,7 @@ const insertWrite =
 
 /** `COPY … FROM STDIN` (text format) of one batch's rows of one table, on a pool of its own (PostgreSQL only). */
 function copyWrite(url: string, size: number): { write: Write; end(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, options: SESSION_OPTIONS, max: size });
-  pool.on('error', () => undefined);
+  const pool = anchorPool(url, size);
   const write: Write = async (table, columns, rows) => {
     const client = await pool.connect();
     try {

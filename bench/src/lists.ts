@@ -1,5 +1,6 @@
 import { accountSortColumns, carSortColumns, carUserSortColumns, deviceSortColumns } from '@fleet/contract';
 import { createHash } from 'node:crypto';
+import { SESSION_OPTIONS } from '@fleet/server/database';
 import type { CompiledQuery } from 'kysely';
 import { runClient, type ClientInput } from './child.js';
 import type { BenchDb } from './db.js';
@@ -202,7 +203,7 @@ function sqlAnchor(url: string) {
   let input: ClientInput | undefined;
   let ready!: () => void;
   const started = new Promise<void>((resolve) => (ready = resolve));
-  const finished = runClient<object>('sql.ts', { url }, (line, given) => {
+  const finished = runClient<object>('sql.ts', { url, options: SESSION_OPTIONS }, (line, given) => {
     if (line.trim() === '# ready') {
       input = given;
       return ready();

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { dropDatabase, ident, uniqueDatabaseName, urlForDatabase, adminQuery } from './databases.js';
 
 /**
  * The server's PostgreSQL sessions (db/database.ts): JIT off. With the logs partitioned by day, a large
@@ -9,20 +8,14 @@ import { dropDatabase, ident, uniqueDatabaseName, urlForDatabase, adminQuery } f
  * (the CSV export of a million battery rows: 10.7 s with JIT, 1.5 s without; issue #19, bench/README.md).
  */
 const url = inject('databaseUrl');
-const name = uniqueDatabaseName('fleet_session');
 let database: Database | undefined;
 
+// Only SHOW runs, so the pool opens on the database DATABASE_URL names: no database of its own to make.
 describe.runIf(!!url)('PostgreSQL sessions of the server', () => {
-  beforeAll(async () => {
-    await adminQuery(url, `CREATE DATABASE ${ident(name)}`);
-  });
-  afterAll(async () => {
-    await database?.close();
-    await dropDatabase(url, name);
-  });
+  afterAll(() => database?.close());
 
   it('run without JIT on every pooled connection, the URL’s own parameters kept', async () => {
-    const u = new URL(urlForDatabase(url, name));
+    const u = new URL(url);
     u.searchParams.set('application_name', 'fleet-session-test');
     database = await openDatabase({ url: u.toString(), poolSize: 3 });
     const { db } = database;

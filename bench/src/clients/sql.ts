@@ -7,10 +7,10 @@
  * where a name is given, `untimed` times and then `timed` times, each timed as the bench's `sample` times;
  * it prints '# sql <i> <JSON array of ms>' ('# ready' once connected). When its input ends it prints '{}'
  * and exits.
- * argv[2]: { url }.
+ * argv[2]: { url, options }: the server's session options (SESSION_OPTIONS: JIT off), as the replay stands for
+ * the server's own statement.
  */
 import { createInterface } from 'node:readline';
-import { SESSION_OPTIONS } from '@fleet/server/database';
 import pg from 'pg';
 import { timedRuns } from '../stats.js';
 
@@ -27,9 +27,8 @@ interface Turn {
   timed: number;
 }
 
-const { url } = JSON.parse(process.argv[2]!) as { url: string };
-// A session as the server's (JIT off), as the replay stands for the server's own statement.
-const client = new pg.Client({ connectionString: url, options: SESSION_OPTIONS });
+const { url, options } = JSON.parse(process.argv[2]!) as { url: string; options: string };
+const client = new pg.Client({ connectionString: url, options });
 await client.connect();
 console.log('# ready');
 

@@ -36,3 +36,4 @@ export * from './fleet-map.js';
 export * from './audit.js';
 export * from './webhook.js';
 export * from './push.js';
+export * from './fast-check.js';

@@ -1,5 +1,5 @@
 import {
-  DeviceRecord,
+  type DeviceRecord,
   EARLIEST_RECORD_TIME,
   MAX_CLOCK_SKEW_MS,
   deviceProtocolMessages as msg,
@@ -9,9 +9,9 @@ import {
   type RejectedRecord,
   type TelemetryState,
 } from '@fleet/contract';
-import { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { findUnstorableInput, isStorableInput } from '../http/input-guard.js';
+import { acceptedAsIs } from './record-check.js';
 import { evaluateBatch, evaluateBatches, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from '../commands/command-results.js';
@@ -33,9 +33,6 @@ export interface IngestOutcome {
   state: TelemetryState | null;
 }
 
-/** The records of a batch in one pass of the contract's record schema (a batch is usually all valid). */
-const DeviceRecords = z.array(DeviceRecord);
-
 /** A time as toISOString writes it ('2026-11-26T09:38:12.000Z'); with the contract's check passed, it is already what we store. */
 const isCanonicalTime = (t: string) => t.length === 24 && t.charCodeAt(23) === 0x5a && t.charCodeAt(19) === 0x2e;
 
@@ -46,26 +43,23 @@ export interface BatchSource {
 
 /**
  * Checks every record on its own: valid ones go on, invalid ones come back
- * with a reason. A batch whose records are all storable and valid (the usual
- * case) is validated in one pass; otherwise each record is checked alone, so
- * each refusal names its first problem as it always did. The strings of an
- * escape-free body cannot be unstorable: only its numbers and depth are
- * looked at in that pass.
+ * with a reason. A storable record the compiled check accepts as it is (the
+ * usual case, record-check.ts) goes on as it is; any other is checked by the
+ * contract's schema (parseDeviceRecord), so each refusal names its first
+ * problem as it always did. The strings of an escape-free body cannot be
+ * unstorable: only its numbers and depth are looked at then.
  */
 export function sortRecords(records: readonly unknown[], now: Date, source: BatchSource = {}) {
   const valid: { index: number; record: DeviceRecord; time: number }[] = [];
   const rejected: RejectedRecord[] = [];
   const latestAllowed = now.getTime() + MAX_CLOCK_SKEW_MS;
   const strings = !source.escapeFree;
-  const whole = records.every((input) => isStorableInput(input, 0, strings))
-    ? DeviceRecords.safeParse(records)
-    : undefined;
   for (let index = 0; index < records.length; index++) {
-    let record: DeviceRecord;
-    if (whole?.success) record = whole.data[index]!;
-    else {
-      const input = records[index];
-      const unstorable = findUnstorableInput(input);
+    const input = records[index];
+    const storable = isStorableInput(input, 0, strings);
+    let record = storable ? acceptedAsIs(input) : undefined;
+    if (!record) {
+      const unstorable = storable ? undefined : findUnstorableInput(input);
       if (unstorable !== undefined) {
         rejected.push({ index, reason: `${unstorable}: ${msg.unstorable}` });
         continue;
@@ -81,8 +75,8 @@ export function sortRecords(records: readonly unknown[], now: Date, source: Batc
     if (time > latestAllowed) rejected.push({ index, reason: `time: ${msg.futureTime}` });
     else if (!(time >= EARLIEST_RECORD_TIME)) rejected.push({ index, reason: `time: ${msg.pastTime}` });
     else {
-      // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows. The record is the parse's own copy.
-      if (!isCanonicalTime(record.time)) record.time = new Date(time).toISOString();
+      // In UTC: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows. A copy: the input is left as it came.
+      if (!isCanonicalTime(record.time)) record = { ...record, time: new Date(time).toISOString() };
       valid.push({ index, record, time });
     }
   }

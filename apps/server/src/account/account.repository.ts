@@ -16,7 +16,8 @@ const managed = (db: Db, access: Pick<Access, 'company' | 'role'>) => {
   return q;
 };
 
-const columns = [
+/** A list row's columns: the contract's AccountRow, nothing it would strip. */
+const rowColumns = [
   'a.account_id',
   'a.name',
   'a.email',
@@ -25,9 +26,9 @@ const columns = [
   'a.company_name',
   sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
   'a.is_delete as isDelete',
-  'a.created_at',
-  'a.updated_at',
 ] as const;
+/** An account's detail: its row and its times. */
+const columns = [...rowColumns, 'a.created_at', 'a.updated_at'] as const;
 
 const accountList = defineList({
   columns: {
@@ -45,7 +46,7 @@ const accountList = defineList({
   company: sql.ref('a.company_id'),
   scope: (caller: ListScope & Pick<Access, 'role'>) => ({ company: caller.company, role: caller.role }),
   from: (db: Db, scope: ListScope & Pick<Access, 'role'>, _filter: ListFilterInput) => managed(db, scope),
-  rows: (db: Db, p) => db.selectFrom(p).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(columns),
+  rows: (db: Db, p) => db.selectFrom(p).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(rowColumns),
 });
 
 export const countAccounts = (db: Db, access: Access, filter: ListFilterInput) => accountList.count(db, access, filter);

@@ -60,19 +60,26 @@ export function stopInCall() {
 }
 
 /**
- * The SQL time of each call in a block of calls of one case: the timings of the block (the session's upkeep
- * left out, as the replay leaves it out), `perCall` statements a call, summed by call; the block's first
- * call (untimed by the client) dropped. Throws when the block did not run `perCall` statements a call.
+ * A statement of the session's upkeep (its lookup, the idle-time slide), not of the call's own work: left
+ * out of both anchors.
  */
-export function sqlTimePerCall(block: readonly QueryTiming[], perCall: number, skipFirst: boolean): number[] {
-  const own = block.filter((q) => !/\bsessions\b/.test(q.text));
+export const isSessionUpkeep = (text: string) => /\bsessions\b/.test(text);
+
+/**
+ * The SQL time of each timed call in a block of calls of one case: the block's timings (the session's
+ * upkeep left out, as the replay leaves it out), `perCall` statements a call, summed by call, the block's
+ * first call dropped (the client does not time it). Throws when the block did not run `perCall` statements
+ * a call.
+ */
+export function sqlTimePerCall(block: readonly QueryTiming[], perCall: number): number[] {
+  const own = block.filter((q) => !isSessionUpkeep(q.text));
   if (perCall < 1 || own.length % perCall !== 0)
     throw new Error(`a block of calls ran ${own.length} statements, not a multiple of ${perCall}`);
   const calls: number[] = [];
-  for (let i = 0; i < own.length; i += perCall) {
+  for (let i = perCall; i < own.length; i += perCall) {
     let sum = 0;
     for (let k = i; k < i + perCall; k++) sum += own[k]!.ms;
     calls.push(sum);
   }
-  return skipFirst ? calls.slice(1) : calls;
+  return calls;
 }

@@ -5,7 +5,7 @@ import type { CompiledQuery } from 'kysely';
 import { runClient, type ClientInput } from './child.js';
 import type { BenchDb } from './db.js';
 import type { Report } from './report.js';
-import { sqlTimePerCall, startInCall, stopInCall, takeInCall } from './in-call.js';
+import { isSessionUpkeep, sqlTimePerCall, startInCall, stopInCall, takeInCall } from './in-call.js';
 import { call, type BenchServer } from './server.js';
 import { kb, ms, summarize, timedRuns, type Sample } from './stats.js';
 
@@ -89,7 +89,7 @@ export interface ListOptions {
  * SQL, all of it. The anchor replays them one after the other, as the call does.
  */
 function callQueries(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQuery[] {
-  const own = queries.filter((q) => !/\bsessions\b/.test(q.sql));
+  const own = queries.filter((q) => !isSessionUpkeep(q.sql));
   const main = own.some((q) =>
     // A page's statement has a LIMIT (a first page no OFFSET: http/list-query.ts applyListPage).
     kind === 'count' ? /count\(\*\)/i.test(q.sql) : /\blimit\b/i.test(q.sql),
@@ -179,7 +179,7 @@ async function timeFromClient(
       const block = takeInCall();
       if (turn[1] === 'turn' && failed === undefined)
         try {
-          inCall[i]!.push(...sqlTimePerCall(block, cases[i]!.statements ?? 1, true));
+          inCall[i]!.push(...sqlTimePerCall(block, cases[i]!.statements ?? 1));
         } catch (e) {
           failed = e;
         }

@@ -108,7 +108,7 @@ export function registerCall<C extends Call>(
 }
 
 /** Under NODE_ENV=test every answer taken as it came is also parsed by the schema and must be equal. */
-export const verifyFastAnswers = process.env.NODE_ENV === 'test';
+const verifyFastAnswers = process.env.NODE_ENV === 'test';
 
 /**
  * How a call's result becomes its answer: the response schema's parse (it strips the result to the

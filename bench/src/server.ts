@@ -19,8 +19,23 @@ export interface BenchServer {
    * alone answering the bytes stored under the key, no auth, no validation, no database. The framework's floor.
    */
   bare: Map<string, string>;
+  /**
+   * The bare route that waits as the API does (`POST /__bench/bare-sql/<key>`): Fastify alone running the
+   * statements stored under the key through the bench's raw `pg` pool in this process (no auth, no
+   * validation, no Kysely, no access layer), then answering the bytes stored in `bare` under the same key.
+   * Each call's SQL span is appended to `bareSpans` under its key. The framework's floor for a call that
+   * waits on PostgreSQL as long as the API's call does (issue #19, 28 November).
+   */
+  bareSql: Map<string, readonly BareStatement[]>;
+  bareSpans: Map<string, number[]>;
   token: string;
   close(): Promise<void>;
+}
+
+export interface BareStatement {
+  sql: string;
+  parameters: readonly unknown[];
+  name?: string | undefined;
 }
 
 export async function startServer(bdb: BenchDb, webRoot: string | undefined): Promise<BenchServer> {
@@ -48,9 +63,23 @@ export async function startServer(bdb: BenchDb, webRoot: string | undefined): Pr
     if (text === undefined) return reply.code(404).send();
     return reply.type('application/json; charset=utf-8').send(text);
   });
+  const bareSql = new Map<string, readonly BareStatement[]>();
+  const bareSpans = new Map<string, number[]>();
+  app.post<{ Params: { key: string } }>('/__bench/bare-sql/:key', async (request, reply) => {
+    const { key } = request.params;
+    const text = bare.get(key);
+    const statements = bareSql.get(key);
+    if (text === undefined || statements === undefined) return reply.code(404).send();
+    const t = performance.now();
+    for (const q of statements) await bdb.raw(q.sql, q.parameters, q.name);
+    const spans = bareSpans.get(key) ?? [];
+    spans.push(performance.now() - t);
+    bareSpans.set(key, spans);
+    return reply.type('application/json; charset=utf-8').send(text);
+  });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const token = (await login(url)).token;
-  return { app, url, capture, bare, token, close: () => app.close() };
+  return { app, url, capture, bare, bareSql, bareSpans, token, close: () => app.close() };
 }
 
 /**

@@ -24,6 +24,7 @@ import * as telemetryMinuteIndex from './2026_12_10_090000_telemetry_minute_inde
 import * as terminalChangeSignals from './2026_12_11_090000_terminal_change_signals.js';
 import * as heldEventOnce from './2026_12_12_090000_held_event_once.js';
 import * as logPageOrderIndex from './2026_12_13_090000_log_page_order_index.js';
+import * as ginWithoutPendingList from './2026_12_14_090000_gin_without_pending_list.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_090000_terminal_change_signals': terminalChangeSignals,
   '2026_12_12_090000_held_event_once': heldEventOnce,
   '2026_12_13_090000_log_page_order_index': logPageOrderIndex,
+  '2026_12_14_090000_gin_without_pending_list': ginWithoutPendingList,
 };

@@ -4,6 +4,9 @@ import type { Db } from './database.js';
 /** autovacuum's defaults: a table is analysed again once this many rows, plus this share of its rows, changed. */
 const ANALYZE_THRESHOLD = 50;
 const ANALYZE_SCALE_FACTOR = 0.1;
+/** autovacuum's defaults: a table is vacuumed once this many rows, plus this share of its rows, are dead. */
+const VACUUM_THRESHOLD = 50;
+const VACUUM_SCALE_FACTOR = 0.2;
 
 /**
  * The embedded database (PGlite) runs no autovacuum, so nothing ever gathers its tables' statistics: a
@@ -13,11 +16,36 @@ const ANALYZE_SCALE_FACTOR = 0.1;
  * whose rows changed by more than autovacuum's threshold since its last analyse is analysed (the
  * server's jobs run it on the embedded database). Returns the tables analysed.
  */
-export async function analyzeChangedTables(db: Db): Promise<string[]> {
+export const analyzeChangedTables = (db: Db) =>
+  upkeepPast(db, 'ANALYZE', 'n_mod_since_analyze', ANALYZE_THRESHOLD, ANALYZE_SCALE_FACTOR);
+
+/**
+ * What autovacuum's vacuum does on PostgreSQL, for the embedded database, which has none: each table whose dead
+ * rows (deleted, or the old versions of updated ones) are more than autovacuum's threshold is vacuumed, so their
+ * space is used again and index-only scans find the pages all-visible. Without it nothing ever took a dead row
+ * away: the jobs' prunes (sign-in attempts, batch receipts, sent mail) and every update left the tables and
+ * their indexes growing. A table of 5,000 live rows renewed 40 times (5,000 in, the older deleted) took 18.2 MB
+ * and 3.24 ms to count on PGlite; vacuumed after each round, 1.1 MB and 0.54 ms. Returns the tables vacuumed
+ * (the server's jobs run it on the embedded database, before the analyse).
+ */
+export const vacuumDeadTables = (db: Db) =>
+  upkeepPast(db, 'VACUUM', 'n_dead_tup', VACUUM_THRESHOLD, VACUUM_SCALE_FACTOR);
+
+/**
+ * Runs `command` on each table whose activity counter is past autovacuum's threshold for it (`threshold` rows
+ * plus `scale` of the table's live rows), the most changed first; returns the tables.
+ */
+async function upkeepPast(
+  db: Db,
+  command: 'ANALYZE' | 'VACUUM',
+  counter: 'n_mod_since_analyze' | 'n_dead_tup',
+  threshold: number,
+  scale: number,
+): Promise<string[]> {
   const { rows } = await sql<{ schema: string; table: string }>`
     SELECT schemaname AS schema, relname AS table FROM pg_stat_user_tables
-    WHERE n_mod_since_analyze > ${ANALYZE_THRESHOLD}::float8 + ${ANALYZE_SCALE_FACTOR}::float8 * n_live_tup
-    ORDER BY n_mod_since_analyze DESC`.execute(db);
-  for (const r of rows) await sql`ANALYZE ${sql.table(`${r.schema}.${r.table}`)}`.execute(db);
+    WHERE ${sql.ref(counter)} > ${threshold}::float8 + ${scale}::float8 * n_live_tup
+    ORDER BY ${sql.ref(counter)} DESC`.execute(db);
+  for (const r of rows) await sql`${sql.raw(command)} ${sql.table(`${r.schema}.${r.table}`)}`.execute(db);
   return rows.map((r) => r.table);
 }

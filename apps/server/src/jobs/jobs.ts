@@ -18,7 +18,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { pruneDeliveries } from '../webhooks/webhook.repository.js';
 import { applyTelemetryRetention } from '../telemetry/purge.repository.js';
 import { compactLogPartitions, ensureLogPartitions } from '../telemetry/partitions.repository.js';
-import { analyzeChangedTables } from '../db/statistics.js';
+import { analyzeChangedTables, vacuumDeadTables } from '../db/statistics.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -105,13 +105,17 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
         ]),
     },
   ];
-  // The embedded database has no autovacuum to keep its planner's statistics (db/statistics.ts).
+  // The embedded database has no autovacuum: nothing else takes dead rows away or keeps its planner's statistics
+  // (db/statistics.ts).
   if (!config.DATABASE_URL)
     jobs.push({
-      name: 'table statistics (embedded database)',
+      name: 'vacuum and table statistics (embedded database)',
       periodMs: STATISTICS_INTERVAL_MS,
       runAtStart: true,
-      run: () => analyzeChangedTables(db),
+      run: async () => {
+        await vacuumDeadTables(db);
+        await analyzeChangedTables(db);
+      },
     });
   return { jobs, close: () => Promise.all([mail.stop(), webhooks.stop(), push.stop()]).then(() => undefined) };
 }

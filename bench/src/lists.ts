@@ -6,7 +6,7 @@ import { runClient, type ClientInput } from './child.js';
 import type { BenchDb } from './db.js';
 import type { Report } from './report.js';
 import { isSessionUpkeep, sqlTimePerCall, startInCall, stopInCall, takeInCall } from './in-call.js';
-import { call, type BenchServer } from './server.js';
+import { call, type BareStatement, type BenchServer } from './server.js';
 import { kb, ms, summarize, timedRuns, type Sample } from './stats.js';
 
 /**
@@ -237,7 +237,7 @@ function sqlAnchor(url: string) {
     return input;
   };
   return {
-    async replay(i: number, queries: AnchorQuery[], untimed: number, timed: number): Promise<number[]> {
+    async replay(i: number, queries: BareStatement[], untimed: number, timed: number): Promise<number[]> {
       const to = await running();
       return new Promise<number[]>((resolve, reject) => {
         waiting.set(i, resolve);
@@ -251,12 +251,6 @@ function sqlAnchor(url: string) {
       await finished;
     },
   };
-}
-
-interface AnchorQuery {
-  sql: string;
-  parameters: readonly unknown[];
-  name?: string | undefined;
 }
 
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${ms(x)}`;
@@ -330,7 +324,7 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
   // connection; a search is planned every time. On PostgreSQL from a process of its own (sqlAnchor); PGlite
   // runs in the server's process anyway.
   const sql = bdb.kind === 'postgres' && bdb.url ? sqlAnchor(bdb.url) : undefined;
-  const statements = cases.map((c, i): AnchorQuery[] => {
+  const statements = cases.map((c, i): BareStatement[] => {
     const prepared = bdb.kind === 'postgres' && !(c.body as { search_text?: string }).search_text;
     return captured[i]!.queries.map((q) => ({
       sql: q.sql,

@@ -32,6 +32,7 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+/** A statement as the app sent it: what the list section's anchor replays and the bare route runs. */
 export interface BareStatement {
   sql: string;
   parameters: readonly unknown[];

@@ -93,8 +93,9 @@ export interface ListOptions {
 function callQueries(queries: CompiledQuery[], kind: 'list' | 'count'): CompiledQuery[] {
   const own = queries.filter((q) => !isSessionUpkeep(q.sql));
   const main = own.some((q) =>
-    // A page's statement has a LIMIT (a first page no OFFSET: http/list-query.ts applyListPage).
-    kind === 'count' ? /count\(\*\)/i.test(q.sql) : /\blimit\b/i.test(q.sql),
+    // A page's statement has a LIMIT (a first page no OFFSET: http/list-query.ts applyListPage); a count
+    // counts the rows or sums the list's tally (migration list_counts).
+    kind === 'count' ? /count\(\*\)|\bsum\(t\.n\)/i.test(q.sql) : /\blimit\b/i.test(q.sql),
   );
   if (!main) throw new Error(`no ${kind} query among: ${queries.map((q) => q.sql.slice(0, 80)).join(' | ')}`);
   return own;
@@ -294,6 +295,9 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
     const total = (await bdb.raw<{ n: number }>(`SELECT count(*)::int AS n FROM ${spec.table} WHERE NOT is_delete`))[0]!
       .n;
     const deep = Math.floor((total * 0.9) / 20) * 20;
+    // A page past the middle is read from the list's end (http/list-query.ts, REVERSE_FROM): the middle is the
+    // page that skips the most entries either way.
+    const middle = Math.floor((total * 0.5) / 20) * 20;
     const of = (label: string, body: object, kind: 'list' | 'count'): Case => ({
       name: `${spec.name} (${total.toLocaleString('en-US')} rows): ${label}`,
       path: kind === 'count' ? spec.count : spec.list,
@@ -304,6 +308,7 @@ export async function benchLists(bdb: BenchDb, server: BenchServer, report: Repo
       of('first page', { offset: 0, limit: 20 }, 'list'),
       of('count', {}, 'count'),
       of(`deep page (offset ${deep.toLocaleString('en-US')})`, { offset: deep, limit: 20 }, 'list'),
+      of(`middle page (offset ${middle.toLocaleString('en-US')})`, { offset: middle, limit: 20 }, 'list'),
       ...spec.searches.flatMap((s) => [
         of(`search ${s.label}`, { search_item: s.item, search_text: s.text, offset: 0, limit: 20 }, 'list'),
         of(`count of search ${s.label}`, { search_item: s.item, search_text: s.text }, 'count'),

@@ -452,6 +452,19 @@ export interface PasswordResetRequestsTable {
   at: Timestamp;
 }
 
+/**
+ * A change in the number of rows of a list's table (migration list_counts): the rows of `list` with this company,
+ * role and deletion flag number the sum of their `n`. Written by triggers, summed again by the jobs (db/list-counts.ts).
+ */
+export interface ListCountsTable {
+  list: 'cars' | 'car_users' | 'accounts' | 'devices';
+  company_id: string | null;
+  role: number | null;
+  is_delete: boolean;
+  /** bigint: a string from the driver. */
+  n: string | number;
+}
+
 export interface DB {
   companies: CompaniesTable;
   accounts: AccountsTable;
@@ -490,6 +503,7 @@ export interface DB {
   live_tickets: LiveTicketsTable;
   vehicle_motion: VehicleMotionTable;
   password_reset_requests: PasswordResetRequestsTable;
+  list_counts: ListCountsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -19,6 +19,7 @@ import { pruneDeliveries } from '../webhooks/webhook.repository.js';
 import { applyTelemetryRetention } from '../telemetry/purge.repository.js';
 import { compactLogPartitions, ensureLogPartitions } from '../telemetry/partitions.repository.js';
 import { analyzeChangedTables, vacuumDeadTables } from '../db/statistics.js';
+import { recountLists } from '../db/list-counts.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -28,6 +29,7 @@ export const PUSH_INTERVAL_MS = 5_000;
 export const SWEEP_INTERVAL_MS = 60_000;
 export const CLEAN_UP_INTERVAL_MS = 3600_000;
 export const STATISTICS_INTERVAL_MS = 300_000;
+export const LIST_COUNTS_INTERVAL_MS = 300_000;
 
 /**
  * Every piece of background work of the server, with its period. Only startServer starts them (buildApp
@@ -89,6 +91,13 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
         await applyTelemetryRetention(db, clock(), config.TELEMETRY_RETENTION_DAYS);
         await compactLogPartitions(db, clock(), Boolean(config.DATABASE_URL));
       },
+    },
+    {
+      // The lists' counts kept by triggers, summed again from their tables: few rows, and exact (db/list-counts.ts).
+      name: 'list counts',
+      periodMs: LIST_COUNTS_INTERVAL_MS,
+      runAtStart: true,
+      run: () => recountLists(db),
     },
     {
       name: 'clean-up',

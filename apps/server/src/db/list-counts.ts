@@ -2,9 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from './database.js';
 import { countedLists, listCountRows } from './migrations/2026_12_16_090000_list_counts.js';
 
-/** Any number, the same on every instance: the lock one recount at a time holds (pg_try_advisory_xact_lock). */
-const RECOUNT_LOCK = 190_001;
-
 /**
  * Sums the lists' counts again from their tables (migration list_counts): each list's deltas are replaced by one
  * row per company, role and deletion flag, counted from the table. One REPEATABLE READ transaction reads the
@@ -20,7 +17,7 @@ export async function recountLists(db: Db): Promise<boolean> {
     .execute(async (tx) => {
       const { rows } = await sql<{
         locked: boolean;
-      }>`SELECT pg_try_advisory_xact_lock(${RECOUNT_LOCK}) AS locked`.execute(tx);
+      }>`SELECT pg_try_advisory_xact_lock(hashtext('fleet:list-counts')) AS locked`.execute(tx);
       if (!rows[0]?.locked) return false;
       for (const counted of countedLists) {
         await sql`DELETE FROM list_counts WHERE list = ${counted.list}`.execute(tx);

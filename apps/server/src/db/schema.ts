@@ -465,6 +465,14 @@ export interface ListCountsTable {
   n: string | number;
 }
 
+/** When a list table's search indexes were last rebuilt, and its rewritten rows then (db/search-indexes.ts). */
+export interface SearchIndexUpkeepTable {
+  table_name: string;
+  /** bigint: a string from the driver. */
+  rewrites: string | number;
+  rebuilt_at: Generated<Date>;
+}
+
 export interface DB {
   companies: CompaniesTable;
   accounts: AccountsTable;
@@ -504,6 +512,7 @@ export interface DB {
   vehicle_motion: VehicleMotionTable;
   password_reset_requests: PasswordResetRequestsTable;
   list_counts: ListCountsTable;
+  search_index_upkeep: SearchIndexUpkeepTable;
 }
 
 export type Account = Selectable<AccountsTable>;

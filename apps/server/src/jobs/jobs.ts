@@ -20,6 +20,7 @@ import { applyTelemetryRetention } from '../telemetry/purge.repository.js';
 import { compactLogPartitions, ensureLogPartitions } from '../telemetry/partitions.repository.js';
 import { analyzeChangedTables, vacuumDeadTables } from '../db/statistics.js';
 import { recountLists } from '../db/list-counts.js';
+import { rebuildSearchIndexes } from '../db/search-indexes.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -98,6 +99,12 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
       periodMs: LIST_COUNTS_INTERVAL_MS,
       runAtStart: true,
       run: () => recountLists(db),
+    },
+    {
+      // A list table rewritten by a tenth of its rows since: its search indexes rebuilt (db/search-indexes.ts).
+      name: 'search indexes',
+      periodMs: CLEAN_UP_INTERVAL_MS,
+      run: () => rebuildSearchIndexes(db, { concurrently: Boolean(config.DATABASE_URL) }),
     },
     {
       name: 'clean-up',

@@ -27,6 +27,7 @@ import * as logPageOrderIndex from './2026_12_13_090000_log_page_order_index.js'
 import * as ginWithoutPendingList from './2026_12_14_090000_gin_without_pending_list.js';
 import * as masterDataAutovacuum from './2026_12_15_090000_master_data_autovacuum.js';
 import * as listCounts from './2026_12_16_090000_list_counts.js';
+import * as searchIndexUpkeep from './2026_12_17_090000_search_index_upkeep.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_14_090000_gin_without_pending_list': ginWithoutPendingList,
   '2026_12_15_090000_master_data_autovacuum': masterDataAutovacuum,
   '2026_12_16_090000_list_counts': listCounts,
+  '2026_12_17_090000_search_index_upkeep': searchIndexUpkeep,
 };

@@ -333,7 +333,9 @@ export function defineList<
       let paging: F & PagingInput = query;
       let reversed = false;
       if (query.offset >= REVERSE_FROM && tallied(db, scope, query)) {
-        const total = await count(db, caller, query);
+        // The filter alone: the paging is no part of the tally's statement (nor of its shape in the cache).
+        const { offset: _offset, limit: _limit, sorts: _sorts, ...filter } = query;
+        const total = await count(db, caller, filter as unknown as F);
         const fromEnd = total - query.offset - query.limit;
         if (total <= query.offset) return [] as Awaited<ReturnType<R['execute']>>;
         if (fromEnd < query.offset) {

@@ -47,9 +47,12 @@ const accountList = defineList({
   scope: (caller: ListScope & Pick<Access, 'role'>) => ({ company: caller.company, role: caller.role }),
   from: (db: Db, scope: ListScope & Pick<Access, 'role'>, _filter: ListFilterInput) => managed(db, scope),
   // Counted when written by company, role and deletion flag (migration list_counts): the roles `managed` keeps.
-  tally: (db: Db, scope: ListScope & Pick<Access, 'role'>) => {
-    const rows = db.selectFrom('list_counts as t').where('t.list', '=', 'accounts');
-    return scope.role === 0 ? rows : rows.where('t.role', 'in', [1, 2]);
+  tally: {
+    rows: (db: Db, scope: ListScope & Pick<Access, 'role'>) => {
+      const rows = db.selectFrom('list_counts as t').where('t.list', '=', 'accounts');
+      return scope.role === 0 ? rows : rows.where('t.role', 'in', [1, 2]);
+    },
+    covers: () => true,
   },
   rows: (db: Db, p) => db.selectFrom(p).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(rowColumns),
 });

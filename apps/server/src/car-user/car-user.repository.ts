@@ -46,10 +46,10 @@ const carUserList = defineList({
       ? base(db).where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`)
       : base(db),
   // Counted when written (migration list_counts), unless narrowed to those with (or without) a live vehicle.
-  tally: (db: Db, _scope: ListScope, filter: CarUserListFilter) =>
-    typeof filter.isRegistered === 'boolean'
-      ? null
-      : db.selectFrom('list_counts as t').where('t.list', '=', 'car_users'),
+  tally: {
+    rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'car_users'),
+    covers: (filter: CarUserListFilter) => typeof filter.isRegistered !== 'boolean',
+  },
   rows: (db: Db, p) =>
     db
       .selectFrom(p)

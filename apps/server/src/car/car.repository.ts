@@ -49,8 +49,10 @@ const carList = defineList({
     );
   },
   // Counted when written (migration list_counts), unless only those with a normal terminal are asked for.
-  tally: (db: Db, _scope: ListScope, filter: CarListFilter) =>
-    filter.isNormal ? null : db.selectFrom('list_counts as t').where('t.list', '=', 'cars'),
+  tally: {
+    rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'cars'),
+    covers: (filter: CarListFilter) => !filter.isNormal,
+  },
   // The sort keys are the vehicle's own columns (defineList's deferred join); the customer's state and the
   // terminal's latest state (as the company may see it) are joined to the page: one statement.
   rows: (db: Db, p, scope) =>

@@ -44,8 +44,10 @@ const deviceList = defineList({
       ? db.selectFrom('devices as d').where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`)
       : db.selectFrom('devices as d'),
   // Counted when written (migration list_counts), unless narrowed to those on (or off) a live vehicle.
-  tally: (db: Db, _scope: ListScope, filter: DeviceListFilter) =>
-    typeof filter.isRegistered === 'boolean' ? null : db.selectFrom('list_counts as t').where('t.list', '=', 'devices'),
+  tally: {
+    rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'devices'),
+    covers: (filter: DeviceListFilter) => typeof filter.isRegistered !== 'boolean',
+  },
   rows: (db: Db, p) => db.selectFrom(p).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns),
 });
 

@@ -204,12 +204,12 @@ export interface ListDefinition<
   /** The page's rows, read and joined from its primary keys `p` (the deferred join of `page`). */
   rows: (db: Db, p: AliasedSelectQueryBuilder<Record<P, string>, 'p'>, scope: S) => R;
   /**
-   * The list's rows as counted when written (migration list_counts): the rows of `list_counts as t` whose `n`
-   * sum to the count of a filter without a search, before the deletion flag and the company, which `count`
-   * applies on t's columns as on the list's; null when the filter narrows by what list_counts does not hold
-   * (e.g. 正常のみ), and the rows are counted.
+   * The list's rows as counted when written (migration list_counts). `rows`: the rows of `list_counts as t`
+   * whose `n` sum to the count of a filter without a search, before the deletion flag and the company, which
+   * `count` applies on t's columns as on the list's. `covers`: false when the filter narrows by what
+   * list_counts does not hold (e.g. 正常のみ), and the rows are counted.
    */
-  tally?: (db: Db, scope: S, filter: F) => AnyQuery | null;
+  tally?: { rows: (db: Db, scope: S) => AnyQuery; covers: (filter: F) => boolean };
 }
 
 /** From this offset a page may be read from the list's end: below it, skipping costs less than the count. */
@@ -247,16 +247,13 @@ export function defineList<
     deleted: sql.ref('t.is_delete'),
     ...(def.company && { company: sql.ref('t.company_id') }),
   };
-  const tallyOf = (db: Db, scope: S, filter: F) => {
-    const rows = def.tally?.(db, scope, filter);
-    if (!rows) throw new Error('a tally of a filter it does not count');
-    return applyListFilter(rows, tallyColumns, filter, scope.company, null).select(
+  const tallyOf = (db: Db, scope: S, filter: F, tally: NonNullable<typeof def.tally>) =>
+    applyListFilter(tally.rows(db, scope), tallyColumns, filter, scope.company, null).select(
       sql<number>`coalesce(sum(t.n), 0)::int`.as('count'),
     );
-  };
-  /** Whether the tally holds the count of this filter: no search, and nothing `tally` leaves to the rows. */
-  const tallied = (db: Db, scope: S, filter: F) =>
-    def.tally !== undefined && listSearchOf(def, filter) === null && def.tally(db, scope, filter) !== null;
+  /** The tally, when it holds the count of this filter: no search, and nothing it leaves to the rows. */
+  const tallyFor = (filter: F) =>
+    def.tally?.covers(filter) && listSearchOf(def, filter) === null ? def.tally : undefined;
   const statements = createStatementCache();
   type Kind = 'count' | 'tally' | 'page' | 'reversed page';
   /** Builds a call's statement from its scope, input and search (compiled passes placeholders for the values). */
@@ -312,8 +309,9 @@ export function defineList<
   /** The count of a filter: from the tally where it holds it (a sum of a few rows), else by counting the rows. */
   async function count(db: Db, caller: S, filter: F): Promise<number> {
     const scope = narrow(caller);
-    const found = tallied(db, scope, filter)
-      ? await run(db, 'tally', scope, filter, (s, f) => tallyOf(db, s, f))
+    const tally = tallyFor(filter);
+    const found = tally
+      ? await run(db, 'tally', scope, filter, (s, f) => tallyOf(db, s, f, tally))
       : await run(db, 'count', scope, filter, (s, f, search) => countOf(db, s, f, search));
     return Number((found.rows[0] as { count: number }).count);
   }
@@ -332,7 +330,7 @@ export function defineList<
       const scope = narrow(caller);
       let paging: F & PagingInput = query;
       let reversed = false;
-      if (query.offset >= REVERSE_FROM && tallied(db, scope, query)) {
+      if (query.offset >= REVERSE_FROM && tallyFor(query)) {
         // The filter alone: the paging is no part of the tally's statement (nor of its shape in the cache).
         const { offset: _offset, limit: _limit, sorts: _sorts, ...filter } = query;
         const total = await count(db, caller, filter as unknown as F);

@@ -27,7 +27,7 @@ export const countedLists = [
 export const listCountRows = ({ list, company, role }: (typeof countedLists)[number]) =>
   `SELECT '${list}', ${company}, ${role}, is_delete, count(*) FROM ${list} GROUP BY 2, 3, 4`;
 
-const deltas = (list: string, company: string, role: string, rows: string, sign: '' | '-') =>
+const deltas = (company: string, role: string, rows: string, sign: '' | '-') =>
   `SELECT ${company} AS company_id, ${role} AS role, is_delete, ${sign}count(*) AS n FROM ${rows} GROUP BY 1, 2, 3`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -49,18 +49,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     statements.push(
       `CREATE FUNCTION list_counts_${list}_insert() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
-         ${insert(deltas(list, company, role, 'new_rows', ''))};
+         ${insert(deltas(company, role, 'new_rows', ''))};
          RETURN NULL;
        END $$`,
       `CREATE FUNCTION list_counts_${list}_delete() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
-         ${insert(deltas(list, company, role, 'old_rows', '-'))};
+         ${insert(deltas(company, role, 'old_rows', '-'))};
          RETURN NULL;
        END $$`,
       // An update that moves no row to another company, role or deletion flag sums to nothing and inserts nothing.
       `CREATE FUNCTION list_counts_${list}_update() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
-         ${insert(`${deltas(list, company, role, 'new_rows', '')} UNION ALL ${deltas(list, company, role, 'old_rows', '-')}`)};
+         ${insert(`${deltas(company, role, 'new_rows', '')} UNION ALL ${deltas(company, role, 'old_rows', '-')}`)};
          RETURN NULL;
        END $$`,
       `CREATE FUNCTION list_counts_${list}_truncate() RETURNS trigger LANGUAGE plpgsql AS $$

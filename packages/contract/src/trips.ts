@@ -246,7 +246,10 @@ export const reportFormats = ['xlsx', 'pdf', 'csv'] as const;
 export type ReportKind = (typeof reportKinds)[number];
 export type ReportFormat = (typeof reportFormats)[number];
 
-/** daily: one vehicle's JST day (car_data_id + date); summary: the fleet over from-to (company_id for the super admin). */
+/**
+ * daily: one vehicle's JST day (car_data_id + date), or its days from-to (at most TRIPS_RANGE_MAX_DAYS);
+ * summary: the fleet over from-to (company_id for the super admin).
+ */
 export const ReportExportQuery = z
   .object({
     kind: z.enum(reportKinds, { error: m.invalid }),
@@ -260,7 +263,11 @@ export const ReportExportQuery = z
   .superRefine((v, ctx) => {
     if (v.kind === 'daily') {
       if (v.car_data_id === undefined) ctx.addIssue({ code: 'custom', message: m.required, path: ['car_data_id'] });
-      if (v.date === undefined) ctx.addIssue({ code: 'custom', message: m.required, path: ['date'] });
+      if (v.date !== undefined) return;
+      if (v.from === undefined && v.to === undefined)
+        ctx.addIssue({ code: 'custom', message: m.required, path: ['date'] });
+      else
+        checkedRange(TRIPS_RANGE_MAX_DAYS, tripMessages.tripsRangeTooLong)({ from: v.from ?? '', to: v.to ?? '' }, ctx);
       return;
     }
     checkedRange(SUMMARY_RANGE_MAX_DAYS, tripMessages.summaryRangeTooLong)({ from: v.from ?? '', to: v.to ?? '' }, ctx);

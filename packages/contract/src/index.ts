@@ -39,4 +39,5 @@ export * from './audit.js';
 export * from './webhook.js';
 export * from './push.js';
 export * from './trips.js';
+export * from './reports.js';
 export * from './fast-check.js';

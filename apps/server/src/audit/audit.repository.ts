@@ -1,5 +1,5 @@
 import type { AuditLogRow, AuditTargetType } from '@fleet/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /**
@@ -19,6 +19,16 @@ export async function writeAudit(
     .insertInto('audit_log')
     .values({ account_id: actor?.account_id ?? null, action, target_type, target_id, detail: JSON.stringify(detail) })
     .execute();
+}
+
+/**
+ * The audit rows of a change made by the system (no account) inside another statement, as SQL to use
+ * as a data-modifying CTE of that statement, so the rows commit or roll back with the change they
+ * record. `source` selects `target_id` (text) and `detail` (jsonb), one row per audited change.
+ */
+export function systemAuditFrom(action: string, targetType: AuditTargetType, source: RawBuilder<unknown>) {
+  return sql`INSERT INTO audit_log (account_id, action, target_type, target_id, detail)
+    SELECT NULL, ${action}, ${targetType}, audited.target_id, audited.detail FROM (${source}) AS audited`;
 }
 
 export interface AuditFilter {

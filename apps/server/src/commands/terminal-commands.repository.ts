@@ -1,5 +1,6 @@
 import { reservationStates, reservedCommandTypes, type DeviceCommand, type ReservedCommandType } from '@fleet/contract';
 import { sql, type RawBuilder } from 'kysely';
+import { systemAuditFrom } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 
 /**
@@ -134,12 +135,14 @@ export function pendingCommandCtes(
     sql`lapsed_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
       SELECT id, ${execWait}, 'cancelled', cancel_reason FROM lapsed)`,
-    sql`lapsed_audit AS (
-      INSERT INTO audit_log (account_id, action, target_type, target_id, detail)
-      SELECT NULL, 'engine_command.cancel', 'engine_command', id::text,
+    sql`lapsed_audit AS (${systemAuditFrom(
+      'engine_command.cancel',
+      'engine_command',
+      sql`SELECT id::text AS target_id,
              jsonb_build_object('car_id', car_id, 'car_data_id', car_data_id, 'company_id', company_id,
-                                'created_by', created_by, 'reason', cancel_reason)
-      FROM lapsed)`,
+                                'created_by', created_by, 'reason', cancel_reason) AS detail
+      FROM lapsed`,
+    )})`,
     sql`fetched AS (
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
       WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL

@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkArchitecture, tablesWritten } from '../../../scripts/architecture-rules.mjs';
+
+/** The checker of `npm run check` (scripts/architecture-rules.mjs), on fixture trees that must be caught. */
+const trees: string[] = [];
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'architecture-'));
+  trees.push(root);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+afterEach(() => {
+  for (const root of trees.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('one writer per table', () => {
+  it('reads the table of every form of write, a column list after the name included', () => {
+    expect(tablesWritten("db.insertInto('cars').values(v)")).toEqual(['cars']);
+    expect(tablesWritten('sql`INSERT INTO audit_log (account_id, action) SELECT …`')).toEqual(['audit_log']);
+    expect(tablesWritten('INSERT INTO audit_log(account_id) VALUES ($1)')).toEqual(['audit_log']);
+    expect(tablesWritten('UPDATE reserved_commands SET state = 1')).toEqual(['reserved_commands']);
+    expect(tablesWritten('DELETE FROM sessions WHERE id = $1')).toEqual(['sessions']);
+    expect(tablesWritten("defineOutbox('mail_outbox', {})")).toEqual(['mail_outbox']);
+  });
+
+  it('catches a table inserted into with a column list from a second module', () => {
+    const root = tree({
+      'audit/audit.repository.ts': "export const w = (db) => db.insertInto('audit_log').values({});\n",
+      'commands/c.repository.ts': 'export const q = sql`INSERT INTO audit_log (account_id) SELECT NULL`;\n',
+    });
+    expect(checkArchitecture(root).problems).toEqual(['table audit_log is written by 2 modules: audit, commands']);
+  });
+
+  it('accepts one module writing a table, and set-up folders writing anything', () => {
+    const root = tree({
+      'car/car.repository.ts': "db.insertInto('cars'); db.updateTable('cars'); db.deleteFrom('cars');\n",
+      'seed/seed.ts': 'sql`INSERT INTO cars (id) VALUES (1)`;\n',
+      'db/migrations/2026_01_01_000000_x.ts': 'sql`UPDATE cars SET x = 1`;\n',
+      'db/migrations/index.ts': "export const m = {\n  '2026_01_01_000000_x': x,\n};\n",
+    });
+    expect(checkArchitecture(root).problems).toEqual([]);
+  });
+});
+
+describe('imports between modules', () => {
+  it('catches a cycle between two folders even when no file imports itself back', () => {
+    const root = tree({
+      'a/one.ts': "import { b } from '../b/two.js';\n",
+      'b/two.ts': "import { a } from '../a/three.js';\n",
+      'a/three.ts': 'export const a = 1;\n',
+    });
+    expect(checkArchitecture(root).problems).toEqual(['import cycle between modules: a → b → a']);
+  });
+});
+
+describe('migration order', () => {
+  const files = {
+    'db/migrations/2026_12_01_090000_a.ts': '',
+    'db/migrations/2026_12_02_090000_b.ts': '',
+  };
+  it('catches a migration registered last whose name sorts before one already registered', () => {
+    const root = tree({
+      ...files,
+      'db/migrations/2026_11_30_090000_late.ts': '',
+      'db/migrations/index.ts':
+        "export const m = {\n  '2026_12_01_090000_a': a,\n  '2026_12_02_090000_b': b,\n  '2026_11_30_090000_late': late,\n};\n",
+    });
+    expect(checkArchitecture(root).problems).toEqual([
+      'migration 2026_11_30_090000_late is registered after 2026_12_02_090000_b but does not sort after it',
+    ]);
+  });
+  it('catches a migration file that is not registered', () => {
+    const root = tree({ ...files, 'db/migrations/index.ts': "export const m = {\n  '2026_12_01_090000_a': a,\n};\n" });
+    expect(checkArchitecture(root).problems).toEqual([
+      'migration 2026_12_02_090000_b is not registered in db/migrations/index.ts',
+    ]);
+  });
+});
+
+it('the server itself keeps every rule', () => {
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  expect(checkArchitecture(root).problems).toEqual([]);
+});

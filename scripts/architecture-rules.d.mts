@@ -1,0 +1,2 @@
+export function tablesWritten(text: string): string[];
+export function checkArchitecture(root: string): { problems: string[]; modules: number; tables: number };

@@ -1,0 +1,100 @@
+/**
+ * The rules of docs/architecture.md that ESLint cannot see, over a server source tree
+ * (apps/server/src, or a fixture tree in the checker's own tests):
+ * 1. The folders (modules) import each other in one direction: no cycle between folders, even when
+ *    no single file is in a cycle (ESLint's import-x/no-cycle checks files).
+ * 2. One writer per table: every INSERT, UPDATE, DELETE or MERGE of a table lives in one module, through
+ *    Kysely (`.insertInto('t')`) or in SQL text (`INSERT INTO t (…)`); an outbox table's claim
+ *    (mail/outbox-claim.ts) is written by the module that names it in defineOutbox('table', …).
+ *    Migrations (db/), the demo seed and the command-line tools are set-up, not owners, and are exempt.
+ * 3. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
+ *    migrator refuses a database whose applied migrations are not a prefix of the sorted list, so a new
+ *    migration must sort after every one already registered (a name dated in the past would not).
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const SET_UP = new Set(['db', 'seed', 'cli']);
+
+/** Source files (tests excluded) under a folder. */
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+const BUILDER_WRITE = /(?:\.insertInto|\.updateTable|\.deleteFrom|\.mergeInto|\bdefineOutbox)\(\s*'(\w+)'/g;
+// SQL keywords are written in capitals in this code base; `UPDATE t SET`, `INSERT INTO t (a, b)` and
+// `DELETE FROM t WHERE` all name the table right after the keyword.
+const SQL_WRITE = /\b(?:INSERT INTO|UPDATE|DELETE FROM|MERGE INTO)\s+([a-z_][a-z0-9_]*)\b/g;
+
+/** The tables a source text writes. */
+export function tablesWritten(text) {
+  return [...text.matchAll(BUILDER_WRITE), ...text.matchAll(SQL_WRITE)].map(([, table]) => table);
+}
+
+/** Migration names in the order index.ts registers them, and the migration files present. */
+function migrationOrder(root) {
+  const dir = path.join(root, 'db', 'migrations');
+  const index = path.join(dir, 'index.ts');
+  if (!existsSync(index)) return [];
+  const registered = [...readFileSync(index, 'utf8').matchAll(/^\s*'(\d{4}_\d{2}_\d{2}_\d{6}_\w+)':/gm)].map(
+    ([, name]) => name,
+  );
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_\d{2}_\d{2}_\d{6}_\w+\.ts$/.test(f))
+    .map((f) => f.replace(/\.ts$/, ''));
+  const problems = [];
+  for (let i = 1; i < registered.length; i += 1) {
+    if (registered[i] <= registered[i - 1])
+      problems.push(`migration ${registered[i]} is registered after ${registered[i - 1]} but does not sort after it`);
+  }
+  for (const file of files)
+    if (!registered.includes(file)) problems.push(`migration ${file} is not registered in db/migrations/index.ts`);
+  return problems;
+}
+
+/** Every violation of the rules in the tree `root`, and what was checked. */
+export function checkArchitecture(root) {
+  const moduleOf = (file) => path.relative(root, file).split(path.sep)[0].replace(/\.ts$/, '');
+  const imports = new Map();
+  const writers = new Map();
+  const addTo = (map, key, value) => map.set(key, (map.get(key) ?? new Set()).add(value));
+
+  for (const file of sources(root)) {
+    const text = readFileSync(file, 'utf8');
+    const from = moduleOf(file);
+    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+      const to = moduleOf(path.resolve(path.dirname(file), specifier));
+      if (to !== from) addTo(imports, from, to);
+    }
+    if (SET_UP.has(from)) continue;
+    for (const table of tablesWritten(text)) addTo(writers, table, from);
+  }
+
+  const problems = [];
+  // Cycles between modules: a depth-first search reports each back edge's cycle once.
+  const state = new Map();
+  const stack = [];
+  const visit = (module) => {
+    state.set(module, 'open');
+    stack.push(module);
+    for (const next of imports.get(module) ?? []) {
+      if (state.get(next) === 'open')
+        problems.push(`import cycle between modules: ${[...stack.slice(stack.indexOf(next)), next].join(' → ')}`);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(module, 'done');
+  };
+  for (const module of [...imports.keys()].sort()) if (!state.has(module)) visit(module);
+
+  for (const [table, modules] of [...writers].sort()) {
+    if (modules.size > 1)
+      problems.push(`table ${table} is written by ${modules.size} modules: ${[...modules].sort().join(', ')}`);
+  }
+  problems.push(...migrationOrder(root));
+  return { problems, modules: imports.size, tables: writers.size };
+}

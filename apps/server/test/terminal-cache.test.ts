@@ -55,6 +55,7 @@ const row = (id: string, hash = 'hmac256$salt$mac') => ({
   password_hash: hash,
   is_delete: false,
   protocol: 'json',
+  ipaddr: '',
 });
 
 /** A cache of its own beside the app's, listening, closed after `use`. */

@@ -105,6 +105,20 @@ describe('login', () => {
     d.send(encodeLogin(imei));
     expect(await d.take(1)).toEqual(Buffer.from([1]));
     d.close();
+    // A list of a carrier's blocks and addresses, IPv4 and IPv6: in when one of them holds the source.
+    for (const [ipaddr, answer] of [
+      ['203.0.113.0/24, 198.51.100.7, 2001:db8::/32', 0],
+      ['203.0.113.0/24, 127.0.0.0/30, 2001:db8::/32', 1],
+      // A stored list that does not parse (written around the form) lets nothing in: it used to let anything in.
+      ['nowhere', 0],
+      ['127.0.0.0/8, 0x7f000001', 0],
+    ] as const) {
+      await setProtocol(t.db, fleet.A.car_device_id, 'teltonika', ipaddr);
+      d = await DeviceSocket.open(listener.port);
+      d.send(encodeLogin(imei));
+      expect(await d.take(1), ipaddr).toEqual(Buffer.from([answer]));
+      d.close();
+    }
     await setProtocol(t.db, fleet.A.car_device_id, 'teltonika');
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField, PASSWORD_MAX, PASSWORD_MIN } from './fields.js';
 import { validationMessages as m } from './messages.js';
+import { ADDRESS_LIST_MAX, parseAddressList } from './address-list.js';
 
 /**
  * Field builders of the master-data forms (accounts, companies, customers,
@@ -11,7 +12,8 @@ export const fieldMessages = {
   postal: '郵便番号の形式が不正です（例: 123-4567）',
   phone: '電話番号の形式が不正です',
   imei: 'IMEIは15桁の数字で入力してください',
-  ipaddr: 'IPアドレスの形式が不正です',
+  ipaddr:
+    'IPアドレスの形式が不正です。アドレスかCIDR（例: 203.0.113.5、203.0.113.0/24、2001:db8::/32）を、複数はカンマで区切って入力してください',
   macaddr: 'MACアドレスの形式が不正です（例: 02:1A:7F:00:00:01）',
   latitude: '緯度は-90〜90の範囲で入力してください',
   longitude: '経度は-180〜180の範囲で入力してください',
@@ -93,8 +95,8 @@ export const imei = () =>
     .min(1, m.required)
     .regex(/^\d{15}$/, fieldMessages.imei);
 
-const isIp = (v: string) => z.ipv4().safeParse(v).success || z.ipv6().safeParse(v).success;
-export const ipAddress = () => checkedText(isIp, fieldMessages.ipaddr, 45);
+/** A terminal's source-address allow-list: addresses and CIDR blocks, comma-separated (address-list.ts). */
+export const ipAddress = () => checkedText((v) => parseAddressList(v) !== null, fieldMessages.ipaddr, ADDRESS_LIST_MAX);
 export const macAddress = () => patternText(/^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/, fieldMessages.macaddr, 17);
 
 /** A new password on edit forms: '' (or absent) keeps the current one. */

@@ -4,7 +4,7 @@ import { SignalledMap, subscribeInvalidations } from '../db/signalled-map.js';
 
 /**
  * What a reporting terminal's request needs before its body is read, kept in
- * memory (issue #19): its row (id, IMEI, password hash, deleted, protocol) and
+ * memory (issue #19): its row (id, IMEI, password hash, deleted, protocol, allowed sources) and
  * that neither its id nor its IP is over the failed-authentication limit.
  * Without it every batch cost two statements besides its share of the group's
  * (nine in ten of the gateway's statements in the bench). The password is
@@ -17,7 +17,7 @@ import { SignalledMap, subscribeInvalidations } from '../db/signalled-map.js';
  * so SQL from outside the app reaches every instance. As the session cache, it
  * serves nothing while the channel is not listening and keeps an entry at most
  * a minute whatever happens.
- * - 'd:<terminal id>': the terminal's row changed (password, IMEI, protocol, deletion);
+ * - 'd:<terminal id>': the terminal's row changed (password, IMEI, protocol, allowed sources, deletion);
  * - 'f:<JSON [ip, terminal id]>': a failed authentication was recorded against both;
  * - '*': everything.
  * Only "not over the limit" is kept: a limit passes with time, not by a signal.
@@ -37,6 +37,8 @@ export interface TerminalRow {
   is_delete: boolean;
   /** The protocol the terminal is registered with: only `json` terminals come in through the JSON gateway. */
   protocol: string;
+  /** The source addresses it may report from (address-list.ts in the contract); empty: any. */
+  ipaddr: string;
 }
 
 /** Whether a request's IP and its terminal id are each over the failed-authentication limit (terminal-auth-limit.ts). */

@@ -1,4 +1,4 @@
-import { deviceProtocolMessages as msg } from '@fleet/contract';
+import { addressAllowed, deviceProtocolMessages as msg } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { hashDeviceSecret, verifyDeviceSecret } from '../credentials/device-secret.js';
 import { AppError, forbidden } from '../http/errors.js';
@@ -38,26 +38,29 @@ export async function findDevices(db: Db, ids: readonly string[]): Promise<Map<s
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('devices')
-    .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete', 'protocol'])
+    .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete', 'protocol', 'ipaddr'])
     .where('car_device_id', 'in', [...ids])
     .execute();
   return new Map(rows.map((r) => [r.car_device_id, r]));
 }
 
 /**
- * Wrong id or password, or a terminal registered with another protocol (OsmAnd, Teltonika, GT06 have
- * adapters of their own) → 401, the same answer; a logically deleted terminal with the right password → 403.
+ * Wrong id or password, a terminal registered with another protocol (OsmAnd, Teltonika, GT06 have
+ * adapters of their own), or a source `address` outside the terminal's allow-list (`ipaddr`) → 401,
+ * the same answer; a logically deleted terminal with the right password → 403.
  */
 export async function authenticateDevice(
   db: Db,
   header: string | undefined,
+  address: string | undefined,
   lookup: DeviceLookup = async (id) => (await findDevices(db, [id])).get(id),
 ): Promise<AuthedDevice> {
   const creds = parseBasic(header);
   if (!creds) throw deviceUnauthorized();
   const device = await lookup(creds.id);
   const ok = verifyDeviceSecret(creds.password, device?.password_hash ?? dummyHash);
-  if (!device || !ok || device.protocol !== 'json') throw deviceUnauthorized();
+  if (!device || !ok || device.protocol !== 'json' || !addressAllowed(device.ipaddr, address))
+    throw deviceUnauthorized();
   if (device.is_delete) throw forbidden(msg.deviceDeleted);
   return { car_device_id: device.car_device_id, car_data_id: device.car_data_id };
 }

@@ -63,7 +63,7 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const ip = request.ip;
     const carDeviceId = parseBasic(request.headers.authorization)?.id ?? '';
-    const checked = authenticateDevice(ctx.db, request.headers.authorization, lookup);
+    const checked = authenticateDevice(ctx.db, request.headers.authorization, ip, lookup);
     checked.catch(() => {}); // awaited below unless the limit answers first
     try {
       if (await limited(ip, carDeviceId)) throw tooManyRequests(msg.tooManyFailures);

@@ -1,4 +1,4 @@
-import { deviceProtocolMessages as msg } from '@fleet/contract';
+import { addressAllowed, deviceProtocolMessages as msg } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { hashDeviceSecret, verifyDeviceSecret } from '../credentials/device-secret.js';
 import { forbidden } from '../http/errors.js';
@@ -20,21 +20,28 @@ export function osmandIdOf(params: OsmandQuery, body: unknown): string | undefin
 }
 
 /**
- * The terminal with this IMEI, registered with protocol 'osmand', whose password is the one in the URL.
- * Unknown, another protocol or a wrong password: 401 (the same answer, so nothing is learnt);
- * a deleted terminal with the right password: 403, as in the JSON gateway.
+ * The terminal with this IMEI, registered with protocol 'osmand', whose password is the one in the URL,
+ * reporting from a source `address` its allow-list (`ipaddr`) lets in.
+ * Unknown, another protocol, a wrong password or another source: 401 (the same answer, so nothing is
+ * learnt); a deleted terminal with the right password: 403, as in the JSON gateway.
  */
-export async function authenticateOsmand(db: Db, imei: string, password: string): Promise<AuthedDevice> {
+export async function authenticateOsmand(
+  db: Db,
+  imei: string,
+  password: string,
+  address: string | undefined,
+): Promise<AuthedDevice> {
   const device = IMEI_LIKE.test(imei)
     ? await db
         .selectFrom('devices')
-        .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete', 'protocol'])
+        .select(['car_device_id', 'car_data_id', 'password_hash', 'is_delete', 'protocol', 'ipaddr'])
         .where('car_data_id', '=', imei)
         .executeTakeFirst()
     : undefined;
   const sane = password.length >= 1 && password.length <= 128;
   const ok = verifyDeviceSecret(sane ? password : '', device?.password_hash ?? dummyHash);
-  if (!device || !ok || !sane || device.protocol !== 'osmand') throw deviceUnauthorized();
+  if (!device || !ok || !sane || device.protocol !== 'osmand' || !addressAllowed(device.ipaddr, address))
+    throw deviceUnauthorized();
   if (device.is_delete) throw forbidden(msg.deviceDeleted);
   return { car_device_id: device.car_device_id, car_data_id: device.car_data_id };
 }

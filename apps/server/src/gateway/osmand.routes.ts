@@ -68,7 +68,7 @@ export function registerOsmandRoutes(app: FastifyInstance, ctx: AppContext, deps
       const ip = request.ip;
       try {
         if (await deps.limited(ip, imei)) throw tooManyRequests(msg.tooManyFailures);
-        return await authenticateOsmand(ctx.db, imei, password);
+        return await authenticateOsmand(ctx.db, imei, password, ip);
       } catch (err) {
         const status = (err as { statusCode?: number }).statusCode;
         if (status === 401) {

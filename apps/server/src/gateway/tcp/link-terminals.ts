@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { addressAllowed } from '@fleet/contract';
 import type { Db } from '../../db/database.js';
 
 /**
@@ -38,7 +38,7 @@ export async function findLinkTerminal(
   if (!d) return 'unknown';
   if (d.is_delete) return 'deleted';
   if (d.protocol !== protocol) return 'protocol';
-  if (!allowedFrom(d.ipaddr, address)) return 'network';
+  if (!addressAllowed(d.ipaddr, address)) return 'network';
   return {
     car_device_id: d.car_device_id,
     car_data_id: d.car_data_id,
@@ -46,30 +46,4 @@ export async function findLinkTerminal(
     cmd_cut_text: d.cmd_cut_text,
     cmd_restore_text: d.cmd_restore_text,
   };
-}
-
-/**
- * `ipaddr` as an allow-list: addresses or CIDR blocks separated by commas or
- * spaces; empty allows any source. An entry that is neither is ignored.
- */
-export function allowedFrom(ipaddr: string, address: string | undefined): boolean {
-  const entries = ipaddr.split(/[\s,]+/).filter(Boolean);
-  if (entries.length === 0) return true;
-  if (!address) return false;
-  const list = new BlockList();
-  let usable = 0;
-  for (const entry of entries) {
-    const [net = '', bits] = entry.split('/');
-    const family = isIP(net);
-    if (!family) continue;
-    const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (bits === undefined) list.addAddress(net, type);
-    else if (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
-      list.addSubnet(net, Number(bits), type);
-    else continue;
-    usable++;
-  }
-  if (usable === 0) return true;
-  const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  return list.check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
 }

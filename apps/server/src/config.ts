@@ -123,6 +123,11 @@ const ConfigSchema = z.object({
       (hosts) => hosts.every((h) => /^(\*\.)?[a-z0-9.-]+$/.test(h)),
       'comma-separated host names, `*.domain` for subdomains',
     ),
+  /**
+   * Webhooks may be sent to this machine and internal networks (loopback, RFC 1918, link-local, unique-local,
+   * CGNAT…): for on-premises deployments whose receivers are inside. Off: refused when saved and when called.
+   */
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
   /** Telemetry logs older than this many days are dropped, a whole day partition at a time; 0 keeps them forever. */
   TELEMETRY_RETENTION_DAYS: z.coerce
     .number()

@@ -34,7 +34,25 @@ export const webhookMessages = {
   secret: '署名シークレットは16〜200文字で入力してください',
   notFound: 'Webhookが見つかりません',
   companyAdminsOnly: 'Webhookを設定できるのは管理者のみです',
+  /** The URL names this machine or an internal network (docs/security.md "Outbound calls"). */
+  privateTarget:
+    '内部ネットワークのアドレス（localhost、127.0.0.1、10.x.x.x、192.168.x.x、169.254.x.x など）には送信できません',
 } as const;
+
+/**
+ * What a failed call's log row says (webhook_deliveries.last_error, push_deliveries.last_error): a category,
+ * never the socket's own message, which names the address and port it tried and would make the log a
+ * port scanner of the server's network. A non-2xx answer is `HTTP <status>`.
+ */
+export const deliveryErrorMessages = {
+  connect: '接続できません',
+  timeout: 'タイムアウト',
+  dns: '名前解決できません',
+  blocked: '送信先が許可されていません（内部ネットワークのアドレス）',
+  tls: 'TLS接続に失敗しました（証明書を確認してください）',
+  other: '送信に失敗しました',
+} as const;
+export type DeliveryFailure = keyof typeof deliveryErrorMessages;
 
 /** The headers every delivery carries. */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Fleet-Signature';

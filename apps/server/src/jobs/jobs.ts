@@ -57,7 +57,7 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
     log,
     clock,
   });
-  const webhooks = new WebhookDispatcher({ db, log, clock });
+  const webhooks = new WebhookDispatcher({ db, log, clock, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const push = new PushDispatcher({ db, log, vapid: config, hosts: config.PUSH_SERVICE_HOSTS, clock });
   const reservations = createRequestScheduler({ db, clock });
   const jobs: Job[] = [

@@ -2,11 +2,12 @@ import { WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
 import type { Log } from '../mail/mail-dispatcher.js';
-import { postOnce } from '../mail/http-attempt.js';
+import { postOnce, type AddressGuard, type Resolver } from '../mail/http-attempt.js';
 import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import { signatureHeader } from './webhook-signature.js';
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS, webhookRetryDelayMs } from './webhook-policy.js';
 import { claimDueDeliveries, webhookOutbox, type ClaimedDelivery } from './webhook.repository.js';
+import { isPublicAddress } from './webhook-target.js';
 
 export interface WebhookDispatcherOptions {
   db: Db;
@@ -14,19 +15,31 @@ export interface WebhookDispatcherOptions {
   clock?: Clock;
   batchSize?: number;
   timeoutMs?: number;
+  /** WEBHOOK_ALLOW_PRIVATE: receivers on this machine or an internal network may be called. */
+  allowPrivate: boolean;
+  /** How host names are resolved (the system's resolver unless a test answers for DNS). */
+  resolve?: Resolver;
 }
 
 /**
  * Sends what webhook_deliveries holds, as MailDispatcher sends mail: a delivery is claimed by one
  * instance at a time and one with sent_at set is never sent again. A 2xx answer is delivered; any
- * other answer, a timeout or a refused connection is retried with backoff.
+ * other answer, a timeout, a refused connection or a target that is not allowed is retried with backoff,
+ * and the log row says which in a word (deliveryErrorMessages).
  */
 export class WebhookDispatcher {
   private readonly clock: Clock;
   private readonly runner: OutboxRunner<ClaimedDelivery>;
+  private readonly guard: AddressGuard;
 
   constructor(private readonly opts: WebhookDispatcherOptions) {
     this.clock = opts.clock ?? systemClock;
+    // Every address a receiver's name resolves to is checked, and the call connects to those addresses
+    // alone (docs/security.md "Outbound calls"); with the flag every address is allowed, still resolved once.
+    this.guard = {
+      allowed: opts.allowPrivate ? () => true : isPublicAddress,
+      ...(opts.resolve ? { resolve: opts.resolve } : {}),
+    };
     this.runner = new OutboxRunner({
       db: opts.db,
       clock: this.clock,
@@ -47,7 +60,7 @@ export class WebhookDispatcher {
 
   private async send(d: ClaimedDelivery): Promise<boolean> {
     const { db, log } = this.opts;
-    const { status, error } = await postOnce(d.url, {
+    const { status, error, cause } = await postOnce(d.url, {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'fleet-console-webhook/1',
@@ -57,6 +70,7 @@ export class WebhookDispatcher {
       },
       body: d.body,
       timeoutMs: this.opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      guard: this.guard,
     });
     if (error === null) {
       await webhookOutbox.sent(db, d.id, this.clock(), status);
@@ -72,7 +86,7 @@ export class WebhookDispatcher {
     );
     const final = d.attempts >= WEBHOOK_MAX_ATTEMPTS;
     log.warn(
-      { deliveryId: d.id, attempts: d.attempts, err: error },
+      { deliveryId: d.id, attempts: d.attempts, err: error, cause },
       final ? 'webhook given up' : 'webhook failed, will retry',
     );
     return false;

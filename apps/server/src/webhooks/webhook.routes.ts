@@ -10,13 +10,23 @@ import type { FastifyInstance } from 'fastify';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
 import type { AppContext } from '../http/context.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import { deleteWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhook.repository.js';
+import { namesInternalTarget } from './webhook-target.js';
 
 /** Administrators (role 0): a company admin for the company, the super admin for every company. */
 const adminsOnly = (access: Access) => {
   if (access.role !== 0) throw forbidden(webhookMessages.companyAdminsOnly);
+};
+
+/**
+ * A URL that names this machine or an internal network by itself is refused when saved, unless
+ * WEBHOOK_ALLOW_PRIVATE; a name is judged again, by its addresses, at every call (webhook-dispatcher.ts).
+ */
+const checkTarget = (ctx: AppContext, url: string) => {
+  if (!ctx.config.WEBHOOK_ALLOW_PRIVATE && namesInternalTarget(url))
+    throw badRequest(undefined, { url: webhookMessages.privateTarget });
 };
 
 /**
@@ -37,6 +47,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     handler: async ({ body, access }) => {
       adminsOnly(access);
+      checkTarget(ctx, body.url);
       const secret = body.secret || newWebhookSecret();
       const webhook = await insertWebhook(ctx.db, access.company, { ...body, secret }, new Date());
       return { webhook, secret };
@@ -47,6 +58,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     handler: async ({ body: { id, ...w }, access }) => {
       adminsOnly(access);
+      checkTarget(ctx, w.url);
       if (!(await updateWebhook(ctx.db, access.company, id, w, new Date()))) throw notFound(webhookMessages.notFound);
       return { ok: true };
     },

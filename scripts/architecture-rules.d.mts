@@ -1,2 +1,7 @@
 export function tablesWritten(text: string): string[];
-export function checkArchitecture(root: string): { problems: string[]; modules: number; tables: number };
+export function checkArchitecture(root: string): {
+  problems: string[];
+  modules: number;
+  tables: number;
+  triggers: number;
+};

@@ -7,7 +7,12 @@
  *    Kysely (`.insertInto('t')`) or in SQL text (`INSERT INTO t (…)`); an outbox table's claim
  *    (mail/outbox-claim.ts) is written by the module that names it in defineOutbox('table', …).
  *    Migrations (db/), the demo seed and the command-line tools are set-up, not owners, and are exempt.
- * 3. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
+ *    A trigger's writes count too: db/triggers.json names, for each table a trigger writes, the module
+ *    whose table it is, so a trigger cannot give a table a second writer unseen.
+ * 3. Every trigger the migrations create is listed in db/triggers.json (name, tables, writes, why),
+ *    and every listed one is created by a migration: a trigger is business logic a TypeScript reader
+ *    does not see, so it is written down where one looks.
+ * 4. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
  *    migrator refuses a database whose applied migrations are not a prefix of the sorted list, so a new
  *    migration must sort after every one already registered (a name dated in the past would not).
  */
@@ -56,6 +61,31 @@ function migrationOrder(root) {
   return problems;
 }
 
+/** The listed triggers (db/triggers.json), and problems of the list against the migrations' CREATE TRIGGERs. */
+function listedTriggers(root) {
+  const file = path.join(root, 'db', 'triggers.json');
+  const listed = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
+  const dir = path.join(root, 'db', 'migrations');
+  const created = new Set(
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.ts'))
+          .flatMap((f) => [
+            ...readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE (?:OR REPLACE )?TRIGGER (\w+)/g),
+          ])
+          .map(([, name]) => name)
+      : [],
+  );
+  const names = new Set(listed.map((t) => t.name));
+  const problems = [
+    ...[...created].filter((n) => !names.has(n)).map((n) => `trigger ${n} is not listed in db/triggers.json`),
+    ...[...names]
+      .filter((n) => !created.has(n))
+      .map((n) => `trigger ${n} is listed in db/triggers.json but no migration creates it`),
+  ];
+  return { listed, problems };
+}
+
 /** Every violation of the rules in the tree `root`, and what was checked. */
 export function checkArchitecture(root) {
   const moduleOf = (file) => path.relative(root, file).split(path.sep)[0].replace(/\.ts$/, '');
@@ -74,7 +104,12 @@ export function checkArchitecture(root) {
     for (const table of tablesWritten(text)) addTo(writers, table, from);
   }
 
-  const problems = [];
+  const triggers = listedTriggers(root);
+  for (const trigger of triggers.listed)
+    for (const [module, tables] of Object.entries(trigger.writes))
+      if (!SET_UP.has(module)) for (const table of tables) addTo(writers, table, module);
+
+  const problems = [...triggers.problems];
   // Cycles between modules: a depth-first search reports each back edge's cycle once.
   const state = new Map();
   const stack = [];
@@ -96,5 +131,5 @@ export function checkArchitecture(root) {
       problems.push(`table ${table} is written by ${modules.size} modules: ${[...modules].sort().join(', ')}`);
   }
   problems.push(...migrationOrder(root));
-  return { problems, modules: imports.size, tables: writers.size };
+  return { problems, modules: imports.size, tables: writers.size, triggers: triggers.listed.length };
 }

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
  * Checks apps/server/src against the rules of scripts/architecture-rules.mjs (import direction between
- * modules, one writer per table, migration order). Prints each violation and exits 1 when there is one.
+ * modules, one writer per table, every trigger listed, migration order). Prints each violation and exits 1 when there is one.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkArchitecture } from './architecture-rules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/server/src');
-const { problems, modules, tables } = checkArchitecture(root);
+const { problems, modules, tables, triggers } = checkArchitecture(root);
 for (const problem of problems) console.error(problem);
 if (problems.length > 0) process.exit(1);
-console.log(`architecture: ${modules} modules without import cycles, ${tables} tables with one writer each`);
+console.log(
+  `architecture: ${modules} modules without import cycles, ${tables} tables with one writer each (${triggers} triggers listed), migrations in order`,
+);

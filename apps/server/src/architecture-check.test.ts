@@ -49,6 +49,35 @@ describe('one writer per table', () => {
   });
 });
 
+describe('triggers', () => {
+  const migration = {
+    'db/migrations/2026_12_01_090000_a.ts':
+      'sql`CREATE TRIGGER cars_touch AFTER UPDATE ON cars FOR EACH ROW EXECUTE FUNCTION f()`;\n',
+    'db/migrations/index.ts': "export const m = {\n  '2026_12_01_090000_a': a,\n};\n",
+    'car/car.repository.ts': "db.updateTable('cars');\n",
+  };
+  const listed = (writes: Record<string, string[]>) =>
+    JSON.stringify([{ name: 'cars_touch', on: ['cars'], writes, why: 'a reason' }]);
+
+  it('catches a trigger that a migration creates and db/triggers.json does not list', () => {
+    expect(checkArchitecture(tree(migration)).problems).toEqual([
+      'trigger cars_touch is not listed in db/triggers.json',
+    ]);
+  });
+  it('catches a listed trigger that no migration creates', () => {
+    const root = tree({ ...migration, 'db/migrations/2026_12_01_090000_a.ts': '', 'db/triggers.json': listed({}) });
+    expect(checkArchitecture(root).problems).toEqual([
+      'trigger cars_touch is listed in db/triggers.json but no migration creates it',
+    ]);
+  });
+  it("counts a trigger's writes: a table written by a trigger for another module has two writers", () => {
+    const root = tree({ ...migration, 'db/triggers.json': listed({ company: ['cars'] }) });
+    expect(checkArchitecture(root).problems).toEqual(['table cars is written by 2 modules: car, company']);
+    const fine = tree({ ...migration, 'db/triggers.json': listed({ car: ['cars'] }) });
+    expect(checkArchitecture(fine).problems).toEqual([]);
+  });
+});
+
 describe('imports between modules', () => {
   it('catches a cycle between two folders even when no file imports itself back', () => {
     const root = tree({

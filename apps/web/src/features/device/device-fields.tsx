@@ -38,7 +38,12 @@ export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'ad
       </FormSection>
       <ProtocolFields prefix={prefix} />
       <FormSection title={deviceTexts.fields.network}>
-        <TextField name={n('ipaddr')} label={L.ipaddr} placeholder={deviceTexts.fields.ipExample} />
+        <TextField
+          name={n('ipaddr')}
+          label={L.ipaddr}
+          placeholder={deviceTexts.fields.ipExample}
+          description={deviceTexts.fields.ipHint}
+        />
         <TextField name={n('macaddr')} label={L.macaddr} placeholder={deviceTexts.fields.macExample} />
       </FormSection>
     </>

@@ -31,7 +31,7 @@ test('the customer list pages, searches and sorts on the server', async ({ page 
   await page.getByRole('button', { name: '2ページ' }).click();
   await expect(range).toContainText(`全${total.toLocaleString('ja-JP')}件中 21〜`);
 
-  // A demo customer with its company (super admin only), badges of SPEC.md §4 and its vehicle.
+  // A demo customer with its company (super admin only), badges of docs/product.md §4 and its vehicle.
   await page.getByLabel('検索キーワード').fill('U-demo-09');
   await page.getByRole('button', { name: '検索', exact: true }).click();
   await expect(range).toHaveText('全1件中 1〜1件を表示');

@@ -3,7 +3,7 @@ import { DEMO_PASSWORD, expect, loginAs, loginWithForm, STORE_KEY, test } from '
 const MISSING = '有効なセッション情報が見つかりません。ログインしなおしてください。';
 const INVALID = 'ログイン情報が失効しました。お手数ですが、再度ログインください。';
 
-/** The side menu of SPEC.md §2/§6, per kind of account. */
+/** The side menu of docs/product.md §2/§6, per kind of account. */
 const menus: Record<string, string[]> = {
   admin: [
     '車両一覧',

@@ -128,7 +128,7 @@ describe('area lists', () => {
 describe('judgement of the current position', () => {
   const status = async () => (await call(carGetAreaStatus, { car_id: carA }, 'staffA')).body;
 
-  it('is false with no position or no areas, then follows SPEC.md §4 on the last reported position', async () => {
+  it('is false with no position or no areas, then follows docs/product.md §4 on the last reported position', async () => {
     expect(await status()).toMatchObject({ position: null, outsideAvailable: false, insideForbidden: false });
     // Now, not at a fixed past time: a test above deleted and restored the vehicle, and a company reads
     // only what the terminal reported while on its live vehicle (terminal_periods).

@@ -5,7 +5,7 @@ import { AppProviders, createQueryClient } from './app/providers';
 import { createRouter } from './app/router';
 import { isChunkLoadError, reloadForChunkError } from './lib/chunk-reload';
 
-// A chunk of an older build is gone after a deploy: reload (SPEC.md §8). Vite also reports
+// A chunk of an older build is gone after a deploy: reload (docs/product.md §8). Vite also reports
 // here what a callback chained on a lazy import throws (a loader's redirect, say): not a reason to reload.
 window.addEventListener('vite:preloadError', (event) => {
   if (isChunkLoadError(event.payload) && reloadForChunkError()) event.preventDefault();

@@ -7,7 +7,7 @@ import { CountResponse, companyFilter, listFilter, listResponse, paging } from '
 import { ExistCheckResponse, intCode, nullableId, optionalPassword } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 
-/** Admin accounts (SPEC.md §3 Account, §7 account_* and password_reset). */
+/** Admin accounts (docs/product.md §3 Account, §7 account_* and password_reset). */
 export const accountLabels = {
   account_id: 'アカウントID',
   name: '氏名',
@@ -22,7 +22,7 @@ export const accountLabels = {
   isDelete: '削除済み',
 } as const;
 
-/** Search columns in index order: search_item '0' is the first (SPEC.md §3). */
+/** Search columns in index order: search_item '0' is the first (docs/product.md §3). */
 export const accountSearchColumns = [
   { key: 'account_id', label: accountLabels.account_id },
   { key: 'name', label: accountLabels.name },
@@ -31,7 +31,7 @@ export const accountSearchColumns = [
 ] as const;
 export const accountSortColumns = ['account_id', 'name', 'email', 'role', 'company_name'] as const;
 
-/** エンジン制御権限 of a new account when the form does not say (ARCHITECTURE.md matrix). */
+/** エンジン制御権限 of a new account when the form does not say (docs/product.md §6). */
 export const defaultEngineControl = (role: number): boolean => role <= 1;
 
 export const accountMessages = {

@@ -8,9 +8,9 @@ import { coordinate, fieldMessages } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 
 /**
- * A vehicle's areas (SPEC.md §3 available_data, available_areas,
+ * A vehicle's areas (docs/product.md §3 available_data, available_areas,
  * disable_areas; §7 car_*_areas*, *area_template*) and the judgement of
- * SPEC.md §4 on its current position. docs/engine-control.md tells the rules.
+ * docs/product.md §4 on its current position. docs/engine-control.md tells the rules.
  */
 export const AREA_LIST_MAX = 50;
 export const AREA_NAME_MAX = 64;
@@ -119,7 +119,7 @@ export const carDisableAreasUpdate = defineCall(
 // Judgement -------------------------------------------------------------------
 
 /**
- * The vehicle's last known position judged by SPEC.md §4: the available region
+ * The vehicle's last known position judged by docs/product.md §4: the available region
  * is available_data plus the available areas (outside means outside all of
  * them); inside any forbidden area counts. No position or no areas: false.
  */

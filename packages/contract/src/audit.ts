@@ -6,7 +6,7 @@ import { validationMessages as m } from './messages.js';
 
 /**
  * The audit log: who did what to accounts, companies, vehicles, areas and
- * engine commands (ours, not in SPEC.md §7). Visible to the super admin only.
+ * engine commands (ours, not in docs/product.md §7). Visible to the super admin only.
  */
 export const auditTargetTypes = [
   'account',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { FromDb } from './wire.js';
 
-/** One API call of SPEC.md §7: its path and the schemas of both directions. */
+/** One API call of docs/product.md §7: its path and the schemas of both directions. */
 export interface Call<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   path: `/api/${string}`;
   request: Req;

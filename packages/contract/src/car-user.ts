@@ -16,7 +16,7 @@ import {
 } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 
-/** Customers, i.e. car users (SPEC.md §3 Customer form, §7 user_*). */
+/** Customers, i.e. car users (docs/product.md §3 Customer form, §7 user_*). */
 export const carUserLabels = {
   user_id: '顧客ID',
   first_name: '姓',
@@ -50,7 +50,7 @@ export const carUserSearchColumns = [
   { key: 'company_name', label: carUserLabels.company_name },
   { key: 'merchant', label: carUserLabels.merchant },
 ] as const;
-/** The vehicle-add customer picker searches these (SPEC.md §3); same indexes as carUserSearchColumns. */
+/** The vehicle-add customer picker searches these (docs/product.md §3); same indexes as carUserSearchColumns. */
 export const carUserPickerSearchColumns = carUserSearchColumns.slice(0, 2);
 export const carUserSortColumns = ['user_id', 'name', 'company_name', 'merchant', 'payment_log', 'state'] as const;
 

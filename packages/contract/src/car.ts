@@ -10,7 +10,7 @@ import { coordinate, fieldMessages, nullableId } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 import { TelemetryState } from './telemetry.js';
 
-/** Vehicles (SPEC.md §3 Vehicle form, §7 car_*) and the registration wizard. */
+/** Vehicles (docs/product.md §3 Vehicle form, §7 car_*) and the registration wizard. */
 export const carLabels = {
   car_id: '車両ID',
   car_number: '車両番号',
@@ -41,7 +41,7 @@ export const carSearchColumns = [
   { key: 'merchant', label: carLabels.merchant },
   { key: 'car_number', label: carLabels.car_number },
   { key: 'payment_log', label: carLabels.payment_log },
-  // Beyond SPEC.md §3: a terminal's logs are addressed by IMEI, so its vehicle is found by it.
+  // Beyond docs/product.md §3: a terminal's logs are addressed by IMEI, so its vehicle is found by it.
   { key: 'car_data_id', label: carLabels.car_data_id },
 ] as const;
 export const carSortColumns = [
@@ -130,7 +130,7 @@ export const CarRow = z.object({
   user_name: z.string().nullable(),
   merchant: z.string().nullable(),
   payment_log: z.number().int().nullable(),
-  /** The customer's contract state (SPEC.md §4). */
+  /** The customer's contract state (docs/product.md §4). */
   user_state: z.number().int().nullable(),
   company_id: z.string().nullable(),
   company_name: z.string().nullable(),
@@ -201,7 +201,7 @@ export const carUpdate = defineCall('/api/car_update', z.object({ info: CarForm 
 
 export const CAR_STATUS_MAX = 99;
 /**
- * What a car_status code means on screen (SPEC.md leaves the values open; docs/decisions.md).
+ * What a car_status code means on screen (docs/product.md leaves the values open; docs/decisions.md).
  * Codes without a name (up to CAR_STATUS_MAX) are kept and shown by number.
  */
 export const carStatuses: Record<number, string> = {

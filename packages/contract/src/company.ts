@@ -7,7 +7,7 @@ import { CountResponse, listFilter, listResponse, paging, PAGE_SIZE } from './li
 import { optionalEmail, phoneNumber } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 
-/** Franchise companies (SPEC.md §3 Company form, §7 company_*). Super admin only. */
+/** Franchise companies (docs/product.md §3 Company form, §7 company_*). Super admin only. */
 export const companyLabels = {
   company_id: '会社ID',
   company_name: '会社名',
@@ -36,7 +36,7 @@ export const companyMessages = {
   stillInUse: 'この会社には有効なアカウント・顧客・車両が登録されているため削除できません。',
 } as const;
 
-/** The company dropdown fetches up to this many companies at once (SPEC.md §9). */
+/** The company dropdown fetches up to this many companies at once (docs/product.md §9). */
 export const COMPANY_LIST_MAX = 1000;
 
 export const CompanyForm = z.object({

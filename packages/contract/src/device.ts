@@ -16,7 +16,7 @@ import { errorMessages, validationMessages as m } from './messages.js';
 import { TelemetryState } from './telemetry.js';
 import { commandText, terminalProtocol, terminalProtocols } from './terminal-protocol.js';
 
-/** GPS terminals (SPEC.md §3 GPS device form, §7 device_*). Super admin only. */
+/** GPS terminals (docs/product.md §3 GPS device form, §7 device_*). Super admin only. */
 export const deviceLabels = {
   car_device_id: '端末ID',
   password: '端末パスワード',
@@ -102,7 +102,7 @@ export const DeviceDetail = DeviceListRow.extend({
 });
 export type DeviceDetail = z.infer<typeof DeviceDetail>;
 
-/** isRegistered: true = on a live vehicle, false = free, absent = all. No companyId (SPEC.md §7). */
+/** isRegistered: true = on a live vehicle, false = free, absent = all. No companyId (docs/product.md §7). */
 const deviceListFilter = { ...listFilter, isRegistered: isRegisteredFilter };
 export const DeviceListCountRequest = z.object(deviceListFilter);
 export const DeviceListRequest = z.object({ ...deviceListFilter, ...paging });

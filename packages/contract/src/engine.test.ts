@@ -14,7 +14,7 @@ import { reservedCommandTypes } from './enums.js';
 const errorsOf = (r: { success: boolean; error?: unknown }) => (r.success ? {} : fieldErrors(r.error as never));
 
 describe('command slots', () => {
-  it('gives each reserved command type its own cmd_idx, in the order of SPEC.md §4', () => {
+  it('gives each reserved command type its own cmd_idx, in the order of docs/product.md §4', () => {
     expect(reservedCommandTypes.map((t) => commandSlots[t])).toEqual([0, 1, 2]);
   });
 });

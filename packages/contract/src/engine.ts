@@ -9,7 +9,7 @@ import { validationMessages as m } from './messages.js';
 import { parseDateBound } from './telemetry.js';
 
 /**
- * Engine start control (SPEC.md §4, §7 car_*reserve*; docs/engine-control.md):
+ * Engine start control (docs/product.md §4, §7 car_*reserve*; docs/engine-control.md):
  * reserved commands per terminal and slot (cmd_idx), their lifecycle
  * 1 execWait → 2 resultWait → 3 resultEnd, and reservation requests that a
  * scheduler turns into commands at a given time. Times are ISO 8601 in UTC.
@@ -65,7 +65,7 @@ export const engineMessages = {
   firedSlotBusy: '実行日時に実行待ちまたは結果待ちのコマンドがあったため実行できませんでした',
   firedNoDevice: '実行日時に車両に端末が登録されていなかったため実行できませんでした',
   firedCarDeleted: '実行日時に車両が削除されていたため実行できませんでした',
-  /** 403s of the engine calls (ARCHITECTURE.md matrix, docs/engine-control.md). */
+  /** 403s of the engine calls (docs/product.md §6, docs/engine-control.md). */
   noEngineRight:
     'エンジン制御権限がないため、エンジン始動の許可・禁止はできません。管理者に権限の付与を依頼してください。',
   superAdminOnly: 'ソフトウェア更新・設定更新のコマンドはシステム管理者のみ予約できます。',
@@ -299,7 +299,7 @@ export const carGetReserveCmdHistory = defineCall(
 // Reservation requests ------------------------------------------------------
 
 /**
- * execute_at: ISO 8601 with a zone, or 'YYYY/MM/DD HH:mm' (Japan time, SPEC.md §9).
+ * execute_at: ISO 8601 with a zone, or 'YYYY/MM/DD HH:mm' (Japan time, docs/product.md §9).
  * Checked against the clock of whoever parses it: in the future, within the horizon.
  */
 export const executeAt = (now: () => number = Date.now) =>

@@ -15,7 +15,7 @@ import {
   startStopLabel,
 } from './enums.js';
 
-describe('labels of SPEC.md §4', () => {
+describe('labels of docs/product.md §4', () => {
   it('gender: 0 male, 1 female, anything else その他', () => {
     expect(genderLabel(0)).toBe('男性');
     expect(genderLabel(1)).toBe('女性');
@@ -61,7 +61,7 @@ describe('labels of SPEC.md §4', () => {
   });
 });
 
-describe('roles of SPEC.md §6', () => {
+describe('roles of docs/product.md §6', () => {
   it('super admin is role 0 without a company', () => {
     expect(isSuperAdmin({ role: 0, company_id: null })).toBe(true);
     expect(isSuperAdmin({ role: 0, company_id: 'c1' })).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * Codes of SPEC.md §4 and §6 with their Japanese labels. Label functions take
+ * Codes of docs/product.md §4 and §6 with their Japanese labels. Label functions take
  * `unknown` because they render whatever a terminal or an old record holds.
  */
 export const roles = { admin: 0, manager: 1, common: 2 } as const;
@@ -10,9 +10,9 @@ export const roleLabel = (role: unknown, companyId?: string | null): string => {
   return roleLabels[role as Role] ?? '不明';
 };
 
-/** Super admin: role 0 with no company (SPEC.md §6). */
+/** Super admin: role 0 with no company (docs/product.md §6). */
 export const isSuperAdmin = (a: { role: number; company_id: string | null }) => a.role === roles.admin && !a.company_id;
-/** Managers are roles 0 and 1 (SPEC.md §6). */
+/** Managers are roles 0 and 1 (docs/product.md §6). */
 export const isManager = (a: { role: number }) => a.role === roles.admin || a.role === roles.manager;
 
 export type BadgeColor = 'blue' | 'white' | 'yellow' | 'red' | 'black' | 'transparent';
@@ -47,7 +47,7 @@ export const engineCommands = {
 export type EngineCommandValue = 0 | 1;
 export const engineCommandLabel = (v: unknown): string =>
   v === 0 || v === 'on' ? engineCommands.on.label : engineCommands.off.label;
-/** Start/stop log wording: 始動 for permit, 停止 otherwise (SPEC.md §4). */
+/** Start/stop log wording: 始動 for permit, 停止 otherwise (docs/product.md §4). */
 export const startStopLabel = (v: unknown): string => (v === 0 || v === 'on' ? '始動' : '停止');
 
 export const engineRunningLabel = (v: unknown): string => (v === 'on' ? '走行中' : v === 'off' ? '停止中' : '状態不明');

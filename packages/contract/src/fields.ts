@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validationMessages as m } from './messages.js';
 
-/** Field builders that carry the spec's Japanese messages (SPEC.md §5). */
+/** Field builders that carry the spec's Japanese messages (docs/product.md §5). */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 32;
 /** Upper bound for free text so a 10 kB string is a 400, not a stored row. */
@@ -24,7 +24,7 @@ export const email = () =>
     .max(254, m.tooLong)
     .pipe(z.email({ error: m.email }));
 
-/** Ids the client generates (SPEC.md §5): base64url, 8-16 characters. */
+/** Ids the client generates (docs/product.md §5): base64url, 8-16 characters. */
 export const idField = () =>
   z
     .string({ error: m.required })

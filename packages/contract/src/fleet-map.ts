@@ -37,7 +37,7 @@ type StateInput = Pick<
 /**
  * One state per vehicle, the first that holds: 通信途絶 (disconnected, or silent for
  * FLEET_OFFLINE_MINUTES: its position may be stale), エリア外 (outside its available areas,
- * SPEC.md §4), 禁止中 (engine start prohibited), 走行中 (engine running), else 停止中.
+ * docs/product.md §4), 禁止中 (engine start prohibited), 走行中 (engine running), else 停止中.
  * No state at all is 通信途絶.
  */
 export function fleetStateOf(state: StateInput | null | undefined, areas: readonly Area[], now: Date): FleetState {

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { flag } from './fields.js';
 import { validationMessages as m } from './messages.js';
 
-/** Paging defaults of SPEC.md §9. */
+/** Paging defaults of docs/product.md §9. */
 export const PAGE_SIZE = 20;
 export const PAGE_RANGE = 20;
 export const MAX_PAGE_SIZE = 100;
 export type SortDir = 'asc' | 'desc';
 
-/** "<column> asc|desc" (SPEC.md §3); the column is checked against each list's whitelist on the server. */
+/** "<column> asc|desc" (docs/product.md §3); the column is checked against each list's whitelist on the server. */
 export const sortString = z
   .string()
   .max(64, m.tooLong)
@@ -19,9 +19,9 @@ export const parseSort = (s: string): { column: string; dir: SortDir } => {
   return { column, dir: dir === 'desc' ? 'desc' : 'asc' };
 };
 
-/** The filter part every count and list call of SPEC.md §7 shares. */
+/** The filter part every count and list call of docs/product.md §7 shares. */
 export const listFilter = {
-  /** Index into the list's search columns (SPEC.md §3), as a string: '0' is the first. */
+  /** Index into the list's search columns (docs/product.md §3), as a string: '0' is the first. */
   search_item: z
     .union([z.string().regex(/^\d{1,2}$/, m.invalid), z.number().int().min(0).max(99)])
     .transform(String)
@@ -40,7 +40,7 @@ export const paging = {
 export const CountResponse = z.object({ count: z.number().int() });
 export const listResponse = <T extends z.ZodType>(row: T) => z.object({ list: z.array(row) });
 
-/** What a list screen keeps: the saved search query of SPEC.md §3 (vehicles add isNormal and companyId). */
+/** What a list screen keeps: the saved search query of docs/product.md §3 (vehicles add isNormal and companyId). */
 export interface ListQuery {
   search_item: string;
   search_text: string;

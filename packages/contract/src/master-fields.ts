@@ -5,7 +5,7 @@ import { ADDRESS_LIST_MAX, parseAddressList } from './address-list.js';
 
 /**
  * Field builders of the master-data forms (accounts, companies, customers,
- * terminals, vehicles). SPEC.md §5 leaves these rules "not shown"; the choices
+ * terminals, vehicles). docs/product.md §5 leaves these rules "not shown"; the choices
  * are written down in docs/decisions.md.
  */
 export const fieldMessages = {
@@ -117,7 +117,7 @@ const isRealDate = (v: string) => {
 };
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Birthday 'YYYY-MM-DD' (SPEC.md §9), a real date from 1900-01-01 to today; '' means unknown (null). */
+/** Birthday 'YYYY-MM-DD' (docs/product.md §9), a real date from 1900-01-01 to today; '' means unknown (null). */
 export const birthday = () =>
   z
     .union(

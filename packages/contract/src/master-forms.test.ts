@@ -33,7 +33,7 @@ describe('AccountForm', () => {
   it('accepts a select box role as a string and an empty company as null', () => {
     expect(AccountForm.parse(account)).toMatchObject({ role: 1, company_id: null });
   });
-  it('words every field error in Japanese (SPEC.md §5)', () => {
+  it('words every field error in Japanese (docs/product.md §5)', () => {
     expect(
       errorsOf(AccountForm, { ...account, name: '', email: 'x@', password: 'short', password_confirm: 'other' }),
     ).toEqual({

@@ -1,5 +1,5 @@
 /**
- * Japanese texts the spec states word for word (SPEC.md §5, §6, §8), plus the
+ * Japanese texts the spec states word for word (docs/product.md §5, §6, §8), plus the
  * ones it leaves "not shown" that we had to write ourselves (docs/decisions.md).
  */
 export const validationMessages = {
@@ -7,7 +7,7 @@ export const validationMessages = {
   minValue: '年齢が不正です',
   maxValue: '年齢が不正です',
   min: '8文字以上で入力してください',
-  /** The spec's wording, kept even where it does not match the bound (SPEC.md §5). */
+  /** The spec's wording, kept even where it does not match the bound (docs/product.md §5). */
   max: '32文字以上で入力してください',
   email: 'メールアドレスの形式が不正です',
   confirmed: 'パスワードが一致しません',

@@ -7,7 +7,7 @@ import { CountResponse, MAX_PAGE_SIZE, PAGE_SIZE } from './list.js';
 import { validationMessages as m } from './messages.js';
 
 /**
- * Notification settings (SPEC.md §3) and the calls of SPEC.md §7
+ * Notification settings (docs/product.md §3) and the calls of docs/product.md §7
  * account_notify / account_notify_update, plus the super admin's view of the
  * mail outbox. What each item means, its param and unit: docs/notifications.md.
  */
@@ -299,7 +299,7 @@ export const accountNotify = defineCall('/api/account_notify', AccountNotifyRequ
 export const AccountNotifyUpdateRequest = z.object({ account_id: idField(), info: NotifySettingsForm });
 export const accountNotifyUpdate = defineCall('/api/account_notify_update', AccountNotifyUpdateRequest, OkResponse);
 
-/** The super admin's view of outgoing mail (ours, not in SPEC.md §7). */
+/** The super admin's view of outgoing mail (ours, not in docs/product.md §7). */
 export const mailOutboxStatuses = ['all', 'pending', 'sent', 'failed'] as const;
 export type MailOutboxStatus = (typeof mailOutboxStatuses)[number];
 export const mailOutboxStatusLabels: Record<Exclude<MailOutboxStatus, 'all'>, string> = {

@@ -5,7 +5,7 @@ import { email, password } from './fields.js';
 import { validationMessages as m } from './messages.js';
 
 /**
- * Password reset by mail (SPEC.md §7 resetpassword_email, ARCHITECTURE.md):
+ * Password reset by mail (docs/product.md §7 resetpassword_email, docs/decisions.md):
  * the request always gets the same answer; the mail carries a one-time link
  * `${PUBLIC_URL}/password_reset?token=<token>` valid for 30 minutes, and the
  * screen it opens sets the new password with password_reset_by_token.

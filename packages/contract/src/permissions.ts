@@ -8,7 +8,7 @@ export interface Actor {
 }
 
 /**
- * The permission matrix of ARCHITECTURE.md, in one place. The server enforces
+ * The permission matrix of docs/product.md §6, in one place. The server enforces
  * it; the side menu mirrors it.
  */
 export const capabilities = (a: Actor) => {

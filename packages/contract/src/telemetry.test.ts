@@ -38,7 +38,7 @@ describe('LogRequest', () => {
       before_id: 9,
     });
   });
-  it('needs both bounds or none (SPEC.md §5)', () => {
+  it('needs both bounds or none (docs/product.md §5)', () => {
     const r = LogRequest.safeParse({ car_data_id: 'x1', from: '2026-11-23' });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]).toMatchObject({ path: ['to'], message: '開始日時と終了日時の両方を入力してください' });

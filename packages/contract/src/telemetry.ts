@@ -6,7 +6,7 @@ import { OkResponse } from './auth.js';
 import { validationMessages as m } from './messages.js';
 
 /**
- * The console's view of telemetry (SPEC.md §7 car_get_*_log, car_data_sync)
+ * The console's view of telemetry (docs/product.md §7 car_get_*_log, car_data_sync)
  * plus our additions: latest state, CSV export and the live push.
  * Times in answers are ISO 8601 in UTC.
  */
@@ -40,7 +40,7 @@ const realDay = (iso: string) => {
 /**
  * One bound of a date filter as an ISO instant, or null when empty.
  * A date alone ('2026-11-23' or '2026/11/23') is a whole day in Japan time; a time
- * without zone ('2026/11/23 10:15', SPEC.md §9) is Japan time, the end bound
+ * without zone ('2026/11/23 10:15', docs/product.md §9) is Japan time, the end bound
  * reaching to the end of that minute or day. Undefined when unreadable.
  */
 export function parseDateBound(v: string | null | undefined, side: 'from' | 'to'): string | null | undefined {
@@ -64,7 +64,7 @@ export function parseDateBound(v: string | null | undefined, side: 'from' | 'to'
 
 const boundInput = z.string({ error: m.invalid }).max(40, m.tooLong).nullish();
 
-/** from/to of SPEC.md §5: both empty means everything, otherwise both are needed. */
+/** from/to of docs/product.md §5: both empty means everything, otherwise both are needed. */
 export const dateRange = {
   from: boundInput,
   to: boundInput,

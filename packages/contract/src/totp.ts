@@ -5,7 +5,7 @@ import { validationMessages as m } from './messages.js';
 
 /**
  * 二段階認証 (TOTP, RFC 6238): a 6-digit code from an authenticator app, a new one every 30 s.
- * Not in SPEC.md; ours (docs/decisions.md "TOTP sign-in").
+ * Not in docs/product.md; ours (docs/decisions.md "TOTP sign-in").
  */
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;

@@ -17,7 +17,7 @@ export interface CompanyFieldMessages {
 }
 
 /**
- * What one signed-in request may see and do (ARCHITECTURE.md "Sessions and permissions"), made once
+ * What one signed-in request may see and do (docs/product.md §6), made once
  * per request from the token by `registerCall` and handed to the handler. Every route takes its scope
  * from here and gives repositories `company` (or the terminal windows): no route or repository decides
  * scope on its own. A record outside the scope is "not found" (404); a call the role may not make is 403.

@@ -38,7 +38,7 @@ export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: st
       if (!caps.manageAccounts) return false;
       let q = db.selectFrom('accounts').select('account_id').where('account_id', '=', id);
       if (company !== null) q = q.where('company_id', '=', company);
-      // A manager (role 1) handles accounts of roles 1-2 only (ARCHITECTURE.md matrix).
+      // A manager (role 1) handles accounts of roles 1-2 only (docs/product.md §6).
       if (actor.role === 1) q = q.where('role', '>=', 1);
       return !!(await q.executeTakeFirst());
     }

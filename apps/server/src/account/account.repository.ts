@@ -6,7 +6,7 @@ import { defineList, type ListFilterInput, type ListScope, type PagingInput } fr
 
 /**
  * Accounts the caller manages: their company's (all for the super admin); a
- * manager (role 1) never sees role 0 accounts (ARCHITECTURE.md).
+ * manager (role 1) never sees role 0 accounts (docs/product.md §6).
  */
 const managed = (db: Db, access: Pick<Access, 'company' | 'role'>) => {
   let q = db.selectFrom('accounts as a');

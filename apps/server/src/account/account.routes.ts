@@ -18,7 +18,7 @@ import { addAccount, deleteAccount, editAccount, resetPassword } from './account
 
 const canManage = (c: Capabilities) => c.manageAccounts;
 
-/** Admin accounts (SPEC.md §7): managers manage their company's; everyone reads and re-keys their own. */
+/** Admin accounts (docs/product.md §7): managers manage their company's; everyone reads and re-keys their own. */
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, config } = ctx;
 

@@ -15,7 +15,7 @@ import { endOldCredentials } from './account.service.js';
 
 const problemMessages = { invalid: msg.tokenInvalid, used: msg.tokenUsed, expired: msg.tokenExpired } as const;
 
-/** A new password set with a reset link (SPEC.md §7 password_reset_by_token); the link is used up. */
+/** A new password set with a reset link (docs/product.md §7 password_reset_by_token); the link is used up. */
 export function registerPasswordByTokenRoute(app: FastifyInstance, ctx: AppContext) {
   const { db, config } = ctx;
   registerCall(app, ctx, passwordResetByToken, {

@@ -25,7 +25,7 @@ import type { Access } from '../access/access.js';
 
 const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
 
-/** A vehicle's areas (SPEC.md §7 car_*available*, car_*disable_areas*) and their judgement. */
+/** A vehicle's areas (docs/product.md §7 car_*available*, car_*disable_areas*) and their judgement. */
 export function registerAreaRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 

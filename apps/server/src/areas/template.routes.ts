@@ -27,7 +27,7 @@ async function editableTemplate(db: Db, access: Access, templateId: string) {
   return template;
 }
 
-/** Area templates (SPEC.md §7 get_area_templates, area_template_*) and applying one to a vehicle. */
+/** Area templates (docs/product.md §7 get_area_templates, area_template_*) and applying one to a vehicle. */
 export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 

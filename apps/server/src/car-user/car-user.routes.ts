@@ -18,7 +18,7 @@ import { addCarUser, deleteCarUser, editCarUser } from './car-user.service.js';
 const canRegister = (c: Capabilities) => c.registerCarsAndCustomers;
 const canEdit = (c: Capabilities) => c.editCarsAndCustomers;
 
-/** Customers (SPEC.md §7 user_*): everyone reads their company's; managers edit; the super admin registers. */
+/** Customers (docs/product.md §7 user_*): everyone reads their company's; managers edit; the super admin registers. */
 export function registerCarUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 

@@ -151,7 +151,7 @@ export async function findCar(
   };
 }
 
-/** The next free id of the form C000001 (SPEC.md §7 car_get_newid). */
+/** The next free id of the form C000001 (docs/product.md §7 car_get_newid). */
 export async function nextCarId(db: Db): Promise<string> {
   const row = await db
     .selectFrom('cars')

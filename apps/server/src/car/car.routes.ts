@@ -22,7 +22,7 @@ import { listFleetCars } from './car-map.repository.js';
 const canRegister = (c: Capabilities) => c.registerCarsAndCustomers;
 const canEdit = (c: Capabilities) => c.editCarsAndCustomers;
 
-/** Vehicles (SPEC.md §7 car_*): everyone reads their company's; managers edit; the super admin registers. */
+/** Vehicles (docs/product.md §7 car_*): everyone reads their company's; managers edit; the super admin registers. */
 export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 

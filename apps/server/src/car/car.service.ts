@@ -63,7 +63,7 @@ export async function addCar(db: Db, access: Access, info: CarInfo) {
 export async function editCar(db: Db, access: Access, info: CarInfo) {
   const current = await findCar(db, info.car_id, access.company);
   if (!current) throw notFound();
-  // Terminals are the super admin's (ARCHITECTURE.md): nobody else puts one on or takes one off.
+  // Terminals are the super admin's (docs/product.md §6): nobody else puts one on or takes one off.
   if (!access.caps.devicesAndCompanies && info.car_device_id !== current.car_device_id)
     throw new AppError(403, 'FORBIDDEN', carMessages.deviceChangeForbidden, {
       car_device_id: carMessages.deviceChangeForbidden,

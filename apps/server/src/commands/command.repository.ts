@@ -42,7 +42,7 @@ export function commandStatus(r: Pick<Row, 'state' | 'deleted_at' | 'closed_reas
   return (json(r.result) as { success?: boolean } | null)?.success ? 'succeeded' : 'failed';
 }
 
-/** The slot state of SPEC.md §4 a command leaves behind: 0 when it is closed without running. */
+/** The slot state of docs/product.md §4 a command leaves behind: 0 when it is closed without running. */
 export const slotState = (c: Pick<ReservedCommand, 'status' | 'state'> | null): number =>
   !c || c.status === 'deleted' || c.status === 'expired' || c.status === 'cancelled' ? reservationStates.wait : c.state;
 

@@ -4,7 +4,7 @@ import { systemAuditFrom } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 
 /**
- * Reserved commands (ARCHITECTURE.md "Engine control"): 1 execWait → 2
+ * Reserved commands (docs/engine-control.md): 1 execWait → 2
  * resultWait when a terminal fetches it → 3 resultEnd when it reports the
  * result. Every step leaves a reserved_command_events row.
  */
@@ -108,7 +108,7 @@ const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_ty
  * `pending` lists each one's commands (id, car_data_id, cmd_idx, cmd_type,
  * cmd_info, created_at), those fetched now included.
  *
- * Authority is checked at the hand-out (ARCHITECTURE.md "Engine control"): a
+ * Authority is checked at the hand-out (docs/engine-control.md): a
  * waiting command whose creator was deleted or lost the right, or whose vehicle
  * was deleted or no longer carries the terminal, is cancelled with the reason
  * (event and audit row) and never handed out; a fetched one is no longer repeated.

@@ -25,7 +25,7 @@ import {
 
 const superAdmin = (c: Capabilities) => c.devicesAndCompanies;
 
-/** Franchise companies (SPEC.md §7 company_*): the super admin's alone. */
+/** Franchise companies (docs/product.md §7 company_*): the super admin's alone. */
 export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 

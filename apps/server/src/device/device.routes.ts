@@ -17,7 +17,7 @@ import { addDevice, deleteDevice, editDevice } from './device.service.js';
 
 const superAdmin = (c: Capabilities) => c.devicesAndCompanies;
 
-/** GPS terminals (SPEC.md §7 device_*): the super admin's alone. */
+/** GPS terminals (docs/product.md §7 device_*): the super admin's alone. */
 export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 

@@ -19,7 +19,7 @@ const mapUniqueViolation = (e: unknown): never => {
 export async function addDevice(db: Db, info: z.output<typeof DeviceForm>) {
   const { password, ...values } = info;
   if (await deviceExists(db, 'car_device_id', values.car_device_id)) throw idInUse();
-  // SPEC.md §5/§8: an IMEI already registered (deleted terminals included) is refused.
+  // docs/product.md §5/§8: an IMEI already registered (deleted terminals included) is refused.
   if (await deviceExists(db, 'car_data_id', values.car_data_id)) throw imeiInUse();
   await insertDevice(db, values, hashDeviceSecret(password)).catch(mapUniqueViolation);
 }

@@ -24,7 +24,7 @@ import { cancelRequest, countPending, findRequestCar, insertRequest, listRequest
 
 const engineAndAreas = (c: Capabilities) => c.engineAndAreas;
 
-/** Engine start control (SPEC.md §7 car_*reserve*; docs/engine-control.md). */
+/** Engine start control (docs/product.md §7 car_*reserve*; docs/engine-control.md). */
 export function registerEngineRoutes(app: FastifyInstance, ctx: AppContext, clock: () => Date = () => new Date()) {
   const { db } = ctx;
 

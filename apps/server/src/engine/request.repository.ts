@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { commandStatus } from '../commands/command.repository.js';
 
 /**
- * Reservation requests (SPEC.md §3 request_id, car_id + content): a permit or
+ * Reservation requests (docs/product.md §3 request_id, car_id + content): a permit or
  * prohibit due at execute_at. pending → fired | failed (by the scheduler) or
  * cancelled (by a user); each change keeps its time and who made it.
  */

@@ -14,8 +14,8 @@ import { countHistory, listHistory, type HistoryScope } from './history.reposito
 import { getNotifySettings, saveNotifySettings } from './settings.repository.js';
 
 /**
- * SPEC.md §7 account_notify / account_notify_update. Everyone reads and
- * changes their own settings only (ARCHITECTURE.md: "own notification settings").
+ * docs/product.md §7 account_notify / account_notify_update. Everyone reads and
+ * changes their own settings only (docs/product.md §6: "own notification settings").
  */
 export function registerNotifyRoutes(app: FastifyInstance, ctx: AppContext) {
   const ownOnly = (actorId: string, accountId: string) => {

@@ -10,7 +10,7 @@ import {
 } from '@fleet/contract';
 import type { Finding } from './deliver.js';
 
-/** The areas of a vehicle: available_data plus its area rows (SPEC.md §3). */
+/** The areas of a vehicle: available_data plus its area rows (docs/product.md §3). */
 export interface VehicleAreas {
   available: Area[];
   disable: Area[];

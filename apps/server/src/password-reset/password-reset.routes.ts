@@ -16,7 +16,7 @@ import {
 } from './password-reset.repository.js';
 
 /**
- * Password reset by mail: request a link (SPEC.md §7 resetpassword_email). Setting a password with it
+ * Password reset by mail: request a link (docs/product.md §7 resetpassword_email). Setting a password with it
  * is the account module's (account/password-by-token.routes.ts): one module writes accounts.
  */
 export function registerPasswordResetRoutes(app: FastifyInstance, ctx: AppContext) {

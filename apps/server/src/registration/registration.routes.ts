@@ -19,7 +19,7 @@ const inPart = async (part: 'user' | 'device' | 'car', step: () => Promise<void>
 };
 
 /**
- * The registration wizard (SPEC.md §2 /car/car_user_device_add): customer,
+ * The registration wizard (docs/product.md §2 /car/car_user_device_add): customer,
  * terminal and vehicle in one transaction, so a failure leaves nothing behind.
  */
 export function registerRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -75,7 +75,7 @@ export async function copyPathCsv(ctx: AppContext, kind: LogKind, f: LogFilter):
 }
 
 /**
- * CSV download of one log (SPEC.md §4): GET with the query in the URL or POST
+ * CSV download of one log (docs/product.md §4): GET with the query in the URL or POST
  * with it as JSON, the token in the Authorization header either way. Streams;
  * 204 with no body when the log (in the range) is empty.
  */

@@ -45,7 +45,7 @@ const pageColumns = (kind: LogKind) => ['recorded_at', 'id', ...ownColumns[kind]
 
 export interface LogFilter {
   car_data_id: string;
-  /** ISO instants; both null means the whole log (SPEC.md §5). */
+  /** ISO instants; both null means the whole log (docs/product.md §5). */
   from: string | null;
   to: string | null;
   /** The stretches of time the reader may see (terminalWindows); absent or null: all. */

@@ -108,7 +108,7 @@ const datesAround = fc.date({
   max: new Date(Date.now() + 40 * 86_400_000),
   noInvalidDate: true,
 });
-/** 'YYYY/MM/DD HH:mm' in Japan time (SPEC.md §9). */
+/** 'YYYY/MM/DD HH:mm' in Japan time (docs/product.md §9). */
 const jstMinute = (d: Date) =>
   new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ').replace(/-/g, '/');
 

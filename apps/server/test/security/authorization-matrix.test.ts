@@ -130,7 +130,7 @@ describe('the authorization matrix', () => {
 });
 
 /**
- * The step-up dimension (ARCHITECTURE.md "Engine control"): a prohibit, now or scheduled, needs the
+ * The step-up dimension (docs/engine-control.md): a prohibit, now or scheduled, needs the
  * password re-entered within minutes; a permit does not. Sessions here have not stepped up. A role
  * without the engine-control right is refused for that first; another company's vehicle is not found.
  */

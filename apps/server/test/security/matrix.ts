@@ -125,7 +125,7 @@ import {
 } from './world.js';
 
 /**
- * The authorization matrix (ARCHITECTURE.md "Sessions and permissions"), one
+ * The authorization matrix (docs/product.md §6), one
  * row per registered route: the status each role gets for a valid request
  * about a record of its own company ("own", company A) and of another company
  * ("other", company B). authorization-matrix.test.ts walks every cell against
@@ -201,7 +201,7 @@ const EDITORS: Expectation = {
 };
 /**
  * Engine permit / prohibit and reservations: every role of the company, but a common user only with
- * the engine-control right (ARCHITECTURE.md matrix); another company's vehicle is "not found" first.
+ * the engine-control right (docs/product.md §6); another company's vehicle is "not found" first.
  */
 const ENGINE_CONTROL: Expectation = { ...OWN_COMPANY, staffA: [403, 404], operatorA: [200, 404] };
 /** Software and settings updates of a terminal: the super admin's alone; another company's terminal is "not found". */

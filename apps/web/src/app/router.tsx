@@ -8,7 +8,7 @@ import { screen } from './screen';
 const t = shellTexts.titles;
 
 /**
- * Every screen loads lazily (SPEC.md §2); the default layout's loader is the session guard. Each
+ * Every screen loads lazily (docs/product.md §2); the default layout's loader is the session guard. Each
  * screen's handle gives its tab title and, where the permission matrix limits it, the capability
  * the layout's ScreenGuard checks before the screen renders.
  */

@@ -14,8 +14,8 @@ const brand: MantineColorsTuple = [
 ];
 
 /**
- * Breakpoints of SPEC.md §9: 768, 1023, 1216 and 1408 px. Mantine's `sm` starts the wide layout
- * (min-width), and 768 px itself is still small (header 40 px up to 768, SPEC.md §9): so 769 px.
+ * Breakpoints of docs/product.md §9: 768, 1023, 1216 and 1408 px. Mantine's `sm` starts the wide layout
+ * (min-width), and 768 px itself is still small (header 40 px up to 768, docs/product.md §9): so 769 px.
  */
 export const theme = createTheme({
   primaryColor: 'brand',

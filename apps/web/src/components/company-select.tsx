@@ -3,7 +3,7 @@ import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { callApi } from '../lib/api-client';
 
-/** SPEC.md §6/§9: the company selection lists up to 1000 companies by company_id ascending. */
+/** docs/product.md §6/§9: the company selection lists up to 1000 companies by company_id ascending. */
 export const COMPANY_OPTIONS_LIMIT = 1000;
 
 export function useCompanyOptions(enabled = true) {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigation } from 'react-router';
 import classes from './loading-bar.module.css';
 
-/** SPEC.md §9: shown only when loading lasts over 200 ms; creeps to the end over 5000 ms. */
+/** docs/product.md §9: shown only when loading lasts over 200 ms; creeps to the end over 5000 ms. */
 export const LOADING_BAR_THROTTLE_MS = 200;
 export const LOADING_BAR_DURATION_MS = 5000;
 

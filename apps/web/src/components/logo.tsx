@@ -3,7 +3,7 @@ import { IconMapPinFilled } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { shellTexts } from '../lib/texts';
 
-/** The product mark; in the default layout it links to the vehicle list (SPEC.md §2). */
+/** The product mark; in the default layout it links to the vehicle list (docs/product.md §2). */
 export function Logo({ to, inverted = false }: { to?: string; inverted?: boolean }) {
   const mark = (
     <Group gap={8} wrap="nowrap">

@@ -1,7 +1,7 @@
 import type { BadgeColor, Labelled } from '@fleet/contract';
 import { Badge, type BadgeProps } from '@mantine/core';
 
-/** The spec's badge colours (SPEC.md §2): blue, white, yellow, red, black, transparent. */
+/** The spec's badge colours (docs/product.md §2): blue, white, yellow, red, black, transparent. */
 const styles: Record<BadgeColor, { bg: string; c: string; bd?: string }> = {
   blue: { bg: 'var(--mantine-color-blue-6)', c: 'white' },
   white: { bg: 'white', c: 'var(--mantine-color-gray-8)', bd: '1px solid var(--mantine-color-gray-4)' },

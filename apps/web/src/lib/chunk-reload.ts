@@ -7,7 +7,7 @@ export const isChunkLoadError = (e: unknown) =>
     e.message,
   );
 
-/** Reloads the page once (SPEC.md §8: a failed chunk load reloads); a second failure within 10 s shows the error. */
+/** Reloads the page once (docs/product.md §8: a failed chunk load reloads); a second failure within 10 s shows the error. */
 export function reloadForChunkError(): boolean {
   const last = Number(sessionStorage.getItem(KEY) ?? 0);
   if (Date.now() - last < 10_000) return false;

@@ -10,7 +10,7 @@ afterAll(() => {
   process.env.TZ = zone;
 });
 
-describe('formats of SPEC.md §9', () => {
+describe('formats of docs/product.md §9', () => {
   it('formats date-times as YYYY/MM/DD HH:mm in Japan time', () => {
     expect(new Date('2026-01-04T22:03:00Z').getHours()).toBe(17);
     expect(formatDateTime(new Date('2026-01-04T22:03:00Z'))).toBe('2026/01/05 07:03');

@@ -1,6 +1,6 @@
 import { parseDateBound } from '@fleet/contract';
 
-/** Display formats of SPEC.md §9. */
+/** Display formats of docs/product.md §9. */
 /** Two digits: 7 -> '07'. */
 export const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-/** The default layout's loading overlay (SPEC.md §9): hides after a caller-given delay or on cancel. */
+/** The default layout's loading overlay (docs/product.md §9): hides after a caller-given delay or on cancel. */
 interface OverlayState {
   visible: boolean;
   show(hideAfterMs?: number): void;

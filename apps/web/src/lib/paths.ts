@@ -1,10 +1,10 @@
-/** Every URL of the console (SPEC.md §2). Nothing else writes route strings. */
+/** Every URL of the console (docs/product.md §2). Nothing else writes route strings. */
 export const paths = {
   login: '/',
   notify: '/notify',
   passwordResetRequest: '/password_reset',
   warning: '/warning',
-  /** Ours (not in SPEC.md §2): the super admin's view of outgoing mail. */
+  /** Ours (not in docs/product.md §2): the super admin's view of outgoing mail. */
   mailOutbox: '/notify/mail_outbox',
   /** Ours (issue #18): an administrator's webhook receivers and their delivery log. */
   webhooks: '/notify/webhooks',

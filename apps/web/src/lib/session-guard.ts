@@ -10,7 +10,7 @@ const RECHECK_MS = 60_000;
 let verified: { token: string; at: number } | null = null;
 
 /**
- * Loader of the default layout (SPEC.md §6): a stored account id and token must
+ * Loader of the default layout (docs/product.md §6): a stored account id and token must
  * exist and the token must pass the check call, else /warning.
  */
 export async function sessionGuard() {

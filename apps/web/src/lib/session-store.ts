@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
-/** The client session of SPEC.md §3, persisted in browser storage. */
+/** The client session of docs/product.md §3, persisted in browser storage. */
 export interface SessionState {
   authUser: string | null;
   name: string | null;

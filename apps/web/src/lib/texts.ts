@@ -108,5 +108,5 @@ export const shellTexts = {
 export const documentTitle = (screen?: string) =>
   screen ? `${screen} | ${shellTexts.productName}` : shellTexts.productName;
 
-/** "2020-<this year>" (SPEC.md §9). */
+/** "2020-<this year>" (docs/product.md §9). */
 export const copyrightLine = (now = new Date()) => `© 2020-${now.getFullYear()} ${shellTexts.copyrightHolder}`;

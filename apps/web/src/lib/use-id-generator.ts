@@ -7,7 +7,7 @@ import { callApi, type Takes } from './api-client';
 type ExistCheck = Call<z.ZodType, z.ZodType<{ isExist: boolean }>>;
 
 /**
- * New ids are made on the client (SPEC.md §5): random base64 of 8-16
+ * New ids are made on the client (docs/product.md §5): random base64 of 8-16
  * characters, checked with the server's exist check, at most 10 attempts.
  */
 export const generateCheckedId = <

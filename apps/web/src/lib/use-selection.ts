@@ -4,7 +4,7 @@ import { useParams } from 'react-router';
 import { callApi } from './api-client';
 import { useSession } from './session-store';
 
-/** The ids a `{id?}` route parameter can name (SPEC.md §2, §7). */
+/** The ids a `{id?}` route parameter can name (docs/product.md §2, §7). */
 export type SelectionKey = 'account_id' | 'user_id' | 'car_id' | 'car_data_id' | 'car_device_id';
 type Remembered = Exclude<SelectionKey, 'account_id'>;
 

@@ -1,4 +1,4 @@
-/** A rectangle in degrees (SPEC.md §3 available_data and the area lists). */
+/** A rectangle in degrees (docs/product.md §3 available_data and the area lists). */
 export interface Area {
   lat_min: number;
   lat_max: number;
@@ -28,7 +28,7 @@ function normalise(pos: Partial<Position> | null | undefined, areas: unknown) {
 }
 
 /**
- * SPEC.md §4: outside the available area means distance ≥ diagonal. With
+ * docs/product.md §4: outside the available area means distance ≥ diagonal. With
  * several available areas the vehicle is outside only when it is outside every
  * one of them. Missing inputs or no areas: false.
  */
@@ -45,7 +45,7 @@ export function isOutsideAvailableArea(
 }
 
 /**
- * SPEC.md §4: inside the forbidden area means diagonal ≥ distance; inside any
+ * docs/product.md §4: inside the forbidden area means diagonal ≥ distance; inside any
  * forbidden area counts. Missing inputs or no areas: false.
  */
 export function isInsideForbiddenArea(

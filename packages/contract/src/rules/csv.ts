@@ -1,5 +1,5 @@
 /**
- * CSV of the log exports (SPEC.md §4): a byte-order mark so spreadsheet
+ * CSV of the log exports (docs/product.md §4): a byte-order mark so spreadsheet
  * software reads UTF-8, a header row, object values written as JSON, fields
  * quoted as RFC 4180 says, rows ended with CRLF. Nothing at all for no rows.
  */

@@ -7,7 +7,7 @@ const toTime = (v: DateLike): number | null => {
 };
 
 /**
- * SPEC.md §5: passes when both bounds are empty, or when the start is at or
+ * docs/product.md §5: passes when both bounds are empty, or when the start is at or
  * before the target and the end is at or after it. One bound alone does not pass.
  */
 export function passesDateFilter(target: DateLike, from: DateLike, to: DateLike): boolean {

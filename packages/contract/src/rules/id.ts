@@ -13,7 +13,7 @@ const LEADING = 62;
 
 /**
  * A random base64 (URL-safe alphabet, so it can sit in a route) id of 8-16
- * characters (SPEC.md §5). It starts with a letter or digit: an id beginning
+ * characters (docs/product.md §5). It starts with a letter or digit: an id beginning
  * with "-" or "_" reads like an option on a command line and like a typo on screen.
  */
 export function generateId(bytes: (n: number) => Uint8Array = cryptoBytes): string {
@@ -34,7 +34,7 @@ export class IdGenerationError extends Error {
 
 /**
  * Generates ids until `isTaken` says one is free, at most 10 attempts
- * (SPEC.md §5), then fails with IdGenerationError.
+ * (docs/product.md §5), then fails with IdGenerationError.
  */
 export async function generateUniqueId(
   isTaken: (id: string) => Promise<boolean> | boolean,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The whole schema of SPEC.md §3 and ARCHITECTURE.md. Frozen: later changes
+ * The whole schema of docs/product.md §3 and docs/decisions.md. Frozen: later changes
  * come as new migrations, never edits here.
  */
 const statements = [

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * Telemetry is keyed by the terminal (IMEI) and outlives any vehicle it was
  * fitted to. So that a company reads only what its terminal sent while the
  * terminal was on one of its vehicles, every stretch of time a live vehicle
- * carried a terminal is kept: `terminal_periods` (ARCHITECTURE.md, docs/security.md §8).
+ * carried a terminal is kept: `terminal_periods` (docs/product.md §6, docs/security.md §8).
  *
  * The rows are written by a trigger on `cars`, so no write path (form,
  * registration wizard, delete/restore, import) can forget them. A period

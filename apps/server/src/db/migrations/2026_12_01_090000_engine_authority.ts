@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Authority at every step (ARCHITECTURE.md "Engine control", docs/engine-control.md).
+ * Authority at every step (docs/engine-control.md, docs/engine-control.md).
  *
  * - `accounts.engine_control` (エンジン制御権限); null means the role's default, on for roles 0-1 and off
  *   for role 2, so an account written by any path (seed, create-admin, a test) gets the safe default.

@@ -21,7 +21,7 @@ const TotpSetupRequired = lazy(() =>
   import('../../features/totp/totp-setup-required').then((m) => ({ default: m.TotpSetupRequired })),
 );
 
-/** Default layout (SPEC.md §2): header 60px (40px up to 768px), fixed 200px side menu, loading overlay. */
+/** Default layout (docs/product.md §2): header 60px (40px up to 768px), fixed 200px side menu, loading overlay. */
 export function Component() {
   const session = useSession();
   const actor = actorOf(session);

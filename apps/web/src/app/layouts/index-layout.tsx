@@ -2,7 +2,7 @@ import { Box } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { Copyright } from '../../components/copyright';
 
-/** Index (login) layout (SPEC.md §2): a footer only. */
+/** Index (login) layout (docs/product.md §2): a footer only. */
 export function Component() {
   return (
     <Box

@@ -2,7 +2,7 @@ import { Box, Container } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { Logo } from '../../components/logo';
 
-/** Reset layout (SPEC.md §2): a logo header only. */
+/** Reset layout (docs/product.md §2): a logo header only. */
 export function Component() {
   return (
     <Box mih="100vh" bg="gray.0">

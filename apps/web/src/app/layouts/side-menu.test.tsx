@@ -4,7 +4,7 @@ import { menuFor } from './side-menu';
 const labels = (actor: { account_id: string; role: number; company_id: string | null }) =>
   menuFor(actor).flatMap((g) => g.items.map((i) => i.label));
 
-describe('menuFor (SPEC.md §2, §6)', () => {
+describe('menuFor (docs/product.md §2, §6)', () => {
   it('gives the super admin every entry', () => {
     expect(labels({ account_id: 'a', role: 0, company_id: null })).toEqual([
       '車両一覧',

@@ -14,7 +14,7 @@ interface MenuGroup {
   items: { label: string; to: string }[];
 }
 
-/** The side menu of SPEC.md §2, exactly the entries each role may see (§6). */
+/** The side menu of docs/product.md §2, exactly the entries each role may see (§6). */
 export function menuFor(actor: Actor): MenuGroup[] {
   const caps = capabilities(actor);
   const groups: MenuGroup[] = [

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../testing/render';
 import { ErrorPage } from './error-page';
 
-describe('ErrorPage (SPEC.md §2, §8)', () => {
+describe('ErrorPage (docs/product.md §2, §8)', () => {
   it('says the page does not exist on 404 and links back to the vehicle list', async () => {
     renderRoutes([{ path: '/', element: <p>top</p>, ErrorBoundary: ErrorPage }], '/missing');
     expect(await screen.findByRole('heading', { name: 'このページは存在しません。' })).toBeInTheDocument();

@@ -13,7 +13,7 @@ const messageOf = (e: unknown): string => {
 };
 
 /**
- * The error page (SPEC.md §2, §8): 404 says the page does not exist and links to
+ * The error page (docs/product.md §2, §8): 404 says the page does not exist and links to
  * the vehicle list; anything else shows its message and links to login.
  */
 export function ErrorPage() {

@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../lib/paths';
 import { shellTexts } from '../../lib/texts';
 
-/** `/warning`: where the session guard sends a missing or invalid session (SPEC.md §6). */
+/** `/warning`: where the session guard sends a missing or invalid session (docs/product.md §6). */
 export function Component() {
   const [params] = useSearchParams();
   const message = params.get('reason') === 'invalid' ? sessionMessages.invalidToken : sessionMessages.missingSession;

@@ -3,7 +3,7 @@ import { IconRestore, IconTrash } from '@tabler/icons-react';
 import { ConfirmButton } from './confirm-button';
 
 /**
- * Logical delete or restore of a record (SPEC.md §4 isDelete), asked first;
+ * Logical delete or restore of a record (docs/product.md §4 isDelete), asked first;
  * a failure shows the §8 message (or the server's reason) in the dialog.
  */
 export function DeleteRestoreButton({

@@ -32,7 +32,7 @@ interface FormShellProps<S extends FormSchema> {
   backTo?: string;
 }
 
-/** One edit screen: validate with the contract's schema, save, show server field errors (STYLE.md "Screens"). */
+/** One edit screen: validate with the contract's schema, save, show server field errors (docs/style.md "Screens"). */
 export function FormShell<S extends FormSchema>(props: FormShellProps<S>) {
   // Checked on submit, then as the user corrects: a message appearing on blur moved the submit button
   // under the pointer (the click that blurred a field then missed it) and left only that field's message.
@@ -60,7 +60,7 @@ export function FormShell<S extends FormSchema>(props: FormShellProps<S>) {
     } catch (e) {
       if (e instanceof ApiClientError) {
         for (const [key, message] of Object.entries(e.errors)) {
-          // Add and update calls wrap the form in `info` (SPEC.md §7); the form's fields are the inner keys.
+          // Add and update calls wrap the form in `info` (docs/product.md §7); the form's fields are the inner keys.
           const field = key.replace(/^info\./, '');
           if (field !== '_') form.setError(field as Path<z.input<S>>, { message }, { shouldFocus: true });
         }

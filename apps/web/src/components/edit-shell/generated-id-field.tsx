@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { TextField } from './fields';
 
-/** An id field filled on the client (SPEC.md §5), editable, with a button that draws a new, unused one. */
+/** An id field filled on the client (docs/product.md §5), editable, with a button that draws a new, unused one. */
 export function GeneratedIdField({
   name,
   label,

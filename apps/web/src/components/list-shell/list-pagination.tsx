@@ -1,6 +1,6 @@
 import { Group, Pagination, Text } from '@mantine/core';
 
-/** Paging with the spec's page range (SPEC.md §9): up to 20 page buttons around the current page. */
+/** Paging with the spec's page range (docs/product.md §9): up to 20 page buttons around the current page. */
 export function ListPagination({
   page,
   total,

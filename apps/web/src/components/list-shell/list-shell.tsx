@@ -28,7 +28,7 @@ interface ListShellProps<Row, C extends Call, L extends Call> extends ListQueryO
 }
 
 /**
- * One list screen (STYLE.md "Screens"): `useListQuery` (saved query, count and list calls), the
+ * One list screen (docs/style.md "Screens"): `useListQuery` (saved query, count and list calls), the
  * search bar and the table with its paging.
  */
 export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L extends Call & Takes<L, ListPageBody>>(

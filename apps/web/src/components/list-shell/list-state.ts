@@ -2,7 +2,7 @@ import { PAGE_RANGE, PAGE_SIZE, type SortDir } from '@fleet/contract';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
-/** The saved search query of a list (SPEC.md §3), kept across navigation and reloads. */
+/** The saved search query of a list (docs/product.md §3), kept across navigation and reloads. */
 export interface SavedListQuery {
   search_item: string;
   search_text: string;

@@ -12,7 +12,7 @@ import classes from './map-host.module.css';
 export const DEFAULT_CENTER: LatLngExpression = [35.6812, 139.7671];
 
 /**
- * The one map host (STYLE.md "Maps"): tiles from the server's TILE_URL; each
+ * The one map host (docs/style.md "Maps"): tiles from the server's TILE_URL; each
  * overlay (position, route, areas) is a child component managing its own layer.
  */
 export function MapHost({

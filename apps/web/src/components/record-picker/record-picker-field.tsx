@@ -23,7 +23,7 @@ interface RecordPickerFieldProps<Row> {
   onPicked?(row: Row | null): void;
 }
 
-/** A form field whose value is the id of a record chosen from a server-side search (SPEC.md §3 pickers). */
+/** A form field whose value is the id of a record chosen from a server-side search (docs/product.md §3 pickers). */
 export function RecordPickerField<Row>(p: RecordPickerFieldProps<Row>) {
   const { control } = useFormContext();
   const [opened, modal] = useDisclosure(false);

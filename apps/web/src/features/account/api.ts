@@ -36,7 +36,7 @@ export const accountDetailQuery = (account_id: string) =>
 
 export const useAccountDetail = (account_id: string) => useQuery(accountDetailQuery(account_id));
 
-/** A fresh account id, checked with the server (SPEC.md §5). */
+/** A fresh account id, checked with the server (docs/product.md §5). */
 export const useNewAccountId = () =>
   useQuery(newIdQuery([...accountKeys.all, 'new-id'], () => generateCheckedId(accountExistCheck, 'account_id')));
 

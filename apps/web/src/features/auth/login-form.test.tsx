@@ -22,7 +22,7 @@ afterEach(() => {
   useSession.getState().signOut();
 });
 
-describe('LoginForm (SPEC.md §4, §5)', () => {
+describe('LoginForm (docs/product.md §4, §5)', () => {
   it('shows the required message under both fields, then drops each as it is filled in', async () => {
     const fetch = answer(200, {});
     renderLogin();

@@ -6,7 +6,7 @@ import { paths } from '../../lib/paths';
 import { forgetVerifiedToken } from '../../lib/session-guard';
 import { useSession } from '../../lib/session-store';
 
-/** Revokes the token on the server (best effort), clears the session and returns to login (SPEC.md §4). */
+/** Revokes the token on the server (best effort), clears the session and returns to login (docs/product.md §4). */
 export function useLogout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -127,7 +127,7 @@ const readingSeries = (
       }),
     }));
 
-/** Start/stop wording of SPEC.md §4: a console command says 始動 for permit, 停止 otherwise; a report by what the engine did. */
+/** Start/stop wording of docs/product.md §4: a console command says 始動 for permit, 停止 otherwise; a report by what the engine did. */
 const startStop = (r: Row) =>
   r.command !== null && r.command !== undefined
     ? startStopLabel(r.command)

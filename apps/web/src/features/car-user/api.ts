@@ -16,7 +16,7 @@ export const carUserDetailQuery = (user_id: string) =>
 
 export const useCarUserDetail = (user_id: string) => useQuery(carUserDetailQuery(user_id));
 
-/** A fresh customer id, checked with the server (SPEC.md §5). */
+/** A fresh customer id, checked with the server (docs/product.md §5). */
 export const newCarUserIdQuery = () =>
   newIdQuery([...carUserKeys.all, 'new-id'], () => generateCheckedId(userExistCheck, 'user_id'));
 export const useNewCarUserId = () => useQuery(newCarUserIdQuery());

@@ -18,7 +18,7 @@ export interface CarUserFieldsProps {
   companyName?: string | null;
 }
 
-/** The fields of the customer form (SPEC.md §3), shared by the customer screens and the wizard. */
+/** The fields of the customer form (docs/product.md §3), shared by the customer screens and the wizard. */
 export function CarUserFields({ prefix = '', mode, companies, companyName }: CarUserFieldsProps) {
   const n = (field: string) => `${prefix}${field}`;
   return (

@@ -7,7 +7,7 @@ import { carTexts } from './texts';
 const T = carTexts.fields;
 
 /**
- * The vehicle's own fields (SPEC.md §3), shared by the vehicle screens and the
+ * The vehicle's own fields (docs/product.md §3), shared by the vehicle screens and the
  * wizard ('car.' prefix); `children` slot in the customer and terminal pickers.
  */
 export function CarFields({ prefix = '', children }: { prefix?: string; children?: ReactNode }) {

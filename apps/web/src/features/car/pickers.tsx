@@ -21,7 +21,7 @@ import { carTexts } from './texts';
 
 const T = carTexts.pickers;
 
-/** Picker search columns keep their index in the list's full search columns (SPEC.md §3). */
+/** Picker search columns keep their index in the list's full search columns (docs/product.md §3). */
 const indexed = (all: readonly { key: string }[], picked: readonly { key: string; label: string }[]) =>
   picked.map((c) => ({ item: String(all.findIndex((a) => a.key === c.key)), label: c.label }));
 

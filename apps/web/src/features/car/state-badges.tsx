@@ -7,7 +7,7 @@ import {
 } from '@fleet/contract';
 import { Badge, type BadgeProps } from '@mantine/core';
 
-/** Badges for the latest terminal state, with the SPEC.md §4 wording. */
+/** Badges for the latest terminal state, with the docs/product.md §4 wording. */
 type State = Pick<TelemetryState, 'engine_running' | 'engine_line' | 'connection' | 'device_state'> | null | undefined;
 /** `size` makes them compact where a row shows all four (the vehicle list). */
 type Props = { state: State; size?: BadgeProps['size'] };

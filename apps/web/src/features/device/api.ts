@@ -24,7 +24,7 @@ export const deviceDetailQuery = (car_device_id: string) =>
 
 export const useDeviceDetail = (car_device_id: string) => useQuery(deviceDetailQuery(car_device_id));
 
-/** A fresh terminal id, checked with the server (SPEC.md §5). */
+/** A fresh terminal id, checked with the server (docs/product.md §5). */
 export const newDeviceIdQuery = () =>
   newIdQuery([...deviceKeys.all, 'new-id'], () => generateCheckedId(deviceExistCheck, 'car_device_id'));
 export const useNewDeviceId = () => useQuery(newDeviceIdQuery());

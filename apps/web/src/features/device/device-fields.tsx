@@ -17,7 +17,7 @@ import { generateCheckedId } from '../../lib/use-id-generator';
 import { generateTerminalSecret } from './terminal-secret';
 import { deviceTexts } from './texts';
 
-/** The fields of the GPS terminal form (SPEC.md §3), shared by the terminal screens and the wizard ('device.' prefix). */
+/** The fields of the GPS terminal form (docs/product.md §3), shared by the terminal screens and the wizard ('device.' prefix). */
 export function DeviceFields({ prefix = '', mode }: { prefix?: string; mode: 'add' | 'edit' }) {
   const n = (field: string) => `${prefix}${field}`;
   return (

@@ -21,7 +21,7 @@ export const emptyDevice = (car_device_id: string): DeviceEditFormInput => ({
 });
 
 /**
- * SPEC.md §8: a server that answers 'already registered' for the IMEI gets the
+ * docs/product.md §8: a server that answers 'already registered' for the IMEI gets the
  * entered-IMEI-in-use message under the IMEI field (whatever key it used).
  */
 export function imeiConflict(e: unknown, field = 'car_data_id'): unknown {

@@ -14,7 +14,7 @@ describe('generateTerminalSecret', () => {
 });
 
 describe('imeiConflict', () => {
-  it("puts a bare 'already registered' 409 under the IMEI field (SPEC.md §8)", () => {
+  it("puts a bare 'already registered' 409 under the IMEI field (docs/product.md §8)", () => {
     const e = imeiConflict(new ApiClientError(409, 'CONFLICT', 'already registered')) as ApiClientError;
     expect(e.errors).toEqual({ car_data_id: '入力されたIMEIは既に使用されています。' });
   });

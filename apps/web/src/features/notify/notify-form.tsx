@@ -113,7 +113,7 @@ function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
   );
 }
 
-/** The signed-in user's own notification settings (SPEC.md §3): mail address and the eight items. */
+/** The signed-in user's own notification settings (docs/product.md §3): mail address and the eight items. */
 export function NotifyForm({ accountId }: { accountId: string }) {
   const qc = useQueryClient();
   const q = useQuery({

@@ -30,7 +30,7 @@ export function useRegisterAll() {
 }
 
 /**
- * The terminal step's check with the server (SPEC.md §5: an IMEI already registered is refused):
+ * The terminal step's check with the server (docs/product.md §5: an IMEI already registered is refused):
  * the fields already in use, with their messages, so the step stops there and not at the end.
  */
 export async function terminalInUse(device: {

@@ -20,7 +20,7 @@ import { registrationTexts as T } from './texts';
 import { WizardDone, type Registered } from './wizard-done';
 import { WizardSummary } from './wizard-summary';
 
-/** The three input steps, in order, with the contract schema each must pass before the next (SPEC.md §2 wizard). */
+/** The three input steps, in order, with the contract schema each must pass before the next (docs/product.md §2 wizard). */
 const parts = [
   { key: 'user', label: T.steps.user, schema: CarUserForm },
   { key: 'device', label: T.steps.device, schema: DeviceForm },

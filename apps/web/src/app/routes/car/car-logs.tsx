@@ -27,7 +27,7 @@ function rangeErrors(carDataId: string, range: Range): Partial<Range> {
   return out;
 }
 
-/** `/car/car_loges/{car_data_id?}`: every log a terminal sends, with the date filter of SPEC.md §5. */
+/** `/car/car_loges/{car_data_id?}`: every log a terminal sends, with the date filter of docs/product.md §5. */
 export function Component() {
   const carDataId = useSelection('car_data_id');
   // The URL names the terminal only: its vehicle (tabs, number, customer) is looked up by the IMEI.

@@ -9,6 +9,17 @@ describe('redactUrl', () => {
     ['/x?access_token=a&Password=b&otp=1', '/x?access_token=[REDACTED]&Password=[REDACTED]&otp=[REDACTED]'],
     ['/api/car_list', '/api/car_list'],
     ['/x?page=2&sort=name', '/x?page=2&sort=name'],
+    ['/device/v1/batch', '/device/v1/batch'],
+    ['/device/osmand/s3cret', '/device/osmand/[REDACTED]'],
+    ['/device/osmand/s3cret/?id=1&lat=2', '/device/osmand/[REDACTED]?id=1&lat=2'],
+    ['//device//OsmAnd/s3cret/x', '/device/osmand/[REDACTED]'],
+    ['/device/%6fsmand/s3cret', '/device/osmand/[REDACTED]'],
+    ['/device/./osmand/s3cret', '/device/osmand/[REDACTED]'],
+    ['/device/s3cret', '/device/[REDACTED]'],
+    ['/device/v1/batch/s3cret', '/device/[REDACTED]'],
+    ['/s3cret?id=358409100000001', '/[REDACTED]?id=358409100000001'],
+    ['/s3cret/?deviceid=1&password=p', '/[REDACTED]?deviceid=1&password=[REDACTED]'],
+    ['/?id=358409100000001', '/?id=358409100000001'],
   ])('%s → %s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });

@@ -1,4 +1,6 @@
 import {
+  RECOVERY_CODE_COUNT,
+  STEP_UP_MINUTES,
   TOTP_ISSUER,
   carList,
   companyTotpPolicy,
@@ -10,13 +12,24 @@ import {
   totpDisable,
   totpEnable,
   totpMessages,
+  totpRecoveryCodes,
   totpSetup,
   totpStatus,
   validationMessages,
 } from '@fleet/contract';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIXTURE_PASSWORD, callAs, createTestApp, login, seedFixtures, unchecked, type TestApp } from './helper.js';
+import { reserveEngineCall } from './engine-support.js';
+import {
+  FIXTURE_PASSWORD,
+  callAs,
+  createTestApp,
+  fleet,
+  login,
+  seedFixtures,
+  unchecked,
+  type TestApp,
+} from './helper.js';
 
 /**
  * 二段階認証 (TOTP, RFC 6238) from setup to disable, through the real app. The test's clock (Date
@@ -93,7 +106,7 @@ describe('TOTP sign-in', () => {
   it('setup answers a secret and an otpauth URL; enable refuses a wrong code and takes a right one', async () => {
     token = await login(t.app, 'managerA');
     const status = await callAs(t.app, token, totpStatus, {});
-    expect(status.body).toEqual({ enabled: false, required: false });
+    expect(status.body).toEqual({ enabled: false, required: false, recovery_codes_left: 0 });
 
     const setup = await callAs(t.app, token, totpSetup, {});
     expect(setup.status).toBe(200);
@@ -112,7 +125,11 @@ describe('TOTP sign-in', () => {
 
     const right = await callAs(t.app, token, totpEnable, { otp: codeOf(secret) });
     expect(right.status, right.raw.body).toBe(200);
-    expect((await callAs(t.app, token, totpStatus, {})).body).toEqual({ enabled: true, required: false });
+    expect((await callAs(t.app, token, totpStatus, {})).body).toEqual({
+      enabled: true,
+      required: false,
+      recovery_codes_left: RECOVERY_CODE_COUNT,
+    });
     expect(await auditRows('account.totp_enable', 'manager-a')).toEqual([{ account_id: 'manager-a', detail: {} }]);
   });
 
@@ -170,7 +187,8 @@ describe('TOTP sign-in', () => {
       otp: code,
     });
     expect(replay.status).toBe(401);
-    expect(replay.error.errors).toEqual({ otp: totpMessages.otpWrong });
+    // Said so, with what to do: wait for the app's next code.
+    expect(replay.error).toMatchObject({ message: totpMessages.otpUsed, errors: { otp: totpMessages.otpUsed } });
     // An older step's code is refused too once a later one was used.
     const older = await callAs(t.app, undefined, loginCall, {
       username: 'manager-a',
@@ -293,7 +311,11 @@ describe('a company that requires TOTP', () => {
     expect(blocked.status).toBe(403);
     expect(blocked.error).toMatchObject({ code: 'TOTP_SETUP_REQUIRED', message: totpMessages.setupRequired });
     expect((await callAs(t.app, staff, meCall, {})).status).toBe(200);
-    expect((await callAs(t.app, staff, totpStatus, {})).body).toEqual({ enabled: false, required: true });
+    expect((await callAs(t.app, staff, totpStatus, {})).body).toEqual({
+      enabled: false,
+      required: true,
+      recovery_codes_left: 0,
+    });
 
     moveToNextStep();
     const secret = await enableTotp('staff-a', staff);
@@ -308,5 +330,200 @@ describe('a company that requires TOTP', () => {
   it('another company is not affected', async () => {
     const other = await login(t.app, 'adminB');
     expect((await callAs(t.app, other, carList, {})).status).toBe(200);
+  });
+});
+
+describe('the login counts as the step-up; used codes; recovery codes', () => {
+  let secret = '';
+  let codes: string[] = [];
+  let first = '';
+  const signIn = (second: { otp?: string; recovery_code?: string }) =>
+    callAs(t.app, undefined, loginCall, { username: 'admin-b', password: FIXTURE_PASSWORD, ...second });
+  const prohibit = (token: string) => reserveEngineCall(t.app, token, fleet.B.car_data_id, 1);
+  const codesLeft = async (token: string) => (await callAs(t.app, token, totpStatus, {})).body.recovery_codes_left;
+  const storedHashes = async () =>
+    (
+      await t.db
+        .selectFrom('account_totp_recovery_codes')
+        .select('code_hash')
+        .where('account_id', '=', 'admin-b')
+        .execute()
+    ).map((r) => r.code_hash);
+
+  it('enabling answers ten recovery codes once; only their hashes are stored', async () => {
+    first = await login(t.app, 'adminB');
+    moveToNextStep();
+    const setup = await callAs(t.app, first, totpSetup, {});
+    secret = setup.body.secret;
+    const enable = await callAs(t.app, first, totpEnable, { otp: codeOf(secret) });
+    expect(enable.status, enable.raw.body).toBe(200);
+    codes = enable.body.recovery_codes;
+    expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(new Set(codes).size).toBe(RECOVERY_CODE_COUNT);
+    for (const code of codes) expect(code).toMatch(/^[a-z2-7]{4}(-[a-z2-7]{4}){3}$/);
+    const hashes = await storedHashes();
+    expect(hashes).toHaveLength(RECOVERY_CODE_COUNT);
+    for (const code of codes)
+      for (const hash of hashes) {
+        expect(hash).not.toContain(code.replaceAll('-', ''));
+        expect(hash).not.toContain(code);
+      }
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT);
+    expect((await callAs(t.app, first, totpStatus, {})).raw.body).not.toContain(codes[0]);
+  });
+
+  it('a login that verified a code is stepped up for STEP_UP_MINUTES, that session only', async () => {
+    moveToNextStep();
+    const res = await signIn({ otp: codeOf(secret) });
+    expect(res.status, res.raw.body).toBe(200);
+    const token = res.body.token;
+    const me = await callAs(t.app, token, meCall, {});
+    expect(me.body.stepped_up_until).toBe(new Date(now + STEP_UP_MINUTES * 60_000).toISOString());
+    // The session signed in before has not stepped up.
+    expect((await prohibit(first)).error).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    const ok = await prohibit(token);
+    expect(ok.status, ok.raw.body).toBe(200);
+    const audit = await auditRows('session.step_up', 'admin-b');
+    expect(audit).toEqual([{ account_id: 'admin-b', detail: { until: me.body.stepped_up_until, with: 'login' } }]);
+    // Past the window the prohibit asks again (the clock moves past five minutes; nothing waits).
+    for (let i = 0; i * STEP <= STEP_UP_MINUTES * 60_000; i++) moveToNextStep();
+    expect((await prohibit(token)).error).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    expect((await callAs(t.app, token, meCall, {})).body.stepped_up_until).toBeNull();
+  });
+
+  it('a login without a second factor is not a step-up', async () => {
+    const token = await login(t.app, 'managerA');
+    expect((await callAs(t.app, token, meCall, {})).body.stepped_up_until).toBeNull();
+  });
+
+  it('a code already used is refused as used, at login, step-up and disable, and counts as a failed try', async () => {
+    moveToNextStep();
+    const code = codeOf(secret);
+    const res = await signIn({ otp: code });
+    expect(res.status, res.raw.body).toBe(200);
+    const before = await failedAttempts();
+    const used = { message: totpMessages.otpUsed, errors: { otp: totpMessages.otpUsed } };
+    expect((await signIn({ otp: code })).error).toMatchObject({ code: 'UNAUTHORIZED', ...used });
+    const step = await callAs(t.app, first, stepUp, { password: FIXTURE_PASSWORD, otp: code });
+    expect(step.status).toBe(401);
+    expect(step.error).toMatchObject(used);
+    const off = await callAs(t.app, first, totpDisable, { password: FIXTURE_PASSWORD, otp: code });
+    expect(off.status).toBe(401);
+    expect(off.error).toMatchObject(used);
+    expect(await failedAttempts()).toBe(before + 3);
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT);
+  });
+
+  it('a recovery code signs in once in place of the code (any case, spaces), steps the session up and is audited', async () => {
+    const code = codes[0]!;
+    const res = await signIn({ recovery_code: ` ${code.toUpperCase().replaceAll('-', ' ')} ` });
+    expect(res.status, res.raw.body).toBe(200);
+    const me = await callAs(t.app, res.body.token, meCall, {});
+    expect(me.body.stepped_up_until).toEqual(expect.any(String));
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT - 1);
+    const again = await signIn({ recovery_code: code });
+    expect(again.status).toBe(401);
+    expect(again.error).toMatchObject({
+      message: totpMessages.recoveryCodeUsed,
+      errors: { recovery_code: totpMessages.recoveryCodeUsed },
+    });
+    expect(await auditRows('account.totp_recovery_used', 'admin-b')).toEqual([
+      { account_id: 'admin-b', detail: { call: 'login', remaining: RECOVERY_CODE_COUNT - 1 } },
+    ]);
+  });
+
+  it('a recovery code is taken by the step-up too', async () => {
+    const res = await callAs(t.app, first, stepUp, { password: FIXTURE_PASSWORD, recovery_code: codes[1]! });
+    expect(res.status, res.raw.body).toBe(200);
+    expect((await prohibit(first)).error?.code).not.toBe('STEP_UP_REQUIRED');
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT - 2);
+    const again = await callAs(t.app, first, stepUp, { password: FIXTURE_PASSWORD, recovery_code: codes[1]! });
+    expect(again.error.errors).toEqual({ recovery_code: totpMessages.recoveryCodeUsed });
+  });
+
+  it('wrong recovery codes count against the sign-in limits, and then even a right one is refused', async () => {
+    const before = await failedAttempts();
+    const wrong = await signIn({ recovery_code: 'aaaa-aaaa-aaaa-aaaa' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.error.errors).toEqual({ recovery_code: totpMessages.recoveryCodeWrong });
+    expect(await failedAttempts()).toBe(before + 1);
+    let refused = 1;
+    while ((await signIn({ recovery_code: 'aaaa-aaaa-aaaa-aaaa' })).status === 401) expect(++refused).toBeLessThan(30);
+    const limited = await signIn({ recovery_code: codes[2]! });
+    expect(limited.status).toBe(429);
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT - 2);
+  });
+
+  it('new recovery codes need the password and a code; they replace the old ones', async () => {
+    moveToNextStep();
+    const wrongPassword = await callAs(t.app, first, totpRecoveryCodes, {
+      password: 'wrong-password',
+      otp: codeOf(secret),
+    });
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.error.errors).toEqual({ password: totpMessages.passwordWrong });
+    const wrongCode = await callAs(t.app, first, totpRecoveryCodes, {
+      password: FIXTURE_PASSWORD,
+      otp: wrongCodeOf(secret),
+    });
+    expect(wrongCode.status).toBe(401);
+    expect(wrongCode.error.errors).toEqual({ otp: totpMessages.otpWrong });
+    const res = await callAs(t.app, first, totpRecoveryCodes, { password: FIXTURE_PASSWORD, otp: codeOf(secret) });
+    expect(res.status, res.raw.body).toBe(200);
+    const fresh = res.body.recovery_codes;
+    expect(fresh).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(fresh.filter((c) => codes.includes(c))).toEqual([]);
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT);
+    expect(await auditRows('account.totp_recovery_codes', 'admin-b')).toEqual([{ account_id: 'admin-b', detail: {} }]);
+    const old = await signIn({ recovery_code: codes[3]! });
+    expect(old.error.errors).toEqual({ recovery_code: totpMessages.recoveryCodeWrong });
+    expect((await signIn({ recovery_code: fresh[0]! })).status).toBe(200);
+    codes = fresh.slice(1);
+  });
+
+  it('validation errors of the recovery codes are in Japanese', async () => {
+    const empty = await callAs(t.app, first, totpRecoveryCodes, unchecked({}));
+    expect(empty.status).toBe(400);
+    expect(empty.error.errors).toEqual({ password: validationMessages.required, otp: validationMessages.required });
+    const both = await callAs(t.app, first, totpRecoveryCodes, {
+      password: FIXTURE_PASSWORD,
+      otp: '123456',
+      recovery_code: codes[0]!,
+    });
+    expect(both.status).toBe(400);
+    expect(both.error.errors).toEqual({ recovery_code: totpMessages.oneCodeOnly });
+    const format = await signIn({ recovery_code: 'abc' });
+    expect(format.status).toBe(400);
+    expect(format.error.errors).toEqual({ recovery_code: totpMessages.recoveryCodeFormat });
+    const stepFormat = await callAs(t.app, first, stepUp, { password: FIXTURE_PASSWORD, recovery_code: '1234' });
+    expect(stepFormat.status).toBe(400);
+    expect(stepFormat.error.errors).toEqual({ recovery_code: totpMessages.recoveryCodeFormat });
+    expect(await codesLeft(first)).toBe(RECOVERY_CODE_COUNT - 1);
+  });
+
+  it("nobody renews another account's recovery codes: the call acts on the caller's own account", async () => {
+    const hashes = await storedHashes();
+    // The super admin, without TOTP: the call answers for their own account, which has none.
+    const other = await login(t.app, 'superAdmin');
+    moveToNextStep();
+    const res = await callAs(
+      t.app,
+      other,
+      totpRecoveryCodes,
+      unchecked({ account_id: 'admin-b', password: FIXTURE_PASSWORD, otp: codeOf(secret) }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.error.message).toBe(totpMessages.notEnabled);
+    expect(await storedHashes()).toEqual(hashes);
+    expect(
+      (await callAs(t.app, undefined, totpRecoveryCodes, { password: FIXTURE_PASSWORD, otp: '123456' })).status,
+    ).toBe(401);
+  });
+
+  it('disable takes a recovery code in place of the code, and drops the recovery codes', async () => {
+    const res = await callAs(t.app, first, totpDisable, { password: FIXTURE_PASSWORD, recovery_code: codes[0]! });
+    expect(res.status, res.raw.body).toBe(200);
+    expect(await storedHashes()).toEqual([]);
+    expect(await codesLeft(first)).toBe(0);
   });
 });

@@ -58,6 +58,8 @@ export const auditActionLabels: Record<string, string> = {
   'engine_command.cancel': 'コマンド取消（権限なし）',
   'account.engine_control': 'エンジン制御権限の変更',
   'session.step_up': '本人確認（エンジン始動禁止の前）',
+  'account.totp_recovery_used': 'リカバリーコードの使用',
+  'account.totp_recovery_codes': 'リカバリーコードの再発行',
 };
 
 export const AuditLogListRequest = z.object({

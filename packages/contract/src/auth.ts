@@ -2,17 +2,21 @@ import { z } from 'zod';
 import { defineCall } from './call.js';
 import { validationMessages as m } from './messages.js';
 import { idField } from './fields.js';
-import { otpField } from './totp.js';
+import { otpField, recoveryCodeField, withOneCode } from './totp.js';
 
 const credential = (max: number) => z.string({ error: m.required }).min(1, m.required).max(max, m.tooLong);
 
-export const LoginRequest = z.object({
-  /** account_id or email */
-  username: credential(254).transform((s) => s.trim()),
-  password: credential(128),
-  /** The 6-digit TOTP code, for accounts with 二段階認証 on (asked after OTP_REQUIRED). */
-  otp: otpField().optional(),
-});
+export const LoginRequest = withOneCode(
+  z.object({
+    /** account_id or email */
+    username: credential(254).transform((s) => s.trim()),
+    password: credential(128),
+    /** The 6-digit TOTP code, for accounts with 二段階認証 on (asked after OTP_REQUIRED). */
+    otp: otpField().optional(),
+    /** A recovery code in place of the 6-digit code (single use). */
+    recovery_code: recoveryCodeField().optional(),
+  }),
+);
 export const LoginResponse = z.object({
   id: z.string(),
   username: z.string(),
@@ -71,10 +75,14 @@ export const MeResponse = z.object({
  * Step-up before a prohibit (docs/engine-control.md): the password again (and the one-time code where
  * the account has TOTP) marks this session elevated for STEP_UP_MINUTES.
  */
-export const StepUpRequest = z.object({
-  password: credential(128),
-  otp: z.string({ error: m.invalid }).trim().max(16, m.tooLong).optional(),
-});
+export const StepUpRequest = withOneCode(
+  z.object({
+    password: credential(128),
+    otp: z.string({ error: m.invalid }).trim().max(16, m.tooLong).optional(),
+    /** A recovery code in place of the 6-digit code (single use). */
+    recovery_code: recoveryCodeField().optional(),
+  }),
+);
 export const stepUp = defineCall('/api/step_up', StepUpRequest, OkResponse.extend({ stepped_up_until: z.string() }));
 
 export const me = defineCall('/api/me', z.object({}).optional(), MeResponse);

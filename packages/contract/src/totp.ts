@@ -16,6 +16,11 @@ export const totpMessages = {
   otpRequired: '認証アプリに表示されている6桁の確認コードを入力してください。',
   otpFormat: '6桁の数字で入力してください',
   otpWrong: '確認コードが正しくありません。',
+  otpUsed: 'このコードは使用済みです。次のコードを入力してください。',
+  recoveryCodeFormat: 'リカバリーコードは「xxxx-xxxx-xxxx-xxxx」の16文字で入力してください',
+  recoveryCodeWrong: 'リカバリーコードが正しくありません。',
+  recoveryCodeUsed: 'このリカバリーコードは使用済みです。別のリカバリーコードを入力してください。',
+  oneCodeOnly: '確認コードとリカバリーコードは、どちらか一方だけを入力してください',
   notPending: '先に二段階認証の設定を開始してください。',
   alreadyEnabled: '二段階認証は既に有効です。',
   notEnabled: '二段階認証は有効になっていません。',
@@ -37,10 +42,56 @@ export const otpField = () =>
         .regex(/^\d{6}$/, totpMessages.otpFormat),
     );
 
+/**
+ * Recovery codes: single-use codes that stand in for the 6-digit code when the app is out of reach.
+ * Ten of them, answered once by totp_enable and by totp_recovery_codes (which replaces them all);
+ * the server keeps only their SHA-256. 16 characters of base32 (80 random bits), shown in groups of four.
+ */
+export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_CHARS = /^[a-z2-7]{16}$/;
+
+/** A recovery code as typed: spaces and hyphens dropped, any case; then its 16 characters. */
+export const recoveryCodeField = () =>
+  z
+    .string({ error: m.required })
+    .transform((s) => s.replace(/[\s-]+/g, '').toLowerCase())
+    .pipe(z.string().min(1, m.required).regex(RECOVERY_CODE_CHARS, totpMessages.recoveryCodeFormat));
+
+/** How a recovery code is shown: `abcd-efgh-2345-6723`. */
+export const formatRecoveryCode = (code: string) => code.match(/.{1,4}/g)?.join('-') ?? code;
+
+/** The second factor of a call: the 6-digit code or, in its place, a recovery code; never both. */
+export const secondFactorFields = {
+  otp: otpField().optional(),
+  recovery_code: recoveryCodeField().optional(),
+};
+const notBoth = (v: { otp?: string | undefined; recovery_code?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (v.otp !== undefined && v.otp !== '' && v.recovery_code !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['recovery_code'], message: totpMessages.oneCodeOnly });
+};
+/** The password and one of the two codes (disable, new recovery codes). */
+const passwordAndCode = () =>
+  z
+    .object({
+      password: z.string({ error: m.required }).min(1, m.required).max(128, m.tooLong),
+      ...secondFactorFields,
+    })
+    .superRefine(notBoth)
+    // Also when the password is missing, so that an empty form names both of its fields.
+    .refine((v) => typeof v !== 'object' || v === null || v.otp !== undefined || v.recovery_code !== undefined, {
+      path: ['otp'],
+      message: m.required,
+      when: () => true,
+    });
+/** A login or step-up that gave both codes: refused (400) before anything is checked. */
+export const withOneCode = <T extends z.ZodObject>(schema: T) => schema.superRefine(notBoth);
+
 export const TotpStatusResponse = z.object({
   enabled: z.boolean(),
   /** The account's company requires TOTP of its accounts. */
   required: z.boolean(),
+  /** Recovery codes not used yet (0 without TOTP). */
+  recovery_codes_left: z.number().int(),
 });
 export const totpStatus = defineCall('/api/totp_status', z.object({}).optional(), TotpStatusResponse);
 
@@ -48,14 +99,22 @@ export const totpStatus = defineCall('/api/totp_status', z.object({}).optional()
 export const TotpSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
 export const totpSetup = defineCall('/api/totp_setup', z.object({}).optional(), TotpSetupResponse);
 
-export const TotpEnableRequest = z.object({ otp: otpField() });
-export const totpEnable = defineCall('/api/totp_enable', TotpEnableRequest, z.object({ ok: z.boolean() }));
+/** The recovery codes as shown once, formatted (`formatRecoveryCode`). */
+export const RecoveryCodesResponse = z.object({ ok: z.boolean(), recovery_codes: z.array(z.string()) });
 
-export const TotpDisableRequest = z.object({
-  password: z.string({ error: m.required }).min(1, m.required).max(128, m.tooLong),
-  otp: otpField(),
-});
+export const TotpEnableRequest = z.object({ otp: otpField() });
+export const totpEnable = defineCall('/api/totp_enable', TotpEnableRequest, RecoveryCodesResponse);
+
+export const TotpDisableRequest = passwordAndCode();
 export const totpDisable = defineCall('/api/totp_disable', TotpDisableRequest, z.object({ ok: z.boolean() }));
+
+/** New recovery codes with the password and a code: the old ones, used or not, stop working. */
+export const TotpRecoveryCodesRequest = passwordAndCode();
+export const totpRecoveryCodes = defineCall(
+  '/api/totp_recovery_codes',
+  TotpRecoveryCodesRequest,
+  RecoveryCodesResponse,
+);
 
 /** A company's policy: every account of it must sign in with TOTP. Company admins (own company) and the super admin. */
 export const CompanyTotpPolicyRequest = z.object({ company_id: idField() });

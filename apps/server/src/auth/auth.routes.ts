@@ -8,7 +8,7 @@ import { registerCall } from '../access/route.js';
 import { updateAccount } from '../account/account.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from '../credentials/password.js';
-import { verifyStepUp } from './step-up.js';
+import { stepUpUntil, verifyStepUp } from './step-up.js';
 import { checkSecondFactor, otpRefusal } from './totp.js';
 import {
   createSession,
@@ -39,16 +39,23 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         .executeTakeFirst();
       const ok = await verifyPassword(body.password, account?.password_hash);
       if (!account || !ok) throw unauthorized(sessionMessages.loginFailed);
-      const second = await checkSecondFactor(db, account.account_id, body.otp);
-      // The password was right: asking for the code is not a failure; a wrong code is.
-      if (second === 'missing') await markLoginSucceeded(db, attempt);
-      if (second === 'missing' || second === 'wrong') throw otpRefusal(second);
+      const second = await checkSecondFactor(db, account.account_id, body, 'login');
+      // The password was right: asking for the code is not a failure; a refused code is.
+      if (second.result === 'missing') await markLoginSucceeded(db, attempt);
+      if (second.result !== 'off' && second.result !== 'ok') throw otpRefusal(second);
       await markLoginSucceeded(db, attempt);
       if (needsRehash(account.password_hash, config.passwordHashLog2N)) {
         const rehashed = await hashPassword(body.password, config.passwordHashLog2N);
         await updateAccount(db, account.account_id, { password_hash: rehashed });
       }
-      const token = await createSession(db, account.account_id, life);
+      // The password and a code were just given: the session counts as stepped up (that session only).
+      const steppedUpUntil = second.result === 'ok' ? stepUpUntil() : null;
+      const token = await createSession(db, account.account_id, life, steppedUpUntil);
+      if (steppedUpUntil)
+        await writeAudit(db, { account_id: account.account_id }, 'session.step_up', 'account', account.account_id, {
+          until: steppedUpUntil.toISOString(),
+          with: 'login',
+        });
       return {
         id: account.account_id,
         username: account.name,

@@ -21,7 +21,8 @@ export async function savePendingSecret(db: Db, accountId: string, secret: strin
 
 /**
  * Uses up a time step: true when no code of this or a later step was accepted before. One UPDATE,
- * so two requests with the same code cannot both pass.
+ * so two requests with the same code cannot both pass. (False means the code was used already, or a
+ * later one was: the account's next code is the one to type.)
  */
 export async function consumeStep(db: Db, accountId: string, step: number): Promise<boolean> {
   const row = await db
@@ -51,6 +52,49 @@ export async function enablePendingSecret(db: Db, accountId: string, step: numbe
     .returning('account_id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Replaces the account's recovery codes (used or not) by these hashes. */
+export async function replaceRecoveryCodes(db: Db, accountId: string, hashes: string[]) {
+  await db.deleteFrom('account_totp_recovery_codes').where('account_id', '=', accountId).execute();
+  await db
+    .insertInto('account_totp_recovery_codes')
+    .values(hashes.map((code_hash) => ({ account_id: accountId, code_hash, used_at: null })))
+    .execute();
+}
+
+/**
+ * Uses up a recovery code: 'ok' when it was one of the account's unused codes (marked used in the same
+ * UPDATE, so two requests cannot both pass), 'used' when it was used before, 'wrong' otherwise.
+ */
+export async function consumeRecoveryCode(db: Db, accountId: string, hash: string): Promise<'ok' | 'used' | 'wrong'> {
+  const used = await db
+    .updateTable('account_totp_recovery_codes')
+    .set({ used_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .where('code_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .returning('account_id')
+    .executeTakeFirst();
+  if (used) return 'ok';
+  const known = await db
+    .selectFrom('account_totp_recovery_codes')
+    .select('account_id')
+    .where('account_id', '=', accountId)
+    .where('code_hash', '=', hash)
+    .executeTakeFirst();
+  return known ? 'used' : 'wrong';
+}
+
+/** How many of the account's recovery codes are still unused. */
+export async function countRecoveryCodesLeft(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('account_totp_recovery_codes')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function deleteTotp(db: Db, accountId: string) {

@@ -5,6 +5,7 @@ import {
   totpDisable,
   totpEnable,
   totpMessages,
+  totpRecoveryCodes,
   totpSetup,
   totpStatus,
 } from '@fleet/contract';
@@ -18,13 +19,15 @@ import { setCompanyTotpPolicy } from '../company/company.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
 import { verifyPassword } from '../credentials/password.js';
 import { sessionsChanged } from '../sessions/session-cache.js';
-import { checkSecondFactor, newTotpSecret, otpauthUrl, stepOfCode } from './totp.js';
+import { checkSecondFactor, newRecoveryCodes, newTotpSecret, otpRefusal, otpauthUrl, stepOfCode } from './totp.js';
 import {
   companyRequiresTotp,
+  countRecoveryCodesLeft,
   deleteTotp,
   enablePendingSecret,
   findCompanyTotpPolicy,
   findTotp,
+  replaceRecoveryCodes,
   savePendingSecret,
 } from './totp.repository.js';
 
@@ -32,7 +35,8 @@ import {
  * 二段階認証 of the signed-in account (docs/decisions.md "TOTP sign-in"). Every call acts on the
  * caller's own account only. Codes and passwords checked here count against the login limits of the
  * account, like a sign-in. Status, setup and enable stay open to a session that must set TOTP up
- * before anything else (its company requires it).
+ * before anything else (its company requires it). Enabling answers the ten recovery codes, once; new
+ * ones replace them with the password and a code.
  */
 export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
@@ -50,6 +54,7 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
     handler: async ({ access }) => ({
       enabled: !!(await findTotp(db, access.account_id))?.secret,
       required: await companyRequiresTotp(db, access.company_id),
+      recovery_codes_left: await countRecoveryCodesLeft(db, access.account_id),
     }),
   });
 
@@ -75,35 +80,64 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
       const step = stepOfCode(totp.pending_secret, body.otp);
       if (step === undefined) throw badRequest(totpMessages.otpWrong, { otp: totpMessages.otpWrong });
       await markLoginSucceeded(db, tried);
-      if (!(await enablePendingSecret(db, access.account_id, step))) throw conflict(totpMessages.alreadyEnabled);
+      const recovery = newRecoveryCodes();
+      await db.transaction().execute(async (trx) => {
+        if (!(await enablePendingSecret(trx, access.account_id, step))) throw conflict(totpMessages.alreadyEnabled);
+        await replaceRecoveryCodes(trx, access.account_id, recovery.hashes);
+        await writeAudit(trx, access, 'account.totp_enable', 'account', access.account_id);
+      });
       // Out of the setup: its sessions may now make every call.
       await sessionsChanged(db, { accountId: access.account_id });
-      await writeAudit(db, access, 'account.totp_enable', 'account', access.account_id);
-      return { ok: true };
+      return { ok: true, recovery_codes: recovery.codes };
     },
   });
+
+  /**
+   * The password and a code (or a recovery code) of the caller's own account, as a limited try:
+   * 401 with the field's error, 400 when the account has no TOTP.
+   */
+  const passwordAndCode = async (
+    access: Access,
+    ip: string,
+    body: { password: string; otp?: string | undefined; recovery_code?: string | undefined },
+    call: string,
+  ) => {
+    const tried = await attempt(access, ip);
+    const account = await db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('account_id', '=', access.account_id)
+      .executeTakeFirst();
+    if (!(await verifyPassword(body.password, account?.password_hash)))
+      throw new AppError(401, 'UNAUTHORIZED', totpMessages.passwordWrong, { password: totpMessages.passwordWrong });
+    const second = await checkSecondFactor(db, access.account_id, body, call);
+    if (second.result === 'off') throw badRequest(totpMessages.notEnabled);
+    if (second.result !== 'ok') throw otpRefusal(second);
+    await markLoginSucceeded(db, tried);
+  };
 
   registerCall(app, ctx, totpDisable, {
     auth: 'user',
     handler: async ({ body, access, request }) => {
       if (await companyRequiresTotp(db, access.company_id)) throw forbidden(totpMessages.requiredByCompany);
-      const tried = await attempt(access, request.ip);
-      const account = await db
-        .selectFrom('accounts')
-        .select('password_hash')
-        .where('account_id', '=', access.account_id)
-        .executeTakeFirst();
-      if (!(await verifyPassword(body.password, account?.password_hash)))
-        throw new AppError(401, 'UNAUTHORIZED', totpMessages.passwordWrong, { password: totpMessages.passwordWrong });
-      const second = await checkSecondFactor(db, access.account_id, body.otp);
-      if (second === 'off') throw badRequest(totpMessages.notEnabled);
-      if (second !== 'ok')
-        throw new AppError(401, 'UNAUTHORIZED', totpMessages.otpWrong, { otp: totpMessages.otpWrong });
-      await markLoginSucceeded(db, tried);
+      await passwordAndCode(access, request.ip, body, 'totp_disable');
       await deleteTotp(db, access.account_id);
       await sessionsChanged(db, { accountId: access.account_id });
       await writeAudit(db, access, 'account.totp_disable', 'account', access.account_id);
       return { ok: true };
+    },
+  });
+
+  registerCall(app, ctx, totpRecoveryCodes, {
+    auth: 'user',
+    handler: async ({ body, access, request }) => {
+      await passwordAndCode(access, request.ip, body, 'totp_recovery_codes');
+      const recovery = newRecoveryCodes();
+      await db.transaction().execute(async (trx) => {
+        await replaceRecoveryCodes(trx, access.account_id, recovery.hashes);
+        await writeAudit(trx, access, 'account.totp_recovery_codes', 'account', access.account_id);
+      });
+      return { ok: true, recovery_codes: recovery.codes };
     },
   });
 

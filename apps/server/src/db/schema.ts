@@ -66,6 +66,14 @@ export interface AccountTotpTable {
   updated_at: Timestamp;
 }
 
+/** Recovery codes of 二段階認証: the SHA-256 of each, single use. */
+export interface AccountTotpRecoveryCodesTable {
+  account_id: string;
+  code_hash: string;
+  used_at: Date | string | null;
+  created_at: Timestamp;
+}
+
 export interface LoginAttemptsTable {
   id: Generated<number>;
   ip: string;
@@ -479,6 +487,7 @@ export interface DB {
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   account_totp: AccountTotpTable;
+  account_totp_recovery_codes: AccountTotpRecoveryCodesTable;
   car_users: CarUsersTable;
   devices: DevicesTable;
   cars: CarsTable;

@@ -18,7 +18,13 @@ export interface SessionLifetimes {
   maxHours: number;
 }
 
-export async function createSession(db: Db, accountId: string, life: SessionLifetimes) {
+/** A new session; `steppedUpUntil` when the sign-in itself was a step-up (it verified a TOTP code). */
+export async function createSession(
+  db: Db,
+  accountId: string,
+  life: SessionLifetimes,
+  steppedUpUntil: Date | null = null,
+) {
   const token = newToken();
   await db
     .insertInto('sessions')
@@ -27,6 +33,7 @@ export async function createSession(db: Db, accountId: string, life: SessionLife
       account_id: accountId,
       expires_at: new Date(Date.now() + life.maxHours * 3600_000),
       revoked_at: null,
+      stepped_up_until: steppedUpUntil,
       sel_account_id: null,
       sel_company_id: null,
       sel_car_id: null,

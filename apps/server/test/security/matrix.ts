@@ -91,6 +91,7 @@ import {
   stepUp,
   totpDisable,
   totpEnable,
+  totpRecoveryCodes,
   totpSetup,
   totpStatus,
   userAdd,
@@ -414,6 +415,7 @@ export const matrix: MatrixRow[] = [
   post(totpSetup, SIGNED_IN, none),
   post(totpEnable, WRONG_CODE, () => ({ body: { otp: '000000' } })),
   post(totpDisable, WRONG_CODE, () => ({ body: { password: FIXTURE_PASSWORD, otp: '000000' } })),
+  post(totpRecoveryCodes, WRONG_CODE, () => ({ body: { password: FIXTURE_PASSWORD, otp: '000000' } })),
   post(companyTotpPolicy, COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
   post(companyTotpPolicyUpdate, COMPANY_ADMINS, (_w, target) => ({
     body: { company_id: companyOf[target], require_totp: false },

@@ -472,3 +472,9 @@ export async function rebuildLatestState(db: Db, carDataId: string): Promise<Tel
     .executeTakeFirstOrThrow();
   return toTelemetryState(row);
 }
+
+/** The terminal (car_data_id) a vehicle carries now; undefined for an unknown vehicle or one without. */
+export async function terminalOfCar(db: Db, carId: string): Promise<string | null | undefined> {
+  const car = await db.selectFrom('cars').select('car_data_id').where('car_id', '=', carId).executeTakeFirst();
+  return car?.car_data_id;
+}

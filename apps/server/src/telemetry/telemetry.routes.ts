@@ -18,7 +18,13 @@ import { notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
 import type { Access } from '../access/access.js';
 import type { TimeWindow } from '../access/visibility.js';
-import { findLatestState, findLiveRecord, rebuildLatestState, type LiveRecord } from './latest-state.repository.js';
+import {
+  findLatestState,
+  findLiveRecord,
+  rebuildLatestState,
+  terminalOfCar,
+  type LiveRecord,
+} from './latest-state.repository.js';
 import { accountNames, findLogPage, ShortWindows, type LogPage, type LogRow } from './log.repository.js';
 import { readRoute } from './route-read.js';
 import { simplifyRoute } from './simplify.js';
@@ -179,12 +185,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     allow: canSee,
     handler: async ({ body, access }) => {
       await access.see('car_id', body.car_id);
-      const car = await db
-        .selectFrom('cars')
-        .select('car_data_id')
-        .where('car_id', '=', body.car_id)
-        .executeTakeFirst();
-      if (car?.car_data_id !== body.car_data_id) throw notFound();
+      if ((await terminalOfCar(db, body.car_id)) !== body.car_data_id) throw notFound();
       const record = await db.transaction().execute(async (trx) => {
         const rebuilt = await rebuildLatestState(trx, body.car_data_id);
         return rebuilt && findLiveRecord(trx, body.car_data_id);

@@ -3,8 +3,12 @@ import { test as base, expect, type Page } from '@playwright/test';
 export const DEMO_PASSWORD = 'fleet-demo-2026';
 export const STORE_KEY = 'fleet-console/session';
 
-/** Logs in through the API and puts the session where the console keeps it: fast set-up for screens. */
-export async function loginAs(page: Page, accountId: string) {
+/**
+ * Signs in through the API and opens `landing` (the vehicle list unless said) signed in, as the login form
+ * would. The session is written into the store on the session-invalid page, the one page of the console
+ * that reads no session.
+ */
+export async function loginAs(page: Page, accountId: string, landing = '/car/car_list') {
   const res = await page.request.post('/api/login', { data: { username: accountId, password: DEMO_PASSWORD } });
   expect(res.status()).toBe(200);
   const login = (await res.json()) as {
@@ -35,6 +39,7 @@ export async function loginAs(page: Page, accountId: string) {
     },
     [STORE_KEY, login] as const,
   );
+  await page.goto(landing);
   return login;
 }
 

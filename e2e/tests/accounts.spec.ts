@@ -11,8 +11,7 @@ const detailValue = (page: import('@playwright/test').Page, label: string) =>
 test('a manager registers an account (generated id, roles 1-2 only), edits it, deletes and restores it', async ({
   page,
 }) => {
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/account/account_list');
+  await loginAs(page, 'tokyo-manager', '/account/account_list');
   await expect(page.getByRole('cell', { name: 'tokyo-staff', exact: true })).toBeVisible();
   // A manager never sees the company's admin (role 0) accounts.
   await expect(page.getByRole('cell', { name: 'tokyo-admin', exact: true })).toHaveCount(0);
@@ -64,8 +63,7 @@ test('a manager registers an account (generated id, roles 1-2 only), edits it, d
 });
 
 test('the account list searches by e-mail and sorts, and the super admin filters by company', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/account/account_list');
+  await loginAs(page, 'admin', '/account/account_list');
   await choose(page, '検索項目', 'メールアドレス');
   await page.getByLabel('検索キーワード').fill('kanagawa-auto');
   await page.getByRole('button', { name: '検索' }).click();
@@ -135,8 +133,7 @@ test('the company admin grants エンジン制御権限 on the edit screen, the 
     ).status,
   ).toBe(200);
 
-  await loginAs(page, id);
-  await page.goto(engineScreen);
+  await loginAs(page, id, engineScreen);
   await expect(page.getByText(engineMessages.noEngineRight).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'エンジン始動を許可' })).toHaveCount(0);
 
@@ -157,8 +154,7 @@ test('the company admin grants エンジン制御権限 on the edit screen, the 
   await expect(page.getByRole('heading', { name: '管理アカウント詳細' })).toBeVisible();
   await expect(detailValue(page, 'エンジン制御権限')).toHaveText('あり');
 
-  await loginAs(page, id);
-  await page.goto(engineScreen);
+  await loginAs(page, id, engineScreen);
   await expect(page.getByText(engineMessages.noEngineRight)).toHaveCount(0);
   await page.getByRole('button', { name: 'エンジン始動を許可' }).click();
   await page.getByRole('dialog').getByRole('button', { name: '許可する' }).click();

@@ -5,8 +5,7 @@ test('the area editor: add an area, edit its bounds, save, reload, still there; 
   page,
 }) => {
   const t = demoTerminal(7);
-  await loginAs(page, 'tokyo-manager');
-  await page.goto(`/car/car_forbidden_area/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-manager', `/car/car_forbidden_area/${t.car_id}/${t.imei}`);
   await expect(page.getByText('禁止エリア（0件）')).toBeVisible();
   await page.getByRole('button', { name: '地図の中央にエリアを追加' }).click();
   await expect(page.getByText('禁止エリア（1件）')).toBeVisible();

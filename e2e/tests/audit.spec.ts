@@ -6,8 +6,7 @@ test('the super admin reads who changed what; nobody else can', async ({ page })
   expect((await manager.call('/api/car_status_update', { car_id: 'C000010', car_status: 3 })).status).toBe(200);
   expect((await manager.call('/api/audit_log_list', {})).status).toBe(403);
 
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_list');
+  await loginAs(page, 'admin', '/car/car_list');
   await page.getByRole('button', { name: 'アカウントメニュー' }).click();
   await page.getByRole('menuitem', { name: '操作履歴' }).click();
   await expect(page.getByRole('heading', { name: '操作履歴' })).toBeVisible();

@@ -30,8 +30,7 @@ test('the fleet map shows the visible vehicles, filters them, follows a live rep
   await sendBatch(page.request, t3, report(35.6586, 139.7454, { line: 'disconnected' }));
   await sendBatch(page.request, t4, report(35.6298, 139.7946, { connection: 'disconnected' }));
 
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/car/car_map');
+  await loginAs(page, 'tokyo-manager', '/car/car_map');
   await expect(page).toHaveTitle(/車両マップ/);
   const list = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' });
   const map = page.locator('.leaflet-container');
@@ -125,8 +124,7 @@ test('the fleet map draws only the vehicles in view', async ({ page }) => {
   );
   expect(fix.status()).toBe(200);
 
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/car/car_map');
+  await loginAs(page, 'tokyo-manager', '/car/car_map');
   const list = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' });
   const map = page.locator('.leaflet-container');
   for (const t of [tokyo, near, osaka, phone, ...others])
@@ -165,8 +163,7 @@ test('the fleet map at 1366×768', async ({ page }) => {
       report(35.68 + 0.06 * Math.sin(angle), 139.76 + 0.08 * Math.cos(angle), kinds[(i + 1) % kinds.length]),
     );
   }
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/car/car_map');
+  await loginAs(page, 'tokyo-manager', '/car/car_map');
   await expect(page.getByRole('link', { name: '車両マップ' })).toBeVisible();
   const rows = page.getByRole('list', { name: '車両一覧（地図と同じ車両）' }).getByRole('button');
   for (const t of terminals) await expect(rows.filter({ hasText: t.car_id })).toBeVisible();

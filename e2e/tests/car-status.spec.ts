@@ -3,8 +3,7 @@ import { choose } from '../support/master-data';
 
 // Issue #15.16: 車両ステータス says what it means, and a save is confirmed.
 test('車両ステータス shows its meaning and confirms a save', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_detail/C000014');
+  await loginAs(page, 'admin', '/car/car_detail/C000014');
   await expect(page.getByText('通常（0）').first()).toBeVisible();
   await choose(page, '車両ステータスの変更', '点検・整備中（1）');
   await page.getByRole('button', { name: '更新', exact: true }).click();

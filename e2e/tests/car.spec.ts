@@ -2,8 +2,7 @@ import { expect, loginAs, test } from '../support/fixtures';
 import { demoTerminal, drive, sendBatch } from '../support/terminal';
 
 test('the vehicle list searches, sorts, and keeps its query across navigation and reload', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_list');
+  await loginAs(page, 'admin', '/car/car_list');
   await expect(page.getByTestId('list-range')).toContainText('全16件');
   await page.getByRole('combobox', { name: '検索項目' }).click();
   await page.getByRole('option', { name: '車両番号' }).click();
@@ -26,8 +25,7 @@ test('the vehicle list searches, sorts, and keeps its query across navigation an
 });
 
 test('a company user sees only the vehicles of their company', async ({ page }) => {
-  await loginAs(page, 'tokyo-staff');
-  await page.goto('/car/car_list');
+  await loginAs(page, 'tokyo-staff', '/car/car_list');
   await expect(page.getByTestId('list-range')).toContainText('全12件');
   await expect(page.getByRole('link', { name: 'C000013' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'C000001' })).toBeVisible();
@@ -43,8 +41,7 @@ test('the vehicle detail shows the latest state and follows new reports without 
     { type: 'engine', time: now, running: 'on', engine_line: 'connected' },
     { type: 'connection', time: now, state: 'connected' },
   ]);
-  await loginAs(page, 'tokyo-manager');
-  await page.goto(`/car/car_detail/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-manager', `/car/car_detail/${t.car_id}/${t.imei}`);
   await expect(page.getByRole('heading', { name: '車両詳細' })).toBeVisible();
   await expect(page.getByText('走行中')).toBeVisible();
   await expect(page.getByText('接続中')).toBeVisible();

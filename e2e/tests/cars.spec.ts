@@ -13,8 +13,7 @@ test('a vehicle is registered with a customer and a terminal chosen in the picke
   await api.addCustomer({ user_id: userId, first_name: 'ピッカー', name: `顧客${runId}` });
   await api.addDevice({ car_device_id: deviceId, car_data_id: imei, car_type: carType });
 
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_add');
+  await loginAs(page, 'admin', '/car/car_add');
   await expect(page.getByRole('heading', { name: '車両登録' })).toBeVisible();
   const carIdField = page.getByRole('textbox', { name: '車両ID' });
   await expect(carIdField).toHaveValue(/.+/);
@@ -87,8 +86,7 @@ test('a vehicle is registered with a customer and a terminal chosen in the picke
   await expect(page.getByRole('link', { name: carId })).toHaveAttribute('href', `/car/car_detail/${carId}/${imei}`);
 
   // A manager of the company edits it; the terminal is fixed for them.
-  await loginAs(page, 'tokyo-manager');
-  await page.goto(`/car/car_edit/${carId}`);
+  await loginAs(page, 'tokyo-manager', `/car/car_edit/${carId}`);
   await expect(page.getByRole('textbox', { name: '顧客ID' })).toHaveValue(`${userId}（ピッカー 顧客${runId}）`);
   await expect(page.getByRole('textbox', { name: '端末ID' })).toBeDisabled();
   await expect(page.getByText('端末の変更はスーパー管理者のみ行えます。')).toBeVisible();

@@ -3,8 +3,7 @@ import { uniqueId } from '../support/master-data';
 
 test('the super admin registers a franchise company, edits it, deletes and restores it', async ({ page }) => {
   const id = uniqueId('fc');
-  await loginAs(page, 'admin');
-  await page.goto('/company/company_add');
+  await loginAs(page, 'admin', '/company/company_add');
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByText('必須項目です').first()).toBeVisible();
   await page.getByRole('textbox', { name: '会社ID' }).fill(id);
@@ -33,8 +32,7 @@ test('the super admin registers a franchise company, edits it, deletes and resto
 });
 
 test('a company still in use cannot be deleted: the reason is shown', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/company/company_detail/kanagawa-auto');
+  await loginAs(page, 'admin', '/company/company_detail/kanagawa-auto');
   await page.getByRole('button', { name: '削除', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: '削除する' }).click();
   await expect(page.getByRole('dialog').getByRole('alert')).toContainText('削除できません');

@@ -20,8 +20,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('the customer list pages, searches and sorts on the server', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_user_list');
+  await loginAs(page, 'admin', '/car/car_user_list');
   await expect(page.getByRole('heading', { name: '顧客一覧' })).toBeVisible();
   const range = page.getByTestId('list-range');
   await expect(range).toContainText('1〜20件を表示');
@@ -74,8 +73,7 @@ test('the customer list pages, searches and sorts on the server', async ({ page 
 });
 
 test('a customer is registered, edited, deleted and restored', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_user_list');
+  await loginAs(page, 'admin', '/car/car_user_list');
   await page.getByRole('link', { name: '顧客登録' }).first().click();
   await expect(page).toHaveURL(/\/car\/car_user_add$/);
 
@@ -145,8 +143,7 @@ test('a customer is registered, edited, deleted and restored', async ({ page }) 
 });
 
 test('the detail falls back to the customer last opened when the URL has no id', async ({ page }) => {
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/car/car_user_detail/U-demo-02');
+  await loginAs(page, 'tokyo-manager', '/car/car_user_detail/U-demo-02');
   await expect(page.getByText('佐藤 花子（U-demo-02）')).toBeVisible();
   await page.goto('/car/car_user_detail');
   await expect(page.getByText('佐藤 花子（U-demo-02）')).toBeVisible();
@@ -155,8 +152,7 @@ test('the detail falls back to the customer last opened when the URL has no id',
 });
 
 test('a common account sees customers but no register, edit or delete buttons', async ({ page }) => {
-  await loginAs(page, 'tokyo-staff');
-  await page.goto('/car/car_user_list');
+  await loginAs(page, 'tokyo-staff', '/car/car_user_list');
   await expect(bodyRows(page).first()).toBeVisible();
   await expect(page.getByRole('link', { name: '顧客登録' })).toHaveCount(0);
   await expect(page.getByRole('columnheader', { name: '所属会社' })).toHaveCount(0);
@@ -172,8 +168,7 @@ test('a common account sees customers but no register, edit or delete buttons', 
 });
 
 test("another company's admin cannot open a Tokyo customer", async ({ page }) => {
-  await loginAs(page, 'kanagawa-admin');
-  await page.goto('/car/car_user_list');
+  await loginAs(page, 'kanagawa-admin', '/car/car_user_list');
   await page.getByLabel('検索キーワード').fill('U-demo-');
   await page.getByRole('button', { name: '検索', exact: true }).click();
   await expect(page.getByTestId('list-range')).toHaveText('全4件中 1〜4件を表示');
@@ -184,8 +179,7 @@ test("another company's admin cannot open a Tokyo customer", async ({ page }) =>
 });
 
 test('a customer still on a vehicle is not deleted, and the dialog says why', async ({ page }) => {
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/car/car_user_detail/U-demo-03');
+  await loginAs(page, 'tokyo-manager', '/car/car_user_detail/U-demo-03');
   await page.getByRole('button', { name: '削除', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '顧客の削除' });
   await dialog.getByRole('button', { name: '削除する' }).click();

@@ -52,8 +52,7 @@ test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with
       return maxWidth === undefined ? fill.call(this, text, x, y) : fill.call(this, text, x, y, maxWidth);
     };
   });
-  await loginAs(page, 'tokyo-admin');
-  await page.goto(`/car/car_loges/${t.imei}`);
+  await loginAs(page, 'tokyo-admin', `/car/car_loges/${t.imei}`);
   await page.getByRole('tab', { name: 'OBD2' }).click();
   await expect(page.getByTestId('time-chart')).toBeVisible();
   const legend = page.locator('.u-legend');
@@ -68,8 +67,7 @@ test('charts speak Japanese: 24-hour JST ticks, no am/pm or M/D/YY, legends with
 });
 
 test('OBD2 and sensor cells are labelled columns with units, never raw JSON', async ({ page }) => {
-  await loginAs(page, 'tokyo-admin');
-  await page.goto(`/car/car_loges/${t.imei}`);
+  await loginAs(page, 'tokyo-admin', `/car/car_loges/${t.imei}`);
   await page.getByRole('tab', { name: 'OBD2' }).click();
   await expect(page.getByRole('columnheader', { name: 'エンジン回転数 (rpm)' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: '車速 (km/h)' })).toBeVisible();
@@ -120,8 +118,7 @@ test.describe('on a PC set to another time zone', () => {
 });
 
 test('a reversed date range marks the field and keeps the rows on screen', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto(`/car/car_loges/${t.imei}`);
+  await loginAs(page, 'admin', `/car/car_loges/${t.imei}`);
   await page.getByRole('tab', { name: 'OBD2' }).click();
   await page.getByLabel('開始日時').fill('2026-04-03T08:40');
   await page.getByLabel('終了日時').fill('2026-04-03T08:43');

@@ -5,8 +5,7 @@ const DEMO_IMEI = '358409101000000';
 const IMEI_IN_USE = '入力されたIMEIは既に使用されています。';
 
 test('a GPS terminal is registered with a generated id and password, then edited', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/device/list');
+  await loginAs(page, 'admin', '/car/device/list');
   await expect(page.getByRole('heading', { name: 'GPS端末一覧' })).toBeVisible();
   await page.getByRole('link', { name: 'GPS端末登録' }).first().click();
   await expect(page).toHaveURL(/\/car\/device\/add$/);
@@ -58,8 +57,7 @@ test('a GPS terminal is registered with a generated id and password, then edited
 });
 
 test('an IMEI already registered is refused under the IMEI field', async ({ page, request }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/device/add');
+  await loginAs(page, 'admin', '/car/device/add');
   await page.getByRole('textbox', { name: '端末ID' }).fill(uniqueId('D-dup'));
   await page.getByLabel('端末パスワード').fill('terminal-pass-1');
   await page.getByRole('textbox', { name: 'IMEI' }).fill(DEMO_IMEI);
@@ -75,8 +73,7 @@ test('an IMEI already registered is refused under the IMEI field', async ({ page
 });
 
 test('terminal screens are for the super admin only', async ({ page }) => {
-  await loginAs(page, 'tokyo-admin');
-  await page.goto('/car/device/list');
+  await loginAs(page, 'tokyo-admin', '/car/device/list');
   await expect(page.getByRole('alert')).toHaveText('この操作を行う権限がありません。');
   await page.goto('/car/device/add');
   await expect(page.getByRole('alert')).toHaveText('この操作を行う権限がありません。');

@@ -9,8 +9,7 @@ test('prohibiting engine start: vehicle number and password (a wrong one reserve
   page,
 }) => {
   const t = demoTerminal(4);
-  await loginAs(page, 'tokyo-manager');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-manager', `/car/car_engine/${t.car_id}/${t.imei}`);
   await expect(page.getByTestId('engine-line')).toHaveText('許可中');
   // Software and settings updates are the super admin's only.
   await expect(page.getByRole('heading', { name: 'その他の端末コマンド' })).toHaveCount(0);
@@ -59,8 +58,7 @@ test('prohibiting engine start: vehicle number and password (a wrong one reserve
 
 test('a command waiting for the terminal can be deleted', async ({ page }) => {
   const t = demoTerminal(5);
-  await loginAs(page, 'tokyo-admin');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-admin', `/car/car_engine/${t.car_id}/${t.imei}`);
   await page.getByRole('button', { name: 'エンジン始動を許可' }).click();
   await page.getByRole('dialog').getByRole('button', { name: '許可する' }).click();
   await expect(page.getByTestId('command-status')).toHaveText('実行待ち');
@@ -77,8 +75,7 @@ const japanLocal = (at: Date) => new Date(at.getTime() + 9 * 3600_000).toISOStri
 test('a reservation request one minute ahead fires once', async ({ page }) => {
   test.setTimeout(180_000);
   const t = demoTerminal(6);
-  await loginAs(page, 'tokyo-manager');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-manager', `/car/car_engine/${t.car_id}/${t.imei}`);
   await choose(page, 'コマンド', 'エンジン始動許可');
   // The next whole minute.
   const at = new Date(Math.ceil((Date.now() + 5_000) / 60_000) * 60_000 + 60_000);
@@ -95,8 +92,7 @@ test('a reservation request one minute ahead fires once', async ({ page }) => {
 test('a scheduled prohibit asks for the vehicle number and the password, like an immediate one', async ({ page }) => {
   const t = demoTerminal(9);
   const carNumber = '品川 308 あ 35-60';
-  await loginAs(page, 'tokyo-manager');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-manager', `/car/car_engine/${t.car_id}/${t.imei}`);
   await page.getByLabel('実行日時').fill(japanLocal(new Date(Date.now() + 86_400_000)));
   await page.getByRole('button', { name: '予約する' }).click();
   const dialog = page.getByRole('dialog', { name: 'エンジン始動禁止' });
@@ -125,8 +121,7 @@ test('an account without エンジン制御権限 sees why in place of the butto
   page,
 }) => {
   const t = demoTerminal(12);
-  await loginAs(page, 'tokyo-staff');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-staff', `/car/car_engine/${t.car_id}/${t.imei}`);
   await expect(page.getByText(engineMessages.noEngineRight)).toHaveCount(2);
   await expect(page.getByRole('button', { name: 'エンジン始動を許可' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'エンジン始動を禁止' })).toHaveCount(0);
@@ -137,8 +132,7 @@ test('an account without エンジン制御権限 sees why in place of the butto
   const refused = await staff.call('/api/car_engine_state_reserve', { car_data_id: t.imei, cmd_info: { cmd: 0 } });
   expect(refused).toMatchObject({ status: 403, body: { message: engineMessages.noEngineRight } });
 
-  await loginAs(page, 'admin');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'admin', `/car/car_engine/${t.car_id}/${t.imei}`);
   await expect(page.getByRole('heading', { name: 'その他の端末コマンド' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'エンジン始動を許可' })).toBeVisible();
 });

@@ -2,8 +2,7 @@ import { expect, loginAs, test } from '../support/fixtures';
 
 // Issue #15.13: every invalid field shows its message at once.
 test('パスワード変更 flags an empty 現在のパスワード together with the other fields', async ({ page }) => {
-  await loginAs(page, 'tokyo-admin');
-  await page.goto('/account/password_reset');
+  await loginAs(page, 'tokyo-admin', '/account/password_reset');
   await page.getByLabel('パスワード（確認）').fill('different-1');
   await page.getByRole('button', { name: '変更する' }).click();
   // 現在のパスワード and パスワード are empty, the confirmation differs: three messages at once.
@@ -13,8 +12,7 @@ test('パスワード変更 flags an empty 現在のパスワード together wit
 });
 
 test('clearing the generated id keeps every other field’s message', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/account/account_add');
+  await loginAs(page, 'admin', '/account/account_add');
   const id = page.getByRole('textbox', { name: 'アカウントID' });
   await expect(id).not.toHaveValue('');
   await page.getByRole('button', { name: '登録する' }).click();

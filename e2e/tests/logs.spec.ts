@@ -11,8 +11,7 @@ test('data logs: charts, date filter and the CSV export', async ({ page }) => {
   const t = demoTerminal(2);
   const start = new Date('2026-03-10T01:00:00Z');
   await sendBatch(page.request, t, drive(start, 12));
-  await loginAs(page, 'tokyo-admin');
-  await page.goto(`/car/car_loges/${t.imei}`);
+  await loginAs(page, 'tokyo-admin', `/car/car_loges/${t.imei}`);
   await expect(page.getByRole('heading', { name: 'データログ' })).toBeVisible();
 
   await page.getByRole('tab', { name: 'バッテリー' }).click();
@@ -55,8 +54,7 @@ test('the travel route draws the period with start and end', async ({ page }) =>
   // A period of its own three days back: other specs (the fleet map) report for this demo terminal now.
   const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3 * 24 * 3600_000);
   await sendBatch(page.request, t, drive(start, 20));
-  await loginAs(page, 'tokyo-admin');
-  await page.goto(`/car/car_travelroute/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'tokyo-admin', `/car/car_travelroute/${t.car_id}/${t.imei}`);
   await page.getByText('期間指定').click();
   await page.getByLabel('開始日時').fill(jstInput(start));
   await page.getByLabel('終了日時').fill(jstInput(new Date(start.getTime() + 19 * 60_000)));

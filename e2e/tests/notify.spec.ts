@@ -3,8 +3,7 @@ import { waitForMail } from '../support/mailbox';
 import { apiAs, uniqueId } from '../support/master-data';
 
 test('notification settings: enable an item with its parameter, validation, saved across reloads', async ({ page }) => {
-  await loginAs(page, 'tokyo-staff');
-  await page.goto('/notify');
+  await loginAs(page, 'tokyo-staff', '/notify');
   await expect(page.getByRole('heading', { name: '通知設定' })).toBeVisible();
   await page.getByRole('switch', { name: '端末通信途絶' }).check();
   const param = page.getByLabel('途絶時間（分）');

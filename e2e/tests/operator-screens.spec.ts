@@ -23,8 +23,7 @@ test.describe('the vehicle list at 1366×768', () => {
   test('a terminal that reports without errors is 正常 and found by 正常な車両のみ', async ({ page, request }) => {
     const t = demoTerminal(10);
     await sendBatch(request, t, drive(new Date(Date.now() - 5 * 60_000), 3));
-    await loginAs(page, 'admin');
-    await page.goto('/car/car_list');
+    await loginAs(page, 'admin', '/car/car_list');
     await page.getByLabel('検索キーワード').fill(t.car_id);
     await page.getByRole('button', { name: '検索', exact: true }).click();
     await expect(bodyRows(page)).toHaveCount(1);
@@ -37,8 +36,7 @@ test.describe('the vehicle list at 1366×768', () => {
 
   test('a filter that finds nothing says so, not that nothing is registered', async ({ page }) => {
     // The other company's terminals never report in this run: none of its vehicles is normal.
-    await loginAs(page, 'kanagawa-admin');
-    await page.goto('/car/car_list');
+    await loginAs(page, 'kanagawa-admin', '/car/car_list');
     await expect(bodyRows(page).first()).toContainText('状態不明');
     await page.getByRole('switch', { name: '正常な車両のみ' }).check();
     await expect(page.getByText('検索条件に一致するデータがありません。')).toBeVisible();
@@ -46,8 +44,7 @@ test.describe('the vehicle list at 1366×768', () => {
   });
 
   test('fits the window without sideways scrolling, with 状態 shown for active vehicles', async ({ page }) => {
-    await loginAs(page, 'admin');
-    await page.goto('/car/car_list');
+    await loginAs(page, 'admin', '/car/car_list');
     // Every row of the first page drawn (the demo fleet, plus what earlier specs registered).
     const range = page.getByTestId('list-range');
     await expect(range).toContainText(/全\d+件中 1〜\d+件を表示/);
@@ -95,8 +92,7 @@ test.describe('the vehicle list at 1366×768', () => {
   });
 
   test('every side-menu entry is reachable (scrolled into view), none under ログアウト', async ({ page }) => {
-    await loginAs(page, 'admin');
-    await page.goto('/car/car_list');
+    await loginAs(page, 'admin', '/car/car_list');
     const nav = page.getByRole('navigation', { name: 'メインメニュー' });
     const links = nav.getByRole('link');
     await expect(links).toHaveCount(15);
@@ -188,8 +184,7 @@ test('the header is 40 px up to 768 px wide and 60 px above', async ({ page }) =
 });
 
 test('generated ids start with a letter or digit', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/device/add');
+  await loginAs(page, 'admin', '/car/device/add');
   const field = page.getByRole('textbox', { name: '端末ID' });
   await expect(field).toHaveValue(/.+/);
   const seen = new Set<string>();

@@ -6,8 +6,7 @@ test('an OsmAnd terminal is registered with its protocol, shown in the list, and
   page,
   request,
 }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/device/add');
+  await loginAs(page, 'admin', '/car/device/add');
   const deviceId = uniqueId('D-osm');
   await page.getByRole('textbox', { name: '端末ID' }).fill(deviceId);
   await page.getByLabel('端末パスワード').fill('osmand-secret-1');

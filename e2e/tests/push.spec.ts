@@ -12,8 +12,7 @@ test('notification channels: push unavailable in this browser, mail/push per ite
   await page.addInitScript(() => {
     delete (window as { PushManager?: unknown }).PushManager;
   });
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/notify');
+  await loginAs(page, 'tokyo-manager', '/notify');
   const control = page.getByLabel('ブラウザ通知');
   await expect(control.getByTestId('push-state')).toHaveText('利用不可');
   await expect(control.getByText('このブラウザはプッシュ通知に対応していません')).toBeVisible();
@@ -68,8 +67,7 @@ test('notification history: a vibration goes by mail and push; the rows show cha
   const terminal = demoTerminal(3);
   await sendBatch(page.request, terminal, [{ type: 'sensor', time: new Date().toISOString(), vibration: 9.5 }]);
 
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/notify');
+  await loginAs(page, 'tokyo-manager', '/notify');
   await menu(page).getByRole('link', { name: '通知履歴' }).click();
   await expect(page.getByRole('heading', { name: '通知履歴' })).toBeVisible();
   // History rows are never deleted: no 削除済みも表示 switch (the vehicle list has one).
@@ -96,8 +94,7 @@ test('notification history: a vibration goes by mail and push; the rows show cha
 });
 
 test('notification history: a common user has no menu entry and the call is refused', async ({ page }) => {
-  await loginAs(page, 'tokyo-staff');
-  await page.goto('/notify');
+  await loginAs(page, 'tokyo-staff', '/notify');
   await expect(menu(page).getByRole('link', { name: '通知設定' })).toBeVisible();
   await expect(menu(page).getByRole('link', { name: '通知履歴' })).toHaveCount(0);
   const staff = await apiAs(page.request, 'tokyo-staff');

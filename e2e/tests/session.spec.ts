@@ -94,8 +94,7 @@ test('an unknown URL shows the 404 page with a way back to the vehicle list', as
 });
 
 test('logout clears the session and the old token stops working', async ({ page }) => {
-  const login = await loginAs(page, 'tokyo-staff');
-  await page.goto('/car/car_list');
+  const login = await loginAs(page, 'tokyo-staff', '/car/car_list');
   await page.getByRole('button', { name: 'ログアウト' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('button', { name: 'ログイン' })).toBeVisible();

@@ -39,8 +39,7 @@ test('prohibiting the Teltonika vehicle: setdigout 1 goes out over TCP, the devi
   );
   expect((await device.take(4)).readUInt32BE(0)).toBe(1);
 
-  await loginAs(page, 'kanagawa-admin');
-  await page.goto(`/car/car_engine/${t.car_id}/${t.imei}`);
+  await loginAs(page, 'kanagawa-admin', `/car/car_engine/${t.car_id}/${t.imei}`);
   await expect(page.getByTestId('engine-line')).toHaveText('許可中');
   await page.getByRole('button', { name: 'エンジン始動を禁止' }).click();
   const dialog = page.getByRole('dialog', { name: 'エンジン始動禁止' });

@@ -4,8 +4,7 @@ import { uniqueId } from '../support/master-data';
 test('webhooks: a company admin adds a receiver (validation in Japanese, secret shown once), edits, sees the log, deletes', async ({
   page,
 }) => {
-  await loginAs(page, 'tokyo-admin');
-  await page.goto('/notify');
+  await loginAs(page, 'tokyo-admin', '/notify');
   await page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: 'Webhook設定' }).click();
   await expect(page.getByRole('heading', { name: 'Webhook設定' })).toBeVisible();
 
@@ -42,8 +41,7 @@ test('webhooks: a company admin adds a receiver (validation in Japanese, secret 
 });
 
 test('webhooks: a manager has no menu entry and the screen refuses', async ({ page }) => {
-  await loginAs(page, 'tokyo-manager');
-  await page.goto('/notify');
+  await loginAs(page, 'tokyo-manager', '/notify');
   await expect(
     page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: '通知設定' }),
   ).toBeVisible();

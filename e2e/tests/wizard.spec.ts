@@ -76,8 +76,7 @@ test('the wizard registers a customer, a terminal and a vehicle together', async
 });
 
 test('the terminal step refuses an IMEI already registered before going on (#15.14)', async ({ page }) => {
-  await loginAs(page, 'admin');
-  await page.goto('/car/car_user_device_add');
+  await loginAs(page, 'admin', '/car/car_user_device_add');
   await page.getByRole('textbox', { name: '姓' }).fill('早期');
   await page.getByRole('textbox', { name: '名', exact: true }).fill(`確認${runId}`);
   await choose(page, '所属会社', '株式会社東京モビリティサービス（tokyo-mobility）');

@@ -481,6 +481,67 @@ export interface SearchIndexUpkeepTable {
   rebuilt_at: Generated<Date>;
 }
 
+/** A trip piece (migration trips; docs/trips.md): written by trips/ alone. */
+export interface TripsTable {
+  id: Generated<number>;
+  car_data_id: string;
+  start_at: Date | string;
+  end_at: Date | string;
+  start_lat: number;
+  start_lng: number;
+  end_lat: number;
+  end_lng: number;
+  start_address: string | null;
+  end_address: string | null;
+  distance_m: number;
+  max_speed_kmh: number;
+  /** Goes on from the piece before it (cut at midnight in Japan). */
+  continued: Generated<boolean>;
+  /** false: the newest, replaced at the detection's next run. */
+  settled: Generated<boolean>;
+}
+
+export interface StopsTable {
+  id: Generated<number>;
+  car_data_id: string;
+  start_at: Date | string;
+  /** null while the vehicle still stands there */
+  end_at: Date | string | null;
+  last_at: Date | string;
+  lat: number;
+  lng: number;
+  address: string | null;
+  settled: Generated<boolean>;
+}
+
+/** How far the detection has read a terminal's positions, and its state there. */
+export interface TripCursorsTable {
+  car_data_id: string;
+  /** bigint: a string from the driver. */
+  through_id: string | number;
+  through_at: Date | string;
+  state: Json<unknown>;
+  /** The terminal's period boundaries the state was computed with (epoch ms, comma-separated). */
+  cuts: Generated<string>;
+  updated_at: Generated<Date>;
+}
+
+export interface TripScanTable {
+  id: Generated<number>;
+  /** bigint: a string from the driver. */
+  last_id: string | number;
+  leased_until: Date | string | null;
+}
+
+export interface TripSettingsTable {
+  company_id: string;
+  stop_min_s: number;
+  stop_radius_m: number;
+  stop_speed_kmh: number;
+  trip_min_m: number;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
   companies: CompaniesTable;
   accounts: AccountsTable;
@@ -522,6 +583,11 @@ export interface DB {
   password_reset_requests: PasswordResetRequestsTable;
   list_counts: ListCountsTable;
   search_index_upkeep: SearchIndexUpkeepTable;
+  trips: TripsTable;
+  stops: StopsTable;
+  trip_cursors: TripCursorsTable;
+  trip_scan: TripScanTable;
+  trip_settings: TripSettingsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -30,6 +30,7 @@ import * as listCounts from './2026_12_16_090000_list_counts.js';
 import * as searchIndexUpkeep from './2026_12_17_090000_search_index_upkeep.js';
 import * as totpRecoveryCodes from './2026_12_18_300000_totp_recovery_codes.js';
 import * as terminalSignalSources from './2026_12_18_500000_terminal_signal_sources.js';
+import * as trips from './2026_12_19_100000_trips.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_17_090000_search_index_upkeep': searchIndexUpkeep,
   '2026_12_18_300000_totp_recovery_codes': totpRecoveryCodes,
   '2026_12_18_500000_terminal_signal_sources': terminalSignalSources,
+  '2026_12_19_100000_trips': trips,
 };

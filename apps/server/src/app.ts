@@ -35,6 +35,7 @@ import { registerOperations } from './ops/ops.js';
 import { registerExportRoutes } from './telemetry/export.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
+import { registerTripRoutes } from './trips/trips.routes.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { TerminalCache } from './credentials/terminal-cache.js';
 import type { SessionRow } from './sessions/session.repository.js';
@@ -160,6 +161,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerPasswordByTokenRoute(app, ctx);
   registerAuditRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerTripRoutes(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

@@ -51,6 +51,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY }).TRUST_PROXY).toEqual(expected);
   });
 
+  it('refuses internal webhook receivers unless WEBHOOK_ALLOW_PRIVATE is 1 or true', () => {
+    expect(loadConfig({}).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '0' }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+  });
+
   it.each(['yes', '-1', '100', 'proxy.example.jp', '10.0.0.1;rm', '10.0.0.0/33'])(
     'refuses TRUST_PROXY=%s',
     (TRUST_PROXY) => {

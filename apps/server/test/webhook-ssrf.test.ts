@@ -7,7 +7,9 @@ import {
   webhookUpdate,
   DEVICE_BATCH_PATH,
 } from '@fleet/contract';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { up as categoriseOldErrors } from '../src/db/migrations/2026_12_18_100000_delivery_error_categories.js';
 import type { ResolvedAddress } from '../src/mail/http-attempt.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { createSignedInApp, fleet, type SignedInApp } from './helper.js';
@@ -270,5 +272,36 @@ describe('webhook targets when delivered', () => {
     const text = JSON.stringify(log.body.list.map(({ url: _url, ...row }) => row));
     expect(text).not.toContain(String(closedPort));
     expect(text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|connect /);
+  });
+});
+
+describe('delivery log rows written before the categories', () => {
+  it('lose the address and port of the socket error; answers and other messages stay', async () => {
+    await storedReceiver(`http://127.0.0.1:${port()}/hook`);
+    await queueOneEvent();
+    await queueOneEvent();
+    await queueOneEvent();
+    await queueOneEvent();
+    await queueOneEvent();
+    const ids = (await deliveries()).map((d) => d.id);
+    const old = [
+      'fetch failed: connect ECONNREFUSED 127.0.0.1:4159',
+      'fetch failed: getaddrinfo ENOTFOUND hooks.internal',
+      'The operation was aborted due to timeout',
+      'HTTP 500',
+      'fetch failed: other side closed',
+    ];
+    for (const [i, id] of ids.entries()) {
+      await t.db.updateTable('webhook_deliveries').set({ last_error: old[i] }).where('id', '=', id).execute();
+    }
+    // The migration is written against no schema type (Kysely<unknown>), as every migration is.
+    await categoriseOldErrors(t.db as unknown as Kysely<unknown>);
+    expect((await deliveries()).map((d) => d.last_error)).toEqual([
+      deliveryErrorMessages.connect,
+      deliveryErrorMessages.dns,
+      deliveryErrorMessages.timeout,
+      'HTTP 500',
+      deliveryErrorMessages.other,
+    ]);
   });
 });

@@ -21,6 +21,7 @@ import { compactLogPartitions, ensureLogPartitions } from '../telemetry/partitio
 import { analyzeChangedTables, vacuumDeadTables } from '../db/statistics.js';
 import { recountLists } from '../db/list-counts.js';
 import { rebuildSearchIndexes } from '../db/search-indexes.js';
+import { runTripDetection } from '../trips/detection.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -31,6 +32,7 @@ export const SWEEP_INTERVAL_MS = 60_000;
 export const CLEAN_UP_INTERVAL_MS = 3600_000;
 export const STATISTICS_INTERVAL_MS = 300_000;
 export const LIST_COUNTS_INTERVAL_MS = 300_000;
+export const TRIPS_INTERVAL_MS = 10_000;
 
 /**
  * Every piece of background work of the server, with its period. Only startServer starts them (buildApp
@@ -105,6 +107,13 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
       name: 'search indexes',
       periodMs: CLEAN_UP_INTERVAL_MS,
       run: () => rebuildSearchIndexes(db, { concurrently: Boolean(config.DATABASE_URL) }),
+    },
+    {
+      // Trips and stops from the positions that arrived since the last run (trips/detection.ts, docs/trips.md).
+      name: 'trip detection',
+      periodMs: TRIPS_INTERVAL_MS,
+      runAtStart: true,
+      run: () => runTripDetection(db, { embedded: !config.DATABASE_URL }),
     },
     {
       name: 'clean-up',

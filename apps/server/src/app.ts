@@ -14,6 +14,7 @@ import { registerClientConfigRoutes } from './client-config/client-config.routes
 import { registerCarRoutes } from './car/car.routes.js';
 import { registerCarUserRoutes } from './car-user/car-user.routes.js';
 import { registerCompanyRoutes } from './company/company.routes.js';
+import { registerTerminalPolicyRoutes } from './company/terminal-policy.routes.js';
 import { registerDeviceRoutes } from './device/device.routes.js';
 import { repoRoot, type Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -33,6 +34,7 @@ import { registerPushRoutes } from './push/push.routes.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { registerOperations } from './ops/ops.js';
 import { registerExportRoutes } from './telemetry/export.routes.js';
+import { registerReportRoutes } from './reports/reports.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
 import { registerTripRoutes } from './trips/trips.routes.js';
@@ -144,6 +146,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerRegistrationRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
+  registerTerminalPolicyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
   const live = opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, app.log) : createMemoryHub());
@@ -162,6 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAuditRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerTripRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
 
   const webRoot = opts.webRoot;
   const hasWeb = !!webRoot && existsSync(path.join(webRoot, 'index.html'));

@@ -277,6 +277,27 @@ export interface MailOutboxTable {
   created_at: Generated<Date>;
 }
 
+export interface MailAttachmentsTable {
+  id: Generated<number>;
+  mail_id: number;
+  filename: string;
+  content_type: string;
+  content: Buffer;
+}
+
+export interface ReportSubscriptionsTable {
+  account_id: string;
+  daily: Generated<boolean>;
+  monthly: Generated<boolean>;
+  /** The super admin's choice of company; null: every company (or the account's own company). */
+  company_id: string | null;
+  /** The last period queued: 'YYYY-MM-DD' (a JST day) and 'YYYY-MM' (a JST month). */
+  daily_sent_for: string | null;
+  monthly_sent_for: string | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
 export interface WebhooksTable {
   id: Generated<number>;
   /** null: the super admin's receiver, told about every company. */
@@ -561,6 +582,8 @@ export interface DB {
   notification_settings: NotificationSettingsTable;
   notification_events: NotificationEventsTable;
   mail_outbox: MailOutboxTable;
+  mail_attachments: MailAttachmentsTable;
+  report_subscriptions: ReportSubscriptionsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_cursors: WebhookCursorsTable;

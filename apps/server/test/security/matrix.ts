@@ -106,6 +106,11 @@ import {
   webhookDeliveryList,
   webhookList,
   webhookUpdate,
+  carTrips,
+  defaultTripSettings,
+  fleetSummary,
+  tripSettings,
+  tripSettingsUpdate,
   type Call,
 } from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
@@ -362,6 +367,18 @@ const logCalls = [
   carGetObd2Log,
   carGetGpsLog,
 ];
+/**
+ * Trips and stops of a terminal: like the logs, but a terminal the caller cannot see (another company's, or
+ * none at all) is bad input (400, 指定された端末が見つかりません), the same answer for both.
+ */
+const TRIP_READERS: Expectation = {
+  anonymous: same(401),
+  superAdmin: same(200),
+  adminA: [200, 400],
+  managerA: [200, 400],
+  staffA: [200, 400],
+};
+const oneDay = { from: '2026-11-23', to: '2026-11-23' };
 const exportQuery = (target: Target) => ({ kind: 'gps', car_data_id: fixtureOf(target).car_data_id });
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
@@ -562,6 +579,14 @@ export const matrix: MatrixRow[] = [
   // Telemetry ------------------------------------------------------------------------------
   ...logCalls.map((call) => post(call, OWN_COMPANY, imeiOf)),
   post(carGetLatestState, OWN_COMPANY, imeiOf),
+  post(carTrips, TRIP_READERS, (_w, target) => ({
+    body: { car_data_id: fixtureOf(target).car_data_id, ...oneDay },
+  })),
+  post(fleetSummary, OWN_COMPANY, (_w, target) => ({ body: { ...oneDay, company_id: companyOf[target] } })),
+  post(tripSettings, COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post(tripSettingsUpdate, COMPANY_ADMINS, (_w, target) => ({
+    body: { company_id: companyOf[target], settings: defaultTripSettings() },
+  })),
   post(carDataSync, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id },
   })),

@@ -76,4 +76,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
+
+  it('refuses a second TCP link by default; TERMINAL_TAKEOVER takes refuse or replace, nothing else', () => {
+    expect(loadConfig({}).TERMINAL_TAKEOVER).toBe('refuse');
+    expect(loadConfig({ TERMINAL_TAKEOVER: 'replace' }).TERMINAL_TAKEOVER).toBe('replace');
+    expect(() => loadConfig({ TERMINAL_TAKEOVER: 'newest' })).toThrow(/TERMINAL_TAKEOVER/);
+  });
 });

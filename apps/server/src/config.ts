@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { terminalTakeoverModes } from '@fleet/contract';
 import { HASH_PARAMS, TEST_HASH_LOG2N } from './credentials/password.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushHosts } from './push/push-hosts.js';
 import path from 'node:path';
@@ -57,6 +58,11 @@ const ConfigSchema = z.object({
   TELTONIKA_PORT: z.coerce.number().int().min(0).max(65535).default(5027),
   /** GT06 / Concox terminals (TCP); 0 = off (docs/device-protocol.md §12). */
   GT06_PORT: z.coerce.number().int().min(0).max(65535).default(5023),
+  /**
+   * A second TCP login for an IMEI whose link is alive: `refuse` it (the live link keeps the terminal) or
+   * `replace` the live link with it; either way the 端末の二重接続 alert (docs/security.md "Terminal identity").
+   */
+  TERMINAL_TAKEOVER: z.enum(terminalTakeoverModes).default('refuse'),
   HOST: z.string().min(1).default('localhost'),
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('data'),

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import type { TerminalTakeoverMode } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { LinkGateway } from '../src/gateway/tcp/link-gateway.js';
@@ -12,14 +13,14 @@ export interface LogLine {
   msg: string;
 }
 
-export function linkGateway(db: Db, pollMs = 100) {
+export function linkGateway(db: Db, pollMs = 100, takeover: TerminalTakeoverMode = 'refuse') {
   const lines: LogLine[] = [];
   const log = {
     info: (obj: object, msg: string) => void lines.push({ level: 'info', obj, msg }),
     warn: (obj: object, msg: string) => void lines.push({ level: 'warn', obj, msg }),
     error: (obj: object, msg: string) => void lines.push({ level: 'error', obj, msg }),
   };
-  return { gateway: new LinkGateway(db, { publicUrl: 'http://localhost', log, pollMs }), lines };
+  return { gateway: new LinkGateway(db, { publicUrl: 'http://localhost', log, pollMs, takeover }), lines };
 }
 
 export async function listen(
@@ -50,9 +51,10 @@ export class DeviceSocket {
     socket.on('error', () => undefined);
   }
 
-  static open(port: number): Promise<DeviceSocket> {
+  /** `from`: the source address (any 127.x.y.z is this machine), so a test can be two places at once. */
+  static open(port: number, from?: string): Promise<DeviceSocket> {
     return new Promise((resolve, reject) => {
-      const s = connect(port, '127.0.0.1', () => resolve(new DeviceSocket(s)));
+      const s = connect({ port, host: '127.0.0.1', localAddress: from }, () => resolve(new DeviceSocket(s)));
       s.once('error', reject);
     });
   }

@@ -41,6 +41,7 @@ export const auditActionLabels: Record<string, string> = {
   'company.delete': '加盟店削除',
   'company.restore': '加盟店復元',
   'company.trip_settings': '運行判定の設定の変更',
+  'company.terminal_policy': '端末の接続元の通知の設定',
   'car.add': '車両登録',
   'car.update': '車両更新',
   'car.status': '車両ステータス変更',

@@ -7,6 +7,7 @@ import { idField } from './fields.js';
 import { intCode } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 import { parseDateBound } from './telemetry.js';
+import { CommandLink } from './terminal-identity.js';
 
 /**
  * Engine start control (docs/product.md §4, §7 car_*reserve*; docs/engine-control.md):
@@ -206,6 +207,11 @@ export const ReservedCommand = z.object({
   closed_at: nullableTime,
   /** Why the server cancelled it (status `cancelled`), in Japanese. */
   cancel_reason: z.string().nullable(),
+  /** TCP terminals: the link that first delivered it and the one its answer came on (null: none, or another protocol). */
+  sent_link: CommandLink.nullable(),
+  answer_link: CommandLink.nullable(),
+  /** The answer came on another link than the one it was sent on: the vehicle may never have received it. */
+  link_changed: z.boolean(),
   /** Oldest first. */
   events: z.array(CommandEvent),
 });

@@ -26,6 +26,8 @@ describe('notification items', () => {
       'stop_time_over',
       'warn_area',
       'connect_error',
+      'terminal_duplicate',
+      'terminal_new_address',
     ]);
     for (const item of notifyItemList) {
       expect(item.label).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);

@@ -20,6 +20,8 @@ export const notifyItemKeys = [
   'stop_time_over',
   'warn_area',
   'connect_error',
+  'terminal_duplicate',
+  'terminal_new_address',
 ] as const;
 export type NotifyItemKey = (typeof notifyItemKeys)[number];
 
@@ -41,8 +43,11 @@ export interface NotifyItemMeta {
   label: string;
   /** When the mail goes out, in the words of the settings screen. */
   description: string;
-  /** 'telemetry': judged on each batch a terminal sends; 'sweep': judged every minute by the server. */
-  trigger: 'telemetry' | 'sweep';
+  /**
+   * 'telemetry': judged on each batch a terminal sends; 'sweep': judged every minute by the server;
+   * 'link': raised by a TCP terminal's login (docs/security.md "Terminal identity").
+   */
+  trigger: 'telemetry' | 'sweep' | 'link';
   /** null: the item has no parameter (param is always null). */
   param: NotifyParamMeta | null;
 }
@@ -138,6 +143,22 @@ export const notifyItems: Record<NotifyItemKey, NotifyItemMeta> = {
     label: '接続エラー',
     description: '端末が車両との接続の切断を報告したとき',
     trigger: 'telemetry',
+    param: null,
+  },
+  terminal_duplicate: {
+    key: 'terminal_duplicate',
+    label: '端末の二重接続',
+    description:
+      '接続中のTCP端末（Teltonika・GT06）と同じIMEIで、別の接続が来たとき（なりすましの疑い。両方の接続元アドレスを通知します）',
+    trigger: 'link',
+    param: null,
+  },
+  terminal_new_address: {
+    key: 'terminal_new_address',
+    label: '端末の新しい接続元',
+    description:
+      'TCP端末がこれまでに使っていない接続元アドレスから接続したとき（会社の設定「新しい接続元を通知する」が有効な場合）',
+    trigger: 'link',
     param: null,
   },
 };

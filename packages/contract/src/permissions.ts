@@ -29,6 +29,8 @@ export const capabilities = (a: Actor) => {
     manageWebhooks: a.role === 0,
     /** The notification history (mail, push, webhooks of the company's vehicles): administrators and managers. */
     notifyHistory: manager,
+    /** A company's terminal-identity settings (the new-address alert): its administrators (role 0) and the super admin. */
+    terminalIdentity: a.role === 0,
     /** The trip and stop detection rule of a company (運行判定の設定): its administrators (role 0) and the super admin. */
     tripSettings: a.role === 0,
   };

@@ -1,4 +1,4 @@
-import { reservationStates, type CommandStatus, type FromDb, type ReservedCommand } from '@fleet/contract';
+import { linkChanged, reservationStates, type CommandStatus, type FromDb, type ReservedCommand } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
@@ -33,7 +33,14 @@ type Row = {
   deleted_at: Date | string | null;
   closed_reason: 'deleted' | 'expired' | 'cancelled' | null;
   cancel_reason: string | null;
+  sent_address: string | null;
+  sent_connected_at: Date | string | null;
+  answer_address: string | null;
+  answer_connected_at: Date | string | null;
 };
+
+const linkOf = (address: string | null, at: Date | string | null) =>
+  address !== null && at !== null ? { address, connected_at: at } : null;
 
 export function commandStatus(r: Pick<Row, 'state' | 'deleted_at' | 'closed_reason' | 'result'>): CommandStatus {
   if (r.deleted_at !== null) return r.closed_reason ?? 'deleted';
@@ -68,6 +75,10 @@ const selectCommands = (db: Db) =>
       'c.deleted_at',
       'c.closed_reason',
       'c.cancel_reason',
+      'c.sent_address',
+      'c.sent_connected_at',
+      'c.answer_address',
+      'c.answer_connected_at',
     ]);
 
 /** Commands of one terminal made for the company's vehicles (company null: all). */
@@ -90,6 +101,8 @@ async function withEvents(db: Db, rows: Row[]): Promise<FromDb<typeof ReservedCo
     : [];
   return rows.map((r) => {
     const result = json(r.result) as { success?: unknown; detail?: unknown } | null;
+    const sent = linkOf(r.sent_address, r.sent_connected_at);
+    const answer = linkOf(r.answer_address, r.answer_connected_at);
     return {
       command_id: Number(r.id),
       car_data_id: r.car_data_id,
@@ -108,6 +121,9 @@ async function withEvents(db: Db, rows: Row[]): Promise<FromDb<typeof ReservedCo
       request_id: r.request_id,
       closed_at: r.deleted_at,
       cancel_reason: r.cancel_reason,
+      sent_link: sent,
+      answer_link: answer,
+      link_changed: linkChanged(sent, answer),
       events: events
         .filter((e) => Number(e.command_id) === Number(r.id))
         .map((e) => ({

@@ -1,10 +1,26 @@
-import { createHash } from 'node:crypto';
-import type { DeviceCommand, DeviceRecordInput, TelemetryState } from '@fleet/contract';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  terminalIdentityTexts,
+  type DeviceCommand,
+  type DeviceRecordInput,
+  type TelemetryState,
+  type TerminalTakeoverMode,
+} from '@fleet/contract';
 import type { Db } from '../../db/database.js';
+import { recordCommandAnswered, recordCommandsSent, type CommandLinkOf } from '../../commands/command-links.js';
 import { subscribeCommands, type CommandSubscription } from '../../commands/command-signal.js';
 import { takeLinkCommands } from '../../commands/terminal-commands.repository.js';
+import { raiseLinkAlert, type LinkAlert } from '../../notify/link-alerts.js';
 import { GroupCommit } from '../group-commit.js';
 import type { IngestOutcome } from '../ingest.service.js';
+import {
+  claimLink,
+  noteAddress,
+  releaseInstance,
+  releaseLink,
+  stillHeld,
+  wantsNewAddressAlert,
+} from './link-registry.js';
 import { findLinkTerminal, type LinkProtocol, type LinkTerminal, type LoginRefusal } from './link-terminals.js';
 
 /**
@@ -22,6 +38,12 @@ import { findLinkTerminal, type LinkProtocol, type LinkTerminal, type LoginRefus
  * - every `pollMs` (30 s) for every connected terminal, and after the signal's
  *   connection was lost and is back: the safety net for a missed signal.
  * A terminal that is not connected gets it when it next logs in.
+ *
+ * A terminal has one live link, wherever it is held (terminal_links,
+ * link-registry.ts): a second login for its IMEI while that link is alive is
+ * refused (TERMINAL_TAKEOVER=refuse) or takes its place (replace), and either
+ * way raises the 「端末の二重接続」 alert with both addresses. A command row
+ * records the link that delivered it and the one its answer came on.
  */
 export interface Link {
   readonly terminal: LinkTerminal;
@@ -42,6 +64,8 @@ export interface LinkGatewayOptions {
   pollMs?: number;
   /** Told the merged latest states after each commit (the live push). */
   committed?: (states: TelemetryState[]) => Promise<void>;
+  /** A second login for an IMEI with a live link: refused (default) or takes its place. */
+  takeover?: TerminalTakeoverMode;
 }
 
 /**
@@ -73,10 +97,26 @@ export const frameSeq = (frame: Buffer, kind: number) =>
 /** The safety poll's default period. */
 export const LINK_POLL_MS = 30_000;
 
+/** A link held by another instance counts as alive while that instance refreshed it within this (its polls). */
+export const linkAliveMs = (pollMs: number) => Math.max(3 * pollMs, 60_000);
+
+/** A login whose link was claimed but not attached yet holds the terminal for at most this. */
+const PENDING_MS = 30_000;
+
+/** The source address as stored and shown: IPv4 without its IPv6 mapping; '' when the socket had none. */
+export const linkAddress = (address: string | undefined) =>
+  (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
 export class LinkGateway {
   private readonly writer: GroupCommit;
-  /** The open connections, by IMEI. */
-  private readonly links = new Map<string, { link: Link; sent: Set<number> }>();
+  /** The open connections, by IMEI, with the link each is (address, login time). */
+  private readonly links = new Map<string, { link: Link; sent: Set<number>; at: CommandLinkOf }>();
+  /** The link each login claimed, by the terminal object login() returned. */
+  private readonly claims = new WeakMap<LinkTerminal, CommandLinkOf>();
+  /** Logins claimed and not attached yet, by IMEI. */
+  private readonly pending = new Map<string, Date>();
+  /** This gateway in terminal_links. */
+  readonly instance = randomUUID();
   /** Connected terminals whose last hand-out held a prohibit back: looked at again once a frame of theirs is stored. */
   private readonly held = new Set<string>();
   /** Stores in flight per terminal. */
@@ -108,7 +148,11 @@ export class LinkGateway {
     return this.signal.listening();
   }
 
-  /** The terminal of this IMEI if it may log in over `protocol` from `address`; logs a refusal. */
+  /**
+   * The terminal of this IMEI if it may log in over `protocol` from `address`
+   * and no other live link holds it (or TERMINAL_TAKEOVER=replace); logs a
+   * refusal. The link it claims is attach()'s.
+   */
   async login(imei: string, protocol: LinkProtocol, address: string | undefined): Promise<LinkTerminal | null> {
     const found = await findLinkTerminal(this.db, imei, protocol, address);
     if (typeof found === 'string') {
@@ -118,14 +162,94 @@ export class LinkGateway {
       );
       return null;
     }
+    const at: CommandLinkOf = { address: linkAddress(address), connectedAt: new Date() };
+    const pendingSince = this.pending.get(imei);
+    const claim = await claimLink(this.db, {
+      imei,
+      protocol,
+      address: at.address,
+      connectedAt: at.connectedAt,
+      instance: this.instance,
+      heldHere:
+        this.links.get(imei)?.at.connectedAt ??
+        (pendingSince && Date.now() - pendingSince.getTime() < PENDING_MS ? pendingSince : undefined),
+      replace: this.opts.takeover === 'replace',
+      aliveMs: linkAliveMs(this.opts.pollMs ?? LINK_POLL_MS),
+    });
+    const live = claim.claimed ? claim.replaced : claim.live;
+    if (live) {
+      this.opts.log.warn(
+        {
+          imei,
+          protocol,
+          ip: at.address,
+          live_ip: live.address,
+          live_since: live.connectedAt.toISOString(),
+          live_here: live.here,
+          reason: 'takeover',
+        },
+        claim.claimed ? 'terminal link replaced by a second login' : 'terminal login refused',
+      );
+      await this.alert({
+        item: 'terminal_duplicate',
+        imei,
+        at: at.connectedAt,
+        what: terminalIdentityTexts.duplicateWhat(live.address, at.address, claim.claimed),
+        detail: {
+          live_address: live.address,
+          live_connected_at: live.connectedAt.toISOString(),
+          new_address: at.address,
+          protocol,
+          outcome: claim.claimed ? 'replaced' : 'refused',
+        },
+      });
+    }
+    if (!claim.claimed) return null;
+    this.pending.set(imei, at.connectedAt);
+    this.claims.set(found, at);
+    if (at.address && (await this.noteAddress(imei, at.address)))
+      await this.alert({
+        item: 'terminal_new_address',
+        imei,
+        at: at.connectedAt,
+        what: terminalIdentityTexts.newAddressWhat(at.address),
+        detail: { address: at.address, protocol },
+      });
     return found;
+  }
+
+  /** Whether the company wants to hear of this new address; a failure only logs (the login goes on). */
+  private async noteAddress(imei: string, address: string): Promise<boolean> {
+    try {
+      return (await noteAddress(this.db, imei, address)) && (await wantsNewAddressAlert(this.db, imei));
+    } catch (err) {
+      this.opts.log.warn({ err, imei }, 'terminal address not noted');
+      return false;
+    }
+  }
+
+  /** Raises a link alert; a failure only logs (the login's answer does not depend on it). */
+  private async alert(alert: LinkAlert): Promise<void> {
+    try {
+      const told = await raiseLinkAlert(this.db, alert, { publicUrl: this.opts.publicUrl });
+      this.opts.log.warn({ imei: alert.imei, item: alert.item, told, ...alert.detail }, 'terminal link alert');
+    } catch (err) {
+      this.opts.log.warn({ err, imei: alert.imei, item: alert.item }, 'terminal link alert failed');
+    }
+  }
+
+  /** The link a login claimed (address, login time). */
+  private linkOf(terminal: LinkTerminal): CommandLinkOf {
+    return this.claims.get(terminal) ?? { address: '', connectedAt: new Date(0) };
   }
 
   /** A terminal connected: an older connection of the same terminal is closed, its commands follow. */
   async attach(link: Link): Promise<void> {
     const imei = link.terminal.car_data_id;
+    const at = this.linkOf(link.terminal);
+    if (this.pending.get(imei)?.getTime() === at.connectedAt.getTime()) this.pending.delete(imei);
     const old = this.links.get(imei);
-    this.links.set(imei, { link, sent: new Set() });
+    this.links.set(imei, { link, sent: new Set(), at });
     if (old && old.link !== link) old.link.close();
     const now = new Date();
     await this.store(link.terminal, seqOf(now, KIND.connected), [
@@ -137,9 +261,11 @@ export class LinkGateway {
   /** The connection ended: logged as a disconnection unless a newer connection took its place. */
   async detach(link: Link): Promise<void> {
     const imei = link.terminal.car_data_id;
-    if (this.links.get(imei)?.link !== link) return;
+    const entry = this.links.get(imei);
+    if (entry?.link !== link) return;
     this.links.delete(imei);
     this.held.delete(imei);
+    await releaseLink(this.db, imei, this.instance, entry.at.connectedAt);
     const now = new Date();
     await this.store(link.terminal, seqOf(now, KIND.disconnected), [
       { type: 'connection', time: now.toISOString(), state: 'disconnected' },
@@ -167,6 +293,7 @@ export class LinkGateway {
     detail: string,
     time = new Date(),
   ): Promise<void> {
+    await recordCommandAnswered(this.db, terminal.car_data_id, commandId, this.linkOf(terminal));
     const outcome = await this.store(terminal, seqOf(time, KIND.result), [
       {
         type: 'command_result',
@@ -191,7 +318,34 @@ export class LinkGateway {
 
   /** Hands the waiting commands of these connected terminals to their connections (each once per connection). */
   async deliver(imeis: readonly string[]): Promise<void> {
-    const connected = imeis.filter((imei) => this.links.has(imei));
+    return this.handOut(await this.ownLinks(imeis, false));
+  }
+
+  /**
+   * Which of these terminals are connected here and still have their live link
+   * here; a link a newer login took on another instance (replace) is closed.
+   * `refresh`: also tell the other instances these links are alive.
+   */
+  private async ownLinks(imeis: readonly string[], refresh: boolean): Promise<string[]> {
+    const held = new Map<string, Date>();
+    for (const imei of imeis) {
+      const entry = this.links.get(imei);
+      if (entry) held.set(imei, entry.at.connectedAt);
+    }
+    if (held.size === 0) return [];
+    const mine = await stillHeld(this.db, this.instance, held, refresh);
+    for (const [imei, since] of held) {
+      const entry = this.links.get(imei);
+      if (mine.has(imei) || !entry || entry.at.connectedAt.getTime() !== since.getTime()) continue;
+      this.links.delete(imei);
+      this.held.delete(imei);
+      this.opts.log.warn({ imei, ip: entry.at.address }, 'terminal link taken by a newer login elsewhere: closed');
+      entry.link.close();
+    }
+    return [...held.keys()].filter((imei) => mine.has(imei) && this.links.has(imei));
+  }
+
+  private async handOut(connected: readonly string[]): Promise<void> {
     if (connected.length === 0) return;
     const { commands, held } = await takeLinkCommands(this.db, connected);
     for (const imei of connected) {
@@ -201,15 +355,18 @@ export class LinkGateway {
     for (const [imei, list] of commands) {
       const entry = this.links.get(imei);
       if (!entry) continue; // disconnected meanwhile: repeated at its next login (resultWait)
+      const sent: number[] = [];
       for (const command of list) {
         if (entry.sent.has(command.id)) continue;
         entry.sent.add(command.id);
         if (entry.link.send(command)) {
+          sent.push(command.id);
           this.opts.log.info({ imei, command_id: command.id, cmd_type: command.cmd_type }, 'command sent to terminal');
         } else {
           await this.result(entry.link.terminal, command.id, false, 'このプロトコルの端末では実行できないコマンドです');
         }
       }
+      await recordCommandsSent(this.db, imei, sent, entry.at);
     }
   }
 
@@ -239,7 +396,8 @@ export class LinkGateway {
 
   /** Every connected terminal's commands; one round at a time. */
   poll(): Promise<void> {
-    this.polling ??= this.deliver([...this.links.keys()])
+    this.polling ??= this.ownLinks([...this.links.keys()], true)
+      .then((imeis) => this.handOut(imeis))
       .catch((err: unknown) => this.opts.log.warn({ err }, 'terminal command poll failed'))
       .finally(() => {
         this.polling = undefined;
@@ -263,6 +421,9 @@ export class LinkGateway {
     const links = [...this.links.values()].map((e) => e.link);
     this.links.clear(); // detach() of the closing connections has nothing left to do
     this.held.clear();
+    await releaseInstance(this.db, this.instance).catch((err: unknown) =>
+      this.opts.log.warn({ err }, 'terminal links not released'),
+    );
     const now = new Date();
     await Promise.allSettled(
       links.map((link) =>

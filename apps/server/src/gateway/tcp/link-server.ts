@@ -1,3 +1,4 @@
+import type { TerminalTakeoverMode } from '@fleet/contract';
 import type { Db } from '../../db/database.js';
 import type { LiveHub } from '../../live/live-hub.js';
 import { gt06Protocol } from './gt06-link.js';
@@ -20,6 +21,8 @@ export interface TerminalLinksOptions {
   /** 0 = off. */
   teltonikaPort: number;
   gt06Port: number;
+  /** TERMINAL_TAKEOVER: a second login for a terminal with a live link is refused (default) or replaces it. */
+  takeover?: TerminalTakeoverMode;
   live: LiveHub;
   log: LinkLog & { error(obj: object, msg: string): void };
   pollMs?: number;
@@ -35,6 +38,7 @@ export async function startTerminalLinks(opts: TerminalLinksOptions): Promise<Te
     publicUrl: opts.publicUrl,
     log: opts.log,
     pollMs: opts.pollMs,
+    takeover: opts.takeover,
     committed: (states) =>
       opts.live.publishAll(states).catch((err: unknown) => opts.log.warn({ err }, 'live publish failed')),
   });

@@ -6,6 +6,8 @@ export interface ReceivedMail {
   to: string[];
   subject: string;
   text: string;
+  /** Files of a multipart/mixed mail (a report's workbook), decoded. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
   raw: string;
 }
 
@@ -43,8 +45,7 @@ function decodeBody(body: string, encoding: string): string {
   return body;
 }
 
-/** Parses the single-part text mails the dispatcher sends. */
-export function parseMail(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
+function splitPart(raw: string) {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const headers = new Map<string, string>();
@@ -52,11 +53,34 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
     const i = line.indexOf(':');
     if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
   }
-  const text = decodeBody(
-    raw.slice(split + 4),
-    (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase(),
-  ).replace(/\r\n/g, '\n');
-  return { ...envelope, subject: decodeWords(headers.get('subject') ?? ''), text: text.replace(/\n$/, ''), raw };
+  return { headers, body: raw.slice(split + 4) };
+}
+
+const textOf = (part: { headers: Map<string, string>; body: string }) =>
+  decodeBody(part.body, (part.headers.get('content-transfer-encoding') ?? '7bit').toLowerCase())
+    .replace(/\r\n/g, '\n')
+    .replace(/\n$/, '');
+
+/** Parses the mails the dispatcher sends: plain text, or multipart/mixed with the text and its files. */
+export function parseMail(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
+  const { headers, body } = splitPart(raw);
+  const subject = decodeWords(headers.get('subject') ?? '');
+  const boundary = /boundary="?([^";]+)"?/i.exec(headers.get('content-type') ?? '')?.[1];
+  if (!boundary) return { ...envelope, subject, text: textOf({ headers, body }), attachments: [], raw };
+  const parts = body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
+    .map((p) => splitPart(p.replace(/^\r\n/, '').replace(/\r\n$/, '')));
+  const text = parts.find((p) => (p.headers.get('content-type') ?? '').startsWith('text/plain'));
+  const attachments = parts
+    .filter((p) => /attachment/i.test(p.headers.get('content-disposition') ?? ''))
+    .map((p) => ({
+      filename: decodeWords(/filename="?([^";]+)"?/i.exec(p.headers.get('content-disposition') ?? '')?.[1] ?? ''),
+      contentType: (p.headers.get('content-type') ?? '').split(';')[0]!.trim(),
+      content: Buffer.from(p.body.replace(/\s+/g, ''), 'base64'),
+    }));
+  return { ...envelope, subject, text: text ? textOf(text) : '', attachments, raw };
 }
 
 /** A real SMTP server on a loopback port (0: any free one) that keeps every mail it accepts. */

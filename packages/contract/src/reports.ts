@@ -3,7 +3,7 @@ import { defineCall } from './call.js';
 import { idField } from './fields.js';
 import { OkResponse } from './auth.js';
 import { validationMessages as m } from './messages.js';
-import { jstDayOf, shiftJstDay, tripLabels, type ReportFormat } from './trips.js';
+import { jstDayOf, shiftJstDay, tripLabels, type ReportFormat, type Trip } from './trips.js';
 
 /**
  * The trip reports' files (POST /api/report_export, its query is `ReportExportQuery` in trips.ts) and
@@ -38,6 +38,7 @@ export const reportLabels = {
   tripsSheet: tripLabels.trips,
   stopsSheet: tripLabels.stops,
   summarySheet: tripLabels.fleetSummary,
+  infoSheet: '概要',
   period: '期間',
   createdAt: '作成日時',
   vehicle: '車両',
@@ -73,6 +74,18 @@ export const dailyStopColumns = [
   { key: 'duration_min', header: `${L.stop_duration_s} (分)`, numFmt: '0', width: 12 },
 ] as const satisfies readonly ReportColumn[];
 
+/** The CSV and the PDF of a daily report: trips and stops in one timeline, oldest first. */
+export const dailyTimelineColumns = [
+  { key: 'kind', header: '種別', width: 8 },
+  { key: 'start_at', header: '開始日時', width: 20 },
+  { key: 'end_at', header: '終了日時', width: 20 },
+  { key: 'place', header: '場所（出発地・停車地）', width: 30 },
+  { key: 'end_place', header: L.end_address, width: 30 },
+  { key: 'distance_km', header: `${L.distance_m} (km)`, numFmt: '0.0', width: 12 },
+  { key: 'duration_min', header: '時間 (分)', numFmt: '0', width: 10 },
+  { key: 'max_speed_kmh', header: `${L.max_speed_kmh} (km/h)`, numFmt: '0', width: 14 },
+] as const satisfies readonly ReportColumn[];
+
 export const summaryColumns = [
   { key: 'car_number', header: L.car_number, width: 18 },
   { key: 'car_data_id', header: L.car_data_id, width: 18 },
@@ -86,6 +99,21 @@ export const summaryColumns = [
 /** Where a position has no address yet: its coordinates, so the row still says where. */
 export const placeOf = (address: string | null, lat: number, lng: number) =>
   address ?? `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
+
+/** A daily report's totals (the 運行日報 tab and its files): distance, driving time, stops, top speed. */
+export function dailyTotals(
+  trips: readonly Pick<Trip, 'distance_m' | 'duration_s' | 'max_speed_kmh'>[],
+  stops: readonly unknown[],
+) {
+  return {
+    distance_m: trips.reduce((n, t) => n + t.distance_m, 0),
+    driving_s: trips.reduce((n, t) => n + t.duration_s, 0),
+    trips: trips.length,
+    stops: stops.length,
+    max_speed_kmh: trips.reduce((n, t) => Math.max(n, t.max_speed_kmh), 0),
+  };
+}
+export type DailyTotals = ReturnType<typeof dailyTotals>;
 
 // Periods ------------------------------------------------------------------------------------------
 

@@ -69,7 +69,13 @@ export class MailDispatcher {
   private async send(mail: ClaimedMail): Promise<boolean> {
     const { db, transport, from, log } = this.opts;
     try {
-      await transport!.sendMail({ from, to: mail.to_addr, subject: mail.subject, text: mail.body });
+      await transport!.sendMail({
+        from,
+        to: mail.to_addr,
+        subject: mail.subject,
+        text: mail.body,
+        ...(mail.attachments.length ? { attachments: mail.attachments } : {}),
+      });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const next = new Date(this.clock().getTime() + retryDelayMs(mail.attempts));

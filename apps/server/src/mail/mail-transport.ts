@@ -2,7 +2,13 @@ import { createTransport } from 'nodemailer';
 
 /** What the dispatcher needs of a mail transport (a nodemailer transporter fits). */
 export interface MailTransport {
-  sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown>;
+  sendMail(message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    attachments?: { filename: string; contentType: string; content: Buffer }[];
+  }): Promise<unknown>;
   close?(): void;
 }
 

@@ -5,13 +5,21 @@ import type { DB } from '../db/schema.js';
 import { defineOutbox, inClaimOrder } from './outbox-claim.js';
 import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS } from './retry-policy.js';
 
-export type MailKind = 'notification' | 'password_reset' | 'password_changed';
+export type MailKind = 'notification' | 'password_reset' | 'password_changed' | 'report';
 
 export interface NewMail {
   to: string;
   subject: string;
   body: string;
   kind: MailKind;
+  /** Files sent with the mail (a report's workbook), kept in mail_attachments until it is sent. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** Kinds whose body holds a secret (a reset link): blanked once sent. */
@@ -32,6 +40,18 @@ export async function enqueueMail(db: Db, mail: NewMail, now: Date): Promise<num
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (mail.attachments?.length)
+    await db
+      .insertInto('mail_attachments')
+      .values(
+        mail.attachments.map((a) => ({
+          mail_id: Number(row.id),
+          filename: a.filename,
+          content_type: a.contentType,
+          content: a.content,
+        })),
+      )
+      .execute();
   return Number(row.id);
 }
 
@@ -42,6 +62,7 @@ export interface ClaimedMail {
   body: string;
   kind: string;
   attempts: number;
+  attachments: MailAttachment[];
 }
 
 /** mail_outbox's claim rules (mail/outbox-claim.ts). */
@@ -59,7 +80,19 @@ export async function claimDueMails(trx: Db, now: Date, limit: number): Promise<
     .select(['id', 'to_addr', 'subject', 'body', 'kind', 'attempts'])
     .where('id', 'in', ids)
     .execute();
-  return inClaimOrder(ids, rows);
+  const files = await trx
+    .selectFrom('mail_attachments')
+    .select(['mail_id', 'filename', 'content_type', 'content'])
+    .where('mail_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  const withFiles = rows.map((r) => ({
+    ...r,
+    attachments: files
+      .filter((f) => Number(f.mail_id) === Number(r.id))
+      .map((f) => ({ filename: f.filename, contentType: f.content_type, content: Buffer.from(f.content) })),
+  }));
+  return inClaimOrder(ids, withFiles);
 }
 
 export async function markSent(db: Db, mail: ClaimedMail, now: Date): Promise<void> {
@@ -68,6 +101,8 @@ export async function markSent(db: Db, mail: ClaimedMail, now: Date): Promise<vo
     .set({ sent_at: now, last_error: null, ...(SECRET_KINDS.includes(mail.kind) ? { body: REDACTED_BODY } : {}) })
     .where('id', '=', mail.id)
     .execute();
+  // A sent mail is never sent again: its files would only take room for the 30 days it is kept.
+  if (mail.attachments.length) await db.deleteFrom('mail_attachments').where('mail_id', '=', mail.id).execute();
 }
 
 /** Unsent mails after `afterId`, oldest first: what the dispatcher logs when there is no SMTP. */

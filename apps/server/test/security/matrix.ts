@@ -3,6 +3,7 @@ import {
   DEVICE_BATCH_PATH,
   LIVE_PATH,
   LOG_EXPORT_PATH,
+  REPORT_EXPORT_PATH,
   OSMAND_PATH,
   accountAdd,
   accountDelete,
@@ -59,6 +60,8 @@ import {
   companyListCount,
   companyTotpPolicy,
   companyTotpPolicyUpdate,
+  companyTerminalPolicy,
+  companyTerminalPolicyUpdate,
   companyUpdate,
   deviceAdd,
   deviceDelete,
@@ -111,6 +114,8 @@ import {
   fleetSummary,
   tripSettings,
   tripSettingsUpdate,
+  reportSubscription,
+  reportSubscriptionUpdate,
   type Call,
 } from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
@@ -437,6 +442,10 @@ export const matrix: MatrixRow[] = [
   post(companyTotpPolicyUpdate, COMPANY_ADMINS, (_w, target) => ({
     body: { company_id: companyOf[target], require_totp: false },
   })),
+  post(companyTerminalPolicy, COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
+  post(companyTerminalPolicyUpdate, COMPANY_ADMINS, (_w, target) => ({
+    body: { company_id: companyOf[target], alert_new_terminal_address: false },
+  })),
   post(sessionAccountId, ANOTHER_ACCOUNT, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
   post(sessionCompanyId, OWN_COMPANY, (_w, target) => ({ body: { company_id: companyOf[target] } })),
   post(sessionCarId, OWN_COMPANY, carOf),
@@ -587,6 +596,16 @@ export const matrix: MatrixRow[] = [
   post(tripSettingsUpdate, COMPANY_ADMINS, (_w, target) => ({
     body: { company_id: companyOf[target], settings: defaultTripSettings() },
   })),
+  postPath(
+    REPORT_EXPORT_PATH,
+    TRIP_READERS,
+    (_w, target) => ({
+      body: { kind: 'daily', format: 'csv', car_data_id: fixtureOf(target).car_data_id, date: oneDay.from },
+    }),
+    { serial: true },
+  ),
+  post(reportSubscription, SIGNED_IN, none),
+  post(reportSubscriptionUpdate, SIGNED_IN, () => ({ body: { daily: false, monthly: false } })),
   post(carDataSync, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, car_data_id: fixtureOf(target).car_data_id },
   })),

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GT06, encodeGt06Ack } from '../src/gateway/tcp/gt06-codec.js';
+import { GT06, encodeGt06Ack, encodeGt06Frame } from '../src/gateway/tcp/gt06-codec.js';
 import {
   encodeGt06Heartbeat,
   encodeGt06Location,
@@ -101,6 +101,35 @@ describe('GT06 data', () => {
     });
     d.send(Buffer.from('garbage!'));
     expect(await d.waitClosed()).toBe(true);
+  });
+  it('stores a position once whatever frame carries it again (another serial, 0x12, an alarm), acknowledging each', async () => {
+    const d = await loggedIn();
+    const before = await gpsCount();
+    const fix = { time: new Date((clock += 1000)), lat: 35.6586, lng: 139.7454, speed: 20, course: 90, acc: true };
+    const location = encodeGt06Location(fix, ++serial);
+    d.send(location);
+    expect(await nextFrame(d)).toEqual(encodeGt06Ack(GT06.gpsLbs2, serial));
+    // The location's content: after 78 78, the length and the protocol byte; before the serial and the CRC.
+    const content = location.subarray(4, 4 + location[2]! - 5);
+    const gpsBlock = content.subarray(0, 18);
+    for (const [protocol, body] of [
+      [GT06.gpsLbs2, content],
+      [GT06.gpsLbs, content.subarray(0, 26)],
+      // An alarm opens with the same position, then LBS and the status (vibration).
+      [
+        GT06.alarm,
+        Buffer.concat([gpsBlock, Buffer.from('0901b80a123400abcd', 'hex'), Buffer.from('0206030301', 'hex')]),
+      ],
+    ] as const) {
+      d.send(encodeGt06Frame(protocol, body, ++serial));
+      expect(await nextFrame(d)).toEqual(encodeGt06Ack(protocol, serial));
+    }
+    expect(await gpsCount()).toBe(before + 1);
+    // The alarm's own news (its status) is stored.
+    const alarms = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sensor_logs
+      WHERE car_data_id = ${imei} AND readings->>'alarm' = 'vibration'`.execute(t.db);
+    expect(alarms.rows[0]!.n).toBe(1);
+    d.close();
   });
 });
 

@@ -171,10 +171,57 @@ describe('AVL data', () => {
     expect((await d.take(4)).readUInt32BE(0)).toBe(20);
     expect(await gpsCount()).toBe(before.gps + 20);
     expect(await receipts()).toBe(before.receipts + 1);
-    // Another frame holding one of those records again is a frame of its own.
+    // Another frame holding one of those records again is a frame of its own: acknowledged whole, its new record stored.
     d.send(encodeAvlFrame([records[19]!, fix({ speed: 50 })]));
     expect((await d.take(4)).readUInt32BE(0)).toBe(2);
-    expect(await gpsCount()).toBe(before.gps + 22);
+    expect(await gpsCount()).toBe(before.gps + 21);
+    d.close();
+  });
+  it('stores a record once whatever frame carries it again: alone, beside another, as Codec 8 Extended, after a reconnection', async () => {
+    const rows = async (table: string) =>
+      Number(
+        (
+          await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE car_data_id = ${imei}`.execute(t.db)
+        ).rows[0]!.n,
+      );
+    const logs = async () => ({
+      gps: await rows('gps_logs'),
+      engine: await rows('engine_logs'),
+      battery: await rows('battery_logs'),
+      sensor: await rows('sensor_logs'),
+    });
+    const record = fix({ speed: 42, io: { 239: 1, 179: 0, 66: 13800, 21: 3 } });
+    const other = fix({ speed: 43, io: { 239: 1, 66: 13700 } });
+    let d = await loggedIn();
+    const before = await logs();
+    d.send(encodeAvlFrame([record]));
+    expect((await d.take(4)).readUInt32BE(0)).toBe(1);
+    const once = await logs();
+    expect(once).toEqual({
+      gps: before.gps + 1,
+      engine: before.engine + 1,
+      battery: before.battery + 1,
+      sensor: before.sensor + 1,
+    });
+    // The terminal regroups what it thinks unacknowledged: each frame is acknowledged with its count.
+    d.send(encodeAvlFrame([record, other]));
+    expect((await d.take(4)).readUInt32BE(0)).toBe(2);
+    d.close();
+    d = await loggedIn();
+    d.send(encodeAvlFrame([other, record], { extended: true }));
+    expect((await d.take(4)).readUInt32BE(0)).toBe(2);
+    d.send(encodeAvlFrame([record, record], { extended: true }));
+    expect((await d.take(4)).readUInt32BE(0)).toBe(2);
+    // The record once, the other record (no sensor readings) once.
+    expect(await logs()).toEqual({
+      gps: once.gps + 1,
+      engine: once.engine + 1,
+      battery: once.battery + 1,
+      sensor: once.sensor,
+    });
+    expect(await latest(t.db, imei)).toMatchObject({ speed: 43, battery_voltage: 13.7 });
     d.close();
   });
 

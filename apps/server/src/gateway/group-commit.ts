@@ -6,6 +6,7 @@ import type { AuthedDevice } from './device-auth.js';
 import {
   commitBatches,
   ingestBatch,
+  keepNewRecords,
   prepareBatch,
   type BatchSource,
   type IngestOutcome,
@@ -22,6 +23,11 @@ export interface GroupCommitOptions {
   maxRecords?: number;
   /** Told the merged latest states after each commit (the live push); its failure is only logged. */
   committed?: (states: TelemetryState[]) => Promise<void>;
+  /**
+   * Each record is stored once by its content, whatever batch carries it (keepNewRecords): for the
+   * binary protocols, whose frames regroup records a terminal sends again. One more statement a group.
+   */
+  recordKeys?: boolean;
 }
 
 interface Waiting {
@@ -128,11 +134,12 @@ export class GroupCommit {
     const sorted = [...group].sort((a, b) => compare(a.prepared.device.car_data_id, b.prepared.device.car_data_id));
     let started = false;
     try {
-      const outcomes = await this.db.transaction().execute((trx) => {
+      const outcomes = await this.db.transaction().execute(async (trx) => {
         started = true;
+        const prepared = sorted.map((w) => w.prepared);
         return commitBatches(
           trx,
-          sorted.map((w) => w.prepared),
+          this.opts.recordKeys ? await keepNewRecords(trx, prepared) : prepared,
           this.opts.notify,
           this.copy,
         );
@@ -155,7 +162,9 @@ export class GroupCommit {
   private async alone(w: Waiting): Promise<void> {
     const { device, batch, now } = w.prepared;
     try {
-      const outcome = await ingestBatch(this.db, device, batch, now, this.opts.notify);
+      const outcome = await ingestBatch(this.db, device, batch, now, this.opts.notify, {
+        recordKeys: this.opts.recordKeys,
+      });
       reportGatewayCommit({ batches: 1, records: countRecords([w]) });
       w.resolve(outcome);
       this.tell([outcome]);

@@ -336,6 +336,19 @@ export async function storeAndRead(
   });
 }
 
+/**
+ * Claims record keys (a record's own seq, ingest.service.ts recordSeq) in device_batches beside the
+ * batches' receipts, in one statement: those stored before (by any batch) are not claimed again.
+ * Answers the claimed ones as `<IMEI> <key>`.
+ */
+export async function claimRecordKeys(db: Db, keys: readonly { imei: string; key: number }[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { rows } = await sql<{ claimed: string }>`INSERT INTO device_batches (car_data_id, seq, accepted, rejected)
+    SELECT u.imei, u.key, 1, '[]'::jsonb FROM unnest(${keys.map((k) => k.imei)}::text[], ${keys.map((k) => k.key)}::int8[]) AS u(imei, key)
+    ON CONFLICT (car_data_id, seq) DO NOTHING RETURNING car_data_id || ' ' || seq::text AS claimed`.execute(db);
+  return new Set(rows.map((r) => r.claimed));
+}
+
 /** Stores one batch unless its (IMEI, seq) was stored before; returns whether it did and the merged state. */
 export async function storeBatch(db: Db, b: NewBatch): Promise<StoredBatch> {
   return (await storeBatches(db, [b]))[0]!;

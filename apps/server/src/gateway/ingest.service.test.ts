@@ -1,7 +1,7 @@
 import { deviceProtocolMessages as msg, parseDeviceRecord } from '@fleet/contract';
 import { describe, expect, it } from 'vitest';
 import { findUnstorableInput } from '../http/input-guard.js';
-import { sortRecords } from './ingest.service.js';
+import { RECORD_KIND, recordSeq, sortRecords } from './ingest.service.js';
 
 const now = new Date('2026-11-26T10:00:00Z');
 const gps = (time: string, extra: Record<string, unknown> = {}) => ({
@@ -90,5 +90,26 @@ describe('sortRecords', () => {
         { index: 1, reason: `time: ${msg.pastTime}` },
       ]);
     }
+  });
+});
+
+describe('recordSeq (a record stored once whatever frame carries it)', () => {
+  const time = '2026-11-26T09:00:00.000Z';
+  const record = (r: Record<string, unknown>) => r as unknown as Parameters<typeof recordSeq>[0];
+  it('is the same for the same record whatever order its keys were written in, and differs with any value', () => {
+    const a = recordSeq(record({ type: 'sensor', time, readings: { gsm_signal: 4, movement: 1 } }));
+    expect(recordSeq(record({ readings: { movement: 1, gsm_signal: 4 }, time, type: 'sensor' }))).toBe(a);
+    expect(recordSeq(record({ type: 'sensor', time, readings: { gsm_signal: 4, movement: 0 } }))).not.toBe(a);
+    expect(
+      recordSeq(record({ type: 'sensor', time: '2026-11-26T09:00:00.001Z', readings: { gsm_signal: 4, movement: 1 } })),
+    ).not.toBe(a);
+    expect(recordSeq(record({ type: 'gps', time, lat: 35.6, lng: 139.7, speed: undefined }))).toBe(
+      recordSeq(record({ type: 'gps', time, lat: 35.6, lng: 139.7 })),
+    );
+  });
+  it('keeps its own kind in the low 4 bits and stays a safe integer', () => {
+    const seq = recordSeq(record({ type: 'gps', time, lat: 35.6, lng: 139.7 }));
+    expect(seq % 16).toBe(RECORD_KIND);
+    expect(Number.isSafeInteger(seq)).toBe(true);
   });
 });

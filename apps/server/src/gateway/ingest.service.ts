@@ -17,7 +17,9 @@ import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from '../commands/command-results.js';
 import { takePendingCommands } from '../commands/terminal-commands.repository.js';
 import type { AuthedDevice } from './device-auth.js';
+import { createHash } from 'node:crypto';
 import {
+  claimRecordKeys,
   findBatch,
   insertEngineRows,
   setBatchOutcome,
@@ -114,6 +116,54 @@ export function prepareBatch(device: AuthedDevice, batch: DeviceBatch, now: Date
   return { device, batch, now, valid, rejected, results, records, times };
 }
 
+/**
+ * A record's own seq, for terminals whose frames regroup records (Teltonika, GT06: a record not
+ * acknowledged is sent again after a reconnection, alone, beside others, or in another codec): 48 bits
+ * of the SHA-256 of the record (type, time and every value, keys in order) and the kind 9, the low 4
+ * bits the binary protocols' seqs keep for their kinds (tcp/link-gateway.ts KIND: 2-8). The same record
+ * has the same seq whatever frame carries it, so it is stored once.
+ */
+export const RECORD_KIND = 9;
+export const recordSeq = (record: DeviceRecord) =>
+  createHash('sha256').update(canonicalJson(record)).digest().readUIntBE(0, 6) * 16 + RECORD_KIND;
+
+/** JSON with every object's keys in order, so equal records give equal text whatever built them. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The batches with only the records stored by no batch before (nor earlier in the same batch): their
+ * record seqs are claimed in device_batches in the caller's transaction, one statement for all the
+ * batches, so they are claimed exactly when the records are stored. The batch's own answer is unchanged
+ * (a terminal's frame is acknowledged whole); only its logs, latest state and judgement lose the repeats.
+ */
+export async function keepNewRecords(db: Db, batches: readonly PreparedBatch[]): Promise<PreparedBatch[]> {
+  const seqs = batches.map((p) => p.records.map(recordSeq));
+  const keys = batches.flatMap((p, i) => [...new Set(seqs[i])].map((key) => ({ imei: p.device.car_data_id, key })));
+  const claimed = await claimRecordKeys(db, keys);
+  return batches.map((p, i) => {
+    const taken = new Set<number>();
+    const records: DeviceRecord[] = [];
+    const times: number[] = [];
+    p.records.forEach((record, j) => {
+      const key = seqs[i]![j]!;
+      if (taken.has(key) || !claimed.has(`${p.device.car_data_id} ${key}`)) return;
+      taken.add(key);
+      records.push(record);
+      times.push(p.times[j]!);
+    });
+    return records.length === p.records.length ? p : { ...p, records, times };
+  });
+}
+
 const reply = (
   p: PreparedBatch,
   accepted: number,
@@ -156,10 +206,13 @@ export async function ingestBatch(
   batch: DeviceBatch,
   now = new Date(),
   notify?: Pick<NotifyOptions, 'publicUrl'>,
+  opts: { recordKeys?: boolean } = {},
 ): Promise<IngestOutcome> {
-  const p = prepareBatch(device, batch, now);
+  const prepared = prepareBatch(device, batch, now);
   const imei = device.car_data_id;
   const run = async (d: Db): Promise<IngestOutcome> => {
+    // With record keys, a record stored before by another batch is left out (keepNewRecords).
+    const p = opts.recordKeys ? (await keepNewRecords(d, [prepared]))[0]! : prepared;
     const stored = await storeBatch(d, newBatch(p));
     if (!stored.claimed) return repeated(d, p, await takePendingCommands(d, imei));
     let state = stored.state;
@@ -182,7 +235,7 @@ export async function ingestBatch(
     return { response: reply(p, accepted, allRejected, false, await takePendingCommands(d, imei)), state };
   };
   // A plain batch without notifications is one atomic statement; anything more needs a transaction.
-  return p.results.length === 0 && !notify ? run(db) : db.transaction().execute(run);
+  return prepared.results.length === 0 && !notify && !opts.recordKeys ? run(db) : db.transaction().execute(run);
 }
 
 /**

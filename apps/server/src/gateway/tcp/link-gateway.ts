@@ -75,6 +75,8 @@ export interface LinkGatewayOptions {
  * frame, one record each; connections; command results) or, for a frame of
  * many records (a Teltonika AVL frame), the frame itself (frameSeq).
  * Kind 1 keyed one Teltonika AVL record by its time before frames were stored whole.
+ * Each record also has a seq of its own, of its content (ingest.service.ts recordSeq, kind 9): a record
+ * sent again in another frame is stored once while that frame's other records are stored.
  */
 export const KIND = {
   location: 2,
@@ -133,7 +135,12 @@ export class LinkGateway {
     private readonly db: Db,
     private readonly opts: LinkGatewayOptions,
   ) {
-    this.writer = new GroupCommit(db, { notify: { publicUrl: opts.publicUrl }, committed: opts.committed });
+    // recordKeys: a record the terminal sends again in another frame (alone, beside others, in another codec) is stored once.
+    this.writer = new GroupCommit(db, {
+      notify: { publicUrl: opts.publicUrl },
+      committed: opts.committed,
+      recordKeys: true,
+    });
     this.signal = subscribeCommands(db, opts.log, { ready: (imei) => this.wake(imei), missed: () => void this.poll() });
     this.timer = setInterval(() => void this.poll(), opts.pollMs ?? LINK_POLL_MS);
     this.timer.unref();

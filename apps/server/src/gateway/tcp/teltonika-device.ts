@@ -1,4 +1,4 @@
-import { CODEC_8, CODEC_12, wrap } from './teltonika-codec.js';
+import { CODEC_8, CODEC_8E, CODEC_12, wrap } from './teltonika-codec.js';
 
 /**
  * The device's side of the Teltonika protocol: what an FMB terminal sends.
@@ -23,9 +23,12 @@ export function encodeLogin(imei: string): Buffer {
   return out;
 }
 
-/** A Codec 8 AVL frame of these records. */
-export function encodeAvlFrame(records: readonly DeviceAvl[]): Buffer {
-  const parts: Buffer[] = [Buffer.from([CODEC_8, records.length])];
+/** A Codec 8 AVL frame of these records; with `extended`, Codec 8 Extended (IO ids and counts in 2 bytes). */
+export function encodeAvlFrame(records: readonly DeviceAvl[], opts: { extended?: boolean } = {}): Buffer {
+  const extended = opts.extended ?? false;
+  // An IO id or count: 1 byte in Codec 8, 2 in Codec 8 Extended.
+  const id = (n: number) => (extended ? [n >> 8, n & 0xff] : [n]);
+  const parts: Buffer[] = [Buffer.from([extended ? CODEC_8E : CODEC_8, records.length])];
   for (const r of records) {
     const head = Buffer.alloc(24);
     head.writeBigUInt64BE(BigInt(r.time.getTime()), 0);
@@ -36,17 +39,18 @@ export function encodeAvlFrame(records: readonly DeviceAvl[]): Buffer {
     head.writeUInt16BE(Math.round(r.speed), 22);
     const io = Object.entries(r.io ?? {}).map(([id, v]) => [Number(id), v] as const);
     const groups = [1, 2, 4].map((width) => io.filter(([, v]) => widthOf(v) === width));
-    const body: number[] = [0, io.length];
+    const body: number[] = [...id(0), ...id(io.length)];
     for (const [i, group] of groups.entries()) {
-      body.push(group.length);
-      for (const [id, v] of group) {
-        body.push(id);
+      body.push(...id(group.length));
+      for (const [ioId, v] of group) {
+        body.push(...id(ioId));
         const b = Buffer.alloc(1 << i);
         b.writeUIntBE(v, 0, 1 << i);
         body.push(...b);
       }
     }
-    body.push(0); // no 8-byte values
+    body.push(...id(0)); // no 8-byte values
+    if (extended) body.push(0, 0); // no variable-length values
     parts.push(head, Buffer.from(body));
   }
   parts.push(Buffer.from([records.length]));

@@ -15,6 +15,12 @@ test('webhooks: a company admin adds a receiver (validation in Japanese, secret 
   await expect(dialog.getByText('URLの形式が不正です', { exact: false })).toBeVisible();
   await expect(dialog.getByText('通知するイベントを1つ以上選択してください')).toBeVisible();
 
+  // A receiver on this machine or an internal network is refused (docs/security.md "Outbound calls").
+  await dialog.getByLabel('送信先URL').fill('http://0x7f000001:8080/hook');
+  await dialog.getByRole('checkbox', { name: 'コマンドの状態変化（結果を含む）' }).check();
+  await dialog.getByRole('button', { name: '保存' }).click();
+  await expect(dialog.getByText('内部ネットワークのアドレス', { exact: false })).toBeVisible();
+
   const url = `https://hooks.example.jp/${uniqueId('wh')}`;
   await dialog.getByLabel('送信先URL').fill(url);
   await dialog.getByRole('checkbox', { name: 'コマンドの状態変化（結果を含む）' }).check();

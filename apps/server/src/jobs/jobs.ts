@@ -22,6 +22,7 @@ import { analyzeChangedTables, vacuumDeadTables } from '../db/statistics.js';
 import { recountLists } from '../db/list-counts.js';
 import { rebuildSearchIndexes } from '../db/search-indexes.js';
 import { runTripDetection } from '../trips/detection.js';
+import { queueScheduledReports } from '../reports/scheduled-reports.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -32,6 +33,7 @@ export const SWEEP_INTERVAL_MS = 60_000;
 export const CLEAN_UP_INTERVAL_MS = 3600_000;
 export const STATISTICS_INTERVAL_MS = 300_000;
 export const LIST_COUNTS_INTERVAL_MS = 300_000;
+export const REPORT_INTERVAL_MS = 300_000;
 export const TRIPS_INTERVAL_MS = 10_000;
 
 /**
@@ -114,6 +116,13 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
       periodMs: TRIPS_INTERVAL_MS,
       runAtStart: true,
       run: () => runTripDetection(db, { embedded: !config.DATABASE_URL }),
+    },
+    {
+      // The subscribed fleet summaries, queued as mails from the report hour in Japan (reports/scheduled-reports.ts).
+      name: 'scheduled reports',
+      periodMs: REPORT_INTERVAL_MS,
+      runAtStart: true,
+      run: () => queueScheduledReports(db, clock()),
     },
     {
       name: 'clean-up',

@@ -90,6 +90,35 @@ describe('LoginForm (docs/product.md §4, §5)', () => {
     ]);
   });
 
+  it('takes a recovery code in place of the code, and says when the code was used already', async () => {
+    const used = 'このコードは使用済みです。次のコードを入力してください。';
+    const answers: [number, unknown][] = [
+      [401, { code: 'OTP_REQUIRED', message: '認証アプリに表示されている6桁の確認コードを入力してください。' }],
+      [401, { code: 'UNAUTHORIZED', message: used, errors: { otp: used } }],
+      [200, { id: 'a1', username: 'tokyo-staff', role: 2, token: 't', company_id: 'c1' }],
+    ];
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      const [status, body] = answers.shift()!;
+      return new Response(JSON.stringify(body), { status });
+    });
+    const { router } = renderLogin();
+    await userEvent.type(screen.getByLabelText('ログインID またはメールアドレス'), 'tokyo-staff');
+    await userEvent.type(screen.getByLabelText('パスワード'), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'ログイン' }));
+    await userEvent.type(await screen.findByLabelText('確認コード（6桁）'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: '確認してログイン' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(used);
+    await userEvent.click(screen.getByRole('button', { name: 'リカバリーコードを使う' }));
+    await userEvent.type(await screen.findByLabelText('リカバリーコード'), 'ABCD EFGH-2345-6723');
+    await userEvent.click(screen.getByRole('button', { name: '確認してログイン' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/car/car_list'));
+    expect(fetch.mock.calls.map((c) => JSON.parse(c[1]!.body as string) as unknown)).toEqual([
+      { username: 'tokyo-staff', password: 'secret' },
+      { username: 'tokyo-staff', password: 'secret', otp: '123456' },
+      { username: 'tokyo-staff', password: 'secret', recovery_code: 'abcdefgh23456723' },
+    ]);
+  }, 20_000);
+
   it("says the login failed in the spec's words on 401", async () => {
     answer(401, { code: 'UNAUTHORIZED', message: 'unauthorized' });
     renderLogin();

@@ -13,11 +13,13 @@ import { loadLoginApi, useLoginForm } from './use-login-form';
  * (429, network) shows the call's message. The server asking for the code is no failure.
  */
 const failureMessage = (e: unknown) =>
-  e instanceof ApiClientError && (e.status !== 401 || e.errors.otp) ? e.message : sessionMessages.loginFailed;
+  e instanceof ApiClientError && (e.status !== 401 || e.errors.otp || e.errors.recovery_code)
+    ? e.message
+    : sessionMessages.loginFailed;
 const isFailure = (e: unknown) => !(e instanceof ApiClientError && e.code === 'OTP_REQUIRED');
 
 export function LoginForm() {
-  const { field, submit, mutation, otpStep, restart } = useLoginForm();
+  const { field, submit, mutation, otpStep, recovery, toggleRecovery, restart } = useLoginForm();
 
   return (
     <Paper w="100%" maw={420} p="xl" radius="lg" shadow="xl" withBorder>
@@ -39,19 +41,34 @@ export function LoginForm() {
           )}
           {otpStep ? (
             <>
-              <Text size="sm">{texts.otpLead}</Text>
-              <TextInput
-                label={texts.otp}
-                autoComplete="one-time-code"
-                inputMode="numeric"
-                maxLength={7}
-                data-autofocus
-                autoFocus
-                {...field('otp')}
-              />
+              <Text size="sm">{recovery ? texts.recoveryLead : texts.otpLead}</Text>
+              {recovery ? (
+                <TextInput
+                  key="recovery_code"
+                  label={texts.recoveryCode}
+                  autoComplete="off"
+                  maxLength={24}
+                  autoFocus
+                  {...field('recovery_code')}
+                />
+              ) : (
+                <TextInput
+                  key="otp"
+                  label={texts.otp}
+                  autoComplete="one-time-code"
+                  inputMode="numeric"
+                  maxLength={7}
+                  data-autofocus
+                  autoFocus
+                  {...field('otp')}
+                />
+              )}
               <Button type="submit" size="md" loading={mutation.isPending} fullWidth>
                 {texts.otpSubmit}
               </Button>
+              <Anchor component="button" type="button" size="sm" ta="center" onClick={toggleRecovery}>
+                {recovery ? texts.useOtp : texts.useRecoveryCode}
+              </Anchor>
               <Anchor component="button" type="button" size="sm" ta="center" onClick={restart}>
                 {texts.back}
               </Anchor>

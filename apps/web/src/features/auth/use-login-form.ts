@@ -33,6 +33,8 @@ export function useLoginForm() {
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [otpStep, setOtpStep] = useState(false);
+  /** On the code step: a recovery code instead of the app's code. */
+  const [recovery, setRecovery] = useState(false);
   const mutation = useMutation({
     mutationFn: async (v: LoginForm) => (await loadLoginApi()).postLogin(v),
     onSuccess: async (res) => {
@@ -41,13 +43,17 @@ export function useLoginForm() {
     },
     onError: (e) => {
       if (isOtpRequired(e)) setOtpStep(true);
-      else if (e instanceof ApiClientError && e.errors.otp) setErrors((prev) => ({ ...prev, otp: e.errors.otp }));
+      else if (e instanceof ApiClientError && (e.errors.otp || e.errors.recovery_code))
+        setErrors((prev) => ({ ...prev, otp: e.errors.otp, recovery_code: e.errors.recovery_code }));
     },
   });
 
-  /** What the form sends: the code only on the code step. */
-  const toSend = (v: LoginForm): LoginForm =>
-    otpStep ? { ...v, otp: v.otp ?? '' } : { username: v.username, password: v.password };
+  /** What the form sends: the code (or the recovery code) only on the code step. */
+  const toSend = (v: LoginForm): LoginForm => {
+    const first = { username: v.username, password: v.password };
+    if (!otpStep) return first;
+    return recovery ? { ...first, recovery_code: v.recovery_code ?? '' } : { ...first, otp: v.otp ?? '' };
+  };
 
   const field = (name: keyof LoginForm) => ({
     name,
@@ -75,14 +81,22 @@ export function useLoginForm() {
     if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus();
   };
 
+  /** Switches the code step between the app's code and a recovery code. */
+  const toggleRecovery = () => {
+    setRecovery(!recovery);
+    setErrors({});
+    mutation.reset();
+  };
+
   /** Back from the code step to the first one (another account, say). */
   const restart = () => {
     setOtpStep(false);
+    setRecovery(false);
     setValues((v) => ({ username: v.username, password: '' }));
     setErrors({});
     setSubmitted(false);
     mutation.reset();
   };
 
-  return { field, submit, mutation, otpStep, restart };
+  return { field, submit, mutation, otpStep, recovery, toggleRecovery, restart };
 }

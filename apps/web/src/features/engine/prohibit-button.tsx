@@ -1,5 +1,5 @@
 import { engineMessages, totpMessages } from '@fleet/contract';
-import { PasswordInput, Stack, TextInput, type ButtonProps } from '@mantine/core';
+import { Anchor, PasswordInput, Stack, TextInput, type ButtonProps } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { ConfirmButton } from '../../components/edit-shell/confirm-button';
@@ -61,8 +61,9 @@ export function ProhibitButton({
               {...stepUp.field('password')}
             />
           )}
-          {stepUp.otpStep && (
+          {stepUp.otpStep && !stepUp.recovery && (
             <TextInput
+              key="otp"
               label={T.otp}
               description={totpMessages.otpRequired}
               autoComplete="one-time-code"
@@ -72,6 +73,23 @@ export function ProhibitButton({
               autoFocus
               {...stepUp.field('otp')}
             />
+          )}
+          {stepUp.otpStep && stepUp.recovery && (
+            <TextInput
+              key="recovery_code"
+              label={T.recoveryCode}
+              description={T.recoveryCodeHint}
+              autoComplete="off"
+              maxLength={24}
+              withAsterisk
+              autoFocus
+              {...stepUp.field('recovery_code')}
+            />
+          )}
+          {stepUp.otpStep && (
+            <Anchor component="button" type="button" size="xs" ta="left" onClick={stepUp.toggleRecovery}>
+              {stepUp.recovery ? T.useOtp : T.useRecoveryCode}
+            </Anchor>
           )}
         </Stack>
       }

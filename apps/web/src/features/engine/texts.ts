@@ -9,6 +9,10 @@ export const engineTexts = {
   carNumber: '車両番号',
   password: 'パスワード',
   otp: '確認コード（6桁）',
+  recoveryCode: 'リカバリーコード',
+  recoveryCodeHint: '二段階認証の設定時に保管したコード（各コード1回のみ）',
+  useRecoveryCode: 'リカバリーコードを使う',
+  useOtp: '認証アプリの確認コードを使う',
   cancelReason: '取消理由',
   cancelledBy: (name: string) => `取り消し: ${name}`,
   /** `/car/car_engine`; its current-state card takes the vehicle detail's labels (carTexts.detail). */

@@ -3,6 +3,7 @@ import {
   companyTotpPolicyUpdate,
   totpDisable,
   totpEnable,
+  totpRecoveryCodes,
   totpSetup,
   totpStatus,
   type CallRequest,
@@ -34,9 +35,12 @@ export const companyTotpPolicyQuery = (company_id: string) =>
 /** A new pending secret each time: the QR code to scan (not cached: it is shown once). */
 export const useTotpSetup = () => useMutation({ mutationFn: () => callApi(totpSetup, {}) });
 
-const useInvalidating = <V>(fn: (v: V) => Promise<unknown>) => useDomainMutation(totpKeys.all[0], fn);
+const useInvalidating = <V, R>(fn: (v: V) => Promise<R>) => useDomainMutation(totpKeys.all[0], fn);
 
 export const useTotpEnable = () => useInvalidating((v: CallRequest<typeof totpEnable>) => callApi(totpEnable, v));
 export const useTotpDisable = () => useInvalidating((v: CallRequest<typeof totpDisable>) => callApi(totpDisable, v));
+/** New recovery codes (the old ones stop working); the status's count changes with them. */
+export const useTotpRecoveryCodes = () =>
+  useInvalidating((v: CallRequest<typeof totpRecoveryCodes>) => callApi(totpRecoveryCodes, v));
 export const useUpdateTotpPolicy = () =>
   useInvalidating((v: CallRequest<typeof companyTotpPolicyUpdate>) => callApi(companyTotpPolicyUpdate, v));

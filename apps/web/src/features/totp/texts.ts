@@ -27,4 +27,27 @@ export const totpTexts = {
   policyHint: '有効にすると、二段階認証を設定していないアカウントはログイン後に設定を求められます。',
   policySaved: '設定を保存しました。',
   qrFailed: 'QRコードを表示できませんでした。セットアップキーを手動で入力してください。',
+  recoveryTitle: 'リカバリーコード',
+  recoveryLead:
+    '認証アプリが使えないとき、確認コードの代わりに入力できるコードです。各コードは1回だけ使えます。この画面を離れると二度と表示されないため、コピーまたはダウンロードして安全な場所に保管してください。',
+  recoveryCopy: 'コピー',
+  recoveryCopied: 'コピーしました',
+  recoveryDownload: 'ダウンロード',
+  recoveryFileName: 'recovery-codes.txt',
+  recoveryFileHeader: '車両管理コンソール 二段階認証のリカバリーコード（各コード1回のみ使用可）',
+  recoverySaved: '保管しました',
+  recoveryLeft: (n: number) => `未使用のリカバリーコード: ${n}個`,
+  recoveryLow: '未使用のリカバリーコードが少なくなっています。再発行してください。',
+  recoveryRenewTitle: 'リカバリーコードを再発行する',
+  recoveryRenewLead:
+    '再発行すると、これまでのリカバリーコードは使えなくなります。パスワードと確認コードを入力してください。',
+  recoveryRenew: '再発行する',
+  recoveryRenewed: 'リカバリーコードを再発行しました。',
+  recoveryCode: 'リカバリーコード',
+  recoveryCodeHint: '「xxxx-xxxx-xxxx-xxxx」の形のコード',
+  useRecoveryCode: 'リカバリーコードを使う',
+  useOtp: '認証アプリの確認コードを使う',
 } as const;
+
+/** Below this many unused recovery codes the section asks for new ones. */
+export const RECOVERY_CODES_LOW = 3;

@@ -1,11 +1,12 @@
 import { errorMessages, TotpDisableRequest } from '@fleet/contract';
 import { Stack, Text } from '@mantine/core';
-import { PasswordField, TextField } from '../../components/edit-shell/fields';
+import { PasswordField } from '../../components/edit-shell/fields';
 import { FormShell } from '../../components/edit-shell/form-shell';
 import { useTotpDisable } from './api';
+import { CodeOrRecoveryFields } from './recovery-codes';
 import { totpTexts as T } from './texts';
 
-/** Turning 二段階認証 off: the password and a current code. */
+/** Turning 二段階認証 off: the password and a current code (or a recovery code, the app being lost). */
 export function TotpDisableForm({ onDisabled }: { onDisabled(): void }) {
   const disable = useTotpDisable();
   return (
@@ -25,7 +26,7 @@ export function TotpDisableForm({ onDisabled }: { onDisabled(): void }) {
           {T.disableLead}
         </Text>
         <PasswordField name="password" label={T.password} required autoComplete="current-password" />
-        <TextField name="otp" label={T.code} description={T.codeHint} required autoComplete="one-time-code" />
+        <CodeOrRecoveryFields />
       </Stack>
     </FormShell>
   );

@@ -8,8 +8,11 @@ import { useTotpEnable, useTotpSetup } from './api';
 import { QrCode } from './qr-code';
 import { totpTexts as T } from './texts';
 
-/** Setting 二段階認証 up: a new secret as QR code and text, confirmed by one code from the app. */
-export function TotpSetupPanel({ onEnabled }: { onEnabled?(): void }) {
+/**
+ * Setting 二段階認証 up: a new secret as QR code and text, confirmed by one code from the app; the
+ * answer carries the recovery codes, to be shown once.
+ */
+export function TotpSetupPanel({ onEnabled }: { onEnabled?(recoveryCodes: string[]): void }) {
   const setup = useTotpSetup();
   const enable = useTotpEnable();
   const pending = setup.data;
@@ -48,8 +51,8 @@ export function TotpSetupPanel({ onEnabled }: { onEnabled?(): void }) {
         failureMessage={errorMessages.updateFailed}
         submitLabel={T.enable}
         onSubmit={async (values) => {
-          await enable.mutateAsync(values);
-          onEnabled?.();
+          const { recovery_codes } = await enable.mutateAsync(values);
+          onEnabled?.(recovery_codes);
         }}
       >
         <TextField name="otp" label={T.code} description={T.codeHint} required autoComplete="one-time-code" />

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,...]
+ * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,trips,...]
  *
  * Builds a fleet in a database of its own, starts the real server on it and
  * measures every figure of bench/README.md beside its anchor; prints a table
@@ -33,6 +33,7 @@ import { Report } from './report.js';
 import { benchRoute } from './route.js';
 import { startServer } from './server.js';
 import { benchStall } from './stall.js';
+import { benchTrips } from './trips.js';
 import { int } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -208,6 +209,18 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
           connections: 50,
           terminals: Math.min(1000, size.vehicles),
           intervalMs: loadInterval * 1000,
+        }),
+      );
+      await section(report, 'trips', () =>
+        benchTrips(bdb, server, fleet, report, {
+          vehicles: Math.min(10_000, size.vehicles),
+          ingest: {
+            terminals: Math.min(1000, size.vehicles),
+            batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
+            recordsPerBatch: 50,
+            pacedBatches: quick ? 3 : 8,
+            warmupBatches: ingestWarmup,
+          },
         }),
       );
       await section(report, 'storage', () => benchStorage(bdb, report));

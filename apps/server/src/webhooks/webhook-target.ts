@@ -21,7 +21,13 @@ export function addressRange(address: string): string | null {
     const range = ipaddr.IPv4.parse(text).range();
     return range === 'unicast' ? 'public' : range;
   }
-  const v6 = ipaddr.IPv6.parse(text);
+  let v6: ipaddr.IPv6;
+  try {
+    v6 = ipaddr.IPv6.parse(text);
+  } catch {
+    // node:net and ipaddr.js disagree about it: no address this rule can vouch for.
+    return 'unreadable';
+  }
   const range: string = v6.range();
   const embedded = embeddedIPv4(v6, range);
   if (embedded) {

@@ -75,6 +75,11 @@ const ConfigSchema = z.object({
   TILE_ATTRIBUTION: z.string().optional(),
   /** When set, GET /metrics wants `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * A port of its own for GET /metrics (then not served on PORT); unset or 0: none. In production, without
+   * it or METRICS_TOKEN, metrics are off (ops/metrics.ts metricsExposure).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** `pretty` (colours, one line per event) or `json` (one JSON object per line, for log collectors). */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SIMULATE: flag.default(true),

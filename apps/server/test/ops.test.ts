@@ -1,4 +1,6 @@
 import { clientConfig, login as loginCall, me as meCall } from '@fleet/contract';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_CALLS, contractCalls } from '../src/ops/openapi.js';
 import { callAs, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
@@ -91,6 +93,53 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(none.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await ask('Bearer metrics-secret-01234567xx')).statusCode).toBe(401);
     expect((await ask('Bearer metrics-secret-0123456789')).statusCode).toBe(200);
+  });
+});
+
+/** A port free at this moment, for METRICS_PORT (0 there means "none"). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('GET /metrics in production, METRICS_PORT', () => {
+  it('in production without METRICS_PORT or METRICS_TOKEN: metrics are off, and the server says so at start', async () => {
+    const lines: string[] = [];
+    const prod = await createTestApp({
+      env: { NODE_ENV: 'production', LOG_LEVEL: 'info' },
+      logStream: { write: (line: string) => void lines.push(line) },
+    });
+    try {
+      expect((await prod.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+      expect(lines.join('')).toContain('metrics are off');
+    } finally {
+      await prod.close();
+    }
+  });
+
+  it('with METRICS_PORT: served on that port only (behind METRICS_TOKEN when set), never on the main port', async () => {
+    const port = await freePort();
+    const token = 'metrics-secret-0123456789';
+    const app = await createTestApp({
+      env: { NODE_ENV: 'production', METRICS_PORT: String(port), METRICS_TOKEN: token, HOST: '127.0.0.1' },
+    });
+    try {
+      expect(
+        (await app.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } }))
+          .statusCode,
+      ).toBe(404);
+      const url = `http://127.0.0.1:${port}/metrics`;
+      expect((await fetch(url)).status).toBe(401);
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/^process_resident_memory_bytes \d+$/m);
+      expect((await fetch(`http://127.0.0.1:${port}/api/me`)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -1,8 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
 import { LIVE_PATH, errorMessages, type ApiError } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../config.js';
 import { poolOf } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { MAIL_MAX_ATTEMPTS } from '../mail/retry-policy.js';
@@ -20,6 +22,12 @@ const OPEN_COMMAND_STATES: Record<number, string> = { 0: 'wait', 1: 'execWait', 
  * database figures are read when scraped, so every instance reports the shared queues the same way.
  */
 export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
+  const exposure = metricsExposure(ctx.config);
+  if (exposure === 'off') {
+    // Production without a port of their own or a token: the figures name routes and count commands.
+    app.log.warn('metrics are off: set METRICS_PORT (a port of their own) or METRICS_TOKEN (a bearer token)');
+    return;
+  }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
@@ -152,12 +160,82 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
     const wanted = Buffer.from(token);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   };
+  const unauthorized = JSON.stringify({ code: 'UNAUTHORIZED', message: errorMessages.unauthorized } satisfies ApiError);
+  if (exposure === 'port') return serveOnPort(app, ctx, { registry, allowed, unauthorized });
   app.get(METRICS_PATH, { logLevel: 'warn', exposeHeadRoute: false }, async (request, reply) => {
     if (!allowed(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
-      return reply.status(401).send({ code: 'UNAUTHORIZED', message: errorMessages.unauthorized } satisfies ApiError);
+      return reply.status(401).type('application/json; charset=utf-8').send(unauthorized);
     }
     reply.header('cache-control', 'no-store').type(registry.contentType);
     return registry.metrics();
+  });
+}
+
+/**
+ * Where GET /metrics is served (README's configuration, ops/README.md):
+ * - 'port': METRICS_PORT is set: on that port of its own only (behind METRICS_TOKEN too when set),
+ *   never on the main port, which the internet may reach;
+ * - 'token': METRICS_TOKEN alone: on the main port, to a bearer of the token;
+ * - 'open': neither, outside production (development, tests): on the main port, open;
+ * - 'off': neither, in production: nowhere, and the server says so at start.
+ */
+export function metricsExposure(config: Pick<Config, 'METRICS_PORT' | 'METRICS_TOKEN' | 'production'>) {
+  if (config.METRICS_PORT) return 'port' as const;
+  if (config.METRICS_TOKEN) return 'token' as const;
+  return config.production ? ('off' as const) : ('open' as const);
+}
+
+/** METRICS_PORT's listener: GET /metrics and nothing else, opened with the app and closed with it. */
+function serveOnPort(
+  app: FastifyInstance,
+  ctx: AppContext,
+  m: { registry: Registry; allowed: (header: string | undefined) => boolean; unauthorized: string },
+) {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== METRICS_PATH || req.method !== 'GET') {
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+      return res.end(JSON.stringify({ code: 'NOT_FOUND', message: errorMessages.notFound } satisfies ApiError));
+    }
+    if (!m.allowed(req.headers.authorization)) {
+      res.writeHead(401, {
+        'content-type': 'application/json; charset=utf-8',
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
+      return res.end(m.unauthorized);
+    }
+    m.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': m.registry.contentType, 'cache-control': 'no-store' });
+        res.end(text);
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'metrics not collected');
+        res.writeHead(500).end();
+      },
+    );
+  });
+  server.requestTimeout = ctx.config.REQUEST_TIMEOUT_MS;
+  const port = ctx.config.METRICS_PORT!;
+  app.addHook('onReady', async () => {
+    await new Promise<void>((resolve) => {
+      // A port already taken is logged loudly and the server goes on without metrics.
+      server.once('error', (err) => {
+        app.log.error({ err, port }, 'METRICS_PORT could not be opened; metrics are not served');
+        resolve();
+      });
+      server.listen(port, ctx.config.HOST, () => {
+        app.log.info({ port }, 'metrics served on METRICS_PORT');
+        resolve();
+      });
+    });
+  });
+  app.addHook('onClose', async () => {
+    if (!server.listening) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   });
 }

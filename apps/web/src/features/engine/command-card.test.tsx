@@ -38,6 +38,9 @@ const command = (over: Partial<ReservedCommand> = {}): ReservedCommand => ({
   request_id: null,
   closed_at: null,
   cancel_reason: null,
+  sent_link: null,
+  answer_link: null,
+  link_changed: false,
   events: [{ state: 1, event: 'reserved', account_id: 'tokyo-staff', account_name: '村上 直樹', at, reason: null }],
   ...over,
 });

@@ -1,7 +1,9 @@
 import {
   commandStatusLabels,
   engineCommandLabel,
+  linkLabel,
   reservedCommandTypeLabels,
+  terminalIdentityTexts,
   type ReservedCommandType,
 } from '@fleet/contract';
 import { Badge, Card, ScrollArea, Table, Text, Title } from '@mantine/core';
@@ -54,6 +56,16 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
                   {c.cancel_reason && (
                     <Text size="xs" c="red" style={{ whiteSpace: 'normal' }}>
                       {c.cancel_reason}
+                    </Text>
+                  )}
+                  {c.link_changed && c.sent_link && c.answer_link && (
+                    // The answer came on another TCP link than the command went out on: possibly not the vehicle.
+                    <Text size="xs" c="orange.8" role="alert" style={{ whiteSpace: 'normal' }} maw={360}>
+                      {terminalIdentityTexts.linkChangedWarning}
+                      <br />
+                      {terminalIdentityTexts.sentOn}: {linkLabel(c.sent_link, formatDateTime)}
+                      <br />
+                      {terminalIdentityTexts.answeredOn}: {linkLabel(c.answer_link, formatDateTime)}
                     </Text>
                   )}
                 </Table.Td>

@@ -1,11 +1,12 @@
 import { accountLabels as L, capabilities, roleLabel } from '@fleet/contract';
-import { Button } from '@mantine/core';
+import { Button, Card } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { DetailActions, DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
 import { useAccountDetail, useDeleteAccount } from '../../../features/account/api';
 import { TotpSection } from '../../../features/totp/totp-section';
+import { CompanyTerminalPolicy } from '../../../features/terminal-identity/company-terminal-policy';
 import { EngineControlBadge } from '../../../features/account/engine-control-badge';
 import { accountTexts } from '../../../features/account/texts';
 import { paths } from '../../../lib/paths';
@@ -65,6 +66,11 @@ export function Component() {
         ]}
       />
       {self && a && !a.isDelete && <TotpSection actor={actor} />}
+      {self && a && !a.isDelete && actor.role === 0 && actor.company_id && (
+        <Card withBorder radius="md" padding="lg" mt="md" maw={880}>
+          <CompanyTerminalPolicy companyId={actor.company_id} />
+        </Card>
+      )}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { DetailActions, DetailShell } from '../../../components/edit-shell/detai
 import { PageHeader } from '../../../components/page-header';
 import { useCompanyDetail, useDeleteCompany } from '../../../features/company/api';
 import { companyTexts } from '../../../features/company/texts';
+import { CompanyTerminalPolicy } from '../../../features/terminal-identity/company-terminal-policy';
 import { CompanyTotpPolicy } from '../../../features/totp/company-totp-policy';
 import { totpTexts } from '../../../features/totp/texts';
 import { paths } from '../../../lib/paths';
@@ -50,6 +51,11 @@ export function Component() {
       {c && !c.isDelete && (
         <Card withBorder radius="md" padding="lg" mt="md" maw={880}>
           <CompanyTotpPolicy companyId={c.company_id} title={totpTexts.title} />
+        </Card>
+      )}
+      {c && !c.isDelete && (
+        <Card withBorder radius="md" padding="lg" mt="md" maw={880}>
+          <CompanyTerminalPolicy companyId={c.company_id} />
         </Card>
       )}
     </>

@@ -64,6 +64,17 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/car/car-travelroute'),
           },
           {
+            path: 'car/car_daily_report/:car_id?/:car_data_id?',
+            handle: screen(t.carDailyReport),
+            lazy: () => import('./routes/car/car-daily-report'),
+          },
+          { path: 'car/car_report', handle: screen(t.carReport), lazy: () => import('./routes/car/car-report') },
+          {
+            path: 'trip_settings',
+            handle: screen(t.tripSettings, (c) => c.tripSettings),
+            lazy: () => import('./routes/trip-settings'),
+          },
+          {
             path: 'car/car_engine/:car_id?/:car_data_id?',
             handle: screen(t.carEngine),
             lazy: () => import('./routes/car/car-engine'),

@@ -16,14 +16,27 @@ export function saveBlob(blob: Blob, filename: string) {
 /**
  * Downloads a streamed export with the session's token, reporting the bytes
  * and lines received so far. Resolves to null when the server had nothing (204).
+ * `json`: sent as a POST body (the report export) instead of a GET.
  */
 export async function downloadStream(
   url: string,
   onProgress: (p: { bytes: number; lines: number }) => void,
   signal?: AbortSignal,
+  json?: unknown,
 ): Promise<Blob | null> {
   const token = useSession.getState().token;
-  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal });
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const res = await fetch(
+    url,
+    json === undefined
+      ? { headers: auth, signal }
+      : {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+          signal,
+        },
+  );
   if (res.status === 204) return null;
   if (!res.ok || !res.body) {
     const body = (await res.json().catch(() => null)) as { message?: string; code?: string } | null;

@@ -13,6 +13,8 @@ export const paths = {
   notifyHistory: '/notify/history',
   /** Ours: the super admin's audit log. */
   auditLog: '/audit_log',
+  /** Ours (issue #45): a company's trip and stop rule. */
+  tripSettings: '/trip_settings',
   account: {
     add: '/account/account_add',
     list: '/account/account_list',
@@ -25,6 +27,8 @@ export const paths = {
     list: '/car/car_list',
     /** Ours (issue #18): every visible vehicle on one live map. */
     map: '/car/car_map',
+    /** Ours (issue #45): the fleet summary over a range, its files and the scheduled summary by mail. */
+    report: '/car/car_report',
     userAdd: '/car/car_user_add',
     wizard: '/car/car_user_device_add',
     userList: '/car/car_user_list',
@@ -36,6 +40,8 @@ export const paths = {
     engine: (id = '', dataId = '') => join('/car/car_engine', id, dataId),
     forbiddenArea: (id = '', dataId = '') => join('/car/car_forbidden_area', id, dataId),
     travelRoute: (id = '', dataId = '') => join('/car/car_travelroute', id, dataId),
+    /** Ours (issue #45): a vehicle's 運行日報 (`?date=YYYY-MM-DD`, a day in Japan). */
+    dailyReport: (id = '', dataId = '') => join('/car/car_daily_report', id, dataId),
     warningArea: (id = '', dataId = '') => join('/car/car_warning_area', id, dataId),
   },
   device: {

@@ -9,6 +9,7 @@ describe('menuFor (docs/product.md §2, §6)', () => {
     expect(labels({ account_id: 'a', role: 0, company_id: null })).toEqual([
       '車両一覧',
       '車両マップ',
+      'レポート',
       '車両登録',
       '新規登録ウィザード',
       '顧客一覧',
@@ -22,22 +23,26 @@ describe('menuFor (docs/product.md §2, §6)', () => {
       '通知設定',
       '通知履歴',
       'Webhook設定',
+      '運行判定の設定',
     ]);
   });
-  it('gives managers (roles 0 and 1 of a company) the account entries but no registration, and company admins the webhooks', () => {
+  it('gives managers (roles 0 and 1 of a company) the account entries but no registration, and company admins the webhooks and the trip rule', () => {
     expect(labels({ account_id: 'a', role: 0, company_id: 'c' })).toEqual([
       '車両一覧',
       '車両マップ',
+      'レポート',
       '顧客一覧',
       '管理アカウント一覧',
       '管理アカウント登録',
       '通知設定',
       '通知履歴',
       'Webhook設定',
+      '運行判定の設定',
     ]);
     expect(labels({ account_id: 'a', role: 1, company_id: 'c' })).toEqual([
       '車両一覧',
       '車両マップ',
+      'レポート',
       '顧客一覧',
       '管理アカウント一覧',
       '管理アカウント登録',
@@ -45,10 +50,11 @@ describe('menuFor (docs/product.md §2, §6)', () => {
       '通知履歴',
     ]);
   });
-  it('gives a common account the lists and notification settings only', () => {
+  it('gives a common account the lists, the reports and notification settings only', () => {
     expect(labels({ account_id: 'a', role: 2, company_id: 'c' })).toEqual([
       '車両一覧',
       '車両マップ',
+      'レポート',
       '顧客一覧',
       '通知設定',
     ]);

@@ -24,6 +24,7 @@ export function menuFor(actor: Actor): MenuGroup[] {
       items: [
         { label: t.carList, to: paths.car.list },
         { label: t.carMap, to: paths.car.map },
+        { label: t.report, to: paths.car.report },
         ...(caps.registerCarsAndCustomers
           ? [
               { label: t.carAdd, to: paths.car.add },
@@ -74,6 +75,7 @@ export function menuFor(actor: Actor): MenuGroup[] {
       { label: t.notify, to: paths.notify },
       ...(caps.notifyHistory ? [{ label: t.notifyHistory, to: paths.notifyHistory }] : []),
       ...(caps.manageWebhooks ? [{ label: t.webhooks, to: paths.webhooks }] : []),
+      ...(caps.tripSettings ? [{ label: t.tripSettings, to: paths.tripSettings }] : []),
     ],
   });
   return groups;

@@ -1,6 +1,14 @@
 import { areaKindLabels } from '@fleet/contract';
 import { Tabs } from '@mantine/core';
-import { IconEngine, IconInfoCircle, IconList, IconMapPin, IconRoute, IconShieldOff } from '@tabler/icons-react';
+import {
+  IconEngine,
+  IconInfoCircle,
+  IconList,
+  IconMapPin,
+  IconReportAnalytics,
+  IconRoute,
+  IconShieldOff,
+} from '@tabler/icons-react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../lib/paths';
 import { carTexts } from './texts';
@@ -15,6 +23,7 @@ export function CarNav({ carId, carDataId }: { carId: string; carDataId: string 
     { value: paths.car.detail(carId, carDataId), label: T.detail, icon: <IconInfoCircle size={16} /> },
     { value: paths.car.logs(carDataId), label: T.logs, icon: <IconList size={16} /> },
     { value: paths.car.travelRoute(carId, carDataId), label: T.travelRoute, icon: <IconRoute size={16} /> },
+    { value: paths.car.dailyReport(carId, carDataId), label: T.dailyReport, icon: <IconReportAnalytics size={16} /> },
     { value: paths.car.engine(carId, carDataId), label: T.engine, icon: <IconEngine size={16} /> },
     { value: paths.car.warningArea(carId, carDataId), label: areaKindLabels.available, icon: <IconMapPin size={16} /> },
     {

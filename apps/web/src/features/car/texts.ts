@@ -92,6 +92,7 @@ export const carTexts = {
     detail: '車両詳細',
     logs: 'データログ',
     travelRoute: '走行ルート',
+    dailyReport: '運行日報',
     engine: 'エンジン制御',
   },
   /** The vehicle form (car-fields.tsx). */

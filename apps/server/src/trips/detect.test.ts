@@ -78,6 +78,21 @@ describe('trip and stop detection on generated drives', () => {
     }
   });
 
+  it('a terminal silent while parked: the time between its last position and the next one there is a stop', () => {
+    const { points, truth } = generateDrive(legs, { start: START, sampleS: 5, seed: 9 });
+    // Not one position during the middle stop: the last one arriving (at speed) and the first one leaving.
+    const middle = truth.stops[1]!;
+    const sleeping = points.filter((p) => p.t < middle.start || p.t > middle.end);
+    const found = detect(sleeping);
+    expect(found.trips).toHaveLength(2);
+    expect(found.stops).toHaveLength(3);
+    expect(Math.abs(found.stops[1]!.start_at - middle.start)).toBeLessThanOrEqual(5000);
+    expect(Math.abs(found.stops[1]!.end_at! - middle.end)).toBeLessThanOrEqual(5000);
+    found.trips.forEach((t, i) =>
+      expect(Math.abs(t.distance_m - truth.trips[i]!.distance) / truth.trips[i]!.distance).toBeLessThan(0.05),
+    );
+  });
+
   it('a movement shorter than the trip minimum belongs to the stop', () => {
     const { points } = generateDrive([{ park: 600 }, { drive: [[300, 0]], kmh: 10 }, { park: 600 }], { start: START });
     const found = detect(points);

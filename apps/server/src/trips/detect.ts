@@ -187,13 +187,28 @@ export class Detector {
     const slow = p.speed !== null ? p.speed < this.rule.stop_speed_kmh : !last || step <= this.rule.stop_radius_m;
     const still = ignitionOff || slow;
     const pt = { t: p.t, lat: p.lat, lng: p.lng };
+    // Many terminals sleep while parked: no position for as long as a stop lasts, then the next one where
+    // the last was. The vehicle stood there all that time, from the last position to this one.
+    const stoodSilent = last !== null && dt >= this.rule.stop_min_s && step <= this.rule.stop_radius_m;
+    if (stoodSilent && !s.cand) {
+      s.moveAtCand = copyMove(s.move);
+      s.cand = {
+        anchor: { t: last.t, lat: last.lat, lng: last.lng },
+        last: { t: last.t, lat: last.lat, lng: last.lng },
+        sumLat: last.lat,
+        sumLng: last.lng,
+        n: 1,
+        ignitionOff: false,
+        confirmed: false,
+      };
+    }
 
     const c = s.cand;
     if (c) {
       // Within the radius of where the candidate's positions centre (its first fix may be one of the scattered ones).
       const within = haversine(c.sumLat / c.n, c.sumLng / c.n, p.lat, p.lng) <= this.rule.stop_radius_m;
       // A stop without a reported speed is judged by the radius alone: scatter within it is standing.
-      const stays = ignitionOff || (within && (p.speed === null || p.speed < this.rule.stop_speed_kmh));
+      const stays = ignitionOff || stoodSilent || (within && (p.speed === null || p.speed < this.rule.stop_speed_kmh));
       if (stays) {
         c.last = pt;
         c.sumLat += p.lat;

@@ -224,6 +224,12 @@ export interface PositionRow extends Position {
 }
 
 /**
+ * A position dated further ahead than this (a terminal whose clock is wrong) is left out: taken in, it would
+ * move the cursor into the future and make every correct position after it look late.
+ */
+const FUTURE = '1 hour';
+
+/**
  * Up to `limit` positions of the terminal after (at, id), oldest first, each with the ignition as the
  * terminal's engine log last stated it (`running` on / off; null when it never said).
  */
@@ -246,7 +252,7 @@ export async function readPositions(
     lng: number;
     speed: number | null;
   }>`SELECT id, recorded_at, lat, lng, speed FROM gps_logs
-     WHERE car_data_id = ${carDataId} AND ${bound}
+     WHERE car_data_id = ${carDataId} AND ${bound} AND recorded_at <= now() + ${FUTURE}::interval
      ORDER BY ${GPS_ORDER.oldestFirst} LIMIT ${limit}`.execute(trx);
   if (!rows.length) return [];
   const first = new Date(rows[0]!.recorded_at);

@@ -32,6 +32,7 @@ import * as deliveryErrorCategories from './2026_12_18_100000_delivery_error_cat
 import * as totpRecoveryCodes from './2026_12_18_300000_totp_recovery_codes.js';
 import * as terminalSignalSources from './2026_12_18_500000_terminal_signal_sources.js';
 import * as trips from './2026_12_19_100000_trips.js';
+import * as terminalPeriodsCarIndex from './2026_12_19_110000_terminal_periods_car_index.js';
 import * as reportSubscriptions from './2026_12_19_200000_report_subscriptions.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
@@ -69,5 +70,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_18_300000_totp_recovery_codes': totpRecoveryCodes,
   '2026_12_18_500000_terminal_signal_sources': terminalSignalSources,
   '2026_12_19_100000_trips': trips,
+  '2026_12_19_110000_terminal_periods_car_index': terminalPeriodsCarIndex,
   '2026_12_19_200000_report_subscriptions': reportSubscriptions,
 };

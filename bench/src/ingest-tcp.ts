@@ -84,7 +84,7 @@ export async function benchIngestTcp(bdb: BenchDb, server: BenchServer, report: 
     error: (obj: object, msg: string) => console.log(`  server error: ${msg} ${JSON.stringify(obj).slice(0, 200)}`),
   };
   // The live push as the app's own: NOTIFY per commit on PostgreSQL, in-process on PGlite.
-  const live = bdb.url ? createPostgresHub(bdb.db, log) : createMemoryHub();
+  const live = bdb.url ? createPostgresHub(bdb.db, log) : createMemoryHub(bdb.db, log);
   const links = await startTerminalLinks({
     db: bdb.db,
     host: '127.0.0.1',

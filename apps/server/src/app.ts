@@ -149,7 +149,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerTerminalPolicyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
-  const live = opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, app.log) : createMemoryHub());
+  const live =
+    opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, app.log) : createMemoryHub(ctx.db, app.log));
   app.addHook('onClose', () => live.close());
   registerGatewayRoutes(app, ctx, live);
   registerTelemetryRoutes(app, ctx, live);

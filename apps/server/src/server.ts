@@ -44,9 +44,8 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
   );
 
   // One live push for the HTTP gateway and the TCP terminal links (on PGlite an in-process one).
-  const live = config.DATABASE_URL
-    ? createPostgresHub(database.db, { warn: (obj, msg) => app.log.warn(obj, msg) })
-    : createMemoryHub();
+  const hubLog = { warn: (obj: object, msg: string) => app.log.warn(obj, msg) };
+  const live = config.DATABASE_URL ? createPostgresHub(database.db, hubLog) : createMemoryHub(database.db, hubLog);
   const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot, live });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();

@@ -296,7 +296,8 @@ export type LogExportQuery = z.input<typeof LogExportQuery>;
  * Server-sent events at GET LIVE_PATH. Authenticate with the Authorization
  * header (fetch-based readers) or `?ticket=` from live_ticket (EventSource,
  * which cannot send headers). Events: `snapshot` {states}, `state` LiveState,
- * `expired` {message} (then the stream ends).
+ * `expired` {message} (then the stream ends). A changed role, company or engine
+ * right ends the stream without an event: a new one is scoped anew.
  */
 export const LIVE_PATH = '/api/live';
 export const LiveState = TelemetryState.extend({ car_id: z.string().nullable() });

@@ -15,10 +15,15 @@ import { poolOf, type Db } from './database.js';
  * with the last and reopened after a loss, after which every subscriber is told
  * that signals may have been missed. On PGlite (one process by nature) an
  * in-process emitter per database handle and channel.
+ *
+ * A subscription may name several channels: they share one LISTEN connection,
+ * so their signals arrive in the order their transactions committed (the
+ * live push hears a session ending before any position published after it;
+ * two connections give no order between them).
  */
 export interface ChannelListener {
-  /** A payload sent on the channel (by this instance or another). */
-  message(payload: string): void;
+  /** A payload sent on the channel (by this instance or another); `channel` names it. */
+  message(payload: string, channel: string): void;
   /** Signals may have been missed: the listening connection was lost (or could not connect) and is back. */
   missed?(): void;
   /** The listening connection was lost: until missed() says it is back, signals do not arrive. */
@@ -53,7 +58,8 @@ class Channel {
   private held = false;
 
   constructor(
-    readonly name: string,
+    /** The channels LISTENed on this connection. */
+    readonly names: readonly string[],
     /** The PostgreSQL pool; undefined on PGlite. */
     readonly pool: pg.Pool | undefined,
     private readonly log: ChannelLog,
@@ -71,7 +77,7 @@ class Channel {
     if (!this.pool || this.client || this.subscribers === 0) return Promise.resolve();
     this.connecting ??= this.connect(this.pool)
       .catch((err: unknown) => {
-        this.log.warn({ err, channel: this.name }, 'channel listener could not connect');
+        this.log.warn({ err, channel: this.names.join(', ') }, 'channel listener could not connect');
         this.lost = true;
         this.later();
       })
@@ -85,13 +91,13 @@ class Channel {
     // The pool's own settings (its clients are made from them): the same server, database and credentials.
     const c = new pg.Client(pool.options);
     c.on('notification', (n) => {
-      if (n.channel === this.name && n.payload !== undefined) this.emitter.emit('message', n.payload);
+      if (this.names.includes(n.channel) && n.payload !== undefined) this.emitter.emit('message', n.payload, n.channel);
     });
     c.on('error', (err) => this.dropped(c, err));
     c.on('end', () => this.dropped(c));
     try {
       await c.connect();
-      await c.query(`LISTEN ${pg.escapeIdentifier(this.name)}`);
+      for (const name of this.names) await c.query(`LISTEN ${pg.escapeIdentifier(name)}`);
     } catch (err) {
       await c.end().catch(() => undefined);
       throw err;
@@ -108,7 +114,7 @@ class Channel {
     if (this.client !== c) return;
     this.client = undefined;
     this.lost = true;
-    this.log.warn({ err, channel: this.name }, 'channel listener lost its connection');
+    this.log.warn({ err, channel: this.names.join(', ') }, 'channel listener lost its connection');
     this.emitter.emit('lost');
     c.end().catch(() => undefined);
     this.later();
@@ -144,26 +150,30 @@ class Channel {
 
 const channels = new WeakMap<Db, Map<string, Channel>>();
 
-function channelOf(db: Db, name: string, log: ChannelLog): Channel {
+const namesOf = (name: string | readonly string[]): readonly string[] => (typeof name === 'string' ? [name] : name);
+
+function channelOf(db: Db, names: readonly string[], log: ChannelLog): Channel {
   let byName = channels.get(db);
   if (!byName) channels.set(db, (byName = new Map()));
-  let channel = byName.get(name);
-  if (!channel) byName.set(name, (channel = new Channel(name, poolOf(db), log)));
+  const key = names.join('\n');
+  let channel = byName.get(key);
+  if (!channel) byName.set(key, (channel = new Channel(names, poolOf(db), log)));
   return channel;
 }
 
 /**
- * Calls `listener` for the signals sent on this channel of this database (the
- * handle openDatabase returned). close() when done: the last one closes the LISTEN connection.
+ * Calls `listener` for the signals sent on this channel (or these channels, on
+ * one connection and so in commit order) of this database (the handle
+ * openDatabase returned). close() when done: the last one closes the LISTEN connection.
  */
 export function subscribeChannel(
   db: Db,
-  name: string,
+  name: string | readonly string[],
   log: ChannelLog,
   listener: ChannelListener,
 ): ChannelSubscription {
-  const ch = channelOf(db, name, log);
-  const message = (payload: string) => listener.message(payload);
+  const ch = channelOf(db, namesOf(name), log);
+  const message = (payload: string, channel: string) => listener.message(payload, channel);
   const missed = () => listener.missed?.();
   const lost = () => listener.lost?.();
   ch.subscribers++;
@@ -205,8 +215,8 @@ export async function sendOnChannel(
   if (payloads.length === 0) return;
   const postgres = poolOf(db) !== undefined;
   if (!postgres || opts.hereFirst) {
-    const ch = channels.get(db)?.get(name);
-    if (ch) for (const p of payloads) ch.emitter.emit('message', p);
+    for (const ch of channels.get(db)?.values() ?? [])
+      if (ch.names.includes(name)) for (const p of payloads) ch.emitter.emit('message', p, name);
   }
   if (!postgres) return;
   if (payloads.length === 1) await sql`SELECT pg_notify(${name}, ${payloads[0]})`.execute(db);
@@ -217,6 +227,6 @@ export async function sendOnChannel(
  * Tests: drops a channel's listening connection (PostgreSQL) as a network failure would; it is
  * reopened when a subscription asks for it (listening()), not on the retry timer.
  */
-export function breakChannelForTest(db: Db, name: string) {
-  channels.get(db)?.get(name)?.breakConnection();
+export function breakChannelForTest(db: Db, name: string | readonly string[]) {
+  channels.get(db)?.get(namesOf(name).join('\n'))?.breakConnection();
 }

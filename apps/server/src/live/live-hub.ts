@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { TelemetryState } from '@fleet/contract';
 import { sendOnChannel, subscribeChannel, type ChannelSubscription } from '../db/channel.js';
 import type { Db } from '../db/database.js';
+import { SESSION_CHANNEL } from '../sessions/session-cache.js';
 import type { LiveRecord } from '../telemetry/latest-state.repository.js';
 
 /**
@@ -13,6 +14,11 @@ import type { LiveRecord } from '../telemetry/latest-state.repository.js';
  * What travels is a LiveRecord: the state with its owner and field-group times,
  * from which each stream decides what its company may see. A JSON record is well
  * under a kilobyte, far from NOTIFY's 8000-byte limit.
+ *
+ * The session signals (`fleet_sessions`, sessions/session-cache.ts) come through
+ * the hub too, on the same LISTEN connection as the states: a session ended or
+ * an account changed before a state was published is heard before that state,
+ * on every instance, so a stream can stop before it would push it.
  */
 export interface LiveHub {
   /**
@@ -22,10 +28,19 @@ export interface LiveHub {
   publish(state: TelemetryState): Promise<void>;
   /** Several at once (one NOTIFY statement): the gateway's group commit. */
   publishAll(states: readonly TelemetryState[]): Promise<void>;
-  subscribe(listener: (record: LiveRecord) => void): () => void;
+  subscribe(listener: LiveListener): () => void;
   /** Resolves once changes published from now on will reach subscribers. */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface LiveListener {
+  /** A terminal's latest state changed. */
+  state(record: LiveRecord): void;
+  /** Sessions changed: a session-cache payload ('t:<token hash>', 'a:<account id>', '*'; see changeConcerns). */
+  sessions(payload: string): void;
+  /** Session signals may have been missed (the listening connection was lost and is back). */
+  missed(): void;
 }
 
 export const LIVE_CHANNEL = 'fleet_live';
@@ -45,50 +60,88 @@ const nobodys = {
 const recordOf = (state: TelemetryState): LiveRecord =>
   'owner_company_id' in state ? (state as LiveRecord) : { ...state, ...nobodys };
 
-export function createMemoryHub(): LiveHub {
+interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
+/** The subscribers of one process, told in the order the events come. */
+function fanOut() {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    publish: async (state) => {
-      emitter.emit('state', recordOf(state));
+    state: (record: LiveRecord) => emitter.emit('state', record),
+    sessions: (payload: string) => emitter.emit('sessions', payload),
+    missed: () => emitter.emit('missed'),
+    subscribe: (listener: LiveListener) => {
+      const state = (r: LiveRecord) => listener.state(r);
+      const sessions = (p: string) => listener.sessions(p);
+      const missed = () => listener.missed();
+      emitter.on('state', state);
+      emitter.on('sessions', sessions);
+      emitter.on('missed', missed);
+      return () => {
+        emitter.off('state', state);
+        emitter.off('sessions', sessions);
+        emitter.off('missed', missed);
+      };
     },
-    publishAll: async (states) => {
-      for (const state of states) emitter.emit('state', recordOf(state));
-    },
-    subscribe: (listener) => {
-      emitter.on('state', listener);
-      return () => emitter.off('state', listener);
-    },
-    ready: async () => undefined,
-    close: async () => {
-      emitter.removeAllListeners();
-    },
+    close: () => emitter.removeAllListeners(),
   };
 }
 
-interface Logger {
-  warn(obj: object, msg: string): void;
+/**
+ * One process over the embedded database: states go straight to the subscribers; the session signals
+ * are the in-process `fleet_sessions` channel of `db`, which sessionsChanged tells synchronously.
+ */
+export function createMemoryHub(db: Db, log: Logger): LiveHub {
+  const local = fanOut();
+  let sessions: ChannelSubscription | undefined;
+  let closed = false;
+  return {
+    publish: async (state) => {
+      local.state(recordOf(state));
+    },
+    publishAll: async (states) => {
+      for (const state of states) local.state(recordOf(state));
+    },
+    subscribe: (listener) => {
+      if (!sessions && !closed)
+        sessions = subscribeChannel(db, SESSION_CHANNEL, log, { message: local.sessions, missed: local.missed });
+      return local.subscribe(listener);
+    },
+    ready: async () => undefined,
+    close: async () => {
+      closed = true;
+      local.close();
+      await sessions?.close();
+    },
+  };
 }
 
 /**
  * The live channel (db/channel.ts): NOTIFY through the app's pool, LISTEN on a
  * connection of its own to the database the pool writes to, opened with the
- * first subscriber (or ready()) and kept until close(), reopened after a lost connection.
+ * first subscriber (or ready()) and kept until close(), reopened after a lost
+ * connection. The session channel is LISTENed on the same connection (in order).
  */
 export function createPostgresHub(db: Db, log: Logger): LiveHub {
-  const local = createMemoryHub();
+  const local = fanOut();
   let channel: ChannelSubscription | undefined;
   let closed = false;
   const listen = () => {
     if (!channel && !closed)
-      channel = subscribeChannel(db, LIVE_CHANNEL, log, {
-        message: (payload) => {
+      channel = subscribeChannel(db, [LIVE_CHANNEL, SESSION_CHANNEL], log, {
+        message: (payload, name) => {
+          if (name === SESSION_CHANNEL) return void local.sessions(payload);
+          let record: LiveRecord;
           try {
-            void local.publish(JSON.parse(payload) as LiveRecord);
+            record = recordOf(JSON.parse(payload) as TelemetryState);
           } catch (err) {
-            log.warn({ err }, 'bad live notification');
+            return log.warn({ err }, 'bad live notification');
           }
+          local.state(record);
         },
+        missed: local.missed,
       });
     return channel;
   };
@@ -116,7 +169,7 @@ export function createPostgresHub(db: Db, log: Logger): LiveHub {
       const c = channel;
       channel = undefined;
       await c?.close();
-      await local.close();
+      local.close();
     },
   };
 }

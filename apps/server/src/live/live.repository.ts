@@ -35,14 +35,15 @@ export async function redeemTicket(db: Db, ticket: string): Promise<string | und
 
 /**
  * The live session behind a token hash, with the same rules as the token
- * check (not revoked, not expired, not idle, account not deleted). Checked
- * again on every heartbeat, so a logout ends the stream.
+ * check (not revoked, not expired, not idle, account not deleted), and the
+ * authority its stream is opened under (role, company, engine right). Read
+ * again whenever the session or its account is said to have changed, and on every heartbeat.
  */
 export async function findLiveSession(db: Db, tokenHash: string, life: SessionLifetimes) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('accounts as a', 'a.account_id', 's.account_id')
-    .select(['s.token_hash', 'a.account_id', 'a.name', 'a.role', 'a.company_id'])
+    .select(['s.token_hash', 'a.account_id', 'a.name', 'a.role', 'a.company_id', 'a.engine_control'])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)

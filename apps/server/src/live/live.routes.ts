@@ -18,10 +18,14 @@ import {
   toTelemetryState,
   type LiveRecord,
 } from '../telemetry/latest-state.repository.js';
+import { changeConcerns } from '../sessions/session-cache.js';
 import type { LiveHub } from './live-hub.js';
 import { createTicket, findLiveSession, redeemTicket, visibleTerminals } from './live.repository.js';
 
 const HEARTBEAT_MS = 25_000;
+/** What a stream is opened under: a change to any of these ends it. */
+const authorityOf = (s: { role: number; company_id: string | null; engine_control: boolean | null }) =>
+  `${s.role}/${s.company_id ?? ''}/${s.engine_control}`;
 /** A client this far behind is dropped; EventSource reconnects and gets a fresh snapshot. */
 const MAX_BUFFERED = 1024 * 1024;
 
@@ -34,6 +38,16 @@ const MAX_BUFFERED = 1024 * 1024;
  * one's time. EventSource cannot send headers, so besides the usual
  * Authorization header it takes `?ticket=` from /api/live_ticket: single-use
  * and short-lived, so no long-lived token ends up in URLs and access logs.
+ *
+ * A stream lives as long as its session and the authority it was opened under
+ * (role, company, engine right): `check` alone decides, whenever the session
+ * channel names the session or its account (logout, password, deletion, role,
+ * company, engine right, made on any instance or by SQL), when signals may
+ * have been missed, and on every heartbeat. While a check runs, changes wait;
+ * the hub delivers a session signal before any state published after it, so
+ * nothing published after the change is pushed. A session that ended gets
+ * `expired`; a changed authority just ends the stream (the client opens a new
+ * one, scoped anew).
  */
 export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: LiveHub) {
   const { db, config } = ctx;
@@ -66,6 +80,7 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     const tokenHash = await sessionOf(request);
     const session = await findLiveSession(db, tokenHash, life);
     if (!session) throw unauthorized();
+    const authority = authorityOf(session);
     const scope = companyScope(session);
     // The snapshot reads as every read path does (listLatestStates); the vehicles are the ones of now.
     const terminals = await visibleTerminals(db, scope);
@@ -92,47 +107,77 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
       if (res.writableLength > MAX_BUFFERED) close();
     };
 
-    // Changes during the snapshot query wait in `early` so none is lost or sent before it.
-    let early: LiveRecord[] | null = [];
-    const unsubscribe = live.subscribe((r) => {
-      if (early) return void early.push(r);
+    let closed = false;
+    const push = (r: LiveRecord) => {
       const v = pushed(r);
       if (v) send(liveEvents.state, v);
+    };
+    // Changes wait while the snapshot is read (so none is lost or sent before it) and while the session is checked.
+    let holds = 1;
+    let held: LiveRecord[] = [];
+    const release = () => {
+      if (--holds > 0 || closed) return;
+      const pending = held;
+      held = [];
+      for (const r of pending) push(r);
+    };
+    /** Whether the stream may go on; if not, it is closed (`expired` when the session is gone). */
+    const check = async (): Promise<boolean> => {
+      holds++;
+      try {
+        const now = await findLiveSession(db, tokenHash, life);
+        if (closed) return false;
+        if (now && authorityOf(now) === authority) return true;
+        if (!now) send(liveEvents.expired, { message: sessionMessages.invalidToken });
+        close();
+        return false;
+      } catch (err) {
+        // Fails closed: the client reconnects and is checked afresh.
+        request.log.warn({ err }, 'live session check failed');
+        close();
+        return false;
+      } finally {
+        release();
+      }
+    };
+    const mine = { tokenHash, accountId: session.account_id };
+    const unsubscribe = live.subscribe({
+      state: (r) => {
+        if (closed) return;
+        if (holds > 0) held.push(r);
+        else push(r);
+      },
+      sessions: (payload) => {
+        if (!closed && changeConcerns(payload, mine)) void check();
+      },
+      missed: () => void check(),
     });
     const heartbeat = setInterval(() => {
-      void (async () => {
-        if (!(await findLiveSession(db, tokenHash, life))) {
-          send(liveEvents.expired, { message: sessionMessages.invalidToken });
-          return close();
-        }
-        res.write(': ping\n\n');
-      })().catch((err: unknown) => request.log.warn({ err }, 'live heartbeat failed'));
+      void check().then((open) => open && res.write(': ping\n\n'));
     }, HEARTBEAT_MS);
-    let closed = false;
     function close() {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
       open.delete(close);
+      held = [];
       res.end();
     }
     open.add(close);
     res.on('close', close);
 
     res.write('retry: 5000\n\n');
+    // A change committed between the first read of the session and the subscription was not heard: read it again.
+    void check();
     try {
       const states = await listLatestStates(db, scope === null ? null : [...terminals.keys()], scope);
+      if (closed) return;
       send(liveEvents.snapshot, { states: states.flatMap((s) => visible(s) ?? []) });
     } catch (err) {
       request.log.warn({ err }, 'live snapshot failed');
       return close();
     }
-    const pending = early;
-    early = null;
-    for (const r of pending) {
-      const v = pushed(r);
-      if (v) send(liveEvents.state, v);
-    }
+    release();
   });
 }

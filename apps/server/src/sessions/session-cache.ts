@@ -13,7 +13,8 @@ import { SignalledMap, subscribeInvalidations } from '../db/signalled-map.js';
  * emitter on PGlite). On PostgreSQL the database also signals by itself:
  * triggers on sessions, accounts, account_totp and companies (migration
  * 2026_12_09_090000_session_change_signals) NOTIFY at commit, so a change made
- * by SQL outside the app reaches every instance too.
+ * by SQL outside the app reaches every instance too. The live streams hear the
+ * same signals and end with their session (live/live.routes.ts).
  *
  * The cache serves nothing while the channel is not listening (before the
  * first LISTEN, and from a lost connection until it is back): it is emptied
@@ -28,6 +29,14 @@ export type SessionChange = { tokenHash: string } | { accountId: string } | 'all
 
 const payloadOf = (change: SessionChange) =>
   change === 'all' ? '*' : 'tokenHash' in change ? `t:${change.tokenHash}` : `a:${change.accountId}`;
+
+/** Whether a change payload may concern this session: it names the session, its account, or all (or is unknown). */
+export const changeConcerns = (payload: string, session: { tokenHash: string; accountId: string }) =>
+  payload.startsWith('t:')
+    ? payload.slice(2) === session.tokenHash
+    : payload.startsWith('a:')
+      ? payload.slice(2) === session.accountId
+      : true;
 
 /** What the cache needs of a session row (session.repository.ts's SessionRow). */
 export interface CachedSession {

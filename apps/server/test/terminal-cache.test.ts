@@ -42,7 +42,7 @@ const report = (authorization: string, remoteAddress = '198.51.100.7') =>
 const terminal = (id: string, imei: string, password: string) => ({
   car_device_id: id,
   password,
-  ipaddr: '10.1.1.1',
+  ipaddr: '198.51.100.0/24, 10.1.1.1',
   macaddr: '02:1A:7F:00:00:42',
   car_type: '日産 ノート',
   car_data_id: imei,
@@ -174,7 +174,7 @@ describe.runIf(onPostgres)('changes to a terminal made by SQL outside the app', 
   });
   afterAll(() => outside?.close());
 
-  it('a terminal deleted or re-passworded by SQL is refused at once; other columns say nothing', async () => {
+  it('a terminal deleted, re-passworded or given other allowed sources by SQL is refused at once; other columns say nothing', async () => {
     const id = fleet.B.car_device_id;
     expect((await report(basic(id))).statusCode).toBe(200); // kept now
     expect(await outside.run(`UPDATE devices SET car_type = 'いすゞ エルフ' WHERE car_device_id = $1`, [id])).toEqual(
@@ -185,6 +185,13 @@ describe.runIf(onPostgres)('changes to a terminal made by SQL outside the app', 
     ]);
     expect((await report(basic(id))).statusCode).toBe(403);
     await outside.run(`UPDATE devices SET is_delete = false WHERE car_device_id = $1`, [id]);
+    expect((await report(basic(id))).statusCode).toBe(200);
+    // Its allowed sources (ipaddr) too: the gateway checks them from the cache.
+    expect(await outside.run(`UPDATE devices SET ipaddr = '203.0.113.0/24' WHERE car_device_id = $1`, [id])).toEqual([
+      `d:${id}`,
+    ]);
+    expect((await report(basic(id))).statusCode).toBe(401);
+    await outside.run(`UPDATE devices SET ipaddr = '' WHERE car_device_id = $1`, [id]);
     expect((await report(basic(id))).statusCode).toBe(200);
     expect(
       await outside.run(`UPDATE devices SET password_hash = 'hmac256$x$y' WHERE car_device_id = $1`, [id]),

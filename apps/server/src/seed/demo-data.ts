@@ -139,11 +139,11 @@ export interface DemoFleetEntry {
 /**
  * Demo terminals that speak another protocol than ours (issue #14); the simulator speaks it to the
  * real endpoint. D-demo-12 (C000012) is a phone running Traccar Client; D-demo-14 (C000014) a Teltonika
- * tracker and D-demo-15 (C000015) a GT06 one, over TELTONIKA_PORT / GT06_PORT (no source-address limit:
- * their ipaddr is empty, docs/device-protocol.md §13).
+ * tracker and D-demo-15 (C000015) a GT06 one, over TELTONIKA_PORT / GT06_PORT. No demo terminal has a
+ * source-address limit (an empty ipaddr, docs/device-protocol.md §13): the demo fleet reports from this
+ * machine, and every way in checks the list.
  */
 const demoProtocols: Partial<Record<number, TerminalProtocol>> = { 11: 'osmand', 13: 'teltonika', 14: 'gt06' };
-const speaksTcp = (i: number) => demoProtocols[i] === 'teltonika' || demoProtocols[i] === 'gt06';
 
 export function demoFleet(): DemoFleetEntry[] {
   return people.map(([family, given, gender, birthday], i) => {
@@ -176,7 +176,7 @@ export function demoFleet(): DemoFleetEntry[] {
       device: {
         car_device_id: `D-demo-${n}`,
         password: `terminal-secret-${n}`,
-        ipaddr: speaksTcp(i) ? '' : `10.20.0.${10 + i}`,
+        ipaddr: '',
         macaddr: `02:1A:7F:00:00:${n}`,
         car_type: carType,
         car_data_id: `35840910${String(1000000 + i * 7919).slice(-7)}`,

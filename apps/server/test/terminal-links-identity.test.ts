@@ -32,6 +32,7 @@ type Side = { gateway: LinkGateway; teltonika: LinkListener; gt06: LinkListener 
 let refuse: Side;
 let replace: Side;
 let otherInstance: Side;
+let replaceElsewhere: Side;
 
 async function side(mode: 'refuse' | 'replace'): Promise<Side> {
   const { gateway } = linkGateway(t.db, HOUR, mode);
@@ -46,9 +47,10 @@ beforeAll(async () => {
   refuse = await side('refuse');
   replace = await side('replace');
   otherInstance = await side('refuse');
+  replaceElsewhere = await side('replace');
 });
 afterAll(async () => {
-  for (const s of [refuse, replace, otherInstance]) {
+  for (const s of [refuse, replace, otherInstance, replaceElsewhere]) {
     await s?.gateway.stop();
     await s?.teltonika.close();
     await s?.gt06.close();
@@ -58,7 +60,7 @@ afterAll(async () => {
 const sockets: DeviceSocket[] = [];
 afterEach(async () => {
   for (const d of sockets.splice(0)) d.close();
-  for (const s of [refuse, replace, otherInstance]) await until(() => s.gateway.connected === 0);
+  for (const s of [refuse, replace, otherInstance, replaceElsewhere]) await until(() => s.gateway.connected === 0);
 });
 beforeEach(async () => {
   await clearCommands(t.db);
@@ -212,6 +214,17 @@ describe('TERMINAL_TAKEOVER=replace', () => {
     expect((await alerts('terminal_duplicate')).map((a) => a.detail)).toEqual([
       expect.objectContaining({ live_address: REAL, new_address: IMPOSTOR, outcome: 'replaced' }),
     ]);
+  });
+
+  it('takes the link from another instance, which closes its old connection and hands it nothing', async () => {
+    const old = await realTerminal(replace);
+    const newer = await teltonikaLogin(replaceElsewhere.teltonika.port, IMPOSTOR);
+    expect(newer.accepted).toBe(true);
+    await reserveEngineOk(t.app, token, imei, 0);
+    expect(await nextCommand(newer.d)).toBe('setdigout 0');
+    expect(await old.waitClosed()).toBe(true);
+    expect(old.received.length).toBe(0);
+    expect(replace.gateway.connected).toBe(0);
   });
 
   it('records a prohibit sent on one link and answered on another, and flags it', async () => {

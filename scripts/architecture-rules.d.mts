@@ -5,3 +5,4 @@ export function checkArchitecture(root: string): {
   tables: number;
   triggers: number;
 };
+export function checkRoleNumbers(repoRoot: string, dirs?: string[]): string[];

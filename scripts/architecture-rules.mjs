@@ -12,7 +12,11 @@
  * 3. Every trigger the migrations create is listed in db/triggers.json (name, tables, writes, why),
  *    and every listed one is created by a migration: a trigger is business logic a TypeScript reader
  *    does not see, so it is written down where one looks.
- * 4. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
+ * 4. Roles are decided by the capabilities module alone (packages/contract/src/permissions.ts, with the
+ *    role codes in enums.ts; SQL calls the functions of migration account_rights): no other source
+ *    compares a role with a number, in TypeScript, in SQL text or in a Kysely where. Checked by
+ *    `checkRoleNumbers` over the server, the web and the contract; set-up code and tests are exempt.
+ * 5. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
  *    migrator refuses a database whose applied migrations are not a prefix of the sorted list, so a new
  *    migration must sort after every one already registered (a name dated in the past would not).
  */
@@ -27,6 +31,15 @@ function sources(dir) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sources(full);
     return /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** TypeScript sources, .tsx included, under a folder (tests are left to the caller). */
+function sourcesOf(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourcesOf(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }
 
@@ -132,4 +145,31 @@ export function checkArchitecture(root) {
   }
   problems.push(...migrationOrder(root));
   return { problems, modules: imports.size, tables: writers.size, triggers: triggers.listed.length };
+}
+
+/** Comparisons of a role with a number: `role === 0`, `a.role <= 1`, `role IN (1`, `.where('a.role', 'in', [1`. */
+const ROLE_NUMBER =
+  /\brole['"]?\s*(?:,\s*['"](?:in|not in|=|<>|!=|<|>|<=|>=)['"]\s*,\s*\[?|===|!==|==|!=|<>|<=|>=|<|>|=|\s+IN\s*\()\s*\d/gi;
+
+/** Files under `dirs` (relative to `repoRoot`) comparing a role with a number outside the capabilities module. */
+export function checkRoleNumbers(repoRoot, dirs = ['apps/server/src', 'apps/web/src', 'packages/contract/src']) {
+  const allowed = new Set(['packages/contract/src/permissions.ts', 'packages/contract/src/enums.ts']);
+  const exempt = /(?:^|\/)(?:db|seed|cli|testing)\/|\.test\.tsx?$/;
+  const problems = [];
+  for (const dir of dirs) {
+    const full = path.join(repoRoot, dir);
+    if (!existsSync(full)) continue;
+    for (const file of sourcesOf(full)) {
+      const name = path.relative(repoRoot, file).split(path.sep).join('/');
+      if (allowed.has(name) || exempt.test(path.relative(full, file).split(path.sep).join('/'))) continue;
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (ROLE_NUMBER.test(line))
+            problems.push(`${name}:${i + 1}: a role compared with a number outside permissions.ts`);
+          ROLE_NUMBER.lastIndex = 0;
+        });
+    }
+  }
+  return problems;
 }

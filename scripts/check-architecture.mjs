@@ -5,12 +5,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkArchitecture } from './architecture-rules.mjs';
+import { checkArchitecture, checkRoleNumbers } from './architecture-rules.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/server/src');
-const { problems, modules, tables, triggers } = checkArchitecture(root);
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { problems, modules, tables, triggers } = checkArchitecture(path.join(repoRoot, 'apps/server/src'));
+problems.push(...checkRoleNumbers(repoRoot));
 for (const problem of problems) console.error(problem);
 if (problems.length > 0) process.exit(1);
 console.log(
-  `architecture: ${modules} modules without import cycles, ${tables} tables with one writer each (${triggers} triggers listed), migrations in order`,
+  `architecture: ${modules} modules without import cycles, ${tables} tables with one writer each (${triggers} triggers listed), migrations in order, roles decided in permissions.ts`,
 );

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkArchitecture, tablesWritten } from '../../../scripts/architecture-rules.mjs';
+import { checkArchitecture, checkRoleNumbers, tablesWritten } from '../../../scripts/architecture-rules.mjs';
 
 /** The checker of `npm run check` (scripts/architecture-rules.mjs), on fixture trees that must be caught. */
 const trees: string[] = [];
@@ -113,7 +113,30 @@ describe('migration order', () => {
   });
 });
 
+describe('roles decided in permissions.ts', () => {
+  it('catches a role compared with a number in TypeScript, SQL text and a Kysely where', () => {
+    const root = tree({
+      'apps/server/src/a/x.routes.ts': 'if (access.role !== 0) throw forbidden();\n',
+      'apps/server/src/a/y.repository.ts':
+        "q.where('a.role', 'in', [1, 2]);\nconst s = sql`coalesce(a.engine_control, a.role <= 1)`;\n",
+      'apps/web/src/f/form.tsx': 'const superAdmin = actor.role === 0 && !actor.company_id;\n',
+      'packages/contract/src/permissions.ts':
+        'export const isAdministrator = (a) => a.role === roles.admin || a.role === 0;\n',
+      'apps/server/src/db/migrations/m.ts': 'sql`SELECT p_role <= 1`;\n',
+      'apps/server/src/a/x.test.ts': 'expect(role === 0).toBe(true);\n',
+      'apps/web/src/f/defaults.tsx': 'const values = { role: 2 };\n',
+    });
+    expect(checkRoleNumbers(root)).toEqual([
+      'apps/server/src/a/x.routes.ts:1: a role compared with a number outside permissions.ts',
+      'apps/server/src/a/y.repository.ts:1: a role compared with a number outside permissions.ts',
+      'apps/server/src/a/y.repository.ts:2: a role compared with a number outside permissions.ts',
+      'apps/web/src/f/form.tsx:1: a role compared with a number outside permissions.ts',
+    ]);
+  });
+});
+
 it('the server itself keeps every rule', () => {
   const root = path.dirname(fileURLToPath(import.meta.url));
   expect(checkArchitecture(root).problems).toEqual([]);
+  expect(checkRoleNumbers(path.resolve(root, '../../..'))).toEqual([]);
 });

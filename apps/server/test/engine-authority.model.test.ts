@@ -25,6 +25,7 @@ import {
   type CommandStatus,
   type DeviceBatchResponse,
   type RequestStatus,
+  defaultEngineControl,
 } from '@fleet/contract';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -193,7 +194,7 @@ interface Real {
 }
 
 const isSuper = (a: MAccount) => a.role === 0 && a.company === null;
-const engineRight = (a: MAccount) => a.engine ?? a.role <= 1;
+const engineRight = (a: MAccount) => a.engine ?? defaultEngineControl(a.role);
 const accountById = (m: Model, id: string) => Object.values(m.accounts).find((a) => a.id === id);
 const liveCarOf = (m: Model, imei: string) => Object.values(m.cars).find((c) => !c.deleted && c.terminal === imei);
 const current = (t: MTerminal) => t.segments.length - 1;

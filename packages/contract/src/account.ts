@@ -31,9 +31,6 @@ export const accountSearchColumns = [
 ] as const;
 export const accountSortColumns = ['account_id', 'name', 'email', 'role', 'company_name'] as const;
 
-/** エンジン制御権限 of a new account when the form does not say (docs/product.md §6). */
-export const defaultEngineControl = (role: number): boolean => role <= 1;
-
 export const accountMessages = {
   selfDelete: '自分自身のアカウントは削除できません。',
   selfRole: '自分自身の権限・所属会社は変更できません。',

@@ -1,4 +1,4 @@
-import { isManager, isSuperAdmin } from './enums.js';
+import { isManager, isSuperAdmin, roles, type Role } from './enums.js';
 
 /** Who is calling, as the server's token check and the client's session know it. */
 export interface Actor {
@@ -25,18 +25,34 @@ export const capabilities = (a: Actor) => {
     devicesAndCompanies: superAdmin,
     manageAccounts: manager,
     ownSettings: true,
-    /** Webhooks and their delivery log: administrators (role 0), of a company or the super admin. */
-    manageWebhooks: a.role === 0,
+    /** Webhooks and their delivery log: administrators, of a company or the super admin. */
+    manageWebhooks: isAdministrator(a),
     /** The notification history (mail, push, webhooks of the company's vehicles): administrators and managers. */
     notifyHistory: manager,
     /** A company's terminal-identity settings (the new-address alert): its administrators (role 0) and the super admin. */
-    terminalIdentity: a.role === 0,
+    terminalIdentity: isAdministrator(a),
     /** The trip and stop detection rule of a company (運行判定の設定): its administrators (role 0) and the super admin. */
-    tripSettings: a.role === 0,
+    tripSettings: isAdministrator(a),
   };
 };
 export type Capabilities = ReturnType<typeof capabilities>;
 
-/** Roles an actor may give to accounts they manage (a manager: 1-2 only). */
-export const assignableRoles = (a: Actor): number[] =>
-  isSuperAdmin(a) || a.role === 0 ? [0, 1, 2] : a.role === 1 ? [1, 2] : [];
+/** An administrator (role 0): a company's, or the super admin. */
+export const isAdministrator = (a: { role: number }) => a.role === roles.admin;
+
+/**
+ * Roles of the accounts an actor manages, sees beside their own and may give: an administrator all of
+ * them, a manager managers and common accounts, a common account none.
+ */
+export const managedRoles = (a: { role: number }): Role[] => {
+  if (isAdministrator(a)) return [roles.admin, roles.manager, roles.common];
+  if (a.role === roles.manager) return [roles.manager, roles.common];
+  return [];
+};
+
+/**
+ * エンジン制御権限 of an account that does not say (a new account's form, an account written by the seed or
+ * the CLI): administrators and managers have it, common accounts not. The database's
+ * `account_engine_right()` (migration account_rights) is the same rule.
+ */
+export const defaultEngineControl = (role: number): boolean => isManager({ role });

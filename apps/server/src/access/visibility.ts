@@ -1,4 +1,4 @@
-import { capabilities, type Actor } from '@fleet/contract';
+import { capabilities, managedRoles, type Actor } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SelectionKey } from '../sessions/session.repository.js';
@@ -38,8 +38,8 @@ export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: st
       if (!caps.manageAccounts) return false;
       let q = db.selectFrom('accounts').select('account_id').where('account_id', '=', id);
       if (company !== null) q = q.where('company_id', '=', company);
-      // A manager (role 1) handles accounts of roles 1-2 only (docs/product.md §6).
-      if (actor.role === 1) q = q.where('role', '>=', 1);
+      // A manager handles managers and common accounts only (docs/product.md §6).
+      q = q.where('role', 'in', managedRoles(actor));
       return !!(await q.executeTakeFirst());
     }
     case 'company_id': {

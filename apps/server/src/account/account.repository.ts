@@ -1,5 +1,5 @@
-import { accountSearchColumns, accountSortColumns, roleLabels } from '@fleet/contract';
-import { sql } from 'kysely';
+import { accountSearchColumns, accountSortColumns, isAdministrator, managedRoles, roleLabels } from '@fleet/contract';
+import { sql, type RawBuilder } from 'kysely';
 import type { Access } from '../access/access.js';
 import type { Db } from '../db/database.js';
 import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
@@ -12,9 +12,12 @@ const managed = (db: Db, access: Pick<Access, 'company' | 'role'>) => {
   let q = db.selectFrom('accounts as a');
   const company = access.company;
   if (company !== null) q = q.where('a.company_id', '=', company);
-  if (access.role !== 0) q = q.where('a.role', 'in', [1, 2]);
-  return q;
+  return isAdministrator(access) ? q : q.where(inRoles(sql.ref('a.role'), managedRoles(access)));
 };
+
+/** `column IN (roles)`, false for no role (Kysely cannot write an empty IN list). */
+const inRoles = (column: RawBuilder<unknown>, roles: readonly number[]) =>
+  roles.length > 0 ? sql<boolean>`${column} IN (${sql.join(roles)})` : sql<boolean>`false`;
 
 /** A list row's columns: the contract's AccountRow, nothing it would strip. */
 const rowColumns = [
@@ -24,7 +27,7 @@ const rowColumns = [
   'a.role',
   'a.company_id',
   'a.company_name',
-  sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
+  sql<boolean>`account_engine_right(a.engine_control, a.role)`.as('engine_control'),
   'a.is_delete as isDelete',
 ] as const;
 /** An account's detail: its row and its times. */
@@ -50,7 +53,7 @@ const accountList = defineList({
   tally: {
     rows: (db: Db, scope: ListScope & Pick<Access, 'role'>) => {
       const rows = db.selectFrom('list_counts as t').where('t.list', '=', 'accounts');
-      return scope.role === 0 ? rows : rows.where('t.role', 'in', [1, 2]);
+      return isAdministrator(scope) ? rows : rows.where(inRoles(sql.ref('t.role'), managedRoles(scope)));
     },
     covers: () => true,
   },

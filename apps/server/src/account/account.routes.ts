@@ -40,7 +40,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext) {
       const account = own
         ? await findAccount(db, access.account_id)
         : await findManagedAccount(db, access, body.account_id);
-      if (!account || (!own && access.role === 2)) throw notFound();
+      if (!account || (!own && !access.caps.manageAccounts)) throw notFound();
       return account;
     },
   });

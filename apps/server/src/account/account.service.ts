@@ -1,11 +1,12 @@
 import {
   accountMessages,
-  assignableRoles,
+  managedRoles,
   validationMessages as m,
   type AccountEditForm,
   type AccountForm,
   type PasswordResetForm,
   defaultEngineControl,
+  type Role,
 } from '@fleet/contract';
 import type { z } from 'zod';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -31,7 +32,7 @@ const refuse = (field: string, message: string) => new AppError(403, 'FORBIDDEN'
 
 /** A manager may give roles 1-2 only; a company admin and the super admin any role. */
 function checkRole(access: Access, role: number) {
-  if (!assignableRoles(access).includes(role)) throw refuse('role', accountMessages.roleNotAllowed);
+  if (!managedRoles(access).includes(role as Role)) throw refuse('role', accountMessages.roleNotAllowed);
 }
 
 async function checkUnique(db: Db, info: { account_id: string; email: string }, existing: boolean) {

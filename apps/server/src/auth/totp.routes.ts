@@ -8,6 +8,7 @@ import {
   totpRecoveryCodes,
   totpSetup,
   totpStatus,
+  isAdministrator,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -143,7 +144,7 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
 
   /** A company's policy: its own company admin, or the super admin; another company is "not found". */
   const policyOf = async (access: Access, companyId: string) => {
-    if (access.role !== 0) throw forbidden();
+    if (!isAdministrator(access)) throw forbidden();
     if (access.company_id !== null && access.company_id !== companyId) throw notFound();
     const policy = await findCompanyTotpPolicy(db, companyId);
     if (!policy) throw notFound();

@@ -40,7 +40,10 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   /** Administrators and managers, their company's recipients (the super admin: all); webhooks for administrators. */
-  const scopeOf = (access: Access): HistoryScope => ({ company: access.company, withWebhooks: access.role === 0 });
+  const scopeOf = (access: Access): HistoryScope => ({
+    company: access.company,
+    withWebhooks: access.caps.manageWebhooks,
+  });
 
   registerCall(app, ctx, notifyHistoryListCount, {
     auth: 'user',

@@ -1,6 +1,7 @@
 import {
   defaultItemChannels,
   defaultNotifySettings,
+  isSuperAdmin,
   notifyItemKeys,
   notifyItems,
   type NotifyItemChannels,
@@ -8,7 +9,7 @@ import {
   type NotifyItemSetting,
   type NotifySettings,
 } from '@fleet/contract';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 
 type StoredItems = Partial<Record<string, Partial<NotifyItemSetting>>>;
@@ -102,7 +103,7 @@ export async function findSubscribers(
     const companies = [...new Set(carCompanies.filter((c): c is string => c !== null))];
     q = q.where((eb) =>
       eb.or([
-        eb.and([eb('a.role', '=', 0), eb('a.company_id', 'is', null)]),
+        sql<SqlBool>`account_is_super_admin(a.role, a.company_id)`,
         ...(companies.length ? [eb('a.company_id', 'in', companies)] : []),
       ]),
     );
@@ -131,9 +132,9 @@ export function subscriberExists(items: readonly NotifyItemKey[], companyColumn:
   );
   return sql<boolean>`EXISTS (SELECT 1 FROM notification_settings AS ns INNER JOIN accounts AS a ON a.account_id = ns.account_id
     WHERE a.is_delete = false AND (${enabled})
-      AND ((a.role = 0 AND a.company_id IS NULL) OR a.company_id = ${sql.ref(companyColumn)}))`;
+      AND (account_is_super_admin(a.role, a.company_id) OR a.company_id = ${sql.ref(companyColumn)}))`;
 }
 
 /** Whether a subscriber may see a vehicle of `carCompany` (the rule of findSubscribers). */
 export const seesCompany = (s: Pick<Subscriber, 'role' | 'company_id'>, carCompany: string | null) =>
-  (s.role === 0 && s.company_id === null) || (carCompany !== null && s.company_id === carCompany);
+  isSuperAdmin(s) || (carCompany !== null && s.company_id === carCompany);

@@ -58,7 +58,7 @@ export async function findSession(db: Db, tokenHash: string, life: SessionLifeti
       'a.name',
       'a.role',
       'a.company_id',
-      sql<boolean>`coalesce(a.engine_control, a.role <= 1)`.as('engine_control'),
+      sql<boolean>`account_engine_right(a.engine_control, a.role)`.as('engine_control'),
       's.stepped_up_until',
       // The company requires TOTP and the account has not set it up: only the setup is open (totp.routes.ts).
       sql<boolean>`coalesce((SELECT c.require_totp FROM companies c WHERE c.company_id = a.company_id), false)

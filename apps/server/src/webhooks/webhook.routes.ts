@@ -10,15 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
 import type { AppContext } from '../http/context.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import { deleteWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhook.repository.js';
 import { namesInternalTarget } from './webhook-target.js';
 
-/** Administrators (role 0): a company admin for the company, the super admin for every company. */
-const adminsOnly = (access: Access) => {
-  if (access.role !== 0) throw forbidden(webhookMessages.companyAdminsOnly);
-};
+/** Administrators: a company admin for the company, the super admin for every company. */
+const adminsOnly = (access: Access) => access.require((caps) => caps.manageWebhooks, webhookMessages.companyAdminsOnly);
 
 /**
  * A URL that names this machine or an internal network by itself is refused when saved, unless

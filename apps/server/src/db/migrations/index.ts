@@ -34,6 +34,7 @@ import * as terminalSignalSources from './2026_12_18_500000_terminal_signal_sour
 import * as trips from './2026_12_19_100000_trips.js';
 import * as terminalPeriodsCarIndex from './2026_12_19_110000_terminal_periods_car_index.js';
 import * as reportSubscriptions from './2026_12_19_200000_report_subscriptions.js';
+import * as accountRights from './2026_12_21_090000_account_rights.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_19_100000_trips': trips,
   '2026_12_19_110000_terminal_periods_car_index': terminalPeriodsCarIndex,
   '2026_12_19_200000_report_subscriptions': reportSubscriptions,
+  '2026_12_21_090000_account_rights': accountRights,
 };

@@ -4,9 +4,10 @@ import {
   accountMessages,
   AccountEditForm,
   AccountForm,
-  assignableRoles,
+  managedRoles,
   defaultEngineControl,
   errorMessages,
+  isSuperAdmin,
   roleLabels,
   type AccountFormInput,
 } from '@fleet/contract';
@@ -57,13 +58,13 @@ function EngineControlField({ mode, self }: { mode: 'add' | 'edit'; self: boolea
 export function AccountFormView({ mode, initial }: { mode: 'add' | 'edit'; initial: AccountFormInput }) {
   const session = useSession();
   const actor = actorOf(session)!;
-  const superAdmin = actor.role === 0 && !actor.company_id;
+  const superAdmin = isSuperAdmin(actor);
   const companies = useCompanyOptions(superAdmin);
   const add = useAddAccount();
   const update = useUpdateAccount();
   const navigate = useNavigate();
   const self = initial.account_id === actor.account_id;
-  const roles = (self ? [Number(initial.role)] : assignableRoles(actor)).map((r) => ({
+  const roles = (self ? [Number(initial.role)] : managedRoles(actor)).map((r) => ({
     value: String(r),
     label: roleLabels[r as 0 | 1 | 2],
   }));

@@ -1,4 +1,4 @@
-import { CarUserForm, errorMessages, type CarUserDetail, type CarUserFormInput } from '@fleet/contract';
+import { CarUserForm, errorMessages, isSuperAdmin, type CarUserDetail, type CarUserFormInput } from '@fleet/contract';
 import { Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { useCompanyOptions } from '../../components/company-select';
@@ -72,7 +72,7 @@ export function CarUserFormView({
   companyName?: string | null;
 }) {
   const actor = actorOf(useSession())!;
-  const superAdmin = actor.role === 0 && !actor.company_id;
+  const superAdmin = isSuperAdmin(actor);
   const companies = useCompanyOptions(superAdmin);
   const add = useAddCarUser();
   const update = useUpdateCarUser();

@@ -1,4 +1,4 @@
-import { errorMessages, type Actor } from '@fleet/contract';
+import { errorMessages, isAdministrator, type Actor } from '@fleet/contract';
 import { Alert, Badge, Card, Divider, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -76,7 +76,7 @@ export function TotpSection({ actor }: { actor: Actor }) {
             />
           </>
         )}
-        {actor.role === 0 && actor.company_id && (
+        {isAdministrator(actor) && actor.company_id && (
           <>
             <Divider />
             <CompanyTotpPolicy companyId={actor.company_id} />

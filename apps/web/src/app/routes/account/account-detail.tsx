@@ -1,4 +1,4 @@
-import { accountLabels as L, capabilities, roleLabel } from '@fleet/contract';
+import { accountLabels as L, capabilities, isAdministrator, managedRoles, roleLabel, type Role } from '@fleet/contract';
 import { Button, Card } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -20,7 +20,7 @@ export function Component() {
   const del = useDeleteAccount();
   const a = q.data;
   const self = id === actor.account_id;
-  const canManage = capabilities(actor).manageAccounts && !self && (a?.role !== 0 || actor.role === 0);
+  const canManage = capabilities(actor).manageAccounts && !self && (!a || managedRoles(actor).includes(a.role as Role));
   return (
     <>
       <PageHeader
@@ -66,7 +66,7 @@ export function Component() {
         ]}
       />
       {self && a && !a.isDelete && <TotpSection actor={actor} />}
-      {self && a && !a.isDelete && actor.role === 0 && actor.company_id && (
+      {self && a && !a.isDelete && isAdministrator(actor) && actor.company_id && (
         <Card withBorder radius="md" padding="lg" mt="md" maw={880}>
           <CompanyTerminalPolicy companyId={actor.company_id} />
         </Card>

@@ -78,9 +78,8 @@ export function TripSettingsForm({ allCompanies }: { allCompanies: boolean }) {
                   key={k}
                   name={k}
                   label={`${f.label}（${f.unit}）`}
+                  // No min/max on the input: it would clamp a wrong number instead of saying what is wrong.
                   description={`${f.min}〜${f.max}${f.unit}（既定値 ${f.default}${f.unit}）`}
-                  min={f.min}
-                  max={f.max}
                   required
                 />
               );

@@ -1,4 +1,4 @@
-import { engineMessages, totpMessages, type ReservedCommand } from '@fleet/contract';
+import { engineMessages, terminalIdentityTexts, totpMessages, type ReservedCommand } from '@fleet/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,26 @@ describe('CommandCard: the right to control engines (docs/engine-control.md)', (
     // The timeline: the event and, under it, why.
     expect(screen.getByText('取消')).toBeInTheDocument();
     expect(screen.getByText(reason)).toBeInTheDocument();
+  });
+
+  it('warns on a prohibit whose answer came on another terminal link than it was sent on', async () => {
+    const answered = command({
+      state: 3,
+      status: 'succeeded',
+      result: { success: true, detail: 'DOUT1:1' },
+      sent_link: { address: '203.0.113.7', connected_at: at },
+      answer_link: { address: '198.51.100.9', connected_at: '2026-11-25T01:05:00.000Z' },
+      link_changed: true,
+    });
+    serveApi({
+      '/api/car_get_reserve_cmd': [200, { car_data_id: car.car_data_id, cmd_idx: 0, state: 3, command: answered }],
+      '/api/me': [200, me(true)],
+    });
+    renderWithProviders(<CommandCard car={car} />);
+    const warning = await screen.findByTestId('link-changed');
+    expect(warning).toHaveTextContent(terminalIdentityTexts.linkChangedWarning);
+    expect(warning).toHaveTextContent('203.0.113.7');
+    expect(warning).toHaveTextContent('198.51.100.9');
   });
 });
 

@@ -5,7 +5,9 @@ import {
   engineCommandLabel,
   engineMessages,
   ENGINE_CMD_IDX,
+  linkLabel,
   reservationStateLabels,
+  terminalIdentityTexts,
   type CarDetail,
   type ReservedCommand,
 } from '@fleet/contract';
@@ -161,6 +163,15 @@ export function CommandCard({ car }: { car: EngineCar }) {
             <Text size="sm" c="red" data-testid="cancel-reason">
               {T.cancelReason}: {command.cancel_reason}
             </Text>
+          )}
+          {command.link_changed && command.sent_link && command.answer_link && (
+            <Alert color="orange" role="alert" data-testid="link-changed">
+              {terminalIdentityTexts.linkChangedWarning}
+              <br />
+              {terminalIdentityTexts.sentOn}: {linkLabel(command.sent_link, formatDateTime)}
+              <br />
+              {terminalIdentityTexts.answeredOn}: {linkLabel(command.answer_link, formatDateTime)}
+            </Alert>
           )}
         </Stack>
       ) : (

@@ -98,6 +98,8 @@ const ConfigSchema = z.object({
   CONNECTION_TIMEOUT_MS: millis(120_000),
   /** An idle keep-alive connection is closed after this: longer than a load balancer's idle timeout (often 60 s). */
   KEEP_ALIVE_TIMEOUT_MS: millis(72_000),
+  /** On SIGTERM/SIGINT the server drains (requests, jobs, terminal links) for at most this long, then exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: millis(10_000),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()

@@ -4,7 +4,34 @@ import { DEMO_PASSWORD, demoAccounts } from './seed/demo-data.js';
 import { startServer } from './server.js';
 
 const config = loadConfig();
-const server = await startServer(config);
+// The signal handlers come first: a supervisor may stop the server while it is still starting.
+const starting = startServer(config);
+let stopping = false;
+/**
+ * SIGTERM (Docker, systemd, Kubernetes) and SIGINT (Ctrl-C): stop taking work and drain, but never for longer
+ * than SHUTDOWN_TIMEOUT_MS, since a supervisor's own kill follows soon after and a stuck close would hold the port.
+ */
+const shutdown = async (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  const server = await starting;
+  const log = server.app.log;
+  log.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown begun');
+  setTimeout(() => {
+    log.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown deadline passed; exiting without a full drain');
+    process.exit(1);
+  }, config.SHUTDOWN_TIMEOUT_MS).unref();
+  try {
+    await server.stop();
+    log.info('shutdown done');
+    process.exit(0);
+  } catch (err) {
+    log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+const server = await starting;
 
 const lines = [
   '',
@@ -20,15 +47,3 @@ if (config.passwordHashLog2N < HASH_PARAMS.log2N)
     `  注意: NODE_ENV=${config.NODE_ENV} はテスト用です（パスワードを弱い scrypt コストで保存します）。本番では使わないでください。`,
   );
 console.log(lines.join('\n') + '\n');
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    server.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}

@@ -1,0 +1,130 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
+
+/**
+ * The documented ways to run the compiled server, stopped the way Docker, systemd and Ctrl-C stop them:
+ * one signal to the process the supervisor started must end every process of the tree (npm and node),
+ * with the shutdown logged. `npm start` builds first (its `prestart`); the build is done once here,
+ * so it runs with --ignore-scripts, which skips only the pre/post scripts.
+ */
+const commands: { name: string; argv: string[]; signal: NodeJS.Signals }[] = [
+  { name: 'npm start', argv: ['npm', 'start', '--ignore-scripts'], signal: 'SIGTERM' },
+  { name: 'npm start', argv: ['npm', 'start', '--ignore-scripts'], signal: 'SIGINT' },
+  { name: 'npm run start -w apps/server', argv: ['npm', 'run', 'start', '-w', 'apps/server'], signal: 'SIGTERM' },
+  { name: 'node apps/server/dist/main.js', argv: [process.execPath, 'apps/server/dist/main.js'], signal: 'SIGTERM' },
+];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+interface Started {
+  child: ChildProcess;
+  lines: () => Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
+
+function start(argv: string[], env: Record<string, string>): Promise<Started & { serverPid: number }> {
+  const [file = '', ...args] = argv;
+  const child = spawn(file, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const parsed: Record<string, unknown>[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const text = chunk.toString();
+      for (const line of text.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const event = JSON.parse(line) as Record<string, unknown>;
+          parsed.push(event);
+          if (typeof event.msg === 'string' && event.msg.startsWith('Server listening at'))
+            resolve({ child, lines: () => parsed, exited, serverPid: Number(event.pid) });
+        } catch {
+          // A line split across two chunks: the listening line is short and arrives whole.
+        }
+      }
+    });
+    void exited.then((code) => reject(new Error(`exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+const databaseUrl = inject('databaseUrl');
+let dataDir = '';
+let databaseName = '';
+const leftovers: number[] = [];
+
+beforeAll(async () => {
+  // The compiled server, as `npm start` would build it (a type error elsewhere still emits: checked by main.js existing).
+  for (const project of ['packages/contract/tsconfig.build.json', 'apps/server/tsconfig.build.json'])
+    spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project], {
+      cwd: repoRoot,
+      stdio: 'ignore',
+    });
+  expect(existsSync(path.join(repoRoot, 'apps/server/dist/main.js'))).toBe(true);
+  if (databaseUrl) {
+    databaseName = uniqueDatabaseName('fc_stop');
+    await adminQuery(
+      databaseUrl,
+      `CREATE DATABASE ${ident(databaseName)} TEMPLATE ${ident(inject('templateDatabase'))}`,
+    );
+  } else {
+    // A migrated copy, so each start only checks the migrations.
+    dataDir = await mkdtemp(path.join(tmpdir(), 'fleet-stop-'));
+    const database = await openDatabase({ dataDir, loadDataDir: new Blob([await readFile(inject('snapshotPath'))]) });
+    await database.close();
+  }
+}, 600_000);
+
+afterAll(async () => {
+  for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  if (databaseName) await dropDatabase(databaseUrl, databaseName);
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('stopping the documented start commands', () => {
+  for (const { name, argv, signal } of commands) {
+    it(`${name}: ${signal} ends npm and node, logging the shutdown`, async () => {
+      const server = await start(argv, {
+        NODE_ENV: 'production',
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        OSMAND_PORT: '0',
+        TELTONIKA_PORT: '0',
+        GT06_PORT: '0',
+        SIMULATE: '0',
+        DATABASE_URL: databaseName ? urlForDatabase(databaseUrl, databaseName) : '',
+        DATA_DIR: dataDir,
+      });
+      const pids = [server.child.pid!, server.serverPid];
+      leftovers.push(...pids);
+      server.child.kill(signal);
+      expect(await server.exited).toBe(0);
+      // npm waits for its script; so once it has exited, the server it ran must have too.
+      expect(pids.filter(alive)).toEqual([]);
+      const messages = server.lines().map((l) => l.msg);
+      expect(messages).toContain('shutdown begun');
+      expect(messages).toContain('shutdown done');
+    });
+  }
+});

@@ -144,6 +144,13 @@ describe('car_trips and fleet_summary', () => {
     expect(res.body.rows.map((r) => r.car_id)).toContain(fleet.A.car_id);
     expect(res.body.rows.map((r) => r.car_id)).not.toContain(fleet.B.car_id);
     expect(res.body.total.trips).toBe(res.body.rows.reduce((s, r) => s + r.trips, 0));
+    // A range of instants, not whole days, is summed from the pieces themselves: the same answer.
+    const instants = await t.call(
+      fleetSummary,
+      { from: '2026-11-23T00:00:00+09:00', to: '2026-11-23T23:59:59+09:00' },
+      'adminA',
+    );
+    expect(instants.body).toEqual(res.body);
     // Another day: the vehicle is listed, having driven nothing.
     const other = await t.call(fleetSummary, { from: '2026-11-20', to: '2026-11-20' }, 'adminA');
     expect(other.body.rows.find((r) => r.car_id === vehicle.car_id)).toMatchObject({ trips: 0, distance_m: 0 });
@@ -366,6 +373,13 @@ describe('a terminal moved to another company mid-day', () => {
     expect(aRow.trips).toBe(2);
     expect(within(aRow.distance_m + bRow.distance_m, fullDistance)).toBe(true);
     expect(await rowOf('adminA', 'trip-car-b')).toBeUndefined();
+    // Summed from the pieces (a range of instants) the vehicles' spans are the same.
+    const byPieces = await t.call(
+      fleetSummary,
+      { from: '2026-11-27T00:00:00+09:00', to: '2026-11-27T23:59:59+09:00', company_id: companyB },
+      'superAdmin',
+    );
+    expect(byPieces.body.rows.find((r) => r.car_id === 'trip-car-b')).toEqual(bRow);
   });
 });
 

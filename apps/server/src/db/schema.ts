@@ -554,6 +554,21 @@ export interface TripScanTable {
   leased_until: Date | string | null;
 }
 
+/** Per terminal, day in Japan and vehicle: what the fleet summary adds up (migration trip_days). */
+export interface TripDaysTable {
+  car_data_id: string;
+  day: Date | string;
+  car_id: string;
+  /** '' for a period without a company */
+  company_id: string;
+  distance_m: number;
+  driving_s: number;
+  trips: number;
+  first_continued: boolean;
+  stops: number;
+  max_speed_kmh: number;
+}
+
 export interface TripSettingsTable {
   company_id: string;
   stop_min_s: number;
@@ -611,6 +626,7 @@ export interface DB {
   trip_cursors: TripCursorsTable;
   trip_scan: TripScanTable;
   trip_settings: TripSettingsTable;
+  trip_days: TripDaysTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -4,6 +4,7 @@ import { Detector, cutsAfter, initialState, type DetectorState } from './detect.
 import {
   claimScan,
   dropFrom,
+  earliestUnsettled,
   dropUnsettled,
   findTerminalNews,
   findTripSettings,
@@ -12,6 +13,7 @@ import {
   lockCursor,
   periodBoundaries,
   readPositions,
+  refreshDays,
   releaseScan,
   restartPoint,
   saveCursor,
@@ -80,6 +82,9 @@ export async function followTerminal(db: Db, news: TerminalNews, embedded = fals
       let state: DetectorState;
       let after: { at: Date | null; id: number };
       let throughId = cursor?.through_id ?? 0;
+      // From when the rows changed, for the days the summary reads (trip_days).
+      let changedFrom: Date | null = null;
+      let everything = false;
       const changedAt = cursor ? firstChange(cursor.cuts, boundaries) : null;
       const late = cursor && news.min_at.getTime() <= cursor.through_at.getTime() ? news.min_at : null;
       const redoFrom = cursor === null ? null : earliest(late, changedAt);
@@ -87,25 +92,33 @@ export async function followTerminal(db: Db, news: TerminalNews, embedded = fals
         // From the settled stop before the change (or the first position): that span is computed again.
         const restart = cursor === null ? null : await restartPoint(trx, news.car_data_id, redoFrom!);
         await dropFrom(trx, news.car_data_id, restart);
+        changedFrom = restart;
+        everything = restart === null;
         state = initialState();
         after = { at: restart === null ? null : new Date(restart.getTime() - 1), id: 0 };
         if (cursor !== null) recomputed = true;
       } else {
         state = cursor.state as DetectorState;
         after = { at: cursor.through_at, id: Number.MAX_SAFE_INTEGER };
+        changedFrom = await earliestUnsettled(trx, news.car_data_id);
         await dropUnsettled(trx, news.car_data_id);
       }
       // A terminal already up to date (a position this transaction sees only now, or nothing new) keeps its cursor.
       const points = await readPositions(trx, news.car_data_id, after, CHUNK);
       const detector = new Detector(rule, cutsAfter(boundaries), state).feed(points);
+      const pending = detector.pending();
       await insertFound(trx, news.car_data_id, detector.settled, true);
+      // The newest stop and the trip under way (put back as they were when nothing new came after all).
+      await insertFound(trx, news.car_data_id, pending, false);
+      const written = [...detector.settled.trips, ...detector.settled.stops, ...pending.trips, ...pending.stops];
+      for (const r of written)
+        if (changedFrom === null || r.start_at < changedFrom.getTime()) changedFrom = new Date(r.start_at);
+      if (everything || changedFrom !== null) await refreshDays(trx, news.car_data_id, everything ? null : changedFrom);
       if (cursor !== null && redoFrom === null && points.length === 0) {
-        // Nothing new after all (already taken by a run before): the unsettled rows are put back as they were.
-        await insertFound(trx, news.car_data_id, detector.pending(), false);
+        // Nothing new after all (already taken by a run before).
         await saveCursor(trx, news.car_data_id, { ...cursor, through_id: Math.max(throughId, news.max_id) });
         return false;
       }
-      await insertFound(trx, news.car_data_id, detector.pending(), false);
       for (const p of points) if (p.id > throughId) throughId = p.id;
       const last = points.at(-1);
       const full = points.length === CHUNK;

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.js';
 import { GPS_ORDER } from '../telemetry/log-order.js';
 import type { Position, StopSpan, TripPiece } from './detect.js';
 
-/** All SQL of trips/ (docs/trips.md): the only writer of trips, stops, trip_cursors, trip_scan and trip_settings. */
+/** All SQL of trips/ (docs/trips.md): the only writer of trips, stops, trip_days, trip_cursors, trip_scan and trip_settings. */
 
 type Tx = Transaction<DB>;
 
@@ -219,6 +219,50 @@ export async function insertFound(
       .execute();
 }
 
+/** The JST day of a timestamptz, in SQL (the session runs in UTC; no time zone database needed). */
+const jstDay = (col: string) => sql.raw(`((${col} AT TIME ZONE 'UTC') + interval '9 hours')::date`);
+
+/** The earliest start among the terminal's rows that are not settled (they are about to be replaced). */
+export async function earliestUnsettled(trx: Tx, carDataId: string): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | string | null }>`
+    SELECT least((SELECT min(start_at) FROM trips WHERE car_data_id = ${carDataId} AND NOT settled),
+                 (SELECT min(start_at) FROM stops WHERE car_data_id = ${carDataId} AND NOT settled)) AS at`.execute(
+    trx,
+  );
+  return rows[0]?.at ? new Date(rows[0].at) : null;
+}
+
+/**
+ * trip_days of the terminal from the JST day of `from` on (every day when null), summed again from its
+ * pieces and stops, each under the vehicle (period) it fell in.
+ */
+export async function refreshDays(trx: Tx, carDataId: string, from: Date | null): Promise<void> {
+  const day = from === null ? null : new Date(from.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+  // The first instant of that day in Japan.
+  const since = day === null ? null : new Date(Date.parse(`${day}T00:00:00+09:00`));
+  const dayBound = day === null ? sql`true` : sql`day >= ${day}::date`;
+  const startBound = since === null ? sql`true` : sql`x.start_at >= ${since}`;
+  await sql`DELETE FROM trip_days WHERE car_data_id = ${carDataId} AND ${dayBound}`.execute(trx);
+  await sql`
+    INSERT INTO trip_days (car_data_id, day, car_id, company_id, distance_m, driving_s, trips, first_continued, stops, max_speed_kmh)
+    SELECT ${carDataId}, u.day, u.car_id, u.company_id, sum(u.distance_m), sum(u.driving_s), sum(u.trips),
+           bool_or(u.continued), sum(u.stops), max(u.max_speed_kmh)
+    FROM (
+      SELECT ${jstDay('x.start_at')} AS day, p.car_id, coalesce(p.company_id, '') AS company_id, x.distance_m,
+             extract(epoch FROM x.end_at - x.start_at)::float8 AS driving_s, (NOT x.continued)::int AS trips,
+             x.continued, 0 AS stops, x.max_speed_kmh
+      FROM trips x JOIN terminal_periods p ON p.car_data_id = x.car_data_id
+        AND x.start_at >= p.started_at AND (p.ended_at IS NULL OR x.start_at < p.ended_at)
+      WHERE x.car_data_id = ${carDataId} AND ${startBound}
+      UNION ALL
+      SELECT ${jstDay('x.start_at')}, p.car_id, coalesce(p.company_id, ''), 0, 0, 0, false, 1, 0
+      FROM stops x JOIN terminal_periods p ON p.car_data_id = x.car_data_id
+        AND x.start_at >= p.started_at AND (p.ended_at IS NULL OR x.start_at < p.ended_at)
+      WHERE x.car_data_id = ${carDataId} AND ${startBound}
+    ) u
+    GROUP BY u.day, u.car_id, u.company_id`.execute(trx);
+}
+
 export interface PositionRow extends Position {
   id: number;
 }
@@ -379,31 +423,76 @@ export async function findFleetSummary(
   opts: { company: string | null; from: Date; to: Date },
 ): Promise<SummaryRow[]> {
   const { from, to } = opts;
+  const DAY = 86_400_000;
+  const JST = 9 * 3600_000;
+  // Whole days in Japan (what the screens and reports ask for): a row per vehicle and day from trip_days.
+  if ((from.getTime() + JST) % DAY === 0 && (to.getTime() + 1 + JST) % DAY === 0)
+    return summaryByDays(db, opts.company, from, to);
+  return summaryByPieces(db, opts);
+}
+
+async function summaryByDays(db: Db, company: string | null, from: Date, to: Date): Promise<SummaryRow[]> {
+  const day = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+  const [first, last] = [day(from), day(to)];
+  const own = company === null ? sql<boolean>`true` : sql<boolean>`c.company_id = ${company}`;
+  const { rows } = await sql<SummaryDbRow>`
+    SELECT c.car_id, c.car_number, c.car_data_id,
+           coalesce(d.distance_m, 0) AS distance_m, coalesce(d.driving_s, 0) AS driving_s,
+           coalesce(d.trips, 0) AS trips, coalesce(d.stops, 0) AS stops, coalesce(d.max_speed_kmh, 0) AS max_speed_kmh
+    FROM cars c
+    LEFT JOIN LATERAL (
+      SELECT sum(t.distance_m) AS distance_m, sum(t.driving_s) AS driving_s,
+             sum(t.trips) + count(*) FILTER (WHERE t.day = ${first}::date AND t.first_continued) AS trips,
+             sum(t.stops) AS stops, max(t.max_speed_kmh) AS max_speed_kmh
+      FROM trip_days t
+      WHERE t.car_id = c.car_id AND t.company_id = coalesce(c.company_id, '')
+        AND t.day >= ${first}::date AND t.day <= ${last}::date
+    ) d ON true
+    WHERE NOT c.is_delete AND ${own}
+    ORDER BY c.car_number, c.car_id`.execute(db);
+  return rows.map(summaryRow);
+}
+
+interface SummaryDbRow {
+  car_id: string;
+  car_number: string;
+  car_data_id: string | null;
+  distance_m: number | string;
+  driving_s: number | string;
+  trips: number | string;
+  stops: number | string;
+  max_speed_kmh: number | string;
+}
+const summaryRow = (r: SummaryDbRow): SummaryRow => ({
+  car_id: r.car_id,
+  car_number: r.car_number,
+  car_data_id: r.car_data_id,
+  distance_m: Math.round(Number(r.distance_m) * 10) / 10,
+  driving_s: Math.round(Number(r.driving_s)),
+  trips: Number(r.trips),
+  stops: Number(r.stops),
+  max_speed_kmh: Number(r.max_speed_kmh),
+});
+
+/** Any other range: the pieces and stops themselves, each vehicle's through its periods. */
+async function summaryByPieces(db: Db, opts: { company: string | null; from: Date; to: Date }): Promise<SummaryRow[]> {
+  const { from, to } = opts;
   const company = opts.company === null ? sql<boolean>`true` : sql<boolean>`c.company_id = ${opts.company}`;
-  const { rows } = await sql<{
-    car_id: string;
-    car_number: string;
-    car_data_id: string | null;
-    distance_m: number | string;
-    driving_s: number | string;
-    trips: number | string;
-    stops: number | string;
-    max_speed_kmh: number | string;
-  }>`
+  const { rows } = await sql<SummaryDbRow>`
     SELECT c.car_id, c.car_number, c.car_data_id,
            coalesce(t.distance_m, 0) AS distance_m, coalesce(t.driving_s, 0) AS driving_s,
            coalesce(t.trips, 0) AS trips, coalesce(s.stops, 0) AS stops, coalesce(t.max_speed_kmh, 0) AS max_speed_kmh
     FROM cars c
     LEFT JOIN LATERAL (
       SELECT sum(x.distance_m) AS distance_m,
-             sum(extract(epoch FROM x.end_at - x.start_at)) AS driving_s,
+             extract(epoch FROM sum(x.end_at - x.start_at)) AS driving_s,
              count(*) FILTER (WHERE NOT x.continued OR x.start_at <= ${from}) AS trips,
              max(x.max_speed_kmh) AS max_speed_kmh
       FROM terminal_periods p
       JOIN trips x ON x.car_data_id = p.car_data_id
         AND x.start_at >= greatest(p.started_at, ${from}) AND x.start_at <= ${to}
         AND (p.ended_at IS NULL OR x.start_at < p.ended_at)
-      WHERE p.car_id = c.car_id
+      WHERE p.car_id = c.car_id AND p.company_id IS NOT DISTINCT FROM c.company_id
         AND p.started_at <= ${to} AND (p.ended_at IS NULL OR p.ended_at > ${from})
     ) t ON true
     LEFT JOIN LATERAL (
@@ -412,19 +501,10 @@ export async function findFleetSummary(
       JOIN stops x ON x.car_data_id = p.car_data_id
         AND x.start_at >= greatest(p.started_at, ${from}) AND x.start_at <= ${to}
         AND (p.ended_at IS NULL OR x.start_at < p.ended_at)
-      WHERE p.car_id = c.car_id
+      WHERE p.car_id = c.car_id AND p.company_id IS NOT DISTINCT FROM c.company_id
         AND p.started_at <= ${to} AND (p.ended_at IS NULL OR p.ended_at > ${from})
     ) s ON true
     WHERE NOT c.is_delete AND ${company}
     ORDER BY c.car_number, c.car_id`.execute(db);
-  return rows.map((r) => ({
-    car_id: r.car_id,
-    car_number: r.car_number,
-    car_data_id: r.car_data_id,
-    distance_m: Math.round(Number(r.distance_m) * 10) / 10,
-    driving_s: Math.round(Number(r.driving_s)),
-    trips: Number(r.trips),
-    stops: Number(r.stops),
-    max_speed_kmh: Number(r.max_speed_kmh),
-  }));
+  return rows.map(summaryRow);
 }

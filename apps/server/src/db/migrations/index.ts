@@ -33,6 +33,7 @@ import * as totpRecoveryCodes from './2026_12_18_300000_totp_recovery_codes.js';
 import * as terminalSignalSources from './2026_12_18_500000_terminal_signal_sources.js';
 import * as trips from './2026_12_19_100000_trips.js';
 import * as terminalPeriodsCarIndex from './2026_12_19_110000_terminal_periods_car_index.js';
+import * as tripDays from './2026_12_19_120000_trip_days.js';
 import * as reportSubscriptions from './2026_12_19_200000_report_subscriptions.js';
 import * as accountRights from './2026_12_21_090000_account_rights.js';
 
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_18_500000_terminal_signal_sources': terminalSignalSources,
   '2026_12_19_100000_trips': trips,
   '2026_12_19_110000_terminal_periods_car_index': terminalPeriodsCarIndex,
+  '2026_12_19_120000_trip_days': tripDays,
   '2026_12_19_200000_report_subscriptions': reportSubscriptions,
   '2026_12_21_090000_account_rights': accountRights,
 };

@@ -2,7 +2,7 @@ import { AppShell, Burger, Group, LoadingOverlay, Menu, UnstyledButton, Text } f
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconHistory, IconKey, IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Copyright } from '../../components/copyright';
 import { Logo } from '../../components/logo';
@@ -31,6 +31,8 @@ export function Component() {
   // The company requires 二段階認証 and this account has none: its setup instead of any screen.
   const totp = useQuery({ ...totpStatusQuery(), enabled: !!actor });
   const mustSetUpTotp = !!totp.data?.required && !totp.data.enabled;
+  // Its recovery codes, once the setup is done: shown before the screens open.
+  const [newRecoveryCodes, setNewRecoveryCodes] = useState<string[]>();
   if (!actor) return null;
 
   return (
@@ -98,9 +100,13 @@ export function Component() {
       <AppShell.Main bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
         <LoadingOverlay visible={overlay} zIndex={300} overlayProps={{ blur: 1 }} />
         <div style={{ flex: 1 }}>
-          {mustSetUpTotp ? (
+          {mustSetUpTotp || newRecoveryCodes ? (
             <Suspense>
-              <TotpSetupRequired />
+              <TotpSetupRequired
+                codes={newRecoveryCodes}
+                onEnabled={setNewRecoveryCodes}
+                onDone={() => setNewRecoveryCodes(undefined)}
+              />
             </Suspense>
           ) : (
             <ScreenGuard>

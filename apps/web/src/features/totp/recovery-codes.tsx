@@ -19,9 +19,9 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone(
     <Alert color="yellow" title={T.recoveryTitle} data-testid="recovery-codes-panel">
       <Stack gap="sm">
         <Text size="sm">{T.recoveryLead}</Text>
-        <SimpleGrid cols={2} spacing={4} maw={360} data-testid="recovery-codes">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="lg" verticalSpacing={4} maw={520} data-testid="recovery-codes">
           {codes.map((code) => (
-            <Text key={code} ff="monospace" fz="md">
+            <Text key={code} ff="monospace" fz="md" style={{ whiteSpace: 'nowrap' }}>
               {code}
             </Text>
           ))}

@@ -21,8 +21,12 @@ import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy
 import { createExportGate } from './export-gate.js';
 import { findLogBatch, ShortWindows, type LogFilter } from './log.repository.js';
 
-/** Rows per database read while streaming on the row path: on PGlite a few tens of milliseconds, the longest other calls wait. */
-export const EXPORT_BATCH = 500;
+/**
+ * Rows per database read while streaming on the row path. On PGlite a read holds the server's one thread: about
+ * 15 µs a row plus a few milliseconds a statement when warm, several times that for the first reads after a
+ * start (catalog and pages cold), which is the longest other calls wait (db/breathe.ts).
+ */
+export const EXPORT_BATCH = 250;
 
 const head = (kind: LogKind) => CSV_BOM + csvRow(logExportHeader(kind));
 
@@ -30,7 +34,7 @@ const head = (kind: LogKind) => CSV_BOM + csvRow(logExportHeader(kind));
  * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads,
  * newest first, worded by the contract's logExportRow and formatted by csvRow. Readable.from reads up to 16 batches
  * ahead of the socket, so the next read overlaps the download; between two
- * reads the event loop gets a turn, so on PGlite other calls' queries get in.
+ * reads it rests (db/breathe.ts), so on PGlite other calls run in between.
  */
 async function* csvLines(
   ctx: AppContext,
@@ -42,17 +46,20 @@ async function* csvLines(
 ) {
   yield head(kind);
   let rows = first;
+  let readMs = 0; // the first batch was read by the handler: a turn of the event loop before the second
   while (rows.length) {
     yield rows.map((r) => csvRow(logExportRow(kind, r))).join('');
     if (rows.length < EXPORT_BATCH) return;
-    await breathe(embedded);
+    await breathe(embedded, readMs);
     const last = rows.at(-1)!;
     const before = { id: Number(last.id), at: last.recorded_at as Date };
+    const started = performance.now();
     rows = (await findLogBatch(ctx.db, kind, f, before, EXPORT_BATCH, hints)) as Record<string, unknown>[];
+    readMs = performance.now() - started;
   }
 }
 
-/** `embedded`: the database is PGlite, in this process (pause between reads, see db/breathe.ts). */
+/** `embedded`: the database is PGlite, in this process (rests between reads, see db/breathe.ts). */
 export const rowPathCsv = (
   ctx: AppContext,
   kind: LogKind,

@@ -38,11 +38,13 @@ export async function readRoute(
   const points: RoutePoint[] = [];
   if ((await countGps(db, f, cap + 1)) <= cap) {
     const chunk = routeChunk(embedded, cap);
-    for (let after: RoutePoint | null = null; ; await breathe(embedded)) {
+    for (let after: RoutePoint | null = null; ;) {
+      const started = performance.now();
       const page = await findRoutePage(db, f, after && { id: Number(after.id), at: after.recorded_at }, chunk);
       for (const p of page) points.push(p);
       if (page.length < chunk) return { points, total: points.length };
       after = page.at(-1)!;
+      await breathe(embedded, performance.now() - started);
     }
   }
   const span = await gpsSpan(db, f);
@@ -55,6 +57,7 @@ export async function readRoute(
   let total = 0;
   for (let lo = first; lo <= last;) {
     const hi = lo + slices * slice;
+    const started = performance.now();
     const part = await findRouteSlices(db, f, {
       origin: first,
       slice,
@@ -65,7 +68,7 @@ export async function readRoute(
     total += part.stored;
     slices = Math.max(1, Math.min(slices * 4, Math.floor((slices * SCAN_CHUNK) / Math.max(1, part.stored))));
     lo = hi;
-    await breathe(embedded);
+    await breathe(embedded, performance.now() - started);
   }
   // A slice keeps its sharpest turns, and the last slice may start before the last point (rounding): the
   // route still starts and ends where it did.

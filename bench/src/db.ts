@@ -32,6 +32,12 @@ export interface BenchDb {
   version: string;
   /** PostgreSQL: the URL of the bench database. */
   url?: string;
+  /**
+   * Closes the app's database and opens it again, as a restarted server does: PGlite starts a new instance on
+   * the same folder (empty buffers and catalog caches), PostgreSQL a new pool (new backends, whose catalog
+   * caches are empty; the server's shared buffers stay as they were). `database` and `db` are the new ones.
+   */
+  reopen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,7 +82,7 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
     const pool = anchorPool(url, 10);
     await migrate(database.db);
     const version = (await pool.query<{ v: string }>('select version() as v')).rows[0]!.v;
-    return {
+    const bench: BenchDb = {
       kind,
       database,
       db: database.db,
@@ -85,30 +91,42 @@ export async function openBenchDb(kind: DbKind, serverUrl: string, reuse?: strin
       raw: async <R>(text: string, params: readonly unknown[] = [], name?: string) =>
         (await pool.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] }))
           .rows as R[],
+      reopen: async () => {
+        await bench.database.close();
+        bench.database = await openDatabase({ url });
+        bench.db = bench.database.db;
+      },
       close: async () => {
         await pool.end();
-        await database.close();
+        await bench.database.close();
         if (!reuse) await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       },
     };
+    return bench;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'fleet-bench-'));
   const database = await openDatabase({ dataDir: dir });
   await migrate(database.db);
-  const lite = database.pglite!;
-  const version = (await lite.query<{ v: string }>('select version() as v')).rows[0]!.v;
-  return {
+  const lite = () => bench.database.pglite!;
+  const version = (await database.pglite!.query<{ v: string }>('select version() as v')).rows[0]!.v;
+  const bench: BenchDb = {
     kind,
     database,
     db: database.db,
     version: `PGlite (${version.split(' on ')[0]})`,
     raw: async <R>(text: string, params: readonly unknown[] = []) =>
-      (await lite.query<R>(text, params as unknown[])).rows,
+      (await lite().query<R>(text, params as unknown[])).rows,
+    reopen: async () => {
+      await bench.database.close();
+      bench.database = await openDatabase({ dataDir: dir });
+      bench.db = bench.database.db;
+    },
     close: async () => {
-      await database.close();
+      await bench.database.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return bench;
 }
 
 /**

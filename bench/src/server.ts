@@ -29,6 +29,12 @@ export interface BenchServer {
   bareSql: Map<string, readonly BareStatement[]>;
   bareSpans: Map<string, number[]>;
   token: string;
+  /**
+   * Stops the server, opens its database again (BenchDb.reopen) and starts it anew on another free port, as after a
+   * deployment: the next calls meet cold caches and pages. This object takes the new server's `app` and `url`; the
+   * bench's session stays valid (it lives in the database).
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +47,37 @@ export interface BareStatement {
 
 export async function startServer(bdb: BenchDb, webRoot: string | undefined): Promise<BenchServer> {
   const capture = new SqlCapture();
+  const bare = new Map<string, string>();
+  const bareSql = new Map<string, readonly BareStatement[]>();
+  const bareSpans = new Map<string, number[]>();
+  const { app, url } = await listenApp(bdb, webRoot, capture, bare, bareSql, bareSpans);
+  const token = (await login(url)).token;
+  const server: BenchServer = {
+    app,
+    url,
+    capture,
+    bare,
+    bareSql,
+    bareSpans,
+    token,
+    restart: async () => {
+      await server.app.close();
+      await bdb.reopen();
+      Object.assign(server, await listenApp(bdb, webRoot, capture, bare, bareSql, bareSpans));
+    },
+    close: () => server.app.close(),
+  };
+  return server;
+}
+
+async function listenApp(
+  bdb: BenchDb,
+  webRoot: string | undefined,
+  capture: SqlCapture,
+  bare: Map<string, string>,
+  bareSql: Map<string, readonly BareStatement[]>,
+  bareSpans: Map<string, number[]>,
+) {
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -58,14 +95,11 @@ export async function startServer(bdb: BenchDb, webRoot: string | undefined): Pr
     sessionCache: process.env.BENCH_SESSION_CACHE !== '0',
     ...(webRoot ? { webRoot } : {}),
   });
-  const bare = new Map<string, string>();
   app.post<{ Params: { key: string } }>('/__bench/bare/:key', async (request, reply) => {
     const text = bare.get(request.params.key);
     if (text === undefined) return reply.code(404).send();
     return reply.type('application/json; charset=utf-8').send(text);
   });
-  const bareSql = new Map<string, readonly BareStatement[]>();
-  const bareSpans = new Map<string, number[]>();
   app.post<{ Params: { key: string } }>('/__bench/bare-sql/:key', async (request, reply) => {
     const { key } = request.params;
     const text = bare.get(key);
@@ -78,9 +112,7 @@ export async function startServer(bdb: BenchDb, webRoot: string | undefined): Pr
     bareSpans.set(key, spans);
     return reply.type('application/json; charset=utf-8').send(text);
   });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const token = (await login(url)).token;
-  return { app, url, capture, bare, bareSql, bareSpans, token, close: () => app.close() };
+  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, defaultWebRoot } from './app.js';
 import type { Config } from './config.js';
 import { underBootLock } from './db/boot-lock.js';
+import { holdDataDir } from './db/data-dir-lock.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { startJobs } from './jobs/jobs.js';
 import { startOsmandListener } from './gateway/osmand-listener.js';
@@ -27,6 +28,8 @@ export interface RunningServer {
 /** Opens the database, migrates, seeds the demo when empty (never in production) and listens. */
 export async function startServer(config: Config, opts: { webRoot?: string } = {}): Promise<RunningServer> {
   if (!config.DATABASE_URL) mkdirSync(config.dataDir, { recursive: true });
+  // An embedded database is open in one process only: `npm run fleet -- backup` and a second server refuse while this runs.
+  const releaseDataDir = config.DATABASE_URL ? () => undefined : holdDataDir(config.dataDir);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : config.dataDir,
@@ -87,6 +90,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
       await links.stop();
       await app.close();
       await database.close();
+      releaseDataDir();
     },
   };
 }

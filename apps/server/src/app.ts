@@ -175,6 +175,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       root: webRoot,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies (scripts/precompress.mjs): sent as they are, with Vary: accept-encoding.
+      preCompressed: true,
       setHeaders: (res, file) => {
         res.header(
           'cache-control',

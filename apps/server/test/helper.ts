@@ -43,6 +43,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Where log lines go; with it the logger is on (at env.LOG_LEVEL), without it off. */
   logStream?: LogStream;
+  /** A built console to serve (static files and the SPA fallback). */
+  webRoot?: string;
 }
 
 /** The whole app (logger off unless a logStream is given) over a database of its own; call close() in afterAll. */
@@ -56,11 +58,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     PUSH_SERVICE_HOSTS: 'push.example.jp',
     ...opts.env,
   });
-  const app = await buildApp(
-    opts.logStream
+  const app = await buildApp({
+    ...(opts.logStream
       ? { db: database.db, config, logStream: opts.logStream }
-      : { db: database.db, config, logger: false },
-  );
+      : { db: database.db, config, logger: false }),
+    ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
+  });
   await app.ready();
   return {
     app,

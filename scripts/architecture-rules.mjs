@@ -16,7 +16,9 @@
  *    role codes in enums.ts; SQL calls the functions of migration account_rights): no other source
  *    compares a role with a number, in TypeScript, in SQL text or in a Kysely where. Checked by
  *    `checkRoleNumbers` over the server, the web and the contract; set-up code and tests are exempt.
- * 5. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
+ * 5. Routes hold no SQL: a `*.routes.ts` file calls repositories (or a service), never Kysely's query
+ *    builders or SQL text itself, so every statement is found in a repository.
+ * 6. Migrations are registered in db/migrations/index.ts in ascending name order, every file once: the
  *    migrator refuses a database whose applied migrations are not a prefix of the sorted list, so a new
  *    migration must sort after every one already registered (a name dated in the past would not).
  */
@@ -47,6 +49,8 @@ const BUILDER_WRITE = /(?:\.insertInto|\.updateTable|\.deleteFrom|\.mergeInto|\b
 // SQL keywords are written in capitals in this code base; `UPDATE t SET`, `INSERT INTO t (a, b)` and
 // `DELETE FROM t WHERE` all name the table right after the keyword.
 const SQL_WRITE = /\b(?:INSERT INTO|UPDATE|DELETE FROM|MERGE INTO)\s+([a-z_][a-z0-9_]*)\b/g;
+
+const ROUTE_SQL = /\.(?:selectFrom|insertInto|updateTable|deleteFrom|mergeInto)\(|\bsql(?:<[^>]*>)?`/;
 
 /** The tables a source text writes. */
 export function tablesWritten(text) {
@@ -142,6 +146,10 @@ export function checkArchitecture(root) {
   for (const [table, modules] of [...writers].sort()) {
     if (modules.size > 1)
       problems.push(`table ${table} is written by ${modules.size} modules: ${[...modules].sort().join(', ')}`);
+  }
+  for (const file of sources(root).filter((f) => f.endsWith('.routes.ts'))) {
+    if (ROUTE_SQL.test(readFileSync(file, 'utf8')))
+      problems.push(`${path.relative(root, file).split(path.sep).join('/')} holds SQL: move it into a repository`);
   }
   problems.push(...migrationOrder(root));
   return { problems, modules: imports.size, tables: writers.size, triggers: triggers.listed.length };

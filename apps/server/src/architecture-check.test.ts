@@ -78,6 +78,20 @@ describe('triggers', () => {
   });
 });
 
+describe('routes hold no SQL', () => {
+  it('catches a query builder or SQL text in a routes file, not in a repository', () => {
+    const root = tree({
+      'car/car.routes.ts': "const car = await db.selectFrom('cars').selectAll().execute();\n",
+      'ops/health.routes.ts': 'await sql`SELECT 1`.execute(db);\n',
+      'car/car.repository.ts': "export const q = (db) => db.selectFrom('cars').selectAll();\n",
+    });
+    expect(checkArchitecture(root).problems).toEqual([
+      'car/car.routes.ts holds SQL: move it into a repository',
+      'ops/health.routes.ts holds SQL: move it into a repository',
+    ]);
+  });
+});
+
 describe('imports between modules', () => {
   it('catches a cycle between two folders even when no file imports itself back', () => {
     const root = tree({

@@ -73,6 +73,15 @@ export const findManagedAccount = (db: Db, access: Access, accountId: string) =>
 export const findAccount = (db: Db, accountId: string) =>
   db.selectFrom('accounts as a').select(columns).where('a.account_id', '=', accountId).executeTakeFirst();
 
+/** A live account signing in, by its id or its e-mail address (any case), with what the sign-in checks. */
+export const findAccountSigningIn = (db: Db, username: string) =>
+  db
+    .selectFrom('accounts')
+    .select(['account_id', 'name', 'role', 'company_id', 'password_hash'])
+    .where('is_delete', '=', false)
+    .where((eb) => eb.or([eb('account_id', '=', username), eb(sql`lower(email)`, '=', username.toLowerCase())]))
+    .executeTakeFirst();
+
 export async function findPasswordHash(db: Db, accountId: string) {
   const row = await db
     .selectFrom('accounts')

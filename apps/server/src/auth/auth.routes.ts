@@ -1,11 +1,11 @@
 import { checkToken, login, logout, me, sessionMessages, stepUp, sessionSelections } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { AppContext } from '../http/context.js';
 import { tooManyRequests, unauthorized } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import { updateAccount } from '../account/account.repository.js';
+import { findAccountSigningIn, updateAccount } from '../account/account.repository.js';
+import { companyNameOf } from '../company/company.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
 import { hashPassword, needsRehash, verifyPassword } from '../credentials/password.js';
 import { stepUpUntil, verifyStepUp } from './step-up.js';
@@ -31,12 +31,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       const username = body.username.toLowerCase();
       const attempt = await beginLoginAttempt(db, request.ip, username);
       if (attempt === undefined) throw tooManyRequests(sessionMessages.tooManyAttempts);
-      const account = await db
-        .selectFrom('accounts')
-        .select(['account_id', 'name', 'role', 'company_id', 'password_hash'])
-        .where('is_delete', '=', false)
-        .where((eb) => eb.or([eb('account_id', '=', body.username), eb(sql`lower(email)`, '=', username)]))
-        .executeTakeFirst();
+      const account = await findAccountSigningIn(db, body.username);
       const ok = await verifyPassword(body.password, account?.password_hash);
       if (!account || !ok) throw unauthorized(sessionMessages.loginFailed);
       const second = await checkSecondFactor(db, account.account_id, body, 'login');
@@ -87,13 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     duringTotpSetup: true,
     handler: async ({ access }) => {
-      const company = access.company_id
-        ? await db
-            .selectFrom('companies')
-            .select('company_name')
-            .where('company_id', '=', access.company_id)
-            .executeTakeFirst()
-        : undefined;
+      const companyName = access.company_id ? await companyNameOf(db, access.company_id) : undefined;
       const s = access.session;
       const selection = Object.fromEntries(Object.entries(selectionColumns).map(([key, column]) => [key, s[column]]));
       const steppedUp =
@@ -105,7 +94,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         name: access.name,
         role: access.role,
         company_id: access.company_id,
-        company_name: company?.company_name ?? null,
+        company_name: companyName ?? null,
         engine_control: access.engine_control,
         stepped_up_until: steppedUp?.toISOString() ?? null,
         selection,

@@ -16,6 +16,7 @@ import type { AppContext } from '../http/context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
+import { findPasswordHash } from '../account/account.repository.js';
 import { setCompanyTotpPolicy } from '../company/company.repository.js';
 import { beginLoginAttempt, markLoginSucceeded } from '../credentials/login-limit.js';
 import { verifyPassword } from '../credentials/password.js';
@@ -104,12 +105,7 @@ export function registerTotpRoutes(app: FastifyInstance, ctx: AppContext) {
     call: string,
   ) => {
     const tried = await attempt(access, ip);
-    const account = await db
-      .selectFrom('accounts')
-      .select('password_hash')
-      .where('account_id', '=', access.account_id)
-      .executeTakeFirst();
-    if (!(await verifyPassword(body.password, account?.password_hash)))
+    if (!(await verifyPassword(body.password, await findPasswordHash(db, access.account_id))))
       throw new AppError(401, 'UNAUTHORIZED', totpMessages.passwordWrong, { password: totpMessages.passwordWrong });
     const second = await checkSecondFactor(db, access.account_id, body, call);
     if (second.result === 'off') throw badRequest(totpMessages.notEnabled);

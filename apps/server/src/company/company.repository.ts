@@ -53,6 +53,33 @@ export function findCompany(db: Db, companyId: string): Promise<z.input<typeof C
     .executeTakeFirst();
 }
 
+/** A company's name; undefined for an unknown company. */
+export async function companyNameOf(db: Db, companyId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('companies')
+    .select('company_name')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return row?.company_name;
+}
+
+/** A live company's terminal-identity settings (docs/security.md "Terminal identity"). */
+export const findTerminalPolicy = (db: Db, companyId: string) =>
+  db
+    .selectFrom('companies')
+    .select(['company_id', 'alert_new_terminal_address'])
+    .where('company_id', '=', companyId)
+    .where('is_delete', '=', false)
+    .executeTakeFirst();
+
+export async function setTerminalPolicy(db: Db, companyId: string, alertNewAddress: boolean) {
+  await db
+    .updateTable('companies')
+    .set({ alert_new_terminal_address: alertNewAddress, updated_at: sql`now()` })
+    .where('company_id', '=', companyId)
+    .execute();
+}
+
 export async function insertCompany(db: Db, info: z.output<typeof CompanyForm>) {
   await db.insertInto('companies').values(info).execute();
 }

@@ -1,20 +1,11 @@
 import { companyTerminalPolicy, companyTerminalPolicyUpdate } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
 import { writeAudit } from '../audit/audit.repository.js';
-import type { Db } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-
-const findPolicy = (db: Db, companyId: string) =>
-  db
-    .selectFrom('companies')
-    .select(['company_id', 'alert_new_terminal_address'])
-    .where('company_id', '=', companyId)
-    .where('is_delete', '=', false)
-    .executeTakeFirst();
+import { findTerminalPolicy, setTerminalPolicy } from './company.repository.js';
 
 /**
  * A company's terminal-identity settings (docs/security.md "Terminal identity"): whether a TCP
@@ -25,7 +16,7 @@ export function registerTerminalPolicyRoutes(app: FastifyInstance, ctx: AppConte
   const { db } = ctx;
   const policyOf = async (access: Access, companyId: string) => {
     if (access.company !== null && access.company !== companyId) throw notFound();
-    const policy = await findPolicy(db, companyId);
+    const policy = await findTerminalPolicy(db, companyId);
     if (!policy) throw notFound();
     return policy;
   };
@@ -41,13 +32,11 @@ export function registerTerminalPolicyRoutes(app: FastifyInstance, ctx: AppConte
     allow: (c) => c.terminalIdentity,
     handler: async ({ body, access }) => {
       await policyOf(access, body.company_id);
-      await db
-        .updateTable('companies')
-        .set({ alert_new_terminal_address: body.alert_new_terminal_address, updated_at: sql`now()` })
-        .where('company_id', '=', body.company_id)
-        .execute();
-      await writeAudit(db, access, 'company.terminal_policy', 'company', body.company_id, {
-        alert_new_terminal_address: body.alert_new_terminal_address,
+      await db.transaction().execute(async (trx) => {
+        await setTerminalPolicy(trx, body.company_id, body.alert_new_terminal_address);
+        await writeAudit(trx, access, 'company.terminal_policy', 'company', body.company_id, {
+          alert_new_terminal_address: body.alert_new_terminal_address,
+        });
       });
       return { ok: true };
     },

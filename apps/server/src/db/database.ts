@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, Migrator, PostgresDialect, type KyselyPlugin, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type KyselyPlugin, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
@@ -95,6 +95,19 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** The migrations this build knows; the newest is the one readiness waits for. */
 export const knownMigrations = Object.keys(migrations).sort();
+
+/** Whether the migration `name` was applied (Kysely's bookkeeping table; absent before the first, which throws). */
+export async function hasMigration(db: Db, name: string): Promise<boolean> {
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM kysely_migration WHERE name = ${name}`.execute(db);
+  return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/** A statement that touches nothing: whether the database answers. */
+export async function ping(db: Db): Promise<void> {
+  await sql`SELECT 1`.execute(db);
+}
 
 /** Runs every pending migration; throws with the failing migration's error. */
 export async function migrate(db: Db): Promise<string[]> {

@@ -1,7 +1,6 @@
 import { errorMessages, type ApiError } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import { knownMigrations } from '../db/database.js';
+import { hasMigration, knownMigrations, ping } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 
 export const HEALTH_PATH = '/healthz';
@@ -24,15 +23,8 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext) {
   let migrated = false;
 
   const check = async () => {
-    if (migrated) {
-      await sql`SELECT 1`.execute(ctx.db);
-      return;
-    }
-    // Kysely's own bookkeeping table; absent until the first migration ran (the query fails: not ready).
-    const { rows } = await sql<{
-      n: number;
-    }>`SELECT count(*)::int AS n FROM kysely_migration WHERE name = ${newest}`.execute(ctx.db);
-    if (Number(rows[0]?.n ?? 0) < 1) throw new Error(`migration ${newest} is not applied yet`);
+    if (migrated) return ping(ctx.db);
+    if (!(await hasMigration(ctx.db, newest))) throw new Error(`migration ${newest} is not applied yet`);
     migrated = true;
   };
 

@@ -47,3 +47,10 @@ if (config.passwordHashLog2N < HASH_PARAMS.log2N)
     `  注意: NODE_ENV=${config.NODE_ENV} はテスト用です（パスワードを弱い scrypt コストで保存します）。本番では使わないでください。`,
   );
 console.log(lines.join('\n') + '\n');
+if (config.production && server.database.kind === 'pglite')
+  server.app.log.warn(
+    { dataDir: config.dataDir },
+    'production on the embedded database (PGlite): one server process only (no replicas, no rolling restart), ' +
+      'one statement at a time, backups only while stopped (`npm run fleet -- backup <file>`); ' +
+      'set DATABASE_URL to a PostgreSQL database for anything more (README "Deploying")',
+  );

@@ -125,6 +125,9 @@ describe('stopping the documented start commands', () => {
       const messages = server.lines().map((l) => l.msg);
       expect(messages).toContain('shutdown begun');
       expect(messages).toContain('shutdown done');
+      // Production on the embedded database says what it cannot do, and how to back it up.
+      const warned = messages.some((m) => typeof m === 'string' && m.startsWith('production on the embedded database'));
+      expect(warned).toBe(!databaseName);
     });
   }
 });

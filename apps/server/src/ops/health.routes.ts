@@ -2,9 +2,11 @@ import { errorMessages, type ApiError } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { hasMigration, knownMigrations, ping } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
+import { buildInfo } from './version.js';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
+export const VERSION_PATH = '/api/version';
 const READY_TIMEOUT_MS = 2000;
 
 const withTimeout = <T>(work: Promise<T>, ms: number) =>
@@ -28,10 +30,17 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext) {
     migrated = true;
   };
 
-  const probe = { logLevel: 'warn' as const, exposeHeadRoute: false };
+  // HEAD too: some load balancers and uptime monitors probe with it.
+  const probe = { logLevel: 'warn' as const, exposeHeadRoute: true };
   app.get(HEALTH_PATH, probe, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
+  });
+  // Public, like the probes: the version and the commit, nothing about the machine or the configuration.
+  app.get(VERSION_PATH, probe, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { version, commit } = buildInfo();
+    return { version, commit };
   });
   app.get(READY_PATH, probe, async (request, reply) => {
     reply.header('cache-control', 'no-store');

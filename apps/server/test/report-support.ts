@@ -1,3 +1,4 @@
+import { refreshDays } from '../src/trips/trips.repository.js';
 import { fleet, type SignedInApp } from './helper.js';
 
 /** 2026-11-20 in Japan: two trips and two stops of terminal A, the last stop still going on. */
@@ -54,4 +55,6 @@ export async function seedReportDay(app: SignedInApp) {
       },
     ])
     .execute();
+  // The per-day sums the fleet summary reads for whole days, as the detection job keeps them.
+  await app.db.transaction().execute((trx) => refreshDays(trx, fleet.A.car_data_id, null));
 }

@@ -1,8 +1,6 @@
-import { errorMessages, terminalIdentityTexts as T } from '@fleet/contract';
-import { Alert, Stack, Switch, Text } from '@mantine/core';
+import { terminalIdentityTexts as T } from '@fleet/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { messageOf } from '../../lib/api-client';
+import { PolicySwitch } from '../../components/policy-switch';
 import { companyTerminalPolicyQuery, useUpdateTerminalPolicy } from './api';
 
 /**
@@ -10,40 +8,16 @@ import { companyTerminalPolicyQuery, useUpdateTerminalPolicy } from './api';
  * "Terminal identity"): its company admin and the super admin set it.
  */
 export function CompanyTerminalPolicy({ companyId }: { companyId: string }) {
-  const policy = useQuery(companyTerminalPolicyQuery(companyId));
   const update = useUpdateTerminalPolicy();
-  const [saved, setSaved] = useState(false);
   return (
-    <Stack gap="xs">
-      <Text fw={600}>{T.policyTitle}</Text>
-      <Switch
-        label={T.policyLabel}
-        description={T.policyHint}
-        checked={policy.data?.alert_new_terminal_address ?? false}
-        disabled={!policy.data || update.isPending}
-        onChange={(e) => {
-          setSaved(false);
-          update.mutate(
-            { company_id: companyId, alert_new_terminal_address: e.currentTarget.checked },
-            { onSuccess: () => setSaved(true) },
-          );
-        }}
-      />
-      {update.isError && (
-        <Alert color="red" role="alert">
-          {messageOf(update.error, errorMessages.updateFailed)}
-        </Alert>
-      )}
-      {policy.isError && (
-        <Alert color="red" role="alert">
-          {messageOf(policy.error, errorMessages.fetchFailed)}
-        </Alert>
-      )}
-      {saved && (
-        <Text size="sm" c="green" role="status">
-          {T.policySaved}
-        </Text>
-      )}
-    </Stack>
+    <PolicySwitch
+      texts={{ title: T.policyTitle, label: T.policyLabel, hint: T.policyHint, saved: T.policySaved }}
+      policy={useQuery(companyTerminalPolicyQuery(companyId))}
+      value={(p) => p.alert_new_terminal_address}
+      update={update}
+      save={(checked, done) =>
+        update.mutate({ company_id: companyId, alert_new_terminal_address: checked }, { onSuccess: done })
+      }
+    />
   );
 }

@@ -60,8 +60,8 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     host: config.HOST,
     publicUrl: config.publicUrl,
     teltonikaPort: config.TELTONIKA_PORT,
-    takeover: config.TERMINAL_TAKEOVER,
     gt06Port: config.GT06_PORT,
+    takeover: config.TERMINAL_TAKEOVER,
     live,
     log: app.log,
   });

@@ -15,6 +15,8 @@ export interface CompaniesTable {
   email: Generated<string>;
   /** Every account of the company must sign in with TOTP (totp). */
   require_totp: Generated<boolean>;
+  /** Alert when a TCP terminal logs in from a source address it has not used before. */
+  alert_new_terminal_address: Generated<boolean>;
   is_delete: Flag;
   created_at: Generated<Date>;
   updated_at: Timestamp;
@@ -213,6 +215,29 @@ export interface ReservedCommandsTable {
   company_id: Generated<string | null>;
   /** Why the server cancelled it (closed_reason 'cancelled'). */
   cancel_reason: Generated<string | null>;
+  /** The TCP link (source address, connected since) that first delivered it, and the one its answer came on. */
+  sent_address: Generated<string | null>;
+  sent_connected_at: Generated<Date | null>;
+  answer_address: Generated<string | null>;
+  answer_connected_at: Generated<Date | null>;
+}
+
+/** The live link of a Teltonika / GT06 terminal, whichever instance holds it (refreshed while open). */
+export interface TerminalLinksTable {
+  car_data_id: string;
+  protocol: string;
+  address: string;
+  connected_at: Date | string;
+  instance: string;
+  seen_at: Date | string;
+}
+
+/** The source addresses a TCP terminal has logged in from. */
+export interface TerminalAddressesTable {
+  car_data_id: string;
+  address: string;
+  first_at: Generated<Date>;
+  last_at: Generated<Date>;
 }
 
 export interface ReservedCommandEventsTable {
@@ -593,6 +618,8 @@ export interface DB {
   area_templates: AreaTemplatesTable;
   reserved_commands: ReservedCommandsTable;
   reserved_command_events: ReservedCommandEventsTable;
+  terminal_links: TerminalLinksTable;
+  terminal_addresses: TerminalAddressesTable;
   reservation_requests: ReservationRequestsTable;
   notification_settings: NotificationSettingsTable;
   notification_events: NotificationEventsTable;

@@ -30,6 +30,7 @@ import * as listCounts from './2026_12_16_090000_list_counts.js';
 import * as searchIndexUpkeep from './2026_12_17_090000_search_index_upkeep.js';
 import * as deliveryErrorCategories from './2026_12_18_100000_delivery_error_categories.js';
 import * as totpRecoveryCodes from './2026_12_18_300000_totp_recovery_codes.js';
+import * as terminalLinks from './2026_12_18_400000_terminal_links.js';
 import * as terminalSignalSources from './2026_12_18_500000_terminal_signal_sources.js';
 import * as trips from './2026_12_19_100000_trips.js';
 import * as terminalPeriodsCarIndex from './2026_12_19_110000_terminal_periods_car_index.js';
@@ -70,6 +71,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_17_090000_search_index_upkeep': searchIndexUpkeep,
   '2026_12_18_100000_delivery_error_categories': deliveryErrorCategories,
   '2026_12_18_300000_totp_recovery_codes': totpRecoveryCodes,
+  '2026_12_18_400000_terminal_links': terminalLinks,
   '2026_12_18_500000_terminal_signal_sources': terminalSignalSources,
   '2026_12_19_100000_trips': trips,
   '2026_12_19_110000_terminal_periods_car_index': terminalPeriodsCarIndex,

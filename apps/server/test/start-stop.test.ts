@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,13 +72,49 @@ let dataDir = '';
 let databaseName = '';
 const leftovers: number[] = [];
 
+/** The newest modification time of the sources under `dir` (tests included: cheap and harmless). */
+const newestSource = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
+    const full = path.join(dir, entry.name);
+    const time = entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs;
+    return Math.max(newest, time);
+  }, 0);
+
+/**
+ * The compiled server, as `npm start` would build it, unless dist/main.js is newer than every source
+ * (CI builds before testing). The PGlite and PostgreSQL projects run this file at the same time, so one
+ * build at a time, under a lock directory (a lock left by a killed run is taken after ten minutes).
+ */
+async function buildServer() {
+  const main = path.join(repoRoot, 'apps/server/dist/main.js');
+  const lock = path.join(repoRoot, 'apps/server/.start-stop-build-lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    const built = existsSync(main) ? statSync(main).mtimeMs : 0;
+    const sources = ['packages/contract/src', 'apps/server/src'].map((dir) => newestSource(path.join(repoRoot, dir)));
+    if (built > Math.max(...sources)) return;
+    // A type error elsewhere still emits: checked by main.js existing.
+    for (const project of ['packages/contract/tsconfig.build.json', 'apps/server/tsconfig.build.json'])
+      spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project], {
+        cwd: repoRoot,
+        stdio: 'ignore',
+      });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 beforeAll(async () => {
-  // The compiled server, as `npm start` would build it (a type error elsewhere still emits: checked by main.js existing).
-  for (const project of ['packages/contract/tsconfig.build.json', 'apps/server/tsconfig.build.json'])
-    spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project], {
-      cwd: repoRoot,
-      stdio: 'ignore',
-    });
+  await buildServer();
   expect(existsSync(path.join(repoRoot, 'apps/server/dist/main.js'))).toBe(true);
   if (databaseUrl) {
     databaseName = uniqueDatabaseName('fc_stop');

@@ -8,6 +8,8 @@ import {
   LOG_EXPORT_PATH,
   LogExportQuery,
   OSMAND_PATH,
+  REPORT_EXPORT_PATH,
+  ReportExportQuery,
   WEBHOOK_EVENT_HEADER,
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
@@ -16,7 +18,7 @@ import {
   type Call,
 } from '@fleet/contract';
 import { z } from 'zod';
-import { HEALTH_PATH, READY_PATH } from './health.routes.js';
+import { HEALTH_PATH, READY_PATH, VERSION_PATH } from './health.routes.js';
 import { METRICS_PATH } from './metrics.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -120,15 +122,17 @@ function otherPaths(): Record<string, Json> {
     schema,
   }));
   const csv = { 200: text('CSV (UTF-8 with BOM), streamed', 'text/csv'), ...errors(false) };
-  const probe = (summary: string, ok: string) => ({
-    get: {
-      operationId: summary,
+  const probe = (summary: string, ok: string) => {
+    const operation = (operationId: string) => ({
+      operationId,
       summary,
       tags: ['operations'],
       security: [],
       responses: { 200: json({ type: 'object' }, ok), 503: errorRef('Unavailable') },
-    },
-  });
+    });
+    // HEAD too: load balancers and uptime monitors probe with it.
+    return { get: operation(summary), head: operation(`${summary}_head`) };
+  };
   return {
     [LOG_EXPORT_PATH]: {
       get: {
@@ -151,6 +155,28 @@ function otherPaths(): Record<string, Json> {
         tags: ['telemetry'],
         requestBody: { required: true, content: { 'application/json': { schema: exportQuery } } },
         responses: csv,
+      },
+    },
+    [REPORT_EXPORT_PATH]: {
+      post: {
+        operationId: 'report_export',
+        summary: 'report_export: 運行日報 or the fleet summary as xlsx, pdf or csv (docs/trips.md)',
+        tags: ['trips'],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: schemaOf(ReportExportQuery, 'input') } },
+        },
+        responses: {
+          200: {
+            description: 'The file',
+            content: {
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {},
+              'application/pdf': {},
+              'text/csv': {},
+            },
+          },
+          ...errors(false),
+        },
       },
     },
     [LIVE_PATH]: {
@@ -219,6 +245,7 @@ function otherPaths(): Record<string, Json> {
     ),
     [HEALTH_PATH]: probe('healthz', 'The process runs'),
     [READY_PATH]: probe('readyz', 'The database answers and every migration is applied'),
+    [VERSION_PATH]: probe('version', 'The version and the commit'),
     [METRICS_PATH]: {
       get: {
         operationId: 'metrics',

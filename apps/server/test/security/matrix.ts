@@ -722,6 +722,8 @@ export const matrix: MatrixRow[] = [
 
   // Operations: probes, metrics (no METRICS_TOKEN in the tests), the API description and its reading UI -----
   ...['/healthz', '/readyz', '/metrics', '/api/openapi.json'].map((path) => openGet(path)),
+  ...['/healthz', '/readyz', '/api/version'].map((path) => openGet(path, 'HEAD')),
+  openGet('/api/version'),
   ...['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/swagger-initializer.js'].flatMap(
     (path) => [openGet(path), openGet(path, 'HEAD')],
   ),

@@ -93,6 +93,45 @@ describe('trip and stop detection on generated drives', () => {
     );
   });
 
+  it('a terminal silent for months that reports again elsewhere: it stood at its last place, no drive is made up', () => {
+    const { points } = generateDrive(legs, { start: START, sampleS: 5, seed: 4 });
+    const last = points.at(-1)!;
+    // 280 days later, 10 km away (carried, or driven while the terminal was off): no path is known.
+    const back = last.t + 280 * 86_400_000;
+    const far = toLatLng(10_000, 0);
+    const later: Position[] = Array.from({ length: 13 }, (_, i) => ({ t: back + i * 30_000, ...far, speed: 0 }));
+    const found = detect([...points, ...later]);
+    // The day's two trips, and no trip (or piece of one, cut at each midnight) made of the silence.
+    expect(found.trips).toHaveLength(2);
+    expect(found.trips.every((t) => t.end_at <= last.t)).toBe(true);
+    // The last stop lasted until the terminal spoke again.
+    expect(found.stops).toHaveLength(4);
+    expect(found.stops[2]!.end_at).toBe(back);
+    expect(found.stops[3]!.start_at).toBe(back);
+  });
+
+  it('a terminal silent in a long tunnel: the drive goes on through the silence', () => {
+    const straight: Leg[] = [
+      { park: 600 },
+      {
+        drive: [
+          [0, 0],
+          [10_000, 0],
+        ],
+        kmh: 60,
+      },
+      { park: 600 },
+    ];
+    const { points, truth } = generateDrive(straight, { start: START, sampleS: 5, seed: 5 });
+    const drive = truth.trips[0]!;
+    // Six minutes without a fix in the middle of the ten-minute drive: the gap is driven, not a stop.
+    const mid = (drive.start + drive.end) / 2;
+    const found = detect(points.filter((p) => p.t < mid - 180_000 || p.t > mid + 180_000));
+    expect(found.stops).toHaveLength(2);
+    expect(found.trips).toHaveLength(1);
+    expect(Math.abs(found.trips[0]!.distance_m - drive.distance) / drive.distance).toBeLessThan(0.05);
+  });
+
   it('a movement shorter than the trip minimum belongs to the stop', () => {
     const { points } = generateDrive([{ park: 600 }, { drive: [[300, 0]], kmh: 10 }, { park: 600 }], { start: START });
     const found = detect(points);

@@ -189,8 +189,16 @@ export class Detector {
     const pt = { t: p.t, lat: p.lat, lng: p.lng };
     // Many terminals sleep while parked: no position for as long as a stop lasts, then the next one where
     // the last was. The vehicle stood there all that time, from the last position to this one.
-    const stoodSilent = last !== null && dt >= this.rule.stop_min_s && step <= this.rule.stop_radius_m;
-    if (stoodSilent && !s.cand) {
+    // A silence that ends elsewhere at a pace no drive has (a terminal off for days, a vehicle carried) is
+    // a stop too: it stood at its last place until the terminal spoke again, and no path is made up across
+    // the gap. A silence covered at driving pace (a long tunnel) stays part of the drive.
+    const silent =
+      last !== null &&
+      dt >= this.rule.stop_min_s &&
+      (step <= this.rule.stop_radius_m || (step / dt) * 3.6 < this.rule.stop_speed_kmh);
+    const stoodSilent = silent && step <= this.rule.stop_radius_m;
+    const reappeared = silent && !stoodSilent;
+    if (silent && !s.cand) {
       s.moveAtCand = copyMove(s.move);
       s.cand = {
         anchor: { t: last.t, lat: last.lat, lng: last.lng },
@@ -228,10 +236,22 @@ export class Detector {
         s.last = { ...pt, speed };
         return;
       }
+      if (reappeared) {
+        // It stood there until now; the movement begins here, not at the last place.
+        c.last = { t: p.t, lat: c.last.lat, lng: c.last.lng };
+        if (c.confirmed) s.stop!.end = p.t;
+        else this.maybeConfirm();
+      }
       // The candidate ends here.
       if (c.confirmed) {
         s.stop!.open = false;
         s.move = this.newMove(c.last);
+        if (reappeared) {
+          // Settled: nothing after the silence may merge with it.
+          this.settled.stops.push(stopSpan(s.stop!));
+          s.stop = null;
+          s.move = null;
+        }
       }
       s.cand = null;
       s.moveAtCand = null;

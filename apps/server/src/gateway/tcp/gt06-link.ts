@@ -1,5 +1,5 @@
-import { KIND, immobiliserText, seqOf, type Link } from './link-gateway.js';
-import type { Connection, LinkProtocolHandler, Session, Step } from './link-listener.js';
+import { KIND, seqOf } from './link-gateway.js';
+import { linkProtocol, type LinkCodec, type LinkMessage } from './link-protocol.js';
 import { GT06, GT06_MAX_FRAME, encodeGt06Ack, encodeGt06Command, readGt06Frame } from './gt06-codec.js';
 import { acknowledged, decodeGt06, replySucceeded } from './gt06-records.js';
 
@@ -14,95 +14,34 @@ const kindOf = (protocol: number) =>
       : KIND.location;
 
 /**
- * One GT06 connection: the login (IMEI in BCD; an unknown terminal gets no
- * answer and the connection closes), data frames stored and then
- * acknowledged, commands out as 0x80 with the command id as the server flag,
- * replies (0x15 / 0x21) in, matched by that flag, or in order when a clone
- * leaves it out.
+ * GT06 as a codec of the shared link (link-protocol.ts): the login (IMEI in
+ * BCD; an unknown terminal gets no answer and the connection closes), data
+ * frames stored and then acknowledged, commands out as 0x80 with the command
+ * id as the server flag, replies (0x15 / 0x21) in, matched by that flag, or in
+ * order when a clone leaves it out.
  */
-export const gt06Protocol: LinkProtocolHandler = {
+export const gt06Codec: LinkCodec = {
   name: 'gt06',
   maxFrame: GT06_MAX_FRAME,
-  open(conn: Connection): Session {
-    let link: Link | null = null;
-    let serial = 0;
-    const awaiting: number[] = [];
-
-    const onLogin =
-      (imei: string, frameSerial: number): Step['handle'] =>
-      async () => {
-        const terminal = await conn.gateway.login(imei, 'gt06', conn.address);
-        if (!terminal) return conn.close();
-        conn.write(encodeGt06Ack(GT06.login, frameSerial));
-        link = {
-          terminal,
-          send: (command) => {
-            const text = immobiliserText(command, terminal, GT06_COMMANDS);
-            if (text === null) return false;
-            awaiting.push(command.id);
-            serial = (serial + 1) & 0xffff;
-            conn.write(encodeGt06Command(text, command.id, serial));
-            return true;
-          },
-          close: conn.close,
-        };
-        await conn.gateway.attach(link);
-      };
-
-    return {
-      get loggedIn() {
-        return link !== null;
-      },
-      next(buf) {
-        const read = readGt06Frame(buf);
-        if (!read) return null;
-        const { frame, size } = read;
-        if (!frame)
-          return {
-            size,
-            handle: async () =>
-              conn.gateway.log.warn({ imei: link?.terminal.car_data_id }, 'gt06 frame skipped: wrong CRC'),
-          };
-        const now = new Date();
-        const msg = decodeGt06(frame, now);
-        if (msg.type === 'login') return { size, handle: link ? undefined : onLogin(msg.imei, frame.serial) };
-        if (!link) throw new Error('frame before login');
-        const current = link;
-        if (msg.type === 'data') {
-          return {
-            size,
-            handle: async () => {
-              if (msg.records.length)
-                await conn.gateway.store(current.terminal, seqOf(msg.time, kindOf(frame.protocol)), msg.records, now);
-              if (acknowledged.has(frame.protocol)) conn.write(encodeGt06Ack(frame.protocol, frame.serial));
-            },
-          };
-        }
-        if (msg.type === 'reply') {
-          return {
-            size,
-            handle: async () => {
-              const at = msg.serverFlag === null ? -1 : awaiting.indexOf(msg.serverFlag);
-              const id = at >= 0 ? awaiting.splice(at, 1)[0] : awaiting.shift();
-              if (id === undefined)
-                return conn.gateway.log.info(
-                  { imei: current.terminal.car_data_id, text: msg.text },
-                  'gt06 reply to no command of ours',
-                );
-              await conn.gateway.result(current.terminal, id, replySucceeded(msg.text), msg.text || '(empty reply)');
-            },
-          };
-        }
-        return {
-          size,
-          handle: acknowledged.has(frame.protocol)
-            ? async () => conn.write(encodeGt06Ack(frame.protocol, frame.serial))
-            : undefined,
-        };
-      },
-      closed: async () => {
-        if (link) await conn.gateway.detach(link);
-      },
-    };
+  commands: GT06_COMMANDS,
+  read(buf, _state, now) {
+    const read = readGt06Frame(buf);
+    if (!read) return null;
+    const { frame, size } = read;
+    if (!frame) return { size, message: { type: 'skip', why: 'wrong CRC' } };
+    const ack = acknowledged.has(frame.protocol) ? encodeGt06Ack(frame.protocol, frame.serial) : null;
+    const msg = decodeGt06(frame, now);
+    let message: LinkMessage;
+    if (msg.type === 'login') message = { type: 'login', id: msg.imei, answer: (accepted) => (accepted ? ack : null) };
+    else if (msg.type === 'data')
+      message = { type: 'data', seq: seqOf(msg.time, kindOf(frame.protocol)), records: msg.records, ack };
+    else if (msg.type === 'reply')
+      message = { type: 'reply', key: msg.serverFlag, success: replySucceeded(msg.text), text: msg.text };
+    else message = ack ? { type: 'answer', ack } : { type: 'ignored' };
+    return { size, message };
   },
+  // The server flag is the command id: the reply names it.
+  command: (text, state, commandId) => ({ bytes: encodeGt06Command(text, commandId, state.serial()), key: commandId }),
 };
+
+export const gt06Protocol = linkProtocol(gt06Codec);

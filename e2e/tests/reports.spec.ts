@@ -85,8 +85,6 @@ test('運行日報: a day of a vehicle, its totals, map, tables, other days and 
   // The last stop lasted until the terminal reported again, today (beforeAll): its end carries today's date.
   const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(5, 10).replace('-', '/');
   await expect(tables.nth(1).locator('tbody tr').last()).toContainText(`${today} `);
-    `${today.getUTCMonth() + 1}/${today.getUTCDate()} `,
-  );
   // One numbered pin per stop on the map, over the day's route.
   await expect(page.locator('.leaflet-marker-icon')).toHaveCount(3);
   // The route line is drawn on the map's canvas (the map host prefers canvas).

@@ -36,7 +36,7 @@ const columns = [...rowColumns, 'a.created_at', 'a.updated_at'] as const;
 const accountList = defineList({
   columns: {
     account_id: { expr: sql.ref('a.account_id') },
-    name: { expr: sql.ref('a.name'), bigrams: sql.ref('a.name_bigrams') },
+    name: { expr: sql.ref('a.name'), key: { expr: sql.ref('a.name_key'), bigrams: sql.ref('a.name_key_bigrams') } },
     email: { expr: sql.ref('a.email') },
     role: { expr: sql.ref('a.role'), labels: roleLabels },
     // The company's name stored on the account, kept by triggers (migration list_sort_keys).

@@ -30,7 +30,10 @@ const carUserList = defineList({
   columns: {
     user_id: { expr: sql.ref('u.user_id') },
     // Stored on the customer (migration list_sort_keys): the generated full name, the company's name kept by triggers.
-    name: { expr: sql.ref('u.full_name'), bigrams: sql.ref('u.full_name_bigrams') },
+    name: {
+      expr: sql.ref('u.full_name'),
+      key: { expr: sql.ref('u.full_name_key'), bigrams: sql.ref('u.full_name_key_bigrams') },
+    },
     company_name: { expr: sql.ref('u.company_name') },
     merchant: { expr: sql.ref('u.merchant') },
     payment_log: { expr: sql.ref('u.payment_log'), labels: labelsOf(paymentDelays) },
@@ -93,7 +96,14 @@ export async function findCarUser(
     .where('user_id', '=', userId)
     .orderBy('car_id')
     .execute();
-  const { birthday_text, is_delete, full_name: _fullName, full_name_bigrams: _bigrams, ...rest } = row;
+  const {
+    birthday_text,
+    is_delete,
+    full_name: _fullName,
+    full_name_key: _key,
+    full_name_key_bigrams: _keyBigrams,
+    ...rest
+  } = row;
   return { ...rest, birthday: birthday_text, isDelete: is_delete, cars };
 }
 

@@ -18,9 +18,12 @@ export interface CarListFilter extends ListFilterInput {
 const carList = defineList({
   columns: {
     car_id: { expr: sql.ref('c.car_id') },
-    car_number: { expr: sql.ref('c.car_number') },
+    car_number: { expr: sql.ref('c.car_number'), key: { expr: sql.ref('c.car_number_key') } },
     car_type: { expr: sql.ref('c.car_type') },
-    user_name: { expr: sql.ref('c.user_name'), bigrams: sql.ref('c.user_name_bigrams') },
+    user_name: {
+      expr: sql.ref('c.user_name'),
+      key: { expr: sql.ref('c.user_name_key'), bigrams: sql.ref('c.user_name_key_bigrams') },
+    },
     merchant: { expr: sql.ref('c.user_merchant') },
     payment_log: {
       expr: sql.ref('c.user_payment_log'),

@@ -30,8 +30,9 @@ export interface AccountsTable {
   company_id: string | null;
   /** The company's name, kept by triggers (list_sort_keys). */
   company_name: Generated<string | null>;
-  /** Generated: adjacent character pairs of lower(name) (list_search_bigrams). */
-  name_bigrams: ColumnType<string[], never, never>;
+  /** Generated: the name's search key, list_search_key(name), and its bigrams (forgiving_search). */
+  name_key: ColumnType<string, never, never>;
+  name_key_bigrams: ColumnType<string[], never, never>;
   password_hash: string;
   /** エンジン制御権限; null: the role's default, on for roles 0-1 (engine_authority). */
   engine_control: Generated<boolean | null>;
@@ -109,8 +110,9 @@ export interface CarUsersTable {
   updated_at: Timestamp;
   /** first_name || ' ' || name, generated (list_sort_keys). */
   full_name: ColumnType<string, never, never>;
-  /** Generated: adjacent character pairs of lower(full_name) (list_search_bigrams). */
-  full_name_bigrams: ColumnType<string[], never, never>;
+  /** Generated: the full name's search key, list_search_key(first_name || name), and its bigrams (forgiving_search). */
+  full_name_key: ColumnType<string, never, never>;
+  full_name_key_bigrams: ColumnType<string[], never, never>;
   /** The company's name, kept by triggers (list_sort_keys). */
   company_name: Generated<string | null>;
 }
@@ -156,8 +158,10 @@ export interface CarsTable {
   user_merchant: Generated<string | null>;
   user_payment_log: Generated<number | null>;
   company_name: Generated<string | null>;
-  /** Generated: adjacent character pairs of lower(user_name) (list_search_bigrams). */
-  user_name_bigrams: ColumnType<string[] | null, never, never>;
+  /** Generated: the search keys of the number and the customer's name and the name key's bigrams (forgiving_search). */
+  car_number_key: ColumnType<string, never, never>;
+  user_name_key: ColumnType<string | null, never, never>;
+  user_name_key_bigrams: ColumnType<string[] | null, never, never>;
 }
 
 /** A stretch of time a live vehicle carried a terminal; written by a trigger on cars. */

@@ -17,10 +17,12 @@ export interface ListColumn {
   /** An enum column: the search matches its number or (part of) its Japanese label. */
   labels?: Record<number, string>;
   /**
-   * The column's stored bigrams (list_bigrams: adjacent character pairs of lower(col)),
-   * GIN-indexed: they serve a search of exactly two characters, which trigrams cannot.
+   * A forgiving search (vehicle numbers, names): the column's stored search key, list_search_key(col), with its
+   * trigram index, and the key's bigrams for two characters (migration forgiving_search). The search's words go
+   * through the same function in the statement, so full-width and half-width, hiragana and katakana, spaces and
+   * hyphens do not matter.
    */
-  bigrams?: Expression<unknown>;
+  key?: { expr: Expression<unknown>; bigrams?: Expression<unknown> };
 }
 
 export interface ListConfig<K extends string = string> {
@@ -56,13 +58,14 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * A search once its text is read: the column, how it matches, and what the statement binds. `pair`: two
- * characters, through the column's bigrams (`text` bound); `like`: a substring (`pattern` bound);
+ * A search once its text is read: the column, how it matches, and what the statement binds.
+ * `like`: a substring (`pattern` bound); `key`: the words as typed (`text` bound), matched by their search key
+ * against the column's (two characters through the key's bigrams);
  * `codes`: an enum column, the codes whose number or label matches (written into the shape).
  */
 export interface ListSearch {
   item: number;
-  match: 'pair' | 'like' | 'codes';
+  match: 'like' | 'key' | 'codes';
   text: string;
   pattern: string;
   codes: number[];
@@ -70,14 +73,15 @@ export interface ListSearch {
 
 /** The search of a filter, or null without one; 400 for a search column the list does not have. */
 export function listSearchOf<K extends string>(cfg: ListConfig<K>, filter: ListFilterInput): ListSearch | null {
-  const text = filter.search_text.trim();
+  // Full-width digits and letters typed into any search are the half-width ones the columns hold.
+  const text = filter.search_text.normalize('NFKC').trim();
   if (!text) return null;
   const item = Number(filter.search_item);
   const key = cfg.search[item]?.key;
   if (key === undefined) throw badRequest(undefined, { search_item: fieldMessages.searchItem });
   const column = cfg.columns[key];
   const search: ListSearch = { item, match: 'like', text: '', pattern: '', codes: [] };
-  if (column.bigrams && [...text].length === 2) return { ...search, match: 'pair', text };
+  if (column.key) return { ...search, match: 'key', text };
   if (!column.labels) return { ...search, pattern: containsPattern(text) };
   const needle = text.toLowerCase();
   const codes = Object.entries(column.labels)
@@ -87,17 +91,23 @@ export function listSearchOf<K extends string>(cfg: ListConfig<K>, filter: ListF
 }
 
 function searchCondition(column: ListColumn, search: ListSearch): Expression<SqlBool> {
-  if (search.match === 'pair') {
-    // Two characters occur in col, case aside, exactly when lower(text) is one of lower(col)'s
-    // bigrams: the GIN index finds those rows. The exact test after it, position() in lower(),
-    // is what ILIKE computes for a pattern without wildcards (lower() of both, then a
-    // substring match); unlike ILIKE it does not lead the planner to also read the trigram
-    // index (in full, for two characters), and its estimate lets the first page come from
-    // the primary key order when the pair is common.
-    return sql<SqlBool>`${column.bigrams} @> array[lower(${search.text})]::text[] and position(lower(${search.text}) in lower(${column.expr})) > 0`;
-  }
+  if (search.match === 'key' && column.key) return keyCondition(column.key, search.text);
   if (search.match === 'like') return sql<SqlBool>`${column.expr} ilike ${search.pattern} escape '\\'`;
   return search.codes.length ? sql<SqlBool>`${column.expr} in (${sql.join(search.codes)})` : sql<SqlBool>`false`;
+}
+
+/**
+ * The words' key occurs in the column's key. The words are bound as typed and normalised in the statement by
+ * the same function as the stored key; an immutable function of a bound value is folded into a constant when the
+ * statement is planned (a search is never prepared), so the CASE leaves the one branch its length chooses: two
+ * characters through the key's bigrams (trigrams need three), more through the key's trigram index. position() is
+ * the exact test: for two characters it does not lead the planner to also read the trigram index (in full).
+ */
+function keyCondition(key: NonNullable<ListColumn['key']>, text: string): Expression<SqlBool> {
+  const words = sql`list_search_key(${text})`;
+  const like = sql<SqlBool>`${key.expr} like list_search_pattern(${text})`;
+  if (!key.bigrams) return like;
+  return sql<SqlBool>`(case when char_length(${words}) = 2 then ${key.bigrams} @> array[${words}]::text[] else ${like} end) and position(${words} in ${key.expr}) > 0`;
 }
 
 /**

@@ -9,6 +9,7 @@ import * as listSearchTrigram from './2026_11_26_110000_list_search_trigram.js';
 import * as listSortKeys from './2026_11_27_090000_list_sort_keys.js';
 import * as terminalPeriods from './2026_11_27_090000_terminal_periods.js';
 import * as listLiveIdIndexes from './2026_11_27_110000_list_live_id_indexes.js';
+import * as forgivingSearch from './2026_12_27_090000_forgiving_search.js';
 import * as listSearchBigrams from './2026_11_27_120000_list_search_bigrams.js';
 import * as listSortDescIndexes from './2026_11_27_130000_list_sort_desc_indexes.js';
 import * as listDeviceCarDescIndex from './2026_11_27_140000_list_device_car_desc_index.js';
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_19_120000_trip_days': tripDays,
   '2026_12_19_200000_report_subscriptions': reportSubscriptions,
   '2026_12_21_090000_account_rights': accountRights,
+  '2026_12_27_090000_forgiving_search': forgivingSearch,
 };

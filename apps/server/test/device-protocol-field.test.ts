@@ -3,6 +3,7 @@ import {
   deviceGetDetail,
   deviceList,
   deviceUpdate,
+  terminalIdRules,
   terminalProtocolMessages,
   type Call,
 } from '@fleet/contract';
@@ -79,5 +80,22 @@ describe('device protocol', () => {
       'info.cmd_restore_text': terminalProtocolMessages.commandText,
     });
     expect(await row('proto-bad')).toBeUndefined();
+  });
+
+  it('takes a 10-digit H02 id and a 12-digit JT/T 808 number, refusing an IMEI as a JT/T 808 id in Japanese', async () => {
+    expect(
+      (await call(deviceAdd, { info: device('proto-h02', { protocol: 'h02', car_data_id: '4210209006' }) })).statusCode,
+    ).toBe(200);
+    expect((await row('proto-h02'))?.protocol).toBe('h02');
+    const ok = await call(deviceAdd, {
+      info: device('proto-jt808', { protocol: 'jt808', car_data_id: '013511221122' }),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const res = await call(deviceAdd, {
+      info: device('proto-jt808b', { protocol: 'jt808', car_data_id: '351234567890503' }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ 'info.car_data_id': terminalIdRules.jt808.message });
+    expect(await row('proto-jt808b')).toBeUndefined();
   });
 });

@@ -6,15 +6,15 @@ import { flag, idField, optionalText, password } from './fields.js';
 import { CountResponse, listFilter, listResponse, paging } from './list.js';
 import {
   ExistCheckResponse,
-  imei,
   ipAddress,
   isRegisteredFilter,
   macAddress,
   optionalPassword,
+  terminalId,
 } from './master-fields.js';
 import { errorMessages, validationMessages as m } from './messages.js';
 import { TelemetryState } from './telemetry.js';
-import { commandText, terminalProtocol, terminalProtocols } from './terminal-protocol.js';
+import { commandText, terminalIdRules, terminalProtocol, terminalProtocols } from './terminal-protocol.js';
 
 /** GPS terminals (docs/product.md §3 GPS device form, §7 device_*). Super admin only. */
 export const deviceLabels = {
@@ -53,18 +53,27 @@ const deviceFields = {
   ipaddr: ipAddress(),
   macaddr: macAddress(),
   car_type: optionalText(64),
-  /** The IMEI: 15 digits. Telemetry is keyed by it. */
-  car_data_id: imei(),
+  /** The terminal's id (an IMEI for most protocols; the protocol's rule below). Telemetry is keyed by it. */
+  car_data_id: z.string({ error: m.required }).trim().min(1, m.required),
   /** What the terminal speaks (terminal-protocol.ts); absent: ours (json). */
   protocol: terminalProtocol(),
   /** Overrides of the immobiliser command text for binary protocols; empty: the protocol's default. */
   cmd_cut_text: commandText(),
   cmd_restore_text: commandText(),
 };
+/** The id rule of the chosen protocol (an IMEI for most, 10-digit H02 ids, 12/20-digit JT/T 808 numbers). */
+const idOfProtocol = (
+  v: { car_data_id: string; protocol: keyof typeof terminalIdRules },
+  ctx: z.RefinementCtx<{ car_data_id: string; protocol: keyof typeof terminalIdRules }>,
+) => {
+  const rule = terminalIdRules[v.protocol] as (typeof terminalIdRules)[keyof typeof terminalIdRules] | undefined;
+  if (!rule || typeof v.car_data_id !== 'string' || v.car_data_id === '') return;
+  if (!rule.pattern.test(v.car_data_id)) ctx.addIssue({ code: 'custom', path: ['car_data_id'], message: rule.message });
+};
 /** Terminal registration form; `password` is the terminal's secret for the device protocol. */
-export const DeviceForm = z.object({ ...deviceFields, password: password() });
+export const DeviceForm = z.object({ ...deviceFields, password: password() }).superRefine(idOfProtocol);
 /** Terminal edit form: an empty password keeps the current secret. */
-export const DeviceEditForm = z.object({ ...deviceFields, password: optionalPassword() });
+export const DeviceEditForm = z.object({ ...deviceFields, password: optionalPassword() }).superRefine(idOfProtocol);
 export type DeviceFormInput = z.input<typeof DeviceForm>;
 export type DeviceEditFormInput = z.input<typeof DeviceEditForm>;
 
@@ -122,5 +131,5 @@ export const DeviceAddResponse = z.object({ ok: z.boolean(), car_device_id: z.st
 export const deviceAdd = defineCall('/api/device_add', z.object({ info: DeviceForm }), DeviceAddResponse);
 export const deviceUpdate = defineCall('/api/device_update', z.object({ info: DeviceEditForm }), OkResponse);
 
-export const DeviceDeleteRequest = z.object({ car_device_id: idField(), car_data_id: imei(), isDelete: flag() });
+export const DeviceDeleteRequest = z.object({ car_device_id: idField(), car_data_id: terminalId(), isDelete: flag() });
 export const deviceDelete = defineCall('/api/device_delete', DeviceDeleteRequest, OkResponse);

@@ -95,6 +95,17 @@ export const imei = () =>
     .min(1, m.required)
     .regex(/^\d{15}$/, fieldMessages.imei);
 
+/**
+ * A terminal id of any protocol (10-20 digits); the form checks the protocol's own rule
+ * (terminal-protocol.ts terminalIdRules) on top.
+ */
+export const terminalId = () =>
+  z
+    .string({ error: m.required })
+    .trim()
+    .min(1, m.required)
+    .regex(/^\d{10,20}$/, '端末IDは10〜20桁の数字で入力してください');
+
 /** A terminal's source-address allow-list: addresses and CIDR blocks, comma-separated (address-list.ts). */
 export const ipAddress = () => checkedText((v) => parseAddressList(v) !== null, fieldMessages.ipaddr, ADDRESS_LIST_MAX);
 export const macAddress = () => patternText(/^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/, fieldMessages.macaddr, 17);

@@ -1,7 +1,16 @@
-import { reservationStates, reservedCommandTypes, type DeviceCommand, type ReservedCommandType } from '@fleet/contract';
+import {
+  linkProtocols,
+  reservationStates,
+  reservedCommandTypes,
+  type DeviceCommand,
+  type ReservedCommandType,
+} from '@fleet/contract';
 import { sql, type RawBuilder } from 'kysely';
 import { systemAuditFrom } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
+
+/** The TCP protocols as an SQL list of literals (constants of the contract: the statement's text stays fixed). */
+const linkProtocolList = sql.raw(linkProtocols.map((p) => `'${p}'`).join(', '));
 
 /**
  * Reserved commands (docs/engine-control.md): 1 execWait → 2
@@ -113,19 +122,20 @@ const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_ty
  * was deleted or no longer carries the terminal, is cancelled with the reason
  * (event and audit row) and never handed out; a fetched one is no longer repeated.
  */
+
 export function pendingCommandCtes(
   ids: RawBuilder<unknown>,
   opts: { holdMovingProhibits?: boolean } = {},
 ): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
   const held = opts.holdMovingProhibits ? movingProhibit : sql`false`;
-  // Teltonika and GT06 terminals get their commands from the link gateway alone (takeLinkCommands: in
+  // Terminals of the TCP protocols (Teltonika, GT06, …) get their commands from the link gateway alone (takeLinkCommands: in
   // their own form, a prohibit held while moving); the batches their frames are stored as hand out nothing,
   // or a frame of a moving vehicle would fetch the very prohibit held back.
   const ownChannel = opts.holdMovingProhibits
     ? sql`true`
     : sql`NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id
-        AND NOT d.is_delete AND d.protocol IN ('teltonika', 'gt06'))`;
+        AND NOT d.is_delete AND d.protocol IN (${linkProtocolList}))`;
   return [
     sql`lapsed AS (
       UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${lapse}

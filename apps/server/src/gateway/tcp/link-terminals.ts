@@ -1,4 +1,4 @@
-import { addressAllowed } from '@fleet/contract';
+import { addressAllowed, type LinkProtocol } from '@fleet/contract';
 import type { Db } from '../../db/database.js';
 
 /**
@@ -8,7 +8,7 @@ import type { Db } from '../../db/database.js';
  * never logs in here) and, when the terminal's `ipaddr` is set, the source
  * networks it may connect from (docs/device-protocol.md).
  */
-export type LinkProtocol = 'teltonika' | 'gt06';
+export type { LinkProtocol };
 
 export interface LinkTerminal {
   car_device_id: string;

@@ -22,7 +22,7 @@ export const deviceTexts = {
   fields: {
     terminal: '端末情報',
     network: 'ネットワーク',
-    imeiHint: '15桁の数字',
+    imeiHint: 'IMEI 15桁（H02は10桁も可、JT/T 808は電話番号12桁か20桁）',
     ipExample: '203.0.113.0/24, 198.51.100.7',
     ipHint: '接続を許可する送信元。アドレスかCIDR、複数はカンマ区切り（空欄: 制限なし）',
     macExample: '02:1A:7F:00:00:01',

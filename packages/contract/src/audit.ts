@@ -62,6 +62,9 @@ export const auditActionLabels: Record<string, string> = {
   'session.step_up': '本人確認（エンジン始動禁止の前）',
   'account.totp_recovery_used': 'リカバリーコードの使用',
   'account.totp_recovery_codes': 'リカバリーコードの再発行',
+  'account.totp_enable': '二段階認証の設定',
+  'account.totp_disable': '二段階認証の解除',
+  'company.totp_policy': '二段階認証の必須設定の変更',
 };
 
 export const AuditLogListRequest = z.object({

@@ -2,7 +2,7 @@
 export const shellTexts = {
   productName: 'フリートコンソール',
   productSub: 'GPS車両管理',
-  copyrightHolder: 'Fleet Console Co., Ltd.',
+  copyrightHolder: 'フリートコンソール株式会社',
   menu: {
     cars: '車両管理',
     carList: '車両一覧',

@@ -1,8 +1,9 @@
 import { auditActionLabels, auditTargetLabels, type AuditLogRow, type AuditTargetType } from '@fleet/contract';
-import { Code } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { ListColumn } from '../../components/list-shell/list-table';
 import { NoWrap } from '../../components/list-shell/no-wrap';
 import { formatDateTime } from '../../lib/format';
+import { detailText } from './detail-text';
 import { auditTexts } from './texts';
 
 const c = auditTexts.columns;
@@ -16,5 +17,12 @@ export const auditColumns: ListColumn<AuditLogRow>[] = [
     label: c.target,
     render: (r) => `${auditTargetLabels[r.target_type as AuditTargetType] ?? r.target_type} ${r.target_id}`,
   },
-  { label: c.detail, render: (r) => <Code>{Object.keys(r.detail).length ? JSON.stringify(r.detail) : ''}</Code> },
+  {
+    label: c.detail,
+    render: (r) => (
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {detailText(r.detail)}
+      </Text>
+    ),
+  },
 ];

@@ -3,13 +3,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { carGetEngineLog, carGetGpsLog } from '@fleet/contract';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runFleet } from '../src/cli/fleet.js';
 import { verifyPassword } from '../src/credentials/password.js';
 import { LOCK_FILE } from '../src/db/data-dir-lock.js';
-import { knownMigrations, openDatabase } from '../src/db/database.js';
+import { knownMigrations, migrate, openDatabase } from '../src/db/database.js';
+import { loadConfig } from '../src/config.js';
 import { buildInfo } from '../src/ops/version.js';
+import { createLogPartition } from '../src/telemetry/partitions.repository.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
+import { callAs, fleet as fixtureFleet, login, seedFixtures } from './helper.js';
 
 /** `npm run fleet -- …` as a script calls it: arguments, piped stdin, the exit code and both streams. */
 async function fleet(argv: string[], env: Record<string, string>, stdin = '') {
@@ -88,11 +94,19 @@ describe('npm run fleet', () => {
     expect(unknown.err).toContain('unknown command: frobnicate');
     const help = await fleet(['--help'], {});
     expect(help.code).toBe(EXIT_OK);
-    for (const name of ['create-admin', 'reset-password', 'migrate', 'backup', 'restore', 'version'])
+    for (const name of [
+      'create-admin',
+      'reset-password',
+      'migrate',
+      'backup',
+      'restore',
+      'copy-to-postgres',
+      'version',
+    ])
       expect(help.out).toContain(name);
   });
 
-  it.each(['create-admin', 'reset-password', 'migrate', 'backup', 'restore', 'version'])(
+  it.each(['create-admin', 'reset-password', 'migrate', 'backup', 'restore', 'copy-to-postgres', 'version'])(
     '%s --help: Japanese and English, exit 0',
     async (name) => {
       const { code, out } = await fleet([name, '--help'], {});
@@ -204,4 +218,100 @@ describe('npm run fleet', () => {
     expect(result.code).toBe(EXIT_FAILED);
     expect(result.err).toContain('pg_dump');
   });
+
+  it.runIf(!!databaseUrl)(
+    'copy-to-postgres: a seeded embedded database with telemetry into an empty PostgreSQL, then sign in and read the logs there',
+    async () => {
+      // The source: the fixture world and two days of telemetry, one in a day partition of its own.
+      const dataDir = path.join(await tempDir(), 'data');
+      {
+        // The PostgreSQL project has no PGlite snapshot: migrated here.
+        const database = await openDatabase({ dataDir });
+        try {
+          await migrate(database.db);
+          await seedFixtures(database.db);
+          await createLogPartition(database.db, 'gps_logs', new Date('2026-01-15T00:00:00Z'));
+          const imei = fixtureFleet.A.car_data_id;
+          await database.db
+            .insertInto('gps_logs')
+            .values(
+              Array.from({ length: 50 }, (_, i) => ({
+                car_data_id: imei,
+                recorded_at: new Date(Date.parse('2026-01-15T03:00:00Z') + i * 60_000),
+                lat: 35.68 + i / 1000,
+                lng: 139.76,
+                speed: i,
+              })),
+            )
+            .execute();
+          await database.db
+            .insertInto('gps_logs')
+            .values({ car_data_id: imei, recorded_at: new Date('2025-06-01T00:00:00Z'), lat: 35, lng: 139 })
+            .execute();
+          await database.db
+            .insertInto('engine_logs')
+            .values({ car_data_id: imei, recorded_at: new Date('2026-01-15T03:10:00Z'), running: 'on' })
+            .execute();
+        } finally {
+          await database.close();
+        }
+      }
+      const env = { DATABASE_URL: '', DATA_DIR: dataDir };
+      const name = uniqueDatabaseName('fc_copy');
+      await adminQuery(databaseUrl, `CREATE DATABASE ${ident(name)}`);
+      databases.push(name);
+      const url = urlForDatabase(databaseUrl, name);
+
+      expect((await fleet(['copy-to-postgres', 'mysql://x'], env)).code).toBe(EXIT_USAGE);
+      const copied = await fleet(['copy-to-postgres', url], env);
+      expect(copied.err).toBe('');
+      expect(copied.code).toBe(EXIT_OK);
+      expect(copied.out).toMatch(/^gps_logs\t51$/m);
+      expect(copied.out).toMatch(/^engine_logs\t1$/m);
+      expect(copied.out).toContain('counts checked');
+
+      // Copying again: the target now holds data and is refused, unchanged.
+      const again = await fleet(['copy-to-postgres', url], env);
+      expect(again.code).toBe(EXIT_FAILED);
+      expect(again.err).toContain('The target database is not empty');
+      expect(again.err).toContain('accounts');
+
+      const target = await openDatabase({ url, poolSize: 2 });
+      const app = await buildApp({
+        db: target.db,
+        config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url }),
+        logger: false,
+      });
+      try {
+        await app.ready();
+        const token = await login(app, 'staffA');
+        const imei = fixtureFleet.A.car_data_id;
+        const route = await callAs(app, token, carGetGpsLog, { car_data_id: imei, from: '', to: '' });
+        expect(route.status, route.raw.body).toBe(200);
+        expect(route.body.total).toBe(51);
+        const engine = await callAs(app, token, carGetEngineLog, { car_data_id: imei });
+        expect(engine.body.list.map((r) => r.running)).toEqual(['on']);
+        // The day partition came along; the sequences continue after the copied ids.
+        const { rows } = await sql<{
+          part: string | null;
+        }>`SELECT to_regclass('gps_logs_p20260115')::text AS part`.execute(target.db);
+        expect(rows[0]?.part).toBe('gps_logs_p20260115');
+        const next = await target.db
+          .insertInto('gps_logs')
+          .values({ car_data_id: imei, recorded_at: new Date(), lat: 35, lng: 139 })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const max = await target.db
+          .selectFrom('gps_logs')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .where('id', '<>', next.id)
+          .executeTakeFirstOrThrow();
+        expect(Number(next.id)).toBeGreaterThan(Number(max.id));
+      } finally {
+        await app.close();
+        await target.close();
+      }
+    },
+    300_000,
+  );
 });

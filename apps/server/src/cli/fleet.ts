@@ -11,6 +11,7 @@ import { underBootLock } from '../db/boot-lock.js';
 import { DataDirInUseError, holdDataDir } from '../db/data-dir-lock.js';
 import { migrate, openDatabase, type Database } from '../db/database.js';
 import { buildInfo } from '../ops/version.js';
+import { CopyMismatchError, TargetNotEmptyError, copyToPostgres } from './copy-to-postgres.js';
 
 /**
  * `npm run fleet -- <command>`: the operator's commands, compiled with the server (dist/cli/fleet-main.js).
@@ -51,6 +52,8 @@ Usage:  npm run fleet -- <command> [options]
   migrate           マイグレーションだけを実行して終了 / run the migrations, then exit
   backup <file>     組み込みデータベースをファイルに保存 / save the embedded database to a file
   restore <file>    ファイルから組み込みデータベースを復元 / restore the embedded database from a file
+  copy-to-postgres <url>
+                    組み込みデータベースを空の PostgreSQL へコピー / copy the embedded database into an empty PostgreSQL
   version           バージョンとコミット / version and commit
 
 各コマンドの詳細: npm run fleet -- <コマンド> --help / Details: npm run fleet -- <command> --help
@@ -307,6 +310,57 @@ Restores the embedded database into DATA_DIR from a file made by backup. DATA_DI
       line(io.stdout, `${file} を ${config.dataDir} に復元しました。 / Restored ${file} into ${config.dataDir}.`);
     },
   },
+  'copy-to-postgres': {
+    help: `使い方: npm run fleet -- copy-to-postgres <postgres://…>
+Usage:  npm run fleet -- copy-to-postgres <postgres://…>
+
+組み込みデータベース（DATA_DIR）の全テーブル（ログの日別パーティションを含む）を、空の PostgreSQL データベースへ
+コピーします。コピー先にはマイグレーションを実行し（未実行なら）、シーケンスを合わせ、テーブルごとの行数を照合します。
+全体が1つのトランザクションなので、失敗してもコピー先は空のままです。データのあるコピー先は拒否します（終了コード 1）。
+サーバーは止めておきます。終わったら DATABASE_URL にこの URL を設定して起動します。
+パスワードは URL に書かず PGPASSWORD か ~/.pgpass でも渡せます（ps に表示されないように）。
+Copies every table of the embedded database (DATA_DIR), the logs' day partitions included, into an empty
+PostgreSQL database: migrates the target (if needed), sets its sequences and checks every table's row count.
+It is one transaction, so a failure leaves the target empty. A target holding data is refused (exit 1).
+The server must be stopped. Then start it with DATABASE_URL set to this URL.
+The password can stay out of the URL (and out of ps): PGPASSWORD or ~/.pgpass.`,
+    positionals: 1,
+    async run({ positionals }, io) {
+      const [url = ''] = positionals;
+      if (!/^postgres(?:ql)?:\/\//.test(url))
+        throw new UsageError(`PostgreSQL の URL ではありません / not a PostgreSQL URL: ${url}`);
+      // The source is always the embedded database, whatever DATABASE_URL says.
+      const config = loadConfig({ ...io.env, DATABASE_URL: '' });
+      await migrated(config, async ({ pglite }) => {
+        await migrateTarget(url);
+        let report;
+        try {
+          report = await copyToPostgres({ source: pglite!, targetUrl: url });
+        } catch (err) {
+          if (err instanceof TargetNotEmptyError)
+            throw new Failure(
+              `コピー先のデータベースにはデータがあります（${err.tables.map((t) => `${t.name} ${t.rows} 行`).join('、')}）。` +
+                `空のデータベースを指定してください。\n` +
+                `The target database is not empty (${err.tables.map((t) => `${t.name}: ${t.rows} rows`).join(', ')}): ` +
+                `give an empty database.`,
+            );
+          if (err instanceof CopyMismatchError)
+            throw new Failure(
+              `コピーを中止しました（コピー先は変更していません） / copy abandoned, target unchanged: ${err.message}`,
+            );
+          throw err;
+        }
+        for (const t of report.tables) line(io.stdout, `${t.name}\t${t.rows}`);
+        const rows = report.tables.reduce((sum, t) => sum + t.rows, 0);
+        line(
+          io.stdout,
+          `${report.tables.length} テーブル ${rows} 行、パーティション ${report.partitionsCreated.length} 個作成、シーケンス ${report.sequences} 個をコピーしました（行数照合済み）。\n` +
+            `Copied ${report.tables.length} tables, ${rows} rows (counts checked), created ${report.partitionsCreated.length} partitions, set ${report.sequences} sequences.\n` +
+            `DATABASE_URL にこの URL を設定して起動してください。 / Now start the server with DATABASE_URL set to this URL.`,
+        );
+      });
+    },
+  },
   version: {
     help: `使い方: npm run fleet -- version
 Usage:  npm run fleet -- version
@@ -318,6 +372,18 @@ Usage:  npm run fleet -- version
     },
   },
 };
+
+/** Migrates copy-to-postgres' target, as a server's start would. */
+async function migrateTarget(url: string) {
+  const target = await openDatabase({ url, poolSize: 1 });
+  try {
+    await underBootLock(target.db, (db) => migrate(db));
+  } catch (err) {
+    throw new Failure(`コピー先のデータベースを準備できません / cannot prepare the target: ${(err as Error).message}`);
+  } finally {
+    await target.close();
+  }
+}
 
 /** Runs one command; resolves to the exit code. */
 export async function runFleet(argv: string[], io: FleetIo): Promise<number> {

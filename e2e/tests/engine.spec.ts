@@ -42,7 +42,7 @@ test('prohibiting engine start: vehicle number and password (a wrong one reserve
   const command = fetched.commands.find((c) => c.cmd_type === 'set_engine_boot_permission');
   expect(command?.cmd_info).toMatchObject({ cmd: 1 });
   await expect(page.getByTestId('command-status')).toHaveText('結果待ち');
-  await expect(page.getByRole('button', { name: '予約を削除' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'コマンドを削除' })).toHaveCount(0);
 
   await sendBatch(page.request, t, [{ type: 'command_result', time: now(), command_id: command!.id, success: true }]);
   await expect(page.getByTestId('command-status')).toHaveText('実行完了（成功）');
@@ -62,7 +62,7 @@ test('a command waiting for the terminal can be deleted', async ({ page }) => {
   await page.getByRole('button', { name: 'エンジン始動を許可' }).click();
   await page.getByRole('dialog').getByRole('button', { name: '許可する' }).click();
   await expect(page.getByTestId('command-status')).toHaveText('実行待ち');
-  await page.getByRole('button', { name: '予約を削除' }).click();
+  await page.getByRole('button', { name: 'コマンドを削除' }).click();
   await page.getByRole('dialog').getByRole('button', { name: '削除する' }).click();
   await expect(page.getByTestId('command-status')).toHaveText('削除済み');
   const reply = await sendBatch(page.request, t, [{ type: 'connection', time: now(), state: 'connected' }]);

@@ -43,7 +43,7 @@ export const MAX_CMD_INFO_BYTES = 4096;
 export const engineMessages = {
   fetchFailed: 'エンジン始動制御の情報を取得できませんでした。管理者に問い合わせてください。',
   reserveFailed: 'エンジン始動制御の予約に失敗しました。管理者に問い合わせてください。',
-  deleteFailed: '予約コマンドの削除に失敗しました。管理者に問い合わせてください。',
+  deleteFailed: 'コマンドの削除に失敗しました。管理者に問い合わせてください。',
   requestFailed: 'エンジン始動制御の予約リクエストに失敗しました。管理者に問い合わせてください。',
   requestDeleteFailed: '予約リクエストの削除に失敗しました。管理者に問い合わせてください。',
   slotBusy: '実行待ちまたは結果待ちのコマンドがあるため、新しいコマンドを予約できません。',

@@ -76,7 +76,7 @@ export const reservedCommandTypeLabels: Record<ReservedCommandType, string> = {
 export const reservationStates = { wait: 0, execWait: 1, resultWait: 2, resultEnd: 3 } as const;
 export type ReservationState = (typeof reservationStates)[keyof typeof reservationStates];
 export const reservationStateLabels: Record<ReservationState, string> = {
-  0: '予約なし',
+  0: '指示なし',
   1: '実行待ち',
   2: '結果待ち',
   3: '実行完了',

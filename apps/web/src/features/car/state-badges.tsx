@@ -5,10 +5,15 @@ import {
   engineRunningLabel,
   type TelemetryState,
 } from '@fleet/contract';
-import { Badge, type BadgeProps } from '@mantine/core';
+import { Badge, Tooltip, type BadgeProps } from '@mantine/core';
+import { connectionView } from './connection';
 
 /** Badges for the latest terminal state, with the docs/product.md §4 wording. */
-type State = Pick<TelemetryState, 'engine_running' | 'engine_line' | 'connection' | 'device_state'> | null | undefined;
+type State =
+  | (Pick<TelemetryState, 'engine_running' | 'engine_line' | 'connection' | 'device_state'> &
+      Partial<Pick<TelemetryState, 'last_seen_at'>>)
+  | null
+  | undefined;
 /** `size` makes them compact where a row shows all four (the vehicle list). */
 type Props = { state: State; size?: BadgeProps['size'] };
 
@@ -29,17 +34,26 @@ export function EngineLineBadge({ state, size }: Props) {
   );
 }
 export function ConnectionBadge({ state, size }: Props) {
-  const label = connectionLabel(state?.connection);
-  return (
+  const { label, hint } = connectionView(state);
+  const badge = (
     <Badge
       size={size}
       variant="dot"
+      tabIndex={hint ? 0 : undefined}
+      aria-description={hint}
       color={
         label === connectionLabel('connected') ? 'green' : label === connectionLabel('disconnected') ? 'red' : 'gray'
       }
     >
       {label}
     </Badge>
+  );
+  return hint ? (
+    <Tooltip label={hint} multiline w={260} withArrow>
+      {badge}
+    </Tooltip>
+  ) : (
+    badge
   );
 }
 export function DeviceStateBadge({ state, size }: Props) {

@@ -21,6 +21,8 @@ export const carTexts = {
     running: '走行状態',
     engine: 'エンジン始動',
     connection: '通信',
+    connectionDerived: (minutes: number, limit: number) =>
+      `端末が接続状態を送らないため、最終受信（${minutes < 1 ? '1分以内' : `${minutes}分前`}）から判断しています（${limit}分以内なら接続中）。`,
     device: '端末状態',
     speed: '速度',
     battery: 'バッテリー',

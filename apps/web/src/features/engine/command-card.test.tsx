@@ -68,7 +68,7 @@ describe('CommandCard: the right to control engines (docs/engine-control.md)', (
     renderWithProviders(<CommandCard car={car} />);
     expect(await screen.findByText(engineMessages.noEngineRight)).toBeInTheDocument();
     expect(screen.getByTestId('command-status')).toHaveTextContent('実行待ち');
-    expect(screen.queryByRole('button', { name: '予約を削除' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'コマンドを削除' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'エンジン始動を許可' })).not.toBeInTheDocument();
   });
 

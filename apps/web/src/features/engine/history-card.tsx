@@ -22,18 +22,12 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
         {T.history.title}
       </Title>
       <ScrollArea h={300} type="auto">
-        {/* One line per command: dates and names never wrap; the area scrolls sideways instead. */}
-        <Table
-          fz="sm"
-          striped
-          stickyHeader
-          aria-label={T.history.title}
-          styles={{ td: { whiteSpace: 'nowrap' }, th: { whiteSpace: 'nowrap' } }}
-        >
+        {/* Fits the half-width card at 1366 px: the date keeps one line, the command's type goes under its
+            content and the other cells wrap, so 結果 and 指示者 are always in view without a sideways scroll. */}
+        <Table fz="sm" striped stickyHeader aria-label={T.history.title} layout="fixed">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{T.history.columns.createdAt}</Table.Th>
-              <Table.Th>{T.history.columns.type}</Table.Th>
+              <Table.Th w={128}>{T.history.columns.createdAt}</Table.Th>
               <Table.Th>{T.history.columns.content}</Table.Th>
               <Table.Th>{T.history.columns.result}</Table.Th>
               <Table.Th>{T.history.columns.orderedBy}</Table.Th>
@@ -42,25 +36,27 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
           <Table.Tbody>
             {q.data?.list.map((c) => (
               <Table.Tr key={c.command_id}>
-                <Table.Td>{formatDateTime(c.created_at)}</Table.Td>
-                <Table.Td>{reservedCommandTypeLabels[c.cmd_type as ReservedCommandType] ?? c.cmd_type}</Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(c.created_at)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
                   {c.cmd_type === 'set_engine_boot_permission'
                     ? engineCommandLabel(c.cmd_info.cmd)
                     : JSON.stringify(c.cmd_info)}
+                  <Text size="xs" c="dimmed">
+                    {reservedCommandTypeLabels[c.cmd_type as ReservedCommandType] ?? c.cmd_type}
+                  </Text>
                 </Table.Td>
                 <Table.Td>
                   <Badge variant="light" size="sm" color={c.status === 'cancelled' ? 'dark' : undefined}>
                     {commandStatusLabels[c.status]}
                   </Badge>
                   {c.cancel_reason && (
-                    <Text size="xs" c="red" style={{ whiteSpace: 'normal' }}>
+                    <Text size="xs" c="red">
                       {c.cancel_reason}
                     </Text>
                   )}
                   {c.link_changed && c.sent_link && c.answer_link && (
                     // The answer came on another TCP link than the command went out on: possibly not the vehicle.
-                    <Text size="xs" c="orange.8" role="alert" style={{ whiteSpace: 'normal' }} maw={360}>
+                    <Text size="xs" c="orange.8" role="alert">
                       {terminalIdentityTexts.linkChangedWarning}
                       <br />
                       {terminalIdentityTexts.sentOn}: {linkLabel(c.sent_link, formatDateTime)}
@@ -69,12 +65,14 @@ export function HistoryCard({ carDataId }: { carDataId: string }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{c.created_by_name ?? c.created_by ?? T.history.byRequest}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  {c.created_by_name ?? c.created_by ?? T.history.byRequest}
+                </Table.Td>
               </Table.Tr>
             ))}
             {q.data?.list.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={5}>
+                <Table.Td colSpan={4}>
                   <Text c="dimmed" ta="center" size="sm" py="md">
                     {T.history.empty}
                   </Text>

@@ -40,21 +40,21 @@ export const engineTexts = {
     expiresAt: (at: string) => `有効期限: ${at}`,
     expiresNote: '（期限までに端末が受信しない場合は実行されません）',
     result: (success: boolean) => `端末の結果: ${success ? '成功' : '失敗'}`,
-    none: '予約中のコマンドはありません。',
-    deleteTitle: '予約コマンドの削除',
+    none: '実行待ちのコマンドはありません。',
+    deleteTitle: '実行待ちコマンドの削除',
     deleteMessage: '実行待ちのコマンドを削除します。よろしいですか？',
     deleteConfirm: '削除する',
-    delete: '予約を削除',
+    delete: 'コマンドを削除',
     execWaitNote: '端末が次に通信したときにコマンドを受信します。',
     resultWaitNote: '端末がコマンドを受信しました。結果を待っています。',
   },
   /** The other reserved command types (other-commands-card.tsx). */
   otherCommands: {
     title: 'その他の端末コマンド',
-    deleteTitle: '予約コマンドの削除',
-    deleteMessage: (type: string) => `${type}の予約を削除します。`,
+    deleteTitle: '実行待ちコマンドの削除',
+    deleteMessage: (type: string) => `実行待ちの${type}を削除します。`,
     deleteConfirm: '削除する',
-    delete: '予約を削除',
+    delete: 'コマンドを削除',
     orderMessage: (type: string) => `${type}を端末に指示します。よろしいですか？`,
     order: '指示する',
   },
@@ -74,7 +74,7 @@ export const engineTexts = {
   /** Every command of the terminal (history-card.tsx). */
   history: {
     title: 'コマンド履歴',
-    columns: { createdAt: '予約日時', type: '種類', content: '内容', result: '結果', orderedBy: '指示者' },
+    columns: { createdAt: '指示日時', content: '内容', result: '結果', orderedBy: '指示者' },
     /** Who ordered a command the scheduler fired. */
     byRequest: '予約リクエスト',
     empty: 'コマンドの履歴はありません。',

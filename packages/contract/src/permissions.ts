@@ -37,6 +37,13 @@ export const capabilities = (a: Actor) => {
 };
 export type Capabilities = ReturnType<typeof capabilities>;
 
+/**
+ * The company a list, the map or a report reads: the caller's own company whatever it asks (`scope`, the
+ * company it is limited to); the super admin (`scope` null) the one it names, or every company.
+ */
+export const narrowedCompany = (scope: string | null, requested: string | null | undefined): string | null =>
+  scope ?? (requested || null);
+
 /** An administrator (role 0): a company's, or the super admin. */
 export const isAdministrator = (a: { role: number }) => a.role === roles.admin;
 

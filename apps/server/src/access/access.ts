@@ -1,6 +1,7 @@
 import {
   ENGINE_CMD_IDX,
   capabilities,
+  narrowedCompany,
   engineMessages,
   type Capabilities,
   type ReservedCommandType,
@@ -9,7 +10,8 @@ import type { SelectionKey } from '../sessions/session.repository.js';
 import type { Db } from '../db/database.js';
 import type { AuthedActor } from '../http/context.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { companyScope, isVisible, terminalWindows, type TimeWindow } from './visibility.js';
+import { companyScope, isVisible, terminalWindows, type Scope } from './visibility.js';
+import type { TimeWindow } from './terminal-time.js';
 
 export interface CompanyFieldMessages {
   otherCompany: string;
@@ -22,10 +24,15 @@ export interface CompanyFieldMessages {
  * from here and gives repositories `company` (or the terminal windows): no route or repository decides
  * scope on its own. A record outside the scope is "not found" (404); a call the role may not make is 403.
  */
-export interface Access extends AuthedActor {
+export interface Access extends AuthedActor, Scope {
   caps: Capabilities;
   /** The company the caller is limited to; null for the super admin, who sees every company. */
   company: string | null;
+  /**
+   * The company a read is narrowed to: the caller's own whatever it asks; the super admin the one it
+   * names, or (none named) every company.
+   */
+  companyFilter(requested: string | null | undefined): string | null;
   /** 403 unless the role's capabilities allow it. */
   require(check: (caps: Capabilities) => boolean, message?: string): void;
   /** Whether a record exists and lies in the caller's scope. */
@@ -66,7 +73,7 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
 
   // The actor's fields written out: V8 (Node 20) makes `{ ...actor, <methods> }` in a slow path, about
   // 10 µs a request against 0.1 µs this way (a tenth of the route code's CPU time in the bench's list calls).
-  return {
+  const access: Access = {
     account_id: actor.account_id,
     role: actor.role,
     company_id: actor.company_id,
@@ -76,16 +83,17 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
     session: actor.session,
     caps,
     company,
+    companyFilter: (requested) => narrowedCompany(company, requested),
     require(check, message) {
       if (!check(caps)) throw forbidden(message);
     },
-    sees: (kind, id) => isVisible(db, actor, kind, id),
+    sees: (kind, id) => isVisible(db, access, kind, id),
     async see(kind, id) {
-      if (!(await isVisible(db, actor, kind, id))) throw notFound();
+      if (!(await isVisible(db, access, kind, id))) throw notFound();
     },
     windows(carDataId) {
       let found = windows.get(carDataId);
-      if (!found) windows.set(carDataId, (found = terminalWindows(db, actor, carDataId)));
+      if (!found) windows.set(carDataId, (found = terminalWindows(db, company, carDataId)));
       return found;
     },
     async companyFor(requested, messages, executor = db) {
@@ -113,4 +121,5 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
       throw new AppError(403, 'STEP_UP_REQUIRED', engineMessages.stepUpRequired);
     },
   };
+  return access;
 }

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { createAccess, type Access } from './access.js';
-import { findSession, touchSession } from '../sessions/session.repository.js';
+import { findSession, touchSession, type SessionLifetimes, type SessionRow } from '../sessions/session.repository.js';
 import { hashToken } from '../sessions/token.js';
 import type { AppContext, AuthedActor } from '../http/context.js';
 import { AppError, badRequest, unauthorized } from '../http/errors.js';
@@ -52,28 +52,55 @@ export async function authenticate(
 ): Promise<AuthedActor> {
   const token = bearer(request);
   if (!token || token.length > 256) throw unauthorized();
-  const life = { idleMinutes: ctx.config.SESSION_IDLE_MINUTES, maxHours: ctx.config.SESSION_MAX_HOURS };
-  const tokenHash = hashToken(token);
+  return actorOfSession(ctx, hashToken(token), opts);
+}
+
+/** The signed-in actor of a session's token hash (authenticate's rule; the live stream's ticket names one). */
+export async function actorOfSession(
+  ctx: AppContext,
+  tokenHash: string,
+  opts: { duringTotpSetup?: boolean } = {},
+): Promise<AuthedActor> {
   const cache = ctx.sessions;
-  let session = cache?.get(tokenHash, life);
+  let session = cache?.get(tokenHash, sessionLifetimes(ctx));
   if (!session) {
     const mark = cache?.mark() ?? 0;
-    session = await findSession(ctx.db, tokenHash, life);
+    session = await findSession(ctx.db, tokenHash, sessionLifetimes(ctx));
     if (!session) throw unauthorized();
     cache?.put(session, mark);
   }
   if (await touchSession(ctx.db, session)) cache?.touched(tokenHash, new Date());
   if (session.totp_setup_required && !opts.duringTotpSetup)
     throw new AppError(403, 'TOTP_SETUP_REQUIRED', totpMessages.setupRequired);
-  return {
-    account_id: session.account_id,
-    name: session.name,
-    role: session.role,
-    company_id: session.company_id,
-    engine_control: session.engine_control,
-    stepped_up_until: session.stepped_up_until === null ? null : new Date(session.stepped_up_until),
-    session,
-  };
+  return actorOf(session);
+}
+
+/** A session row as the actor it signs in (what `Access` is made from). */
+export const actorOf = (session: SessionRow): AuthedActor => ({
+  account_id: session.account_id,
+  name: session.name,
+  role: session.role,
+  company_id: session.company_id,
+  engine_control: session.engine_control,
+  stepped_up_until: session.stepped_up_until === null ? null : new Date(session.stepped_up_until),
+  session,
+});
+
+export const sessionLifetimes = (ctx: AppContext): SessionLifetimes => ({
+  idleMinutes: ctx.config.SESSION_IDLE_MINUTES,
+  maxHours: ctx.config.SESSION_MAX_HOURS,
+});
+
+/**
+ * The `Access` of a request that is not a contract call (the CSV export, the report download): the
+ * same token check and the same scope as `registerCall` gives its handlers.
+ */
+export async function accessOf(
+  ctx: AppContext,
+  request: FastifyRequest,
+  opts: { duringTotpSetup?: boolean } = {},
+): Promise<Access> {
+  return createAccess(ctx.db, await authenticate(ctx, request, opts));
 }
 
 /**
@@ -91,7 +118,7 @@ export function registerCall<C extends Call>(
   app.post(call.path, async (request) => {
     const access =
       opts.auth === 'user'
-        ? createAccess(ctx.db, await authenticate(ctx, request, { duringTotpSetup: opts.duringTotpSetup === true }))
+        ? await accessOf(ctx, request, { duringTotpSetup: opts.duringTotpSetup === true })
         : undefined;
     if (access && opts.auth === 'user' && opts.allow) access.require(opts.allow);
     const unstorable = findUnstorableInput(request.body);

@@ -1,7 +1,8 @@
-import { capabilities, managedRoles, type Actor } from '@fleet/contract';
+import { capabilities, managedRoles, type Actor, type Capabilities } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SelectionKey } from '../sessions/session.repository.js';
+import { mergeWindows, type TimeWindow } from './terminal-time.js';
 
 /**
  * The company an actor is limited to, or null for a super admin who sees all.
@@ -25,21 +26,27 @@ export const notOnOtherCompanysLiveCar = (
     .where('o.is_delete', '=', false)
     .where(sql<SqlBool>`o.company_id is distinct from ${company}`)})`;
 
+/** What the scope of a request is made of, decided once by `createAccess` (access.ts). */
+export interface Scope extends Actor {
+  caps: Capabilities;
+  /** The company the caller is limited to; null for the super admin. */
+  company: string | null;
+}
+
 /**
- * Whether a record exists and lies in the actor's scope. Used for every
- * lookup by id: a record in another company is "not found", never a leak.
+ * Whether a record exists and lies in the scope. Used for every lookup by id: a record in another
+ * company is "not found", never a leak.
  */
-export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: string): Promise<boolean> {
-  const company = companyScope(actor);
-  const caps = capabilities(actor);
+export async function isVisible(db: Db, scope: Scope, kind: SelectionKey, id: string): Promise<boolean> {
+  const { company, caps } = scope;
   switch (kind) {
     case 'account_id': {
-      if (id === actor.account_id) return true;
+      if (id === scope.account_id) return true;
       if (!caps.manageAccounts) return false;
       let q = db.selectFrom('accounts').select('account_id').where('account_id', '=', id);
       if (company !== null) q = q.where('company_id', '=', company);
       // A manager handles managers and common accounts only (docs/product.md §6).
-      q = q.where('role', 'in', managedRoles(actor));
+      q = q.where('role', 'in', managedRoles(scope));
       return !!(await q.executeTakeFirst());
     }
     case 'company_id': {
@@ -68,21 +75,13 @@ export async function isVisible(db: Db, actor: Actor, kind: SelectionKey, id: st
   }
 }
 
-/** A stretch of time, open at either end where null. */
-export interface TimeWindow {
-  from: Date | null;
-  to: Date | null;
-}
-
 /**
- * The stretches of time whose telemetry of a terminal the actor may read, or
- * null for all of it (a super admin, or a terminal that has only ever been
- * the company's). A company reads what the terminal sent while it was on one
- * of the company's live vehicles (`terminal_periods`), never what it sent for
- * a company it served before (docs/security.md). Call after the visibility check.
+ * The stretches of time whose telemetry of a terminal the company may read, or null for all of it (a
+ * super admin, or a terminal that has only ever been the company's): what the terminal sent while it was
+ * on one of the company's live vehicles (`terminal_periods`), never what it sent for a company it served
+ * before (terminal-time.ts). Call after the visibility check.
  */
-export async function terminalWindows(db: Db, actor: Actor, carDataId: string): Promise<TimeWindow[] | null> {
-  const company = companyScope(actor);
+export async function terminalWindows(db: Db, company: string | null, carDataId: string): Promise<TimeWindow[] | null> {
   if (company === null) return null;
   const rows = await db
     .selectFrom('terminal_periods')
@@ -91,24 +90,5 @@ export async function terminalWindows(db: Db, actor: Actor, carDataId: string): 
     .where('company_id', '=', company)
     .orderBy('started_at')
     .execute();
-  const merged: TimeWindow[] = [];
-  for (const r of rows) {
-    const w = { from: r.from === null ? null : new Date(r.from), to: r.to === null ? null : new Date(r.to) };
-    const last = merged.at(-1);
-    const touches = last && (last.to === null || (w.from !== null && w.from.getTime() <= last.to.getTime()));
-    if (!last || !touches) merged.push(w);
-    else if (last.to !== null && (w.to === null || w.to.getTime() > last.to.getTime())) last.to = w.to;
-  }
-  const all = merged.length === 1 && merged[0]!.from === null && merged[0]!.to === null;
-  return all ? null : merged;
-}
-
-/** `recorded_at` within one of the windows (none: nothing); null windows: no condition. */
-export function withinWindows(windows: readonly TimeWindow[]) {
-  if (windows.length === 0) return sql<SqlBool>`false`;
-  const one = (w: TimeWindow) =>
-    sql`(${w.from === null ? sql`true` : sql`recorded_at >= ${w.from.toISOString()}`} and ${
-      w.to === null ? sql`true` : sql`recorded_at < ${w.to.toISOString()}`
-    })`;
-  return sql<SqlBool>`(${sql.join(windows.map(one), sql` or `)})`;
+  return mergeWindows(rows);
 }

@@ -39,7 +39,7 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carMapList, {
     auth: 'user',
     handler: async ({ body, access }) => ({
-      list: await listFleetCars(db, access.company ?? body.company_id ?? null, access.company),
+      list: await listFleetCars(db, access.companyFilter(body.company_id), access.company),
     }),
   });
 

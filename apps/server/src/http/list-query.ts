@@ -1,4 +1,4 @@
-import { fieldMessages, parseSort, validationMessages } from '@fleet/contract';
+import { fieldMessages, narrowedCompany, parseSort, validationMessages } from '@fleet/contract';
 import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import { executePrepared } from '../db/prepared.js';
@@ -127,7 +127,7 @@ export function applyListFilter<Q extends AnyQuery, K extends string>(
   if (!filter.isDelete) out = out.where(sql<SqlBool>`${cfg.deleted} = false`);
   if (cfg.company) {
     // Everyone but the super admin is held to their own company, whatever companyId says.
-    const narrowed = company ?? (filter.companyId || null);
+    const narrowed = narrowedCompany(company, filter.companyId);
     if (narrowed !== null) out = out.where(sql<SqlBool>`${cfg.company} = ${narrowed}`);
   }
   return out as Q;

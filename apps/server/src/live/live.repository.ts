@@ -1,6 +1,5 @@
 import { LIVE_TICKET_SECONDS } from '@fleet/contract';
 import { sql } from 'kysely';
-import type { SessionLifetimes } from '../sessions/session.repository.js';
 import { hashToken, newToken } from '../sessions/token.js';
 import type { Db } from '../db/database.js';
 
@@ -31,25 +30,6 @@ export async function redeemTicket(db: Db, ticket: string): Promise<string | und
     .returning('token_hash')
     .executeTakeFirst();
   return row?.token_hash;
-}
-
-/**
- * The live session behind a token hash, with the same rules as the token
- * check (not revoked, not expired, not idle, account not deleted), and the
- * authority its stream is opened under (role, company, engine right). Read
- * again whenever the session or its account is said to have changed, and on every heartbeat.
- */
-export async function findLiveSession(db: Db, tokenHash: string, life: SessionLifetimes) {
-  return db
-    .selectFrom('sessions as s')
-    .innerJoin('accounts as a', 'a.account_id', 's.account_id')
-    .select(['s.token_hash', 'a.account_id', 'a.name', 'a.role', 'a.company_id', 'a.engine_control'])
-    .where('s.token_hash', '=', tokenHash)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', sql<Date>`now()`)
-    .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${life.idleMinutes})`)
-    .where('a.is_delete', '=', false)
-    .executeTakeFirst();
 }
 
 /**

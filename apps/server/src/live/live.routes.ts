@@ -10,17 +10,13 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { unauthorized } from '../http/errors.js';
-import { authenticate, registerCall } from '../access/route.js';
-import { companyScope } from '../access/visibility.js';
-import {
-  listLatestStates,
-  ownPartOf,
-  toTelemetryState,
-  type LiveRecord,
-} from '../telemetry/latest-state.repository.js';
+import { createAccess, type Access } from '../access/access.js';
+import { accessOf, actorOf, actorOfSession, registerCall, sessionLifetimes } from '../access/route.js';
+import { listLatestStates, pushedStateOf, type LiveRecord } from '../telemetry/latest-state.repository.js';
+import { findSession } from '../sessions/session.repository.js';
 import { changeConcerns } from '../sessions/session-cache.js';
 import type { LiveHub } from './live-hub.js';
-import { createTicket, findLiveSession, redeemTicket, visibleTerminals } from './live.repository.js';
+import { createTicket, redeemTicket, visibleTerminals } from './live.repository.js';
 
 const HEARTBEAT_MS = 25_000;
 /** What a stream is opened under: a change to any of these ends it. */
@@ -50,8 +46,8 @@ const MAX_BUFFERED = 1024 * 1024;
  * one, scoped anew).
  */
 export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: LiveHub) {
-  const { db, config } = ctx;
-  const life = { idleMinutes: config.SESSION_IDLE_MINUTES, maxHours: config.SESSION_MAX_HOURS };
+  const { db } = ctx;
+  const life = sessionLifetimes(ctx);
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const close of [...open]) close();
@@ -65,30 +61,30 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     }),
   });
 
-  const sessionOf = async (request: FastifyRequest): Promise<string> => {
+  /** The stream's Access: by its ticket's session, else by the Authorization header (registerCall's rule either way). */
+  const accessOfStream = async (request: FastifyRequest): Promise<Access> => {
     const ticket = (request.query as { ticket?: unknown }).ticket;
     if (typeof ticket === 'string' && ticket.length > 0 && ticket.length <= 256) {
       const tokenHash = await redeemTicket(db, ticket);
       if (!tokenHash) throw unauthorized();
-      return tokenHash;
+      return createAccess(db, await actorOfSession(ctx, tokenHash));
     }
-    return (await authenticate(ctx, request)).session.token_hash;
+    return accessOf(ctx, request);
   };
 
   // No automatic HEAD: a HEAD of a stream got no answer at all (Node sends no headers before a body write).
   app.get(LIVE_PATH, { exposeHeadRoute: false }, async (request, reply) => {
-    const tokenHash = await sessionOf(request);
-    const session = await findLiveSession(db, tokenHash, life);
-    if (!session) throw unauthorized();
-    const authority = authorityOf(session);
-    const scope = companyScope(session);
+    const access = await accessOfStream(request);
+    const tokenHash = access.session.token_hash;
+    const authority = authorityOf(access);
+    const scope = access.company;
     // The snapshot reads as every read path does (listLatestStates); the vehicles are the ones of now.
     const terminals = await visibleTerminals(db, scope);
     const visible = (s: TelemetryState): LiveState | null =>
       scope === null || terminals.has(s.car_data_id) ? { ...s, car_id: terminals.get(s.car_data_id) ?? null } : null;
     /** A change: the super admin's whole; a company's only while the terminal is on its vehicle, of its own time. */
     const pushed = (r: LiveRecord): LiveState | null => {
-      const state = scope === null ? toTelemetryState(r) : r.owner_company_id === scope ? ownPartOf(r) : null;
+      const state = pushedStateOf(r, scope);
       return state && { ...state, car_id: r.owner_car_id };
     };
 
@@ -125,7 +121,9 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     const check = async (): Promise<boolean> => {
       holds++;
       try {
-        const now = await findLiveSession(db, tokenHash, life);
+        // Read past the session cache: a change heard on the session channel must be seen now.
+        const row = await findSession(db, tokenHash, life);
+        const now = row && actorOf(row);
         if (closed) return false;
         if (now && authorityOf(now) === authority) return true;
         if (!now) send(liveEvents.expired, { message: sessionMessages.invalidToken });
@@ -140,7 +138,7 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
         release();
       }
     };
-    const mine = { tokenHash, accountId: session.account_id };
+    const mine = { tokenHash, accountId: access.account_id };
     const unsubscribe = live.subscribe({
       state: (r) => {
         if (closed) return;

@@ -9,8 +9,7 @@ import {
   reportSubscriptionUpdate,
 } from '@fleet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createAccess } from '../access/access.js';
-import { authenticate, registerCall } from '../access/route.js';
+import { accessOf, registerCall } from '../access/route.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, forbidden, tooManyRequests } from '../http/errors.js';
 import { createExportGate } from '../telemetry/export-gate.js';
@@ -33,7 +32,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
   const enter = createExportGate();
 
   app.post(REPORT_EXPORT_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
-    const access = createAccess(ctx.db, await authenticate(ctx, request));
+    const access = await accessOf(ctx, request);
     access.require((c) => c.seeCarsAndCustomers);
     const parsed = ReportExportQuery.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
@@ -61,7 +60,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
       } else {
         const range = { from: parseDateBound(q.from, 'from')!, to: parseDateBound(q.to, 'to')! };
         const found = await fleetSummaryFor(ctx.db, access, { ...range, company_id: q.company_id });
-        const data = await summaryReportData(ctx.db, found, access.company ?? q.company_id ?? null, range);
+        const data = await summaryReportData(ctx.db, found, access.companyFilter(q.company_id), range);
         file = await summaryFile[q.format](data, now);
         name = `fleet_summary_${data.from}_${data.to}`;
       }

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { Db } from '../db/database.js';
+import { withinWindowsText } from '../access/terminal-time.js';
 import { logTables, type LogFilter } from './log.repository.js';
 import { logOrder, rangeText } from './log-order.js';
 
@@ -77,15 +78,8 @@ const field: Record<ColumnType, (c: string) => string> = {
   },
 };
 
-/** withinWindows of access/visibility.ts as literals: the stretches of time the reader's company may see. */
-function windowsSql(windows: LogFilter['windows']): string {
-  if (!windows) return '';
-  if (windows.length === 0) return ' AND false';
-  const at = (d: Date) => `${pg.escapeLiteral(d.toISOString())}::timestamptz`;
-  const one = (w: { from: Date | null; to: Date | null }) =>
-    `(${w.from === null ? 'true' : `recorded_at >= ${at(w.from)}`} AND ${w.to === null ? 'true' : `recorded_at < ${at(w.to)}`})`;
-  return ` AND (${windows.map(one).join(' OR ')})`;
-}
+/** A time as a timestamptz literal (the windows of the reader's company, terminal-time.ts). */
+const at = (d: Date) => `${pg.escapeLiteral(d.toISOString())}::timestamptz`;
 
 /** exportCell of the contract: a column's labels (and `otherwise`) in place of the stored values, written as csvField writes them. */
 function labelled(col: LogExportColumn, type: ColumnType): string {
@@ -108,7 +102,7 @@ export function copyStatement(kind: LogKind, f: LogFilter): string {
     .join(` || ',' || `);
   const order = logOrder(logTables[kind]);
   const range = f.from !== null && f.to !== null ? ` AND ${rangeText(order, f.from, f.to, pg.escapeLiteral)}` : '';
-  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${windowsSql(f.windows)} ORDER BY ${order.newestFirstText}) TO STDOUT`;
+  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${withinWindowsText(f.windows, at)} ORDER BY ${order.newestFirstText}) TO STDOUT`;
 }
 
 const BACKSLASH = 0x5c;

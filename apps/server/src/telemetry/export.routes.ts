@@ -15,8 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { breathe } from '../db/breathe.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
-import { authenticate } from '../access/route.js';
-import { createAccess } from '../access/access.js';
+import { accessOf } from '../access/route.js';
 import { copyable, copyStatement, copyTextToCsv, startCopy } from './export.copy.js';
 import { createExportGate } from './export-gate.js';
 import { findLogBatch, ShortWindows, type LogFilter } from './log.repository.js';
@@ -90,7 +89,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: AppContext) {
   const byCopy = (kind: LogKind) => Boolean(ctx.config.DATABASE_URL) && copyable(kind);
   const enter = createExportGate();
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const access = createAccess(ctx.db, await authenticate(ctx, request));
+    const access = await accessOf(ctx, request);
     const parsed = LogExportQuery.safeParse(request.method === 'POST' ? (request.body ?? {}) : request.query);
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const { kind, ...query } = parsed.data;

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
 import { deviceStateOf, type LatestPatch } from './latest-patch.js';
 import { logOrder } from './log-order.js';
+import { ownPart, pushedPart, type StateRow as TimedRow } from '../access/terminal-time.js';
 
 type Row = Selectable<DeviceLatestStateTable>;
 
@@ -206,27 +207,16 @@ type OwnedRow = { recorded_at: Moment; last_seen_at: Date | string } & {
   [K in (typeof stateGroups)[number][number]]: unknown;
 };
 
-/**
- * The one statement of what a company may see of a latest state, for the read paths
- * (latestStates) and the live push (ownPartOf) alike: nothing when the state is from
- * before the company's terminal period began (periodStart; null: since ever), and no
- * field group reported before it, with its time (a group without a time of its own
- * counts at the state's). Issue 12: the previous company's last position leaked so.
- */
-function ownRow<R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null {
-  // A period since ever (most vehicles; the super admin's reads): all of it, no time to compare.
-  if (periodStartedAt === null) return r;
-  const start = new Date(periodStartedAt).getTime();
-  const since = (at: unknown) => new Date((at as Moment) ?? r.recorded_at ?? r.last_seen_at).getTime() >= start;
-  if (!since(null)) return null;
-  const own = { ...r } as Record<string, unknown>;
-  for (const group of stateGroups) if (!since(r[group[0]])) for (const column of group) own[column] = null;
-  return own as R;
-}
+/** ownPart of access/terminal-time.ts over the state's field groups. */
+const ownRow = <R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null =>
+  ownPart(r as R & TimedRow, periodStartedAt, stateGroups);
 
-/** What of a live record its owner company may see (ownRow). */
-export function ownPartOf(r: LiveRecord): TelemetryState | null {
-  const own = ownRow(r, r.period_started_at);
+/**
+ * What a live stream scoped to `company` (null: the super admin) is pushed of a stored record
+ * (terminal-time.ts pushedPart): the whole, or its owner company's part, or nothing.
+ */
+export function pushedStateOf(r: LiveRecord, company: string | null): TelemetryState | null {
+  const own = pushedPart(r as LiveRecord & TimedRow, company, stateGroups);
   return own && toTelemetryState(own);
 }
 

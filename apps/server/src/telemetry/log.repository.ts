@@ -2,7 +2,7 @@ import type { LogKind } from '@fleet/contract';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { withinWindows, type TimeWindow } from '../access/visibility.js';
+import { withinWindows, type TimeWindow } from '../access/terminal-time.js';
 import { GPS_ORDER, beyondRow, inRange, logOrder, pageWindow, type RowCursor } from './log-order.js';
 
 /**

@@ -10,14 +10,13 @@ import {
   carGetSensorLog,
   type Capabilities,
   type LogKind,
-  type TelemetryState,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
 import type { Access } from '../access/access.js';
-import type { TimeWindow } from '../access/visibility.js';
+import { readsLatest } from '../access/terminal-time.js';
 import {
   findLatestState,
   findLiveRecord,
@@ -37,14 +36,6 @@ import { simplifyRoute } from './simplify.js';
  * bounds how long it holds the process.
  */
 const gpsReadCap = (maxPoints: number, embedded: boolean) => Math.max(embedded ? 20_000 : 100_000, 2 * maxPoints);
-
-/** A state last reported for the terminal's previous company is not the new company's to see. */
-function ownState(state: TelemetryState | null | undefined, windows: TimeWindow[] | null): TelemetryState | null {
-  if (!state) return null;
-  if (!windows) return state;
-  const at = new Date(state.recorded_at ?? state.last_seen_at);
-  return windows.some((w) => w.to === null && (w.from === null || at >= w.from)) ? state : null;
-}
 
 /** Where a rebuilt state is pushed (live/live-hub.ts; passed in so telemetry does not import live). */
 interface StatePublisher {
@@ -192,9 +183,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
       });
       // Each stream takes what its company may see of it, by the owner the record names (live.routes.ts).
       if (record) await live.publish(record);
-      const own = ownState(record, await access.windows(body.car_data_id));
-      // Answered as the company reads it: no field group of another company's time.
-      return { ok: true, state: own && (await findLatestState(db, body.car_data_id, access.company)) };
+      // A state last reported for the terminal's previous company is not the new company's to see;
+      // answered as the company reads it: no field group of another company's time.
+      const own = record && readsLatest(record, await access.windows(body.car_data_id));
+      return { ok: true, state: own ? await findLatestState(db, body.car_data_id, access.company) : null };
     },
   });
 }

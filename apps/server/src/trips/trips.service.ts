@@ -1,6 +1,6 @@
 import { jstDayRange, tripMessages, type CallResult, type carTrips, type fleetSummary } from '@fleet/contract';
 import type { Access } from '../access/access.js';
-import type { TimeWindow } from '../access/visibility.js';
+import { inWindows, type TimeWindow } from '../access/terminal-time.js';
 import type { Db } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { averageSpeed } from './detect.js';
@@ -20,13 +20,10 @@ async function visibleTerminal(access: Access, carDataId: string): Promise<TimeW
   return access.windows(carDataId);
 }
 
-const inWindow = (at: Date, w: TimeWindow) =>
-  (w.from === null || at.getTime() >= w.from.getTime()) && (w.to === null || at.getTime() < w.to.getTime());
-
 /** A stop cut to the windows it overlaps (the caller's company's time); a trip piece kept when it starts in one. */
 function mask(rows: { trips: TripRow[]; stops: StopRow[] }, windows: TimeWindow[] | null) {
   if (windows === null) return rows;
-  const trips = rows.trips.filter((t) => windows.some((w) => inWindow(t.start_at, w)));
+  const trips = rows.trips.filter((t) => inWindows(t.start_at, windows));
   const stops: StopRow[] = [];
   for (const s of rows.stops) {
     const end = s.end_at ?? s.last_at;
@@ -124,7 +121,7 @@ export async function fleetSummaryFor(
   q: { from: string; to: string; company_id?: string | undefined },
 ): Promise<Summary> {
   if (q.company_id !== undefined && !(await access.sees('company_id', q.company_id))) throw notFound();
-  const company = access.company ?? q.company_id ?? null;
+  const company = access.companyFilter(q.company_id);
   const rows = await findFleetSummary(db, { company, from: new Date(q.from), to: new Date(q.to) });
   const total = { distance_m: 0, driving_s: 0, trips: 0 };
   for (const r of rows) {

@@ -38,6 +38,7 @@ import { registerReportRoutes } from './reports/reports.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
 import { registerTripRoutes } from './trips/trips.routes.js';
+import { registerGeocodeRoutes } from './geocode/geocode.routes.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { TerminalCache } from './credentials/terminal-cache.js';
 import type { SessionRow } from './sessions/session.repository.js';
@@ -166,6 +167,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAuditRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerTripRoutes(app, ctx);
+  registerGeocodeRoutes(app, ctx);
   registerReportRoutes(app, ctx);
 
   const webRoot = opts.webRoot;

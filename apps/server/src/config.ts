@@ -10,6 +10,14 @@ import { z } from 'zod';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export const GSI_TILE_URL = 'https://cyberjapandata.gsi.go.jp/xyz/std/{z}/{x}/{y}.png';
+export const GSI_REVERSE_GEOCODER_URL = 'https://mreversegeocoder.gsi.go.jp/reverse-geocoder/LonLatToAddress';
+export const GSI_ADDRESS_SEARCH_URL = 'https://msearch.gsi.go.jp/address-search/AddressSearch';
+/** An outside service's URL, or `off`. */
+const serviceUrl = (byDefault: string) =>
+  z
+    .string()
+    .default(byDefault)
+    .refine((v) => v === 'off' || /^https?:\/\/\S+$/.test(v), 'an http(s) URL, or off');
 export const GSI_ATTRIBUTION =
   '出典：<a href="https://maps.gsi.go.jp/development/ichiran.html" target="_blank" rel="noopener">国土地理院</a>';
 const OSM_ATTRIBUTION =
@@ -141,6 +149,14 @@ const ConfigSchema = z.object({
    * CGNAT…): for on-premises deployments whose receivers are inside. Off: refused when saved and when called.
    */
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  /** Reverse geocoding (GSI's LonLatToAddress by default; `off` turns addresses off): docs/geocoding.md. */
+  REVERSE_GEOCODER_URL: serviceUrl(GSI_REVERSE_GEOCODER_URL),
+  /** Place search on the maps (GSI's AddressSearch by default; `off` turns it off). */
+  ADDRESS_SEARCH_URL: serviceUrl(GSI_ADDRESS_SEARCH_URL),
+  /** Reverse geocoding requests per second for the whole deployment (every instance together). */
+  GEOCODER_RATE: z.coerce.number().min(0.1).max(100).default(2),
+  /** One request to either service is given up after this. */
+  GEOCODER_TIMEOUT_MS: millis(5_000),
   /** Telemetry logs older than this many days are dropped, a whole day partition at a time; 0 keeps them forever. */
   TELEMETRY_RETENTION_DAYS: z.coerce
     .number()

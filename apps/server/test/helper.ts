@@ -56,6 +56,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     DATABASE_URL: inject('databaseUrl'),
     // The push service the tests' subscriptions name (push.test.ts's local endpoint is allowed there).
     PUSH_SERVICE_HOSTS: 'push.example.jp',
+    // Tests never reach GSI: geocode.test.ts points these at a local stub of its services.
+    REVERSE_GEOCODER_URL: 'off',
+    ADDRESS_SEARCH_URL: 'off',
     ...opts.env,
   });
   const app = await buildApp({

@@ -69,6 +69,8 @@ export const FleetCar = z.object({
   state: TelemetryState.nullable(),
   /** The available region (available_data and the available areas) fleetStateOf judges against. */
   areas: z.array(AreaBounds),
+  /** The latest position's address (docs/geocoding.md); null until looked up. */
+  address: z.string().nullable().optional(),
 });
 export type FleetCar = z.infer<typeof FleetCar>;
 

@@ -40,4 +40,5 @@ export * from './webhook.js';
 export * from './push.js';
 export * from './trips.js';
 export * from './reports.js';
+export * from './places.js';
 export * from './fast-check.js';

@@ -30,6 +30,7 @@ export const logExportSpec = {
     { key: 'heading', header: '方位 (°)' },
     { key: 'satellites', header: '衛星数' },
     { key: 'accuracy', header: '精度 (m)' },
+    { key: 'address', header: '住所' },
   ],
   engine: [
     at,

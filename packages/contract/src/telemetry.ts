@@ -215,7 +215,15 @@ export const GpsLogRequest = z
   .transform(resolveDateRange);
 export type GpsLogRequest = z.input<typeof GpsLogRequest>;
 
-export const GpsPoint = z.object({ recorded_at: time, lat: z.number(), lng: z.number(), speed: n, heading: n });
+export const GpsPoint = z.object({
+  recorded_at: time,
+  lat: z.number(),
+  lng: z.number(),
+  speed: n,
+  heading: n,
+  /** The point's address where one is known already (docs/geocoding.md): the route never waits for lookups. */
+  address: z.string().nullable().optional(),
+});
 export type GpsPoint = z.infer<typeof GpsPoint>;
 export const GpsLogResponse = z.object({
   list: z.array(GpsPoint),
@@ -249,7 +257,8 @@ export type TelemetryState = z.infer<typeof TelemetryState>;
 export const carGetLatestState = defineCall(
   '/api/car_get_latest_state',
   z.object({ car_data_id: idField() }),
-  z.object({ state: TelemetryState.nullable() }),
+  /** address: of the state's position (docs/geocoding.md); null until looked up. */
+  z.object({ state: TelemetryState.nullable(), address: z.string().nullable().optional() }),
 );
 
 /**
@@ -270,7 +279,7 @@ export type LogKind = (typeof logKinds)[number];
 
 /** The stored columns of each export, in order; the header row and the values' wording are logExportSpec's. */
 export const logExportColumns = {
-  gps: ['recorded_at', 'lat', 'lng', 'speed', 'heading', 'satellites', 'accuracy'],
+  gps: ['recorded_at', 'lat', 'lng', 'speed', 'heading', 'satellites', 'accuracy', 'address'],
   engine: ['recorded_at', 'running', 'engine_line', 'command', 'command_id', 'account_id'],
   connection: ['recorded_at', 'state'],
   battery: ['recorded_at', 'voltage', 'percentage'],

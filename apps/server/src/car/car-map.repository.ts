@@ -1,6 +1,7 @@
 import type { Area, FleetCar } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { addressesAt } from '../geocode/addresses.js';
 import { latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
 
 /**
@@ -25,7 +26,7 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
     .execute();
   const areas = new Map<string, Area[]>();
   for (const { car_id, ...a } of areaRows) areas.set(car_id, [...(areas.get(car_id) ?? []), a]);
-  return rows.map(({ lat_min, lat_max, lng_min, lng_max, latest, ...r }) => {
+  const list = rows.map(({ lat_min, lat_max, lng_min, lng_max, latest, ...r }) => {
     const own =
       lat_min !== null && lat_max !== null && lng_min !== null && lng_max !== null
         ? { lat_min, lat_max, lng_min, lng_max }
@@ -36,4 +37,11 @@ export async function listFleetCars(db: Db, company: string | null, scope: strin
       areas: [...(own ? [own] : []), ...(areas.get(r.car_id) ?? [])],
     };
   });
+  // Each latest position's address from the geocode cache (docs/geocoding.md); unknown ones are queued.
+  const addressOf = await addressesAt(
+    db,
+    list.flatMap((c) => (c.state ? [c.state] : [])),
+    { queue: true },
+  );
+  return list.map((c) => ({ ...c, address: c.state ? addressOf(c.state.lat, c.state.lng) : null }));
 }

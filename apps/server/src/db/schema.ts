@@ -607,6 +607,27 @@ export interface TripSettingsTable {
   updated_at: Generated<Date>;
 }
 
+/** Addresses by cell of 1/10,000 degree, shared by every instance (migration geocode, docs/geocoding.md). */
+export interface GeocodeCellsTable {
+  cell_lat: number;
+  cell_lng: number;
+  state: Generated<'pending' | 'done' | 'failed'>;
+  address: string | null;
+  muni_cd: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  requested_at: Generated<Date>;
+  looked_up_at: Date | string | null;
+}
+
+/** The deployment's one rate limit and back-off for the geocoder (one row). */
+export interface GeocodeLimiterTable {
+  id: Generated<number>;
+  next_slot_at: Generated<Date>;
+  failures: Generated<number>;
+  paused_until: Generated<Date>;
+}
+
 export interface DB {
   companies: CompaniesTable;
   accounts: AccountsTable;
@@ -658,6 +679,8 @@ export interface DB {
   trip_scan: TripScanTable;
   trip_settings: TripSettingsTable;
   trip_days: TripDaysTable;
+  geocode_cells: GeocodeCellsTable;
+  geocode_limiter: GeocodeLimiterTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -23,6 +23,8 @@ import { recountLists } from '../db/list-counts.js';
 import { rebuildSearchIndexes } from '../db/search-indexes.js';
 import { runTripDetection } from '../trips/detection.js';
 import { queueScheduledReports } from '../reports/scheduled-reports.js';
+import { discoverAddresses, fillAddresses } from '../geocode/fill.js';
+import { geocodeProviders } from '../geocode/provider.js';
 import { runEvery, type Job } from './run-every.js';
 
 export const RESERVATION_INTERVAL_MS = 5_000;
@@ -35,6 +37,8 @@ export const STATISTICS_INTERVAL_MS = 300_000;
 export const LIST_COUNTS_INTERVAL_MS = 300_000;
 export const REPORT_INTERVAL_MS = 300_000;
 export const TRIPS_INTERVAL_MS = 10_000;
+export const GEOCODE_INTERVAL_MS = 1_000;
+export const GEOCODE_DISCOVER_INTERVAL_MS = 30_000;
 
 /**
  * Every piece of background work of the server, with its period. Only startServer starts them (buildApp
@@ -117,6 +121,7 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
       runAtStart: true,
       run: () => runTripDetection(db, { embedded: !config.DATABASE_URL }),
     },
+    ...geocodeJobs(db, config, log),
     {
       // The subscribed fleet summaries, queued as mails from the report hour in Japan (reports/scheduled-reports.ts).
       name: 'scheduled reports',
@@ -152,6 +157,28 @@ export function serverJobs(opts: { db: Db; config: Config; log: Log; clock?: Clo
       },
     });
   return { jobs, close: () => Promise.all([mail.stop(), webhooks.stop(), push.stop()]).then(() => undefined) };
+}
+
+/**
+ * Addresses of the stored positions, looked up after ingest (geocode/fill.ts, docs/geocoding.md): new cells found
+ * every half minute, looked up every second within the deployment's rate limit. None when REVERSE_GEOCODER_URL=off.
+ */
+function geocodeJobs(db: Db, config: Config, log: Log): Job[] {
+  const { reverse } = geocodeProviders(config);
+  if (!reverse) return [];
+  return [
+    {
+      name: 'geocode discovery',
+      periodMs: GEOCODE_DISCOVER_INTERVAL_MS,
+      runAtStart: true,
+      run: () => discoverAddresses(db),
+    },
+    {
+      name: 'geocode fill',
+      periodMs: GEOCODE_INTERVAL_MS,
+      run: () => fillAddresses(db, { reverse, rate: config.GEOCODER_RATE, log }),
+    },
+  ];
 }
 
 /** Starts the server's jobs; stop() waits for runs in progress, then closes the mail transport. */

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { Db } from '../db/database.js';
+import { cellAddressJoin } from '../geocode/addresses.js';
 import { withinWindowsText } from '../access/terminal-time.js';
 import { logTables, type LogFilter } from './log.repository.js';
 import { logOrder, rangeText } from './log-order.js';
@@ -37,6 +38,7 @@ const columnTypes: { [K in LogKind]?: Record<(typeof logExportColumns)[K][number
     heading: 'float',
     satellites: 'int',
     accuracy: 'float',
+    address: 'text',
   },
   engine: {
     recorded_at: 'time',
@@ -102,7 +104,9 @@ export function copyStatement(kind: LogKind, f: LogFilter): string {
     .join(` || ',' || `);
   const order = logOrder(logTables[kind]);
   const range = f.from !== null && f.to !== null ? ` AND ${rangeText(order, f.from, f.to, pg.escapeLiteral)}` : '';
-  return `COPY (SELECT ${line} FROM ${logTables[kind]} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${withinWindowsText(f.windows, at)} ORDER BY ${order.newestFirstText}) TO STDOUT`;
+  // The GPS log's 住所: its cell's address from the geocode cache, joined (never looked up here).
+  const join = kind === 'gps' ? cellAddressJoin() : '';
+  return `COPY (SELECT ${line} FROM ${logTables[kind]}${join} WHERE car_data_id = ${pg.escapeLiteral(f.car_data_id)}${range}${withinWindowsText(f.windows, at)} ORDER BY ${order.newestFirstText}) TO STDOUT`;
 }
 
 const BACKSLASH = 0x5c;

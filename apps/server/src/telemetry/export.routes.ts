@@ -13,6 +13,7 @@ import {
 } from '@fleet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { breathe } from '../db/breathe.js';
+import { withAddresses } from '../geocode/addresses.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
 import { accessOf } from '../access/route.js';
@@ -47,7 +48,9 @@ async function* csvLines(
   let rows = first;
   let readMs = 0; // the first batch was read by the handler: a turn of the event loop before the second
   while (rows.length) {
-    yield rows.map((r) => csvRow(logExportRow(kind, r))).join('');
+    // The GPS log's 住所 from the geocode cache (the COPY path joins the same, export.copy.ts).
+    const lines = kind === 'gps' ? await withAddresses(ctx.db, rows) : rows;
+    yield lines.map((r) => csvRow(logExportRow(kind, r))).join('');
     if (rows.length < EXPORT_BATCH) return;
     await breathe(embedded, readMs);
     const last = rows.at(-1)!;

@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
+import { addressesAt } from '../geocode/addresses.js';
 import type { Access } from '../access/access.js';
 import { readsLatest } from '../access/terminal-time.js';
 import {
@@ -147,6 +148,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
       const embedded = !ctx.config.DATABASE_URL;
       const { points, total } = await readRoute(db, filter, gpsReadCap(body.max_points, embedded), embedded);
       const kept = simplifyRoute(points, body.max_points);
+      // The route shows the addresses known already and queues a few hundred more (addresses.ts QUEUE_PER_READ).
+      const addressOf = await addressesAt(db, kept, { queue: true });
       return {
         list: kept.map((p) => ({
           recorded_at: p.recorded_at,
@@ -154,6 +157,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
           lng: p.lng,
           speed: p.speed,
           heading: p.heading,
+          address: addressOf(p.lat, p.lng),
         })),
         total,
         simplified: kept.length < total,
@@ -167,7 +171,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, ctx: AppContext, l
     handler: async ({ body, access }) => {
       await access.see('car_data_id', body.car_data_id);
       // As the vehicle screens read it: no field group of another company's time.
-      return { state: await findLatestState(db, body.car_data_id, access.company) };
+      const state = await findLatestState(db, body.car_data_id, access.company);
+      const addressOf = state ? await addressesAt(db, [state], { queue: true }) : null;
+      return { state, address: state && addressOf ? addressOf(state.lat, state.lng) : null };
     },
   });
 

@@ -1,4 +1,4 @@
-import { carTrips, fleetSummary, tripMessages, tripSettings, tripSettingsUpdate } from '@fleet/contract';
+import { carPlaces, carTrips, fleetSummary, tripMessages, tripSettings, tripSettingsUpdate } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
@@ -7,6 +7,7 @@ import type { AppContext } from '../http/context.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { findTripSettings, saveTripSettings } from './trips.repository.js';
 import { carTripsFor, fleetSummaryFor } from './trips.service.js';
+import { carPlacesFor } from './places.service.js';
 
 export function registerTripRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
@@ -15,6 +16,13 @@ export function registerTripRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     allow: (c) => c.seeCarsAndCustomers,
     handler: ({ body, access }) => carTripsFor(db, access, body),
+  });
+
+  // The places a vehicle frequents, from the same stops as car_trips (docs/geocoding.md).
+  registerCall(app, ctx, carPlaces, {
+    auth: 'user',
+    allow: (c) => c.seeCarsAndCustomers,
+    handler: ({ body, access }) => carPlacesFor(db, access, body),
   });
 
   registerCall(app, ctx, fleetSummary, {

@@ -110,6 +110,8 @@ import {
   webhookList,
   webhookUpdate,
   carTrips,
+  carPlaces,
+  placeSearch,
   defaultTripSettings,
   fleetSummary,
   tripSettings,
@@ -591,6 +593,10 @@ export const matrix: MatrixRow[] = [
   post(carTrips, TRIP_READERS, (_w, target) => ({
     body: { car_data_id: fixtureOf(target).car_data_id, ...oneDay },
   })),
+  post(carPlaces, TRIP_READERS, (_w, target) => ({
+    body: { car_data_id: fixtureOf(target).car_data_id, ...oneDay },
+  })),
+  post(placeSearch, SIGNED_IN, () => ({ body: { q: '丸の内' } })),
   post(fleetSummary, OWN_COMPANY, (_w, target) => ({ body: { ...oneDay, company_id: companyOf[target] } })),
   post(tripSettings, COMPANY_ADMINS, (_w, target) => ({ body: { company_id: companyOf[target] } })),
   post(tripSettingsUpdate, COMPANY_ADMINS, (_w, target) => ({

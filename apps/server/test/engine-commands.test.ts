@@ -7,6 +7,7 @@ import {
   carReserveCmd,
   engineMessages,
 } from '@fleet/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   clearCommands,
@@ -142,6 +143,36 @@ describe('deleting a reserved command', () => {
     expect(res.status).toBe(409);
     expect(res.error.message).toBe(engineMessages.deleteFinished);
     expect((await getSlot(t.app, token.staffA, terminalA.imei)).command?.status).toBe('succeeded');
+  });
+});
+
+describe('the audit row commits with the change it records', () => {
+  it('a reservation or a delete whose audit row cannot be written leaves nothing behind', async () => {
+    // The audit write fails (a crash between the two writes would look the same to the database).
+    await sql`CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'audit refused'; END $$`.execute(t.db);
+    const refuse = (action: string) =>
+      sql`CREATE TRIGGER test_refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW
+        WHEN (NEW.action = ${sql.lit(action)}) EXECUTE FUNCTION test_refuse_audit()`.execute(t.db);
+    const allow = () => sql`DROP TRIGGER test_refuse_audit ON audit_log`.execute(t.db);
+    try {
+      await refuse('engine_command.reserve');
+      expect((await reserveEngineCall(t.app, token.staffA, terminalA.imei, 1)).status).toBe(500);
+      await allow();
+      expect(await t.db.selectFrom('reserved_commands').select('id').execute()).toEqual([]);
+      expect((await getSlot(t.app, token.staffA, terminalA.imei)).state).toBe(0);
+
+      const c = await reserveEngineOk(t.app, token.staffA, terminalA.imei, 1);
+      await refuse('engine_command.delete');
+      expect((await call(carDeleteReserveEngineCmd, { car_data_id: terminalA.imei }, 'managerA')).status).toBe(500);
+      await allow();
+      const slot = await getSlot(t.app, token.staffA, terminalA.imei);
+      expect(slot.command).toMatchObject({ command_id: c.command_id, status: 'execWait' });
+      expect(eventsOf(slot.command)).toEqual(['1:reserved:staff-a']);
+    } finally {
+      await sql`DROP TRIGGER IF EXISTS test_refuse_audit ON audit_log`.execute(t.db);
+      await sql`DROP FUNCTION test_refuse_audit()`.execute(t.db);
+    }
   });
 });
 

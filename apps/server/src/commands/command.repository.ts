@@ -1,6 +1,7 @@
-import { linkChanged, reservationStates, type CommandStatus, type FromDb, type ReservedCommand } from '@fleet/contract';
+import { linkChanged, type FromDb, type ReservedCommand } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { RESULT_GRACE_MS, commandStatus, execWait, occupiesSlot, resultWait } from './transitions.js';
 
 /**
  * The console's side of reserved commands. Reserving, handing out and results
@@ -9,9 +10,6 @@ import type { Db } from '../db/database.js';
  * ran: deleted in execWait, or expired. Reads take the reader's company
  * (null: every company): a company sees only the commands made for its vehicles.
  */
-
-/** A fetched command whose result never came is closed this long after it expired. */
-export const RESULT_GRACE_MS = 10 * 60_000;
 
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
@@ -41,17 +39,6 @@ type Row = {
 
 const linkOf = (address: string | null, at: Date | string | null) =>
   address !== null && at !== null ? { address, connected_at: at } : null;
-
-export function commandStatus(r: Pick<Row, 'state' | 'deleted_at' | 'closed_reason' | 'result'>): CommandStatus {
-  if (r.deleted_at !== null) return r.closed_reason ?? 'deleted';
-  if (r.state === reservationStates.execWait) return 'execWait';
-  if (r.state === reservationStates.resultWait) return 'resultWait';
-  return (json(r.result) as { success?: boolean } | null)?.success ? 'succeeded' : 'failed';
-}
-
-/** The slot state of docs/product.md §4 a command leaves behind: 0 when it is closed without running. */
-export const slotState = (c: Pick<ReservedCommand, 'status' | 'state'> | null): number =>
-  !c || c.status === 'deleted' || c.status === 'expired' || c.status === 'cancelled' ? reservationStates.wait : c.state;
 
 const selectCommands = (db: Db) =>
   db
@@ -178,8 +165,7 @@ export async function findActiveInSlot(db: Db, carDataId: string, cmdIdx: number
     .select(['id', 'state'])
     .where('car_data_id', '=', carDataId)
     .where('cmd_idx', '=', cmdIdx)
-    .where('state', 'in', [reservationStates.execWait, reservationStates.resultWait])
-    .where('deleted_at', 'is', null)
+    .where(occupiesSlot)
     .executeTakeFirst();
 }
 
@@ -196,7 +182,6 @@ export async function deleteWaitingCommand(
   accountId: string,
   now: Date,
 ): Promise<number | null> {
-  const { execWait } = reservationStates;
   const ofCompany = company === null ? sql`` : sql`AND company_id = ${company}`;
   const result = await sql<{ command_id: number }>`
     WITH closed AS (
@@ -218,7 +203,6 @@ export async function deleteWaitingCommand(
  * gets an 'expired' event at the moment it expired. All terminals, or one.
  */
 export async function expireCommands(db: Db, now: Date, carDataId?: string): Promise<number> {
-  const { execWait, resultWait } = reservationStates;
   const graceStart = new Date(now.getTime() - RESULT_GRACE_MS);
   const oneTerminal = carDataId === undefined ? sql`` : sql`AND car_data_id = ${carDataId}`;
   const result = await sql<{ command_id: number }>`

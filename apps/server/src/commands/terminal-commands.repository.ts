@@ -7,16 +7,13 @@ import {
 } from '@fleet/contract';
 import { sql, type RawBuilder } from 'kysely';
 import { systemAuditFrom } from '../audit/audit.repository.js';
+import { liveFetched, liveWaiting } from './transitions.js';
 import type { Db } from '../db/database.js';
 
 /** The TCP protocols as an SQL list of literals (constants of the contract: the statement's text stays fixed). */
 const linkProtocolList = sql.raw(linkProtocols.map((p) => `'${p}'`).join(', '));
 
-/**
- * Reserved commands (docs/engine-control.md): 1 execWait → 2
- * resultWait when a terminal fetches it → 3 resultEnd when it reports the
- * result. Every step leaves a reserved_command_events row.
- */
+/** Reserved commands: the moves of transitions.ts that a terminal's hand-out and results make, and the reservation. */
 export interface NewReservedCommand {
   car_data_id: string;
   cmd_type: ReservedCommandType;
@@ -139,8 +136,7 @@ export function pendingCommandCtes(
   return [
     sql`lapsed AS (
       UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${lapse}
-      WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NOT NULL
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NOT NULL
       RETURNING id, car_id, car_data_id, company_id, created_by, cancel_reason)`,
     sql`lapsed_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
@@ -155,8 +151,7 @@ export function pendingCommandCtes(
     )})`,
     sql`fetched AS (
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
-      WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL
         -- OsmAnd terminals cannot receive commands: theirs stay waiting and expire (docs/device-protocol.md §10).
         AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${held}
         AND ${ownChannel}
@@ -165,8 +160,7 @@ export function pendingCommandCtes(
     sql`held_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
       SELECT id, ${execWait}, 'held', ${HELD_WHILE_MOVING} FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND state = ${execWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${held}
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL AND ${held}
         AND NOT EXISTS (SELECT 1 FROM reserved_command_events AS e WHERE e.command_id = reserved_commands.id AND e.event = 'held')
       -- A hand-out at the same time (the poll, a signal) may have written it since this statement's snapshot.
       ON CONFLICT (command_id) WHERE event = 'held' DO NOTHING)`,
@@ -177,8 +171,7 @@ export function pendingCommandCtes(
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM fetched
       UNION ALL
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND state = ${resultWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${ownChannel})`,
+      WHERE car_data_id = ANY(${ids}) AND ${liveFetched} AND ${lapse} IS NULL AND ${ownChannel})`,
   ];
 }
 
@@ -226,8 +219,7 @@ async function handOut(db: Db, carDataIds: readonly string[], holdMovingProhibit
   const stillHeld = holdMovingProhibits
     ? sql`UNION ALL
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at, true FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND state = ${reservationStates.execWait} AND deleted_at IS NULL
-        AND (expires_at IS NULL OR expires_at > now()) AND ${lapse} IS NULL AND ${movingProhibit}`
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL AND ${movingProhibit}`
     : sql``;
   const result = await sql<CommandRow & { car_data_id: string; held: boolean }>`
     WITH ${sql.join(pendingCommandCtes(ids, { holdMovingProhibits }))}

@@ -50,30 +50,34 @@ export async function reserve(
   if (protocol && protocolsWithoutCommands.includes(protocol)) throw conflict(engineMessages.noCommandChannel);
   if (input.cmd_type === 'set_engine_boot_permission') access.steppedUpFor(Number(input.cmd_info.cmd), now);
   const cmdIdx = cmdIdxOf(input.cmd_type);
-  await expireCommands(db, now, input.car_data_id);
-  if (await findActiveInSlot(db, input.car_data_id, cmdIdx)) throw conflict(engineMessages.slotBusy);
-  let id: number;
-  try {
-    id = await reserveCommand(db, {
+  // The command, its 'reserved' event and its audit row commit together or not at all.
+  const id = await db.transaction().execute(async (trx) => {
+    await expireCommands(trx, now, input.car_data_id);
+    if (await findActiveInSlot(trx, input.car_data_id, cmdIdx)) throw conflict(engineMessages.slotBusy);
+    let reserved: number;
+    try {
+      reserved = await reserveCommand(trx, {
+        car_data_id: input.car_data_id,
+        cmd_idx: cmdIdx,
+        cmd_type: input.cmd_type,
+        cmd_info: input.cmd_info,
+        created_by: access.account_id,
+        expires_at: new Date(now.getTime() + input.expires_in_minutes * 60_000),
+      });
+    } catch (err) {
+      // Someone reserved the same slot between the check and the insert.
+      if (isUniqueViolation(err, 'reserved_commands_active_key')) throw conflict(engineMessages.slotBusy);
+      throw err;
+    }
+    await writeAudit(trx, access, 'engine_command.reserve', 'engine_command', String(reserved), {
       car_data_id: input.car_data_id,
-      cmd_idx: cmdIdx,
       cmd_type: input.cmd_type,
       cmd_info: input.cmd_info,
-      created_by: access.account_id,
-      expires_at: new Date(now.getTime() + input.expires_in_minutes * 60_000),
     });
-  } catch (err) {
-    // Someone reserved the same slot between the check and the insert.
-    if (isUniqueViolation(err, 'reserved_commands_active_key')) throw conflict(engineMessages.slotBusy);
-    throw err;
-  }
-  // Stored (one statement): a terminal connected over TCP is handed it now, on whichever instance it is connected.
-  await signalCommands(db, [input.car_data_id]);
-  await writeAudit(db, access, 'engine_command.reserve', 'engine_command', String(id), {
-    car_data_id: input.car_data_id,
-    cmd_type: input.cmd_type,
-    cmd_info: input.cmd_info,
+    return reserved;
   });
+  // Committed: a terminal connected over TCP is handed it now, on whichever instance it is connected.
+  await signalCommands(db, [input.car_data_id]);
   return (await findCommand(db, id))!;
 }
 
@@ -88,12 +92,17 @@ export async function deleteReserved(
   access.mayCommandSlot(cmdIdx);
   await expireCommands(db, now, carDataId);
   const { company } = access;
-  const deleted = await deleteWaitingCommand(db, carDataId, cmdIdx, company, access.account_id, now);
-  if (deleted !== null)
-    return writeAudit(db, access, 'engine_command.delete', 'engine_command', String(deleted), {
-      car_data_id: carDataId,
-      cmd_idx: cmdIdx,
-    });
+  // The close, its 'deleted' event and its audit row commit together.
+  const deleted = await db.transaction().execute(async (trx) => {
+    const closed = await deleteWaitingCommand(trx, carDataId, cmdIdx, company, access.account_id, now);
+    if (closed !== null)
+      await writeAudit(trx, access, 'engine_command.delete', 'engine_command', String(closed), {
+        car_data_id: carDataId,
+        cmd_idx: cmdIdx,
+      });
+    return closed;
+  });
+  if (deleted !== null) return;
   const latest = await findLatestInSlot(db, carDataId, cmdIdx, company);
   if (latest?.status === 'resultWait') throw conflict(engineMessages.deleteFetched);
   if (latest && latest.state === reservationStates.resultEnd) throw conflict(engineMessages.deleteFinished);

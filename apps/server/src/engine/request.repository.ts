@@ -1,7 +1,7 @@
 import { RECENT_REQUESTS, type FromDb, type ReservationRequest } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { commandStatus } from '../commands/command.repository.js';
+import { commandStatus } from '../commands/transitions.js';
 
 /**
  * Reservation requests (docs/product.md §3 request_id, car_id + content): a permit or

@@ -38,6 +38,8 @@ import { registerReportRoutes } from './reports/reports.routes.js';
 import { registerTelemetryRoutes } from './telemetry/telemetry.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhook.routes.js';
 import { registerTripRoutes } from './trips/trips.routes.js';
+import { registerZoneRoutes } from './zones/zones.routes.js';
+import { registerAlertRoutes } from './alerts/alerts.routes.js';
 import { registerGeocodeRoutes } from './geocode/geocode.routes.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { TerminalCache } from './credentials/terminal-cache.js';
@@ -167,6 +169,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAuditRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerTripRoutes(app, ctx);
+  registerZoneRoutes(app, ctx);
+  registerAlertRoutes(app, ctx);
   registerGeocodeRoutes(app, ctx);
   registerReportRoutes(app, ctx);
 

@@ -16,6 +16,7 @@ export const auditTargetTypes = [
   'area_template',
   'engine_command',
   'reservation_request',
+  'zone',
 ] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];
 export const auditTargetLabels: Record<AuditTargetType, string> = {
@@ -26,6 +27,7 @@ export const auditTargetLabels: Record<AuditTargetType, string> = {
   area_template: 'エリアテンプレート',
   engine_command: 'エンジン・端末コマンド',
   reservation_request: 'エンジン予約リクエスト',
+  zone: 'ゾーン',
 };
 
 /** Actions as `<target>.<verb>`; the label is what the log screen shows. */
@@ -62,6 +64,10 @@ export const auditActionLabels: Record<string, string> = {
   'session.step_up': '本人確認（エンジン始動禁止の前）',
   'account.totp_recovery_used': 'リカバリーコードの使用',
   'account.totp_recovery_codes': 'リカバリーコードの再発行',
+  'zone.add': 'ゾーン登録',
+  'zone.update': 'ゾーン更新',
+  'zone.delete': 'ゾーン削除',
+  'zone.assign': 'ゾーンの割り当て',
   'account.totp_enable': '二段階認証の設定',
   'account.totp_disable': '二段階認証の解除',
   'company.totp_policy': '二段階認証の必須設定の変更',

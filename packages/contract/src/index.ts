@@ -40,5 +40,7 @@ export * from './webhook.js';
 export * from './push.js';
 export * from './trips.js';
 export * from './reports.js';
+export * from './zones.js';
+export * from './alerts.js';
 export * from './places.js';
 export * from './fast-check.js';

@@ -15,6 +15,8 @@ export const webhookEventTypes = [
   ...notifyItemKeys.map((k) => `notify.${k}` as const),
   'terminal.offline',
   'terminal.online',
+  'zone.enter',
+  'zone.exit',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -26,6 +28,8 @@ export const webhookEventLabels: Record<WebhookEventType, string> = {
   >),
   'terminal.offline': '端末オフライン（接続断）',
   'terminal.online': '端末オンライン（接続）',
+  'zone.enter': 'ゾーン進入',
+  'zone.exit': 'ゾーン退出',
 };
 
 export const webhookMessages = {

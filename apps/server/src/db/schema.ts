@@ -628,6 +628,59 @@ export interface GeocodeLimiterTable {
   paused_until: Generated<Date>;
 }
 
+/** Zones and the alert inbox (migration zones_alerts, docs/zones.md). */
+export interface ZonesTable {
+  zone_id: string;
+  company_id: string;
+  name: string;
+  shape: 'circle' | 'polygon';
+  color: string;
+  lat: number | null;
+  lng: number | null;
+  radius_m: number | null;
+  points: Json<{ lat: number; lng: number }[]> | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface CarZonesTable {
+  car_id: string;
+  zone_id: string;
+}
+
+export interface CarZoneStatesTable {
+  car_id: string;
+  zone_id: string;
+  inside: boolean;
+  pending: Generated<number>;
+  changed_at: Timestamp;
+  since_lat: number;
+  since_lng: number;
+}
+
+export interface ZoneVersionsTable {
+  company_id: string;
+  token: string;
+}
+
+export interface AlertsTable {
+  alert_id: Generated<string>;
+  dedupe_key: string;
+  company_id: string | null;
+  car_id: string;
+  car_data_id: string | null;
+  kind: string;
+  what: string;
+  zone_id: string | null;
+  zone_name: string | null;
+  lat: number | null;
+  lng: number | null;
+  happened_at: Timestamp;
+  created_at: Generated<Date>;
+  acked_at: Date | null;
+  acked_by: string | null;
+}
+
 export interface DB {
   companies: CompaniesTable;
   accounts: AccountsTable;
@@ -681,6 +734,11 @@ export interface DB {
   trip_days: TripDaysTable;
   geocode_cells: GeocodeCellsTable;
   geocode_limiter: GeocodeLimiterTable;
+  zones: ZonesTable;
+  car_zones: CarZonesTable;
+  car_zone_states: CarZoneStatesTable;
+  zone_versions: ZoneVersionsTable;
+  alerts: AlertsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

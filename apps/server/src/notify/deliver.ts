@@ -1,4 +1,5 @@
 import { NOTIFY_COOLDOWN_MINUTES, type NotifyItemKey, type PushPayload } from '@fleet/contract';
+import { recordAlerts } from '../alerts/alerts.repository.js';
 import type { Db } from '../db/database.js';
 import { formatJst } from '../mail/format.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
@@ -24,6 +25,8 @@ export interface Finding {
    */
   since?: Date;
   detail: Record<string, unknown>;
+  /** Already an alert of the inbox (a zone crossing): not recorded again as one. */
+  inInbox?: boolean;
 }
 
 export interface DeliverOptions {
@@ -91,6 +94,25 @@ export async function deliver(
     outbox_id: outboxId,
     at: opts.now,
   });
+  // One inbox alert per vehicle, item and occurrence, like the webhook event below.
+  if (!f.inInbox)
+    await recordAlerts(
+      trx,
+      [
+        {
+          dedupe_key: `notify:${car.car_id}:${f.item}:${occurrence}`,
+          company_id: car.company_id,
+          car_id: car.car_id,
+          car_data_id: car.car_data_id,
+          kind: f.item,
+          what: f.what,
+          lat: f.position?.lat ?? null,
+          lng: f.position?.lng ?? null,
+          happened_at: f.since ?? f.at,
+        },
+      ],
+      opts.now,
+    );
   // One webhook event per vehicle, item and occurrence, however many accounts were told (the id dedupes).
   await enqueueWebhookEvent(
     trx,

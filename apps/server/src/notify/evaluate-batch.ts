@@ -1,19 +1,29 @@
 import { notifyItemKeys, notifyItems, type DeviceRecord, type Position } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { systemClock, type Clock } from '../mail/clock.js';
-import { deliver } from './deliver.js';
+import { deliver, type Finding } from './deliver.js';
 import { foldMotion, type Motion } from './motion.js';
 import { lockMotions, saveMotions } from './motion.repository.js';
 import { findCarsByDataIds, latestPositions, loadVehicleAreas, type NotifyCar } from './notification.repository.js';
 import { findSubscribers, seesCompany } from './settings.repository.js';
 import { findBatchEvents, inTimeOrder } from './telemetry-rules.js';
 import { queueTerminalEvents } from '../webhooks/terminal-events.js';
+import { judgeZones, type ZoneFinding } from '../zones/judge-batch.js';
 
 export interface NotifyOptions {
   /** Base of the links in the mail (config.publicUrl). */
   publicUrl: string;
   clock?: Clock;
 }
+
+const zoneAlertFinding = (z: ZoneFinding): Finding => ({
+  item: 'warn_area',
+  what: z.what,
+  at: z.at,
+  position: z.position,
+  detail: { zone_id: z.zone_id, zone_name: z.zone_name, kind: z.kind },
+  inInbox: true,
+});
 
 export const TELEMETRY_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigger === 'telemetry');
 
@@ -90,6 +100,12 @@ export async function evaluateBatches(
 
   const fitted = reads ? reads.cars.filter((c) => ids.includes(c.car_data_id)) : await findCarsByDataIds(trx, ids);
   await queueTerminalEvents(trx, todo, fitted);
+  // Zones are judged for every fitted vehicle: their crossings are kept (inbox, timeline) whoever listens.
+  const zoneFindings = await judgeZones(
+    trx,
+    todo.map((b) => ({ carDataId: b.carDataId, order: orders.get(b.carDataId)!, now: b.now })),
+    fitted,
+  );
   // Vehicles nobody could be told about are not judged further (the same answer, fewer statements).
   const cars = reads ? reads.cars.filter((c) => c.watched && ids.includes(c.car_data_id)) : fitted;
   if (cars.length === 0) return 0;
@@ -128,6 +144,10 @@ export async function evaluateBatches(
               : found.vibration(setting.param)
             : found.fixed[item];
         if (finding && (await deliver(trx, sub, car, finding, { now: b.now, publicUrl }))) queued++;
+        // A zone crossing goes out on エリア警告's channels (docs/zones.md "Alerts").
+        if (item === 'warn_area')
+          for (const z of zoneFindings.get(car.car_id) ?? [])
+            if (await deliver(trx, sub, car, zoneAlertFinding(z), { now: b.now, publicUrl })) queued++;
       }
     }
   }

@@ -119,6 +119,16 @@ import {
   reportSubscription,
   reportSubscriptionUpdate,
   type Call,
+  zoneAdd,
+  zoneList,
+  zoneUpdate,
+  zoneDelete,
+  carZones,
+  carZonesUpdate,
+  alertList,
+  alertCount,
+  alertAck,
+  carEvents,
 } from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
 import {
@@ -386,6 +396,45 @@ const TRIP_READERS: Expectation = {
   staffA: [200, 400],
 };
 const oneDay = { from: '2026-11-23', to: '2026-11-23' };
+
+const circleZone = { name: '本社', shape: 'circle' as const, lat: 35.68, lng: 139.76, radius_m: 300 };
+/** A fresh zone of the target company. */
+const zoneOf = async (w: World, target: Target) => {
+  const zone_id = freshId('zone', target);
+  await w.db
+    .insertInto('zones')
+    .values({
+      zone_id,
+      company_id: companyOf[target],
+      name: 'z',
+      shape: 'circle',
+      color: '#e8590c',
+      lat: 35.68,
+      lng: 139.76,
+      radius_m: 300,
+    })
+    .execute();
+  return zone_id;
+};
+/** A fresh alert about the target company's vehicle. */
+const alertOf = async (w: World, target: Target) => {
+  const row = await w.db
+    .insertInto('alerts')
+    .values({
+      dedupe_key: `matrix:${target}:${Math.random()}`,
+      company_id: companyOf[target],
+      car_id: fixtureOf(target).car_id,
+      car_data_id: fixtureOf(target).car_data_id,
+      kind: 'vibration',
+      what: '振動',
+      lat: null,
+      lng: null,
+      happened_at: new Date(),
+    })
+    .returning('alert_id')
+    .executeTakeFirstOrThrow();
+  return String(row.alert_id);
+};
 const exportQuery = (target: Target) => ({ kind: 'gps', car_data_id: fixtureOf(target).car_data_id });
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
@@ -586,6 +635,20 @@ export const matrix: MatrixRow[] = [
       car: { car_id: freshId('car', target), car_number: '品川 300 う 11-22' },
     },
   })),
+
+  // Zones and the alert inbox (docs/zones.md) -----------------------------------------------
+  post(zoneList, SIGNED_IN, none),
+  post(zoneAdd, ACCOUNT_ADD, (_w, target) => ({ body: { info: { ...circleZone, company_id: companyOf[target] } } })),
+  post(zoneUpdate, EDITORS, async (w, target) => ({ body: { zone_id: await zoneOf(w, target), info: circleZone } })),
+  post(zoneDelete, EDITORS, async (w, target) => ({ body: { zone_id: await zoneOf(w, target) } })),
+  post(carZones, OWN_COMPANY, carOf),
+  post(carZonesUpdate, EDITORS, async (w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, zone_ids: [await zoneOf(w, target)] },
+  })),
+  post(alertList, SIGNED_IN, none),
+  post(alertCount, SIGNED_IN, none),
+  post(alertAck, OWN_COMPANY, async (w, target) => ({ body: { alert_id: await alertOf(w, target) } })),
+  post(carEvents, OWN_COMPANY, (_w, target) => ({ body: { car_data_id: fixtureOf(target).car_data_id, ...oneDay } })),
 
   // Telemetry ------------------------------------------------------------------------------
   ...logCalls.map((call) => post(call, OWN_COMPANY, imeiOf)),

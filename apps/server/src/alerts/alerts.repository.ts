@@ -1,0 +1,120 @@
+import type { AlertKind, AlertRow, FromDb } from '@fleet/contract';
+import { ALERT_LIST_MAX } from '@fleet/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/** The alert inbox (docs/zones.md "Alerts"): one row per alert, written by whoever raises it, acknowledged once. */
+export interface NewAlert {
+  /** One alert per occurrence: the same key again is the same alert. */
+  dedupe_key: string;
+  company_id: string | null;
+  car_id: string;
+  car_data_id: string | null;
+  kind: AlertKind;
+  what: string;
+  zone_id?: string | null;
+  zone_name?: string | null;
+  lat: number | null;
+  lng: number | null;
+  happened_at: Date;
+}
+
+export async function recordAlerts(db: Db, alerts: readonly NewAlert[], now: Date): Promise<number> {
+  if (alerts.length === 0) return 0;
+  const r = await db
+    .insertInto('alerts')
+    .values(alerts.map((a) => ({ ...a, zone_id: a.zone_id ?? null, zone_name: a.zone_name ?? null, created_at: now })))
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0);
+}
+
+export interface AlertQuery {
+  from: string | null;
+  to: string | null;
+  unacknowledged: boolean;
+}
+
+const scoped = (db: Db, company: string | null) => {
+  let q = db.selectFrom('alerts as al');
+  if (company !== null) q = q.where('al.company_id', '=', company);
+  return q;
+};
+
+/** Newest first, at most ALERT_LIST_MAX. */
+export async function listAlerts(
+  db: Db,
+  company: string | null,
+  query: AlertQuery,
+): Promise<FromDb<typeof AlertRow>[]> {
+  let q = scoped(db, company)
+    .innerJoin('cars as c', 'c.car_id', 'al.car_id')
+    .leftJoin('accounts as a', 'a.account_id', 'al.acked_by')
+    .select([
+      sql<string>`al.alert_id::text`.as('alert_id'),
+      'al.kind',
+      'al.what',
+      'al.car_id',
+      'c.car_number',
+      'al.car_data_id',
+      'al.zone_id',
+      'al.zone_name',
+      'al.lat',
+      'al.lng',
+      'al.happened_at',
+      'al.acked_at',
+      'al.acked_by',
+      'a.name as acked_by_name',
+    ]);
+  if (query.from) q = q.where('al.happened_at', '>=', new Date(query.from));
+  if (query.to) q = q.where('al.happened_at', '<=', new Date(query.to));
+  if (query.unacknowledged) q = q.where('al.acked_at', 'is', null);
+  const rows = await q.orderBy('al.happened_at', 'desc').orderBy('al.alert_id', 'desc').limit(ALERT_LIST_MAX).execute();
+  return rows.map((r) => ({ ...r, kind: r.kind as AlertKind }));
+}
+
+export async function countUnacknowledged(db: Db, company: string | null): Promise<number> {
+  const row = await scoped(db, company)
+    .where('al.acked_at', 'is', null)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Acknowledges an alert in the scope once: the first acknowledgement stands, whoever and wherever
+ * (instance) it came from; a second answers the first one's who and when. Undefined: not in the scope.
+ */
+export async function acknowledge(db: Db, alertId: string, company: string | null, accountId: string, now: Date) {
+  const company_ = company === null ? sql`true` : sql`company_id = ${company}`;
+  const r = await sql<{ acked_at: Date; acked_by: string }>`
+    WITH hit AS (
+      UPDATE alerts SET acked_at = ${now}, acked_by = ${accountId}
+      WHERE alert_id = ${alertId}::bigint AND acked_at IS NULL AND ${company_}
+      RETURNING acked_at, acked_by)
+    SELECT acked_at, acked_by FROM hit
+    UNION ALL
+    SELECT acked_at, acked_by FROM alerts WHERE alert_id = ${alertId}::bigint AND ${company_} AND NOT EXISTS (SELECT 1 FROM hit)`.execute(
+    db,
+  );
+  const row = r.rows[0];
+  // Acknowledged meanwhile by another instance: this statement's snapshot predates that commit.
+  if (row && row.acked_at === null)
+    return db
+      .selectFrom('alerts')
+      .select(['acked_at', 'acked_by'])
+      .where('alert_id', '=', alertId)
+      .executeTakeFirst() as Promise<{ acked_at: Date; acked_by: string }>;
+  return row;
+}
+
+/** A terminal's alerts in a time range, oldest first (the timeline). */
+export async function terminalAlerts(db: Db, carDataId: string, from: string | null, to: string | null, limit: number) {
+  let q = db
+    .selectFrom('alerts')
+    .select(['kind', 'what', 'zone_id', 'zone_name', 'lat', 'lng', 'happened_at', 'company_id'])
+    .where('car_data_id', '=', carDataId);
+  if (from) q = q.where('happened_at', '>=', new Date(from));
+  if (to) q = q.where('happened_at', '<=', new Date(to));
+  return q.orderBy('happened_at').limit(limit).execute();
+}

@@ -1,0 +1,44 @@
+import { alertAck, alertCount, alertList, alertMessages, carEvents } from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerCall } from '../access/route.js';
+import type { AppContext } from '../http/context.js';
+import { notFound } from '../http/errors.js';
+import { acknowledge, countUnacknowledged, listAlerts } from './alerts.repository.js';
+import { carEventsOf } from './events.repository.js';
+
+/** The alert inbox and a vehicle's timeline (docs/zones.md). */
+export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+
+  registerCall(app, ctx, alertList, {
+    auth: 'user',
+    handler: async ({ body, access }) => ({
+      list: await listAlerts(db, access.company, body),
+      unacknowledged: await countUnacknowledged(db, access.company),
+    }),
+  });
+
+  registerCall(app, ctx, alertCount, {
+    auth: 'user',
+    handler: async ({ access }) => ({ unacknowledged: await countUnacknowledged(db, access.company) }),
+  });
+
+  registerCall(app, ctx, alertAck, {
+    auth: 'user',
+    handler: async ({ body, access }) => {
+      const done = await acknowledge(db, body.alert_id, access.company, access.account_id, new Date());
+      if (!done) throw notFound(alertMessages.notFound);
+      return { ok: true, acked_at: done.acked_at, acked_by: done.acked_by };
+    },
+  });
+
+  registerCall(app, ctx, carEvents, {
+    auth: 'user',
+    allow: (c) => c.seeCarsAndCustomers,
+    handler: async ({ body, access }) => {
+      await access.see('car_data_id', body.car_data_id);
+      const windows = await access.windows(body.car_data_id);
+      return carEventsOf(db, { ...body, windows });
+    },
+  });
+}

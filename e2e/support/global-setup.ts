@@ -31,6 +31,7 @@ export default async function globalSetup() {
   const server = await startE2eServer({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://e2e.invalid' });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_TELTONIKA_PORT = String(server.teltonikaPort);
+  process.env.E2E_H02_PORT = String(server.h02Port);
   writeFileSync(stateFile, JSON.stringify({ pid: server.child.pid, dataDir: server.dataDir, url: server.url }));
   server.child.unref();
   server.child.stdout?.destroy();

@@ -20,6 +20,8 @@ export interface E2eServer {
   url: string;
   /** TELTONIKA_PORT of the server (a free port), for tests that play a Teltonika terminal. */
   teltonikaPort: number;
+  /** H02_PORT of the server (a free port), for tests that play an H02 terminal. */
+  h02Port: number;
   child: ChildProcess;
   dataDir: string;
 }
@@ -31,6 +33,7 @@ export interface E2eServer {
 export async function startE2eServer(extraEnv: Record<string, string> = {}): Promise<E2eServer> {
   const port = await freePort();
   const teltonikaPort = await freePort();
+  const h02Port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-e2e-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -45,6 +48,10 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
     SIMULATE: '0',
     TELTONIKA_PORT: String(teltonikaPort),
     GT06_PORT: '0',
+    H02_PORT: String(h02Port),
+    JT808_PORT: '0',
+    GPS103_PORT: '0',
+    GL200_PORT: '0',
     // The push service of push.spec.ts's subscription (never reached: the history shows its failure).
     PUSH_SERVICE_HOSTS: 'push.invalid',
     ...extraEnv,
@@ -67,7 +74,7 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { url, child, dataDir, teltonikaPort };
+    if (ok) return { url, child, dataDir, teltonikaPort, h02Port };
     await new Promise((r) => setTimeout(r, 300));
   }
   child.kill('SIGKILL');

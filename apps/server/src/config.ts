@@ -66,6 +66,14 @@ const ConfigSchema = z.object({
   TELTONIKA_PORT: z.coerce.number().int().min(0).max(65535).default(5027),
   /** GT06 / Concox terminals (TCP); 0 = off (docs/device-protocol.md §12). */
   GT06_PORT: z.coerce.number().int().min(0).max(65535).default(5023),
+  /** JT/T 808 terminals (TCP); 0 = off (docs/device-protocol.md, JT/T 808). */
+  JT808_PORT: z.coerce.number().int().min(0).max(65535).default(5015),
+  /** H02 terminals (TCP); 0 = off (docs/device-protocol.md, H02). */
+  H02_PORT: z.coerce.number().int().min(0).max(65535).default(5013),
+  /** GPS103 / TK103 terminals (TCP); 0 = off (docs/device-protocol.md, GPS103). */
+  GPS103_PORT: z.coerce.number().int().min(0).max(65535).default(5001),
+  /** Queclink @Track terminals (TCP); 0 = off (docs/device-protocol.md, Queclink). */
+  GL200_PORT: z.coerce.number().int().min(0).max(65535).default(5004),
   /**
    * A second TCP login for an IMEI whose link is alive: `refuse` it (the live link keeps the terminal) or
    * `replace` the live link with it; either way the 端末の二重接続 alert (docs/security.md "Terminal identity").

@@ -7,7 +7,7 @@ import { holdDataDir } from './db/data-dir-lock.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { startJobs } from './jobs/jobs.js';
 import { startOsmandListener } from './gateway/osmand-listener.js';
-import { startTerminalLinks } from './gateway/tcp/link-server.js';
+import { startTerminalLinks, type TerminalLinks } from './gateway/tcp/link-server.js';
 import { createMemoryHub, createPostgresHub } from './live/live-hub.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
@@ -22,6 +22,8 @@ export interface RunningServer {
   /** The TELTONIKA_PORT and GT06_PORT listeners' ports, or null when off. */
   teltonikaPort: number | null;
   gt06Port: number | null;
+  /** Every TCP protocol's listener port (JT808_PORT, H02_PORT, …), null when off. */
+  linkPorts: TerminalLinks['ports'];
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,10 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     publicUrl: config.publicUrl,
     teltonikaPort: config.TELTONIKA_PORT,
     gt06Port: config.GT06_PORT,
+    jt808Port: config.JT808_PORT,
+    h02Port: config.H02_PORT,
+    gps103Port: config.GPS103_PORT,
+    gl200Port: config.GL200_PORT,
     takeover: config.TERMINAL_TAKEOVER,
     live,
     log: app.log,
@@ -83,6 +89,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
     osmandPort: osmand?.port ?? null,
     teltonikaPort: links.teltonikaPort,
     gt06Port: links.gt06Port,
+    linkPorts: links.ports,
     stop: async () => {
       await jobs.stop();
       await fleet?.stop();

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Real terminals (issue #14): the protocol a terminal speaks — `json` (ours), `osmand`
+ * Real terminals (docs/device-protocol.md §10-13): the protocol a terminal speaks — `json` (ours), `osmand`
  * (Traccar Client over HTTP), `teltonika`, `gt06` — and optional overrides of the text of
  * the immobiliser commands sent to a binary-protocol terminal (empty: the protocol's default).
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Webhooks (issue #18, docs/notifications.md "Webhooks"):
+ * Webhooks (docs/notifications.md "Webhooks"):
  * - webhooks: a receiver of a company (company_id NULL: the super admin's, for every company) with
  *   its URL, signing secret and the event types it wants;
  * - webhook_deliveries: the outbox of webhook calls, claimed and retried like mail_outbox; one row per

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Browser push (issue #18, docs/notifications.md "Browser push"):
+ * Browser push (docs/notifications.md "Browser push"):
  * - push_vapid_keys: the server's VAPID key pair when none is configured; one row, made once, so every
  *   instance and restart signs with the same pair (a browser's subscription is bound to the public key);
  * - push_subscriptions: an account's browser subscription (endpoint, its ECDH public key and auth secret);

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The session cache hears every change to what it holds, whoever makes it (issue #19): triggers send the
+ * The session cache hears every change to what it holds, whoever makes it (docs/security.md §2): triggers send the
  * `fleet_sessions` signal (sessions/session-cache.ts) from the database itself, at commit, so a session or
  * an account's authority changed by SQL outside the app (a support script, another tool, a restore) is
  * forgotten by every instance at once instead of being served for up to the cache's 10 s. The app still

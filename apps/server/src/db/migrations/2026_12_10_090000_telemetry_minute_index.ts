@@ -2,10 +2,10 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Every log's per-terminal index becomes (car_data_id, log_minute(recorded_at)) in place of
- * (car_data_id, recorded_at) (issue #19: storage). Its key repeats for every record a terminal sends
- * within one minute, so btree deduplication keeps one key and a list of row pointers for them: about
- * 9-13 bytes a GPS row against 37 (packed) for a key per row, which brings a GPS row with its indexes
- * under 110 bytes. Reads keep their order and their ranges through it (telemetry/log-order.ts): they
+ * (car_data_id, recorded_at), to keep the bytes a GPS row costs within the storage target. Its key repeats
+ * for every record a terminal sends within one minute, so btree deduplication keeps one key and a list of row
+ * pointers for them: a fraction of the index a key per row costs, which brings a GPS row with its indexes
+ * under the target (bench/README.md, Measurements behind the code: Logs). Reads keep their order and their ranges through it (telemetry/log-order.ts): they
  * order by the minute (the index's order) and then by recorded_at and id, which PostgreSQL does as an
  * incremental sort of each minute's rows, and bound a range by its minutes as well as its times.
  *

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The gateway's terminal cache hears every change to a terminal, whoever makes it (issue #19): a trigger
+ * The gateway's terminal cache hears every change to a terminal, whoever makes it (docs/security.md §3): a trigger
  * sends the `fleet_terminals` signal (credentials/terminal-cache.ts) from the database itself, at commit,
  * so a terminal deleted, given a new password, IMEI or protocol by SQL outside the app is forgotten by
  * every instance at once instead of being let in for up to the cache's minute. The app still signals its

@@ -6,9 +6,9 @@ import { sql, type Kysely } from 'kysely';
  *
  * With GIN's default fast update a write goes to the index's pending list, which every search then reads in full
  * until a vacuum merges it (or it reaches gin_pending_list_limit, 4 MB, and the write that fills it merges it). The
- * embedded database has no autovacuum, and PostgreSQL's comes after a fifth of a table has changed: 4,000 entries,
- * left by two bench runs that each saved 1,000 terminals twice, made the ipaddr search of 100,000 terminals take
- * 5.6-6.3 ms of SQL, and 0.9-1.3 ms once merged (issue #19, bench/README.md). These tables are master data, written
+ * embedded database has no autovacuum, and PostgreSQL's comes after a fifth of a table has changed: a few thousand
+ * pending entries made a search several times slower than once merged (bench/README.md, Measurements behind
+ * the code: Lists). These tables are master data, written
  * by a person at the console and searched on every list call, so a write pays the index's cost at once. A GIN index
  * added later takes the same option (test/list-search-indexes.test.ts).
  */

@@ -2,8 +2,9 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The rows of the four big lists (vehicles, customers, accounts, terminals) counted as they are written, by what a
- * list's count without a search filters on: the company, the role (accounts) and the deletion flag (issue #19).
- * Counting 100,000 vehicles walked 100,000 index entries, 5-7 ms for every count call of the super admin; the
+ * list's count without a search filters on: the company, the role (accounts) and the deletion flag. Counting
+ * walked an index entry per row, which for the super admin's whole fleet made every count call cost milliseconds
+ * of SQL (bench/README.md, Measurements behind the code: Lists); the
  * count is now the sum of the few rows of `list_counts` that match (http/list-query.ts, `tally`), and a page past
  * the middle of a list is read from its end (the same order reversed, so fewer entries are skipped).
  *

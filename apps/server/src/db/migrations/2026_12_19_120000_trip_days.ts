@@ -3,8 +3,8 @@ import { type Kysely, sql } from 'kysely';
 /**
  * What the fleet summary adds up, per terminal, day in Japan and vehicle (docs/trips.md): kept by the
  * detection job from the trip pieces and stops it writes (trips/ is its one writer), so a summary over whole
- * days reads a row per vehicle and day instead of every piece: 10,000 vehicles × 30 days of pieces took
- * 4.7 s read piece by piece. `car_id` and `company_id` are the period the pieces fell in (a terminal moved to
+ * days reads a row per vehicle and day instead of every piece, which over a month of a large fleet took
+ * seconds (bench/README.md, Measurements behind the code: Trips). `car_id` and `company_id` are the period the pieces fell in (a terminal moved to
  * another vehicle mid-day has a row for each); `first_continued`: the day's first piece goes on from the
  * day before (a drive across midnight), so it is no trip of its own unless the range starts that day.
  */

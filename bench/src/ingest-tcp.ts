@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { createMemoryHub, createPostgresHub } from '@fleet/server/live-hub';
+import { createLiveHub } from '@fleet/server/live-hub';
 import { startTerminalLinks } from '@fleet/server/terminal-links';
 import { runClient } from './child.js';
 import type { BenchDb } from './db.js';
@@ -84,7 +84,7 @@ export async function benchIngestTcp(bdb: BenchDb, server: BenchServer, report: 
     error: (obj: object, msg: string) => console.log(`  server error: ${msg} ${JSON.stringify(obj).slice(0, 200)}`),
   };
   // The live push as the app's own: NOTIFY per commit on PostgreSQL, in-process on PGlite.
-  const live = bdb.url ? createPostgresHub(bdb.db, log) : createMemoryHub(bdb.db, log);
+  const live = createLiveHub(bdb.db, log);
   const links = await startTerminalLinks({
     db: bdb.db,
     host: '127.0.0.1',

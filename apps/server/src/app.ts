@@ -25,7 +25,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { logOptions } from './http/log-options.js';
 import { serverOptions } from './http/server-options.js';
-import { createMemoryHub, createPostgresHub, type LiveHub } from './live/live-hub.js';
+import { createLiveHub, type LiveHub } from './live/live-hub.js';
 import { registerLiveRoutes } from './live/live.routes.js';
 import { registerRegistrationRoutes } from './registration/registration.routes.js';
 import { registerMailRoutes } from './mail/mail.routes.js';
@@ -152,8 +152,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerTerminalPolicyRoutes(app, ctx);
   registerClientConfigRoutes(app, ctx);
   // Terminals report through the gateway, which feeds the live push (PostgreSQL NOTIFY when instances share a server).
-  const live =
-    opts.live ?? (config.DATABASE_URL ? createPostgresHub(ctx.db, app.log) : createMemoryHub(ctx.db, app.log));
+  const live = opts.live ?? createLiveHub(ctx.db, app.log);
   app.addHook('onClose', () => live.close());
   registerGatewayRoutes(app, ctx, live);
   registerTelemetryRoutes(app, ctx, live);

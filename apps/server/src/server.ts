@@ -8,7 +8,7 @@ import { migrate, openDatabase, type Database } from './db/database.js';
 import { startJobs } from './jobs/jobs.js';
 import { startOsmandListener } from './gateway/osmand-listener.js';
 import { startTerminalLinks, type TerminalLinks } from './gateway/tcp/link-server.js';
-import { createMemoryHub, createPostgresHub } from './live/live-hub.js';
+import { createLiveHub } from './live/live-hub.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
 
@@ -50,7 +50,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
 
   // One live push for the HTTP gateway and the TCP terminal links (on PGlite an in-process one).
   const hubLog = { warn: (obj: object, msg: string) => app.log.warn(obj, msg) };
-  const live = config.DATABASE_URL ? createPostgresHub(database.db, hubLog) : createMemoryHub(database.db, hubLog);
+  const live = createLiveHub(database.db, hubLog);
   const app = await buildApp({ db: database.db, config, webRoot: opts.webRoot ?? defaultWebRoot, live });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();

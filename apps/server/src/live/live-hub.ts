@@ -6,10 +6,11 @@ import { SESSION_CHANNEL } from '../sessions/session-cache.js';
 import type { LiveRecord } from '../telemetry/latest-state.repository.js';
 
 /**
- * Fan-out of latest-state changes to the live streams. On PostgreSQL every
- * instance LISTENs on one channel and publishing is a NOTIFY, so a terminal
- * reporting to server A reaches a console watching server B. On PGlite (one
- * process by nature) an in-process emitter is all there is.
+ * Fan-out of latest-state changes to the live streams, over the signal channel
+ * of db/channel.ts: on PostgreSQL every instance LISTENs on one channel and
+ * publishing is a NOTIFY, so a terminal reporting to server A reaches a console
+ * watching server B; on PGlite (one process by nature) the channel is an
+ * in-process emitter. One hub for both.
  *
  * What travels is a LiveRecord: the state with its owner and field-group times,
  * from which each stream decides what its company may see. A JSON record is well
@@ -90,41 +91,12 @@ function fanOut() {
 }
 
 /**
- * One process over the embedded database: states go straight to the subscribers; the session signals
- * are the in-process `fleet_sessions` channel of `db`, which sessionsChanged tells synchronously.
+ * The live channel (db/channel.ts): on PostgreSQL NOTIFY through the app's pool,
+ * LISTEN on a connection of its own to the database the pool writes to, opened
+ * with the first subscriber (or ready()) and kept until close(), reopened after a
+ * lost connection. The session channel is LISTENed on the same connection (in order).
  */
-export function createMemoryHub(db: Db, log: Logger): LiveHub {
-  const local = fanOut();
-  let sessions: ChannelSubscription | undefined;
-  let closed = false;
-  return {
-    publish: async (state) => {
-      local.state(recordOf(state));
-    },
-    publishAll: async (states) => {
-      for (const state of states) local.state(recordOf(state));
-    },
-    subscribe: (listener) => {
-      if (!sessions && !closed)
-        sessions = subscribeChannel(db, SESSION_CHANNEL, log, { message: local.sessions, missed: local.missed });
-      return local.subscribe(listener);
-    },
-    ready: async () => undefined,
-    close: async () => {
-      closed = true;
-      local.close();
-      await sessions?.close();
-    },
-  };
-}
-
-/**
- * The live channel (db/channel.ts): NOTIFY through the app's pool, LISTEN on a
- * connection of its own to the database the pool writes to, opened with the
- * first subscriber (or ready()) and kept until close(), reopened after a lost
- * connection. The session channel is LISTENed on the same connection (in order).
- */
-export function createPostgresHub(db: Db, log: Logger): LiveHub {
+export function createLiveHub(db: Db, log: Logger): LiveHub {
   const local = fanOut();
   let channel: ChannelSubscription | undefined;
   let closed = false;

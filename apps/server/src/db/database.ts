@@ -48,7 +48,7 @@ export function withPlugin(db: Db, plugin: KyselyPlugin): Db {
  * The startup options of the server's PostgreSQL sessions: JIT off. The logs are partitioned by day, so a
  * large read's plan holds every partition's expressions, and LLVM compiled them (inlined and optimised past
  * jit_optimize_above_cost) for seconds before the first row: the CSV export of a million battery rows took
- * 10.7 s with JIT and 1.5 s without (issue #19, bench/README.md). The console's statements are short and
+ * several times as long with JIT (bench/README.md, Measurements behind the code: Logs). The console's statements are short and
  * planned once; none gains from JIT. A DATABASE_URL naming its own `options` replaces these (pg's rule: the
  * URL's parameters win), so such a URL should add `-c jit=off` itself. The bench's raw anchors use the same.
  */

@@ -35,7 +35,7 @@ export const forgetPreparedTexts = (): void => named.clear();
  * connection and then from its cached plan (PostgreSQL picks a generic plan only when it costs no more
  * than the custom ones); a transaction's statement runs on its connection the same way. For fixed-shape
  * statements run often whose planning costs more than running them: a list's page and count (20 rows by
- * primary key: planning ~0.8 ms, execution ~0.3 ms), the gateway's group statement. The text must name
+ * primary key, planned in more time than they run: bench/README.md, Measurements behind the code: Lists), the gateway's group statement. The text must name
  * its columns (no `*`): a prepared statement whose result's columns change under it fails until its
  * connection closes. PGlite (one connection in the process, no planning to save) runs the text unnamed.
  *

@@ -12,10 +12,9 @@ const REBUILD_SCALE_FACTOR = 0.1;
  * last rebuilt, and returns the indexes rebuilt. A GIN index written through at once (`fastupdate = off`, migration
  * gin_without_pending_list) takes the entries of every new row version one by one, and once the old versions are
  * vacuumed away its posting trees are read several times slower than the same entries built in one go: every
- * terminal is written twice when it is registered (its row, then the vehicle carrying it), and after 100,000 such
- * terminals were vacuumed the ipaddr search ('.12.3', 22 rows) took 5.07 ms of SQL for its page and 5.12 for its
- * count; its index was 4.2 MB. Rebuilt: 1.03 and 0.84 ms, 2.1 MB (issue #19). Reproduced on a table of its own:
- * 0.7 ms inserted, 4.6-7.3 ms once updated and vacuumed.
+ * terminal is written twice when it is registered (its row, then the vehicle carrying it), and once a fleet of such
+ * terminals was vacuumed the ipaddr search took about five times as long as after a rebuild, from an index twice
+ * the size (bench/README.md, Measurements behind the code: Lists; reproduced on a table of its own).
  *
  * Rewritten rows are what pg_stat_user_tables counts as updates that were not HOT (they wrote new index entries)
  * plus deletions; search_index_upkeep keeps each table's count at its last rebuild (a count lower than that, after

@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { createQueryId, type CompiledQuery } from 'kysely';
 
 /**
- * Compiled statements by shape (issue #19): building and compiling a list's page with Kysely costs
- * 0.3-0.45 ms of CPU a call (more than the statement's own execution on PostgreSQL); the same shape
+ * Compiled statements by shape: building and compiling a list's page with Kysely cost more CPU than running
+ * the statement on PostgreSQL (bench/README.md, Measurements behind the code: Lists); the same shape
  * of call (the same list, sorts, switches, caller kind) always compiles to the same text, only its
  * values differ. A shape is compiled once with placeholders where its values go and kept; a call
  * then fills the values into a copy of its parameters.

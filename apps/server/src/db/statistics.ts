@@ -10,9 +10,9 @@ const VACUUM_SCALE_FACTOR = 0.2;
 
 /**
  * The embedded database (PGlite) runs no autovacuum, so nothing ever gathers its tables' statistics: a
- * day partition of the GPS log holding 200,000 rows was planned as 32, and a CSV export read it with a
- * bitmap scan and a sort of every row older than its cursor, batch after batch (0.5 s a batch of 500,
- * 88 s in all; 5.6 s once analysed). This does what autovacuum's analyse does on PostgreSQL: each table
+ * day partition of the GPS log holding a day's rows was planned as a few dozen, and a CSV export read it with a
+ * bitmap scan and a sort of every row older than its cursor, batch after batch: an export of minutes where an
+ * analysed table takes seconds (bench/README.md, Measurements behind the code: The embedded database). This does what autovacuum's analyse does on PostgreSQL: each table
  * whose rows changed by more than autovacuum's threshold since its last analyse is analysed (the
  * server's jobs run it on the embedded database). Returns the tables analysed.
  */
@@ -24,8 +24,8 @@ export const analyzeChangedTables = (db: Db) =>
  * rows (deleted, or the old versions of updated ones) are more than autovacuum's threshold is vacuumed, so their
  * space is used again and index-only scans find the pages all-visible. Without it nothing ever took a dead row
  * away: the jobs' prunes (sign-in attempts, batch receipts, sent mail) and every update left the tables and
- * their indexes growing. A table of 5,000 live rows renewed 40 times (5,000 in, the older deleted) took 18.2 MB
- * and 3.24 ms to count on PGlite; vacuumed after each round, 1.1 MB and 0.54 ms. Returns the tables vacuumed
+ * their indexes growing, and every count and scan slower with them (bench/README.md, Measurements behind the code: The embedded
+ * database). Returns the tables vacuumed
  * (the server's jobs run it on the embedded database, before the analyse).
  */
 export const vacuumDeadTables = (db: Db) =>

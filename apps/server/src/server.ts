@@ -11,6 +11,7 @@ import { startTerminalLinks, type TerminalLinks } from './gateway/tcp/link-serve
 import { createLiveHub } from './live/live-hub.js';
 import { isEmpty, seedDemo } from './seed/seed.js';
 import { localBaseUrl, startDemoFleet } from './simulator/demo.js';
+import { startupLog } from './ops/startup-log.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -45,7 +46,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
       if (empty) await seedDemo(db, config.passwordHashLog2N);
       return empty;
     },
-    { info: (_obj, msg) => console.log(`  ${msg}`) },
+    startupLog(config.logFormat, config.LOG_LEVEL),
   );
 
   // One live push for the HTTP gateway and the TCP terminal links (on PGlite an in-process one).

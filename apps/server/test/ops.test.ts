@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_CALLS, contractCalls } from '../src/ops/openapi.js';
+import { buildInfo } from '../src/ops/version.js';
 import { callAs, createTestApp, login, post, seedFixtures, type TestApp } from './helper.js';
 import { registeredRoutes } from './security/world.js';
 import { at, sendBatch, terminalA } from './telemetry-support.js';
@@ -68,6 +69,17 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds [\d.e+-]+$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
     if (t.db && process.env.DATABASE_URL) expect(text).toMatch(/^fleet_db_pool_connections\{state="total"\} \d+$/m);
+  });
+
+  it('build_info: the version and the commit, value 1; the pool gauge reports no waiting request on an idle instance', async () => {
+    const text = (await get('/metrics')).body;
+    const { version, commit } = buildInfo();
+    expect(text).toContain(`fleet_build_info{version="${version}",commit="${commit ?? 'unknown'}"} 1`);
+    if (process.env.DATABASE_URL) {
+      // The scrape's own reads of the database (commands, outbox) must not count as waiting.
+      expect(text).toMatch(/^fleet_db_pool_connections\{state="waiting"\} 0$/m);
+      expect((await get('/metrics')).body).toMatch(/^fleet_db_pool_connections\{state="waiting"\} 0$/m);
+    }
   });
 
   it('a URL no route matches is counted under one label', async () => {

@@ -33,7 +33,20 @@ const alive = (pid: number) => {
 interface Started {
   child: ChildProcess;
   lines: () => Record<string, unknown>[];
+  /** Everything the process tree wrote to stdout. */
+  stdout: () => string;
   exited: Promise<number | null>;
+}
+
+/**
+ * Every line of stdout that is not npm's own header (`> fleet-console@… start`, `> exec node …`, printed by
+ * npm before the script runs) must be one JSON object.
+ */
+function expectJsonLines(stdout: string, viaNpm: boolean) {
+  const lines = stdout.split('\n').filter((l) => l !== '' && !(viaNpm && l.startsWith('> ')));
+  expect(lines.length).toBeGreaterThan(0);
+  for (const l of lines) expect(() => JSON.parse(l) as unknown, l).not.toThrow();
+  return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function start(argv: string[], env: Record<string, string>): Promise<Started & { serverPid: number }> {
@@ -44,12 +57,14 @@ function start(argv: string[], env: Record<string, string>): Promise<Started & {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let stdout = '';
   const parsed: Record<string, unknown>[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
+      stdout += chunk.toString();
       const text = chunk.toString();
       for (const line of text.split('\n')) {
         if (!line.startsWith('{')) continue;
@@ -57,7 +72,7 @@ function start(argv: string[], env: Record<string, string>): Promise<Started & {
           const event = JSON.parse(line) as Record<string, unknown>;
           parsed.push(event);
           if (typeof event.msg === 'string' && event.msg.startsWith('Server listening at'))
-            resolve({ child, lines: () => parsed, exited, serverPid: Number(event.pid) });
+            resolve({ child, lines: () => parsed, stdout: () => stdout, exited, serverPid: Number(event.pid) });
         } catch {
           // A line split across two chunks: the listening line is short and arrives whole.
         }
@@ -162,7 +177,10 @@ describe('stopping the documented start commands', () => {
       expect(await server.exited).toBe(0);
       // npm waits for its script; so once it has exited, the server it ran must have too.
       expect(pids.filter(alive)).toEqual([]);
-      const messages = server.lines().map((l) => l.msg);
+      // LOG_FORMAT=json: nothing but JSON on stdout, the banner included, as an event of its own.
+      const events = expectJsonLines(server.stdout(), argv[0] === 'npm');
+      const messages = events.map((l) => l.msg);
+      expect(messages).toContain('fleet console started');
       expect(messages).toContain('shutdown begun');
       expect(messages).toContain('shutdown done');
       // Production on the embedded database says what it cannot do, and how to back it up.
@@ -170,4 +188,22 @@ describe('stopping the documented start commands', () => {
       expect(warned).toBe(!databaseName);
     });
   }
+});
+
+describe('a start that cannot go on', () => {
+  it('under LOG_FORMAT=json logs one fatal JSON event on stdout and exits 1', async () => {
+    const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: 'production', LOG_FORMAT: 'json', PORT: 'not-a-port' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    const events = expectJsonLines(stdout, false);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ level: 60, msg: 'start-up failed' });
+    expect(JSON.stringify(events[0]!.err)).toContain('PORT');
+  });
 });

@@ -1,4 +1,5 @@
 import { DEVICE_BATCH_PATH, OSMAND_PATH } from '@fleet/contract';
+import { createRequire } from 'node:module';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose values are secrets: reset tokens (`/password_reset?token=`), live tickets, anything like them. */
@@ -70,6 +71,19 @@ const REDACT_PATHS = [
 ];
 
 /**
+ * pino-pretty is a development dependency: an installation without it (`npm ci --omit=dev`) writes JSON
+ * lines even when LOG_FORMAT=pretty, rather than failing to start.
+ */
+const prettyInstalled = (() => {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/**
  * Pino's options for every log line of the server: Fastify's request
  * serializer with the URL's secrets removed (a reset token in a log gives the
  * reader the account), and `redact` for headers and bodies logged by hand.
@@ -80,7 +94,7 @@ export function logOptions(
   format: 'pretty' | 'json' = 'json',
 ): NonNullable<FastifyServerOptions['logger']> {
   // pretty: pino-pretty in a worker thread (development); json: one object per line (production's collectors).
-  const pretty = !stream && format === 'pretty';
+  const pretty = !stream && format === 'pretty' && prettyInstalled;
   return {
     level,
     ...(stream ? { stream } : {}),

@@ -9,6 +9,7 @@ import { poolOf } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { MAIL_MAX_ATTEMPTS } from '../mail/retry-policy.js';
 import { gatewayCommits, type GatewayCommit } from './instruments.js';
+import { buildInfo } from './version.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -30,6 +31,14 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
   }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The usual Prometheus idiom: a constant 1 whose labels say what runs (joined onto other series by instance).
+  const build = buildInfo();
+  new Gauge({
+    name: 'fleet_build_info',
+    help: 'The version and the commit this server was built from (value 1)',
+    labelNames: ['version', 'commit'],
+    registers: [registry],
+  }).set({ version: build.version, commit: build.commit ?? 'unknown' }, 1);
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
@@ -139,19 +148,26 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
       });
     },
   });
+  // Read before the scrape's own queries (commands, outbox) ask the pool for connections: pg's pool queues
+  // such a request for a tick even when a connection is idle, and it would count as waiting.
+  let poolCounts: { total: number; idle: number; waiting: number } | undefined;
   new Gauge({
     name: 'fleet_db_pool_connections',
     help: 'PostgreSQL pool: connections open (total), idle, and requests waiting for one',
     labelNames: ['state'],
     registers: [registry],
     collect() {
-      const pool = poolOf(ctx.db);
-      if (!pool) return;
-      this.set({ state: 'total' }, pool.totalCount);
-      this.set({ state: 'idle' }, pool.idleCount);
-      this.set({ state: 'waiting' }, pool.waitingCount);
+      if (!poolCounts) return;
+      this.set({ state: 'total' }, poolCounts.total);
+      this.set({ state: 'idle' }, poolCounts.idle);
+      this.set({ state: 'waiting' }, poolCounts.waiting);
     },
   });
+  const scrape = () => {
+    const pool = poolOf(ctx.db);
+    poolCounts = pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+    return registry.metrics();
+  };
 
   const token = ctx.config.METRICS_TOKEN;
   const allowed = (header: string | undefined) => {
@@ -161,14 +177,14 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext) {
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   };
   const unauthorized = JSON.stringify({ code: 'UNAUTHORIZED', message: errorMessages.unauthorized } satisfies ApiError);
-  if (exposure === 'port') return serveOnPort(app, ctx, { registry, allowed, unauthorized });
+  if (exposure === 'port') return serveOnPort(app, ctx, { registry, scrape, allowed, unauthorized });
   app.get(METRICS_PATH, { logLevel: 'warn', exposeHeadRoute: false }, async (request, reply) => {
     if (!allowed(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       return reply.status(401).type('application/json; charset=utf-8').send(unauthorized);
     }
     reply.header('cache-control', 'no-store').type(registry.contentType);
-    return registry.metrics();
+    return scrape();
   });
 }
 
@@ -190,7 +206,12 @@ export function metricsExposure(config: Pick<Config, 'METRICS_PORT' | 'METRICS_T
 function serveOnPort(
   app: FastifyInstance,
   ctx: AppContext,
-  m: { registry: Registry; allowed: (header: string | undefined) => boolean; unauthorized: string },
+  m: {
+    registry: Registry;
+    scrape: () => Promise<string>;
+    allowed: (header: string | undefined) => boolean;
+    unauthorized: string;
+  },
 ) {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -205,7 +226,7 @@ function serveOnPort(
       });
       return res.end(m.unauthorized);
     }
-    m.registry.metrics().then(
+    m.scrape().then(
       (text) => {
         res.writeHead(200, { 'content-type': m.registry.contentType, 'cache-control': 'no-store' });
         res.end(text);

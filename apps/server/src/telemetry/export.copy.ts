@@ -20,7 +20,7 @@ import { logOrder, rangeText } from './log-order.js';
  * The CSV export on PostgreSQL: `COPY (SELECT <one CSV line per row>) TO
  * STDOUT`, so the server writes the file and Node only passes its bytes on
  * (no row objects, no strings per field: the memory of a million-row export
- * stays flat; bench/README.md has the figures). The SQL below writes each field exactly as
+ * stays flat: bench/README.md, "5 export"). The SQL below writes each field exactly as
  * `csvField` in `packages/contract/src/rules/csv.ts` does after the row has
  * been read through `pg` (the rules' owner: the export of PGlite, of JSON
  * columns, and the console's own files): test/telemetry-export.test.ts

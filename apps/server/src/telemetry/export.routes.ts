@@ -22,9 +22,10 @@ import { createExportGate } from './export-gate.js';
 import { findLogBatch, ShortWindows, type LogFilter } from './log.repository.js';
 
 /**
- * Rows per database read while streaming on the row path. On PGlite a read holds the server's one thread: about
- * 15 µs a row plus a few milliseconds a statement when warm, several times that for the first reads after a
- * start (catalog and pages cold), which is the longest other calls wait (db/breathe.ts).
+ * Rows per database read while streaming on the row path. On PGlite a read holds the server's one thread for a
+ * time per row plus a fixed cost per statement, several times longer for the first reads after a start
+ * (catalog and pages cold): the read's length is the longest other calls wait (db/breathe.ts; bench/README.md, Measurements behind the code:
+ * The embedded database).
  */
 export const EXPORT_BATCH = 250;
 

@@ -256,7 +256,7 @@ const isTime = (column: string) => column === 'recorded_at' || column.endsWith('
  * A timestamptz as the JSON of its UTC wall time: json_build_array writes a timestamp as
  * 'YYYY-MM-DDTHH:MM:SS[.ffffff]' whatever the session's time zone and DateStyle, and wireOfUtcJson cuts
  * the wire's canonical text from it. Not to_char: a vehicles page formats 120 of them, and to_char made
- * a quarter of the page's CPU in PostgreSQL (pgbench, issue #19); the driver still parses no date.
+ * a large share of the page's CPU in PostgreSQL (bench/README.md, Measurements behind the code: Lists); the driver still parses no date.
  */
 const AT_UTC = " AT TIME ZONE 'UTC'";
 const utcJson = (column: RawBuilder<unknown>) => sql`(${column}${sql.raw(AT_UTC)})`;
@@ -295,7 +295,7 @@ const LIST_FIELDS = new Set([
 
 /**
  * The list's part of LATEST_STATE_COLUMNS, in their order: its fields and each one's group time (`<field>_at`), what
- * ownRow needs to mask them. The rest (position, battery) is 60 % of a whole state's text.
+ * ownRow needs to mask them. The rest (position, battery) is most of a whole state's text, which a list never shows.
  */
 const LIST_STATE_COLUMNS = LATEST_STATE_COLUMNS.filter(
   (c) => LIST_FIELDS.has(c) || LIST_FIELDS.has(c.replace(/_at$/, '')),

@@ -128,8 +128,8 @@ export function beyondRow(table: string, side: '<' | '>', cursor: RowCursor, car
   // comparison it cannot) and the index's minutes bound: a page deep in the log merges the days before the
   // cursor's, not all of them. With that bound the comparison leaves the minute out: the minute follows
   // the time, so (minute, time, id) and (time, id) order rows alike, and the minute is not worked out
-  // again for every row the page reads (a deep battery page read 10,000 rows for its 1,000: 7.4-10 ms with
-  // it, 5.5-6.3 without, PostgreSQL 15).
+  // again for every row the page reads, which made a deep page that reads many rows for its own a third slower or more
+  // (bench/README.md, Measurements behind the code: Logs).
   const lookup = sql`SELECT c.recorded_at, c.id ${from} AND ${inRange(order, near.lo, near.hi)}`;
   return sql<boolean>`(recorded_at, id) ${sql.raw(side)} (${lookup}) AND ${order.beyondTime(side, near)}`;
 }
@@ -143,9 +143,8 @@ export const startOfUtcDay = (t: Date) => new Date(Math.floor(t.getTime() / DAY_
  * from its start (oldest first), and the index's minutes up to (from) the cursor's. The time bound is a whole day,
  * not the cursor's instant, for the planner's sake: it multiplies the selectivity of a time bound with the
  * minute bound's, the same condition twice, and then with the row comparison's default third, and so expected
- * a few hundred rows where thousands were left; it read them all by bitmap and sorted them (a battery page
- * 90,000 rows deep, when it was indexed by the minute: 5.1 ms, against 1.1 ms in the index's order with the
- * day's bound, PostgreSQL 15). The rows themselves are bounded exactly by the minute and the row comparison;
+ * a few hundred rows where thousands were left; it read them all by bitmap and sorted them, several times
+ * slower than reading in the index's order with the day's bound (bench/README.md, Measurements behind the code: Logs). The rows themselves are bounded exactly by the minute and the row comparison;
  * the time bound only prunes the days, which the day's edge does as well as the instant. Past year 9999 the
  * instant itself is the bound. A log indexed by the time is bounded by the instant (beyondRow): one condition.
  */

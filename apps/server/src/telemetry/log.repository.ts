@@ -38,8 +38,8 @@ const ownColumns: { [K in LogKind]: readonly Exclude<keyof LogRow<K>, 'id' | 'ca
  * A log row's columns in the order a newest-first read selects them: recorded_at and id, the order's keys
  * after the minute, first, and the terminal's text last. A GPS page is sorted within each minute by those keys
  * (log-order.ts), and PostgreSQL finds a sort key in a row directly only while no column of variable width
- * comes before it; after car_data_id it walks the row for every comparison (a first battery page of 1,000
- * rows: 1.31 ms with the table's order, 1.16 ms with this one, pgbench, PostgreSQL 15).
+ * comes before it; after car_data_id it walks the row for every comparison, which made a first page measurably
+ * slower (bench/README.md, Measurements behind the code: Logs).
  */
 const pageColumns = (kind: LogKind) => ['recorded_at', 'id', ...ownColumns[kind], 'car_data_id'];
 
@@ -78,7 +78,7 @@ function logRead(db: Db, kind: LogKind, f: LogFilter, before: RowCursor | null) 
  * How many rows the window held when it last came up short, per log of a terminal, for ten minutes. A terminal
  * that reports a log rarely (a battery reading every 15 minutes: 192 rows in two days) would pay a second
  * statement on every 1,000-row page: a read asking for more rows than its window held last time goes in one
- * statement, as before the window (such a page with the window: 2.9 → 4.0 ms, PostgreSQL; 7.3 → 8.7 ms, PGlite).
+ * statement, as before the window (a second statement made such a page clearly slower: bench/README.md, Measurements behind the code: Logs).
  * A hint chooses the statements, never the rows. Its owner decides how long it lives: the log calls keep one for
  * the server, an export one for its batches; the oldest is dropped first.
  */
@@ -110,8 +110,8 @@ export class ShortWindows {
 /**
  * The first `n` rows of a log read, newest first, in up to two statements: the rows from the start of
  * pageWindow's days, and only if those were fewer than `n`, the older ones for the rest. An unbounded read of a
- * log partitioned by day merges every day's index scan, each one set up before the first row is out (a first
- * battery page: 1.34× the flat table's time with 36 days, 1.09× with the window, bench/README.md); a page
+ * log partitioned by day merges every day's index scan, each one set up before the first row is out, so a first
+ * page grew slower with every day kept (bench/README.md, Measurements behind the code: Logs); a page
  * nearly always lies in its own day and the one before, and PostgreSQL then prunes the other days. The window
  * starts at a minute's start, so every row of the first statement comes before every row of the second in the
  * read's order, and together they are its first `n` rows, whatever the window: it only chooses which days are
@@ -281,10 +281,9 @@ export const TURNS_PER_SLICE = 3;
  * TURNS_PER_SLICE points of each time slice of `slice` seconds counted from `origin` (epoch seconds), for
  * the points in [lo, hi) (epoch seconds; null: unbounded), in time order, and how many points lie there: the
  * slice's sharpest turns (turnAngle), else its first points. A line through each slice's first point cut
- * every corner inside a slice (a day of one-second points in 20,000 slices: 36-45 m from the raw route over 16
- * generated drives); the sharpest turn of each still lost a step whose two corners fell in one slice, and
- * two of a slice twice as long lost a third close by; three of a slice three times as long: 6-21 m over 16
- * drives (bench/README.md). The slice number is a column of a subquery, so the ranking names one expression.
+ * every corner inside a slice (the simplified line then lay tens of metres from the raw route); the sharpest turn
+ * of each still lost a step whose two corners fell in one slice, and two of a slice twice as long lost a third
+ * close by; three of a slice three times as long keep the line within the route target (bench/README.md, Measurements behind the code: Logs). The slice number is a column of a subquery, so the ranking names one expression.
  */
 export async function findRouteSlices(
   db: Db,

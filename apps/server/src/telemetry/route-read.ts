@@ -12,8 +12,8 @@ import {
 } from './log.repository.js';
 
 /**
- * Points per database read on the embedded database. PGlite hands rows over at roughly 20 µs each in the
- * server's own process: 1,000 points (or a thinned read over about 5,000 stored ones) keep a read at a few
+ * Points per database read on the embedded database. PGlite hands rows over in the server's own process,
+ * holding it while it does (bench/README.md, Measurements behind the code: The embedded database): 1,000 points (or a thinned read over about 5,000 stored ones) keep a read at a few
  * tens of milliseconds, so other calls wait no longer. PostgreSQL works in its own process and its rows are
  * parsed as they arrive, so it reads the range (at most `cap` points, counted first) in one statement:
  * read in chunks of 10,000, each chunk's plan could read and sort every later point of the range again

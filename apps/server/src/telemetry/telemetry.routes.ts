@@ -33,7 +33,7 @@ import { simplifyRoute } from './simplify.js';
  * Read at most this many points before simplifying (twice the points asked for, and at least a day of
  * one-second points, 100,000, on PostgreSQL; 20,000 on the embedded database, whose process also runs
  * every query); beyond it the read itself thins by time, keeping the sharpest turns of each slice
- * (log.repository.ts findRouteSlices). Simplifying runs in one go (about 1 µs a point), so this also
+ * (log.repository.ts findRouteSlices). Simplifying runs in one go (its cost grows with the points), so this also
  * bounds how long it holds the process.
  */
 const gpsReadCap = (maxPoints: number, embedded: boolean) => Math.max(embedded ? 20_000 : 100_000, 2 * maxPoints);

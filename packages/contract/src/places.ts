@@ -40,6 +40,7 @@ export const placeLabels = {
   noPlaces: 'この期間に停車した場所はありません',
   noAddress: '住所未取得',
   addressHeader: '住所',
+  lastDays: (n: number) => `過去${n}日間`,
 } as const;
 
 // place_search ----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import {
   customerStates,
   errorMessages,
   paymentDelays,
+  placeLabels,
   type CarDetail,
 } from '@fleet/contract';
 import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -20,6 +21,8 @@ import { useDeleteCar, useSyncCarData, useUpdateCarStatus } from '../../../featu
 import { CarScreen } from '../../../features/car/car-header';
 import { ConnectionBadge, DeviceStateBadge, EngineLineBadge, RunningBadge } from '../../../features/car/state-badges';
 import { carTexts } from '../../../features/car/texts';
+import { FrequentPlaces } from '../../../features/places/frequent-places';
+import { LatestAddress } from '../../../features/places/latest-address';
 import { messageOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useLatestState, useLiveFeed } from '../../../lib/live-feed';
@@ -122,6 +125,9 @@ function DetailBody({ car }: { car: CarDetail }) {
           <Field inline label={t.position}>
             {hasPosition ? `${s!.lat!.toFixed(5)}, ${s!.lng!.toFixed(5)}` : ''}
           </Field>
+          <Field inline label={placeLabels.address}>
+            {hasPosition && <LatestAddress carDataId={car.car_data_id} lat={s!.lat!} lng={s!.lng!} />}
+          </Field>
           <Field inline label={t.lastSeen}>
             {formatDateTime(s?.last_seen_at)}
           </Field>
@@ -186,6 +192,7 @@ function DetailBody({ car }: { car: CarDetail }) {
             {t.noPosition}
           </Text>
         )}
+        {car.car_data_id && <FrequentPlaces carDataId={car.car_data_id} />}
         <Section title={t.customer}>
           {car.user ? (
             <>

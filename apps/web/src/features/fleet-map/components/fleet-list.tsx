@@ -28,6 +28,7 @@ const FleetRow = memo(function FleetRow({
           <span className={classes.rowSub}>
             {item.car.car_id}・{item.car.user_name ?? ''}
           </span>
+          {item.car.address && <span className={classes.rowSub}>{item.car.address}</span>}
         </span>
         <span className={classes.badge} style={{ background: fleetStateColors[item.state] }}>
           {fleetStateLabels[item.state]}

@@ -24,6 +24,12 @@ export function FleetPopup({ item, onClose }: { item: FleetItem; onClose(): void
         <Text size="xs">
           {T.speed(item.speed)}・{T.seen} {formatDateTime(item.seen)}
         </Text>
+        {/* The address of the position the list was loaded at; a live move leaves it out until the next load. */}
+        {car.address && car.state?.lat === item.lat && car.state?.lng === item.lng && (
+          <Text size="xs" data-testid="fleet-popup-address">
+            {car.address}
+          </Text>
+        )}
         <Anchor component={Link} to={paths.car.detail(car.car_id, car.car_data_id ?? '')} size="sm">
           {T.detail}
         </Anchor>

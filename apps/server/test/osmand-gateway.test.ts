@@ -112,6 +112,24 @@ describe('GET /device/osmand/<password> (query form)', () => {
     expect([await totals(terminalA.imei), await totals(terminalB.imei)]).toEqual(before);
   });
 
+  it('accepts a report of cell towers or Wi-Fi alone (200): stored as a report, no new position', async () => {
+    const before = await totals(terminalA.imei);
+    const position = await latest(t.db, terminalA.imei);
+    const res = await osmandGet({
+      id: terminalA.imei,
+      timestamp: nextTime(),
+      cell: '440,10,4660,22136',
+      wifi: 'a0:b1:c2:d3:e4:f5,-61',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await totals(terminalA.imei);
+    expect(after).toMatchObject({ gps_logs: before.gps_logs, sensor_logs: before.sensor_logs + 1 });
+    expect(await latest(t.db, terminalA.imei)).toMatchObject({
+      lat: position?.lat ?? null,
+      lng: position?.lng ?? null,
+    });
+  });
+
   it('takes a POSTed form the same way', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -73,6 +73,18 @@ describe('OsmAnd query form', () => {
     expect(decode({ id: 'x' })).toEqual({ ok: false, error: 'empty' });
   });
 
+  it('takes a report of cell towers or Wi-Fi alone (no coordinates) as a report without a position', () => {
+    // Traccar's OsmAnd decoder form: `cell=mcc,mnc,lac,cid[,signal]` and `wifi=mac,signal`, each repeatable.
+    const fix = fixOf({ id: 'abc', timestamp: '1764385200', cell: '440,10,4660,22136,-70' });
+    expect(fix.records).toEqual([
+      { type: 'sensor', time: '2025-11-29T03:00:00.000Z', readings: { cell_towers: 1, cell: '440,10,4660,22136,-70' } },
+    ]);
+    const wifi = decodeOsmand({ id: 'abc', wifi: ['a0:b1:c2:d3:e4:f5,-61', '00:11:22:33:44:55,-75'] }, undefined, now);
+    expect(wifi.ok && wifi.fix.records).toEqual([
+      { type: 'sensor', time: now.toISOString(), readings: { wifi_points: 2 } },
+    ]);
+  });
+
   it('refuses a numeric timestamp past the last time a Date holds, and the same in the JSON body', () => {
     // Found by the generated-input property below (seed -401669906): 8,640,000,000,000,001 ms threw a RangeError.
     for (const timestamp of ['8640000000000001', '99999999999999999999'])

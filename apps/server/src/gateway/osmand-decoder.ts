@@ -94,7 +94,14 @@ interface Reading {
   charging?: boolean;
   ignition?: boolean;
   moving?: boolean;
+  /** Cell towers (`cell=mcc,mnc,lac,cid[,signal]`) and Wi-Fi access points (`wifi=mac,signal`), as Traccar takes them. */
+  cells?: string[];
+  wifi?: string[];
 }
+
+/** Every value of a repeated parameter, trimmed, empty ones left out. */
+const all = (v: string | string[] | undefined) =>
+  (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => x.trim()).filter(Boolean);
 
 function fromQuery(q: OsmandQuery): Reading {
   const get = (name: string) => first(q[name]);
@@ -113,6 +120,8 @@ function fromQuery(q: OsmandQuery): Reading {
     charging: bool(get('charge')),
     ignition: bool(get('ignition')),
     moving: bool(get('motion')),
+    cells: all(q.cell),
+    wifi: all(q.wifi),
   };
 }
 
@@ -159,8 +168,14 @@ function toRecords(r: Reading, time: string): Record<string, unknown>[] {
   }
   if (r.ignition !== undefined) records.push({ type: 'engine', time, running: r.ignition ? 'on' : 'off' });
   if (r.batteryPct !== undefined) records.push({ type: 'battery', time, percentage: r.batteryPct });
+  // A report of cell towers or Wi-Fi alone (no fix) is kept as a report without a position, as Traccar keeps it.
+  const radio = {
+    cell_towers: r.cells?.length || undefined,
+    cell: r.cells?.[0],
+    wifi_points: r.wifi?.length || undefined,
+  };
   const readings = Object.fromEntries(
-    Object.entries({ altitude_m: r.altitude, charging: r.charging, moving: r.moving }).filter(
+    Object.entries({ altitude_m: r.altitude, charging: r.charging, moving: r.moving, ...radio }).filter(
       ([, v]) => v !== undefined,
     ),
   );

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,trips,...]
+ * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,trips,geocode,...]
  *
  * Builds a fleet in a database of its own, starts the real server on it and
  * measures every figure of bench/README.md beside its anchor; prints a table
@@ -20,6 +20,7 @@ import { benchFleetMap } from './fleet-map.js';
 import { benchPartitions } from './partitions.js';
 import { DEFAULT_PG_URL, openBenchDb, type BenchDb, type DbKind } from './db.js';
 import { benchExport } from './export.js';
+import { benchGeocode } from './geocode.js';
 import { benchFrontend } from './frontend.js';
 import { FULL, generateFleet, QUICK, type Fleet, type FleetSize } from './generate.js';
 import { benchIngest } from './ingest.js';
@@ -212,6 +213,17 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
             connections: 50,
             terminals: Math.min(1000, size.vehicles),
             intervalMs: loadInterval * 1000,
+          }),
+        );
+        await section(report, 'geocode', () =>
+          benchGeocode(bdb, server, report, {
+            ingest: {
+              terminals: Math.min(1000, size.vehicles),
+              batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
+              recordsPerBatch: 50,
+              pacedBatches: quick ? 3 : 8,
+              warmupBatches: ingestWarmup,
+            },
           }),
         );
         await section(report, 'trips', () =>

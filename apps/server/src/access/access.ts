@@ -71,8 +71,8 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
     if (!actor.engine_control) throw forbidden(engineMessages.noEngineRight);
   };
 
-  // The actor's fields written out: V8 (Node 20) makes `{ ...actor, <methods> }` in a slow path, about
-  // 10 µs a request against 0.1 µs this way (a tenth of the route code's CPU time in the bench's list calls).
+  // The actor's fields written out: V8 (Node 20) makes `{ ...actor, <methods> }` in a slow path, a hundred times
+  // the cost of this way and a tenth of the route code's CPU time in a list call (bench/README.md, Measurements behind the code: Lists).
   const access: Access = {
     account_id: actor.account_id,
     role: actor.role,

@@ -141,8 +141,8 @@ const verifyFastAnswers = process.env.NODE_ENV === 'test';
  * How a call's result becomes its answer: the response schema's parse (it strips the result to the
  * contract and writes times for the wire), except that a result the schema would return as it is
  * (the contract's fastCheck compiled from the same schema: no unknown key, every value already in its
- * wire form) is taken as it came. A 20-row vehicle page spent about 0.05 ms of a call's 0.8 ms of
- * server time in the parse and its garbage (issue #19's profile); whatever the check does not compile,
+ * wire form) is taken as it came: on a list page the parse and its garbage were a noticeable share of the
+ * call's server time (bench/README.md, Measurements behind the code: Lists); whatever the check does not compile,
  * or refuses, goes through the schema as before. Under test (`verifyFastAnswers`) both are computed
  * and must agree, so every call the suite makes checks the shortcut.
  */

@@ -27,7 +27,7 @@ export function registerPasswordByTokenRoute(app: FastifyInstance, ctx: AppConte
         const message = problemMessages[status === 'live' ? 'invalid' : status];
         return badRequest(message, { token: message });
       };
-      // Hashing takes ~0.6 s: not for links that are dead anyway.
+      // Hashing is slow on purpose (scrypt): not for links that are dead anyway.
       if ((await tokenStatus(db, tokenHash)) !== 'live') throw await refuse();
       const passwordHash = await hashPassword(body.password, config.passwordHashLog2N);
       const accountId = await db.transaction().execute(async (trx) => {

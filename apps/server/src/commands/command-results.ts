@@ -39,7 +39,7 @@ export function engineLineOf(cmd: Pick<LockedCommand, 'cmd_type' | 'cmd_info'>):
  * The engine log row lies in the time of the vehicle the terminal is on now. A
  * command made for another company (the terminal fetched it, then moved) is not
  * named there: the row keeps the engine line, not the command nor who ordered it,
- * which only the command's own history shows (issue 12, tenancy follows the terminal).
+ * which only the command's own history shows (docs/engine-control.md, "Tenancy follows the terminal").
  */
 export async function applyCommandResults(db: Db, carDataId: string, results: readonly IndexedResult[]) {
   const refused: RejectedRecord[] = [];

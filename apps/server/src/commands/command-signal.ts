@@ -2,7 +2,7 @@ import { sendOnChannel, subscribeChannel } from '../db/channel.js';
 import type { Db } from '../db/database.js';
 
 /**
- * "Commands wait for this terminal" (issue #14): said by whoever made a command,
+ * "Commands wait for this terminal" (docs/device-protocol.md §13): said by whoever made a command,
  * once the transaction that made it committed, and heard by the TCP link
  * gateway, which then hands it out at once to the terminal's open connection.
  *

@@ -8,8 +8,9 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 export const HASH_PARAMS = { log2N: 17, r: 8, p: 1, keyLength: 64 } as const;
 
 /**
- * The cost of new hashes under NODE_ENV=test (config's `passwordHashLog2N`): N=2^10, about 3 ms instead
- * of 0.6 s, as Rails' and Django's test set-ups do, since the API tests sign in thousands of times.
+ * The cost of new hashes under NODE_ENV=test (config's `passwordHashLog2N`): N=2^10, a 128th of the work of
+ * N=2^17 (bench/README.md, Measurements behind the code: Passwords), as Rails' and Django's test set-ups do, since the API tests sign in thousands
+ * of times.
  * Verification reads each hash's own parameters, so nothing else differs; a hash of this cost that
  * reached a real database is upgraded at its first sign-in (needsRehash).
  */

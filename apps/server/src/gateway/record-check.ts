@@ -7,9 +7,9 @@ import type { z } from 'zod';
  * the record exactly as it is. zod stays the authority: a record no check accepts (invalid, with a key
  * the schema does not know, of a type with no check) goes through zod as before, which accepts or
  * refuses it with its Japanese reason; record-check.test.ts compares the two on generated records.
- * Why: zod's parse allocates about 1.7 KB a record (a payload per field and a copy of the record, ten
- * times the parsed JSON) and took about 1.3 µs of the server's 11 µs a record at 75,000 records/s
- * (bench/README.md, "What was changed", item 14).
+ * Why: zod's parse allocates a payload per field and a copy of each record, many times the parsed JSON, and
+ * was a tenth of the server's CPU time a record at the gateway's target rate (bench/README.md, Measurements behind the code: Gateway;
+ * bench/HISTORY.md, "What was changed to reach the targets").
  */
 export const recordChecks: ReadonlyMap<unknown, FastCheck> = new Map(
   (DeviceRecord as unknown as { options: z.ZodObject[] }).options.flatMap((option) => {

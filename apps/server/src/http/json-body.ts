@@ -6,7 +6,7 @@ import { MAX_INPUT_DEPTH } from './input-guard.js';
  * The deepest JSON document read at all. Values deeper than MAX_INPUT_DEPTH are
  * refused after parsing (a console call's 400, a terminal's one rejected record);
  * a document deeper than this is refused as a whole before JSON.parse runs, since
- * parsing and walking millions of levels cost seconds of CPU (issue 13).
+ * parsing and walking millions of levels cost seconds of CPU (docs/security.md §5).
  */
 export const MAX_DOCUMENT_DEPTH = 2 * MAX_INPUT_DEPTH;
 

@@ -137,7 +137,7 @@ export interface DemoFleetEntry {
 
 /** Sixteen customers, each with a terminal and a vehicle: twelve in Tokyo, four in Kanagawa. */
 /**
- * Demo terminals that speak another protocol than ours (issue #14); the simulator speaks it to the
+ * Demo terminals that speak another protocol than ours (docs/device-protocol.md §10-12); the simulator speaks it to the
  * real endpoint. D-demo-12 (C000012) is a phone running Traccar Client; D-demo-14 (C000014) a Teltonika
  * tracker and D-demo-15 (C000015) a GT06 one, over TELTONIKA_PORT / GT06_PORT. No demo terminal has a
  * source-address limit (an empty ipaddr, docs/device-protocol.md §13): the demo fleet reports from this

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { SignalledMap, subscribeInvalidations } from '../db/signalled-map.js';
 
 /**
- * A short in-process cache of live sessions (issue #19): a signed-in call finds
+ * A short in-process cache of live sessions (docs/security.md §2): a signed-in call finds
  * its session here instead of asking the database every time. Revocation stays
  * immediate on every instance: whatever changes a session or the authority of
  * its account (sign-out, step-up, selection, password, role, company, engine

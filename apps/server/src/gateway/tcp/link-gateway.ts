@@ -69,7 +69,7 @@ export interface LinkGatewayOptions {
 }
 
 /**
- * Idempotency of what a terminal sends (issue #14). The JSON protocol's
+ * Idempotency of what a terminal sends (docs/device-protocol.md §5, §13). The JSON protocol's
  * receipts key on (IMEI, seq); binary frames have no seq, so the seq is made
  * of a kind (< 16, the low 4 bits) and either the record's time in ms (a GT06
  * frame, one record each; connections; command results) or, for a frame of

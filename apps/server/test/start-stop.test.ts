@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -83,6 +84,32 @@ function start(argv: string[], env: Record<string, string>): Promise<Started & {
 }
 
 const databaseUrl = inject('databaseUrl');
+
+/**
+ * README's connection sizing names the LISTEN connections an instance holds; this counts them on a started
+ * instance (sessions, terminals, commands; the live map's opens with its first viewer) and checks the text.
+ */
+async function expectListenConnections(name: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let n = 0;
+  try {
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN %'`,
+        [name],
+      );
+      n = rows[0]!.n;
+      if (n >= 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
+  expect(n).toBe(3);
+  const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
+  expect(readme).toContain('three `LISTEN` connections');
+}
 let dataDir = '';
 let databaseName = '';
 const leftovers: number[] = [];
@@ -171,6 +198,7 @@ describe('stopping the documented start commands', () => {
         DATABASE_URL: databaseName ? urlForDatabase(databaseUrl, databaseName) : '',
         DATA_DIR: dataDir,
       });
+      if (databaseName && argv[0] !== 'npm') await expectListenConnections(databaseName);
       const pids = [server.child.pid!, server.serverPid];
       leftovers.push(...pids);
       server.child.kill(signal);

@@ -61,19 +61,22 @@ export async function benchIngestTcp(bdb: BenchDb, server: BenchServer, report: 
     recordsPerBatch: opts.recordsPerFrame,
     start: Date.now() - (opts.framesPerTerminal * opts.recordsPerFrame + 60) * 1000,
   });
-  // The JSON anchor's terminals are the first n (as §2's); the TCP ones the next n.
+  // The JSON anchor's terminals are the first n (as §2's); the Teltonika ones the next n, the Queclink ones the n after.
   const jsonIds = Array.from({ length: n }, (_, t) => deviceId(t + 1));
   const tcpIds = Array.from({ length: n }, (_, t) => deviceId(n + t + 1));
   const tcpImeis = Array.from({ length: n }, (_, t) => imei(n + t + 1));
+  const glIds = Array.from({ length: n }, (_, t) => deviceId(2 * n + t + 1));
+  const glImeis = Array.from({ length: n }, (_, t) => imei(2 * n + t + 1));
   const before = await bdb.raw<{ car_device_id: string; protocol: string; ipaddr: string }>(
     'SELECT car_device_id, protocol, ipaddr FROM devices WHERE car_device_id = ANY($1::text[])',
-    [tcpIds],
+    [[...tcpIds, ...glIds]],
   );
-  if (before.length !== n) throw new Error(`the fleet has ${before.length} of the ${n} terminals needed`);
+  if (before.length !== 2 * n) throw new Error(`the fleet has ${before.length} of the ${2 * n} terminals needed`);
   // Teltonika, from any address (the generated terminals have an ipaddr of 10.x.x.x, an allow-list for TCP logins).
   await bdb.raw(`UPDATE devices SET protocol = 'teltonika', ipaddr = '' WHERE car_device_id = ANY($1::text[])`, [
     tcpIds,
   ]);
+  await bdb.raw(`UPDATE devices SET protocol = 'gl200', ipaddr = '' WHERE car_device_id = ANY($1::text[])`, [glIds]);
 
   let warnings = 0;
   const log = {
@@ -91,11 +94,13 @@ export async function benchIngestTcp(bdb: BenchDb, server: BenchServer, report: 
     publicUrl: 'http://bench.invalid',
     teltonikaPort: await freePort(),
     gt06Port: 0,
+    gl200Port: await freePort(),
     live,
     log,
   });
   try {
     if (links.teltonikaPort === null) throw new Error('the Teltonika listener did not open');
+    if (links.ports.gl200 === null) throw new Error('the Queclink listener did not open');
     const json = await runClient<JsonResult>('ingest.ts', {
       ...plan(),
       url: server.url,
@@ -109,6 +114,13 @@ export async function benchIngestTcp(bdb: BenchDb, server: BenchServer, report: 
       host: '127.0.0.1',
       port: links.teltonikaPort,
       imeis: tcpImeis,
+    });
+    const gl = await runClient<TcpResult>('ingest-tcp.ts', {
+      ...plan(),
+      host: '127.0.0.1',
+      port: links.ports.gl200,
+      imeis: glImeis,
+      protocol: 'gl200',
     });
     const records = n * opts.framesPerTerminal * opts.recordsPerFrame;
     const jsonRate = json.accepted / json.seconds;
@@ -131,7 +143,15 @@ export async function benchIngestTcp(bdb: BenchDb, server: BenchServer, report: 
       name: `logins (IMEI → 01, connection recorded), 50 at a time`,
       value: `${tcp.connected} of ${n} in ${tcp.loginSeconds.toFixed(1)} s, ${tcp.loginErrors} refused or failed`,
     });
-    for (const f of [...json.failures, ...tcp.failures]) report.note(`ingest-tcp failure: ${f}`);
+    const glRate = gl.records / gl.seconds;
+    report.add({
+      section: '2 ingest tcp',
+      name: `Queclink @Track GTFRI fixes/s committed (${n} sockets × ${opts.framesPerTerminal} reports of the same fixes, each followed by a GTHBD whose SACK says it is in)`,
+      value: `${int(glRate)} fixes/s, ${int(gl.frames / gl.seconds)} reports/s (${gl.errors} errors); report sent → SACK p50 ${ms(gl.p50)} / p99 ${ms(gl.p99)} ms`,
+      anchor: `Teltonika above: ${int(tcpRate)} records/s`,
+      ratio: `${(glRate / tcpRate).toFixed(2)}× Teltonika`,
+    });
+    for (const f of [...json.failures, ...tcp.failures, ...gl.failures]) report.note(`ingest-tcp failure: ${f}`);
     if (warnings > 0) report.note(`ingest-tcp: the TCP listener logged ${warnings} warning(s)`);
   } finally {
     await links.stop();

@@ -12,17 +12,25 @@
  */
 import { connect, type Socket } from 'node:net';
 import { encodeAvlFrame, encodeLogin, type DeviceAvl } from '@fleet/server/teltonika-device';
+import { gl200Fri, gl200Heartbeat, type DeviceFix } from '@fleet/server/text-devices';
 import { batchRecords, type IngestPlan } from '../ingest-records.js';
 
 const opts = JSON.parse(process.argv[2]!) as IngestPlan & {
   host: string;
   port: number;
   imeis: string[];
+  /** teltonika (default): Codec 8 frames, each acknowledged with its record count. gl200: Queclink GTFRI
+   * reports of the frame's fixes, each followed by a GTHBD heartbeat whose SACK comes once the report
+   * before it is committed (a connection's messages are handled in order). */
+  protocol?: 'teltonika' | 'gl200';
   loginConcurrency?: number;
   /** An acknowledgement later than this counts as an error and ends the terminal's run. */
   ackTimeoutMs?: number;
 };
 const ackTimeoutMs = opts.ackTimeoutMs ?? 120_000;
+const queclink = opts.protocol === 'gl200';
+/** `+SACK:GTHBD,300400,<count hex 4>$` */
+const SACK_SIZE = 24;
 
 /** One device connection: reads exactly the bytes asked for, in order. */
 class Conn {
@@ -126,11 +134,18 @@ await Promise.all(
       const t = nextLogin++;
       try {
         const c = await Conn.open(opts.host, opts.port);
-        c.write(encodeLogin(opts.imeis[t]!));
-        const reply = await c.read(1, 30_000);
-        if (reply[0] !== 1) {
-          c.close();
-          throw new Error(`login refused (${reply[0]})`);
+        if (queclink) {
+          // The first message names the terminal: a heartbeat, answered with its SACK once logged in.
+          c.write(gl200Heartbeat(opts.imeis[t]!, 0));
+          const reply = (await c.read(SACK_SIZE, 30_000)).toString('latin1');
+          if (!reply.startsWith('+SACK:GTHBD')) throw new Error(`no SACK (${reply})`);
+        } else {
+          c.write(encodeLogin(opts.imeis[t]!));
+          const reply = await c.read(1, 30_000);
+          if (reply[0] !== 1) {
+            c.close();
+            throw new Error(`login refused (${reply[0]})`);
+          }
         }
         conns[t] = c;
       } catch (err) {
@@ -152,6 +167,21 @@ await Promise.all(
     for (let b = 0; b < opts.batchesPerTerminal; b++) {
       const avl = frameRecords(t, b);
       const t0 = performance.now();
+      if (queclink) {
+        const fixes: DeviceFix[] = avl.filter((a) => !a.io).map((a) => ({ ...a, course: a.angle, acc: true }));
+        const count = 2 * b + 1;
+        c.write(Buffer.concat([gl200Fri(opts.imeis[t]!, fixes, count), gl200Heartbeat(opts.imeis[t]!, count + 1)]));
+        try {
+          await c.read(SACK_SIZE, ackTimeoutMs);
+          latencies.push(performance.now() - t0);
+          frames++;
+          records += fixes.length;
+        } catch (err) {
+          fail(`${opts.imeis[t]} report ${b}: ${(err as Error).message}`);
+          return;
+        }
+        continue;
+      }
       c.write(encodeAvlFrame(avl));
       try {
         const ack = (await c.read(4, ackTimeoutMs)).readUInt32BE(0);

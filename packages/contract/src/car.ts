@@ -6,6 +6,7 @@ import { CarUserForm } from './car-user.js';
 import { DeviceForm } from './device.js';
 import { flag, idField, optionalText, requiredText } from './fields.js';
 import { CountResponse, companyFilter, listFilter, listResponse, paging } from './list.js';
+import { groupFilter } from './groups.js';
 import { coordinate, fieldMessages, nullableId } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 import { TelemetryState } from './telemetry.js';
@@ -184,7 +185,7 @@ export const CarDetail = z.object({
 export type CarDetail = z.infer<typeof CarDetail>;
 
 /** isNormal: only vehicles whose terminal last reported device_state 0 (正常). */
-const carListFilter = { ...listFilter, ...companyFilter, isNormal: flag().default(false) };
+const carListFilter = { ...listFilter, ...companyFilter, ...groupFilter, isNormal: flag().default(false) };
 export const CarListCountRequest = z.object(carListFilter);
 export const CarListRequest = z.object({ ...carListFilter, ...paging });
 export const carListCount = defineCall('/api/car_list_count', CarListCountRequest, CountResponse);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { groupFilter } from './groups.js';
 import { idField } from './fields.js';
 import { connectionLabel, engineLineLabel } from './enums.js';
 import { isOutsideAvailableArea, type Area } from './rules/area.js';
@@ -77,6 +78,6 @@ export type FleetCar = z.infer<typeof FleetCar>;
 /** Live vehicles of the caller's scope; the super admin may narrow it to one company. */
 export const carMapList = defineCall(
   '/api/car_map_list',
-  z.object({ company_id: idField().nullish() }),
+  z.object({ company_id: idField().nullish(), ...groupFilter }),
   z.object({ list: z.array(FleetCar) }),
 );

@@ -39,6 +39,7 @@ export * from './audit.js';
 export * from './webhook.js';
 export * from './push.js';
 export * from './trips.js';
+export * from './groups.js';
 export * from './reports.js';
 export * from './zones.js';
 export * from './alerts.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from './wire.js';
 import { defineCall } from './call.js';
+import { groupFilter } from './groups.js';
 import { idField } from './fields.js';
 import { OkResponse } from './auth.js';
 import { validationMessages as m } from './messages.js';
@@ -204,7 +205,7 @@ export const carTrips = defineCall('/api/car_trips', CarTripsRequest, CarTripsRe
 // fleet_summary --------------------------------------------------------------------------------
 
 export const FleetSummaryRequest = z
-  .object({ from: boundField, to: boundField, company_id: idField().optional() })
+  .object({ from: boundField, to: boundField, company_id: idField().optional(), ...groupFilter })
   .superRefine(checkedRange(SUMMARY_RANGE_MAX_DAYS, tripMessages.summaryRangeTooLong))
   .transform(resolvedRange);
 export type FleetSummaryRequest = z.input<typeof FleetSummaryRequest>;

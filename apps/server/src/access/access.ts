@@ -33,6 +33,12 @@ export interface Access extends AuthedActor, Scope {
    * names, or (none named) every company.
    */
   companyFilter(requested: string | null | undefined): string | null;
+  /**
+   * For a group-limited caller (docs/groups.md), 404 unless every vehicle a call's input names (`car_id`,
+   * else `car_data_id` / `car_device_id`, at its top or in `info`; each of `car_ids`) is in its groups.
+   * `registerCall` runs it before every handler, so no call that takes a vehicle can forget it.
+   */
+  seeVehiclesOf(input: unknown): Promise<void>;
   /** 403 unless the role's capabilities allow it. */
   require(check: (caps: Capabilities) => boolean, message?: string): void;
   /** Whether a record exists and lies in the caller's scope. */
@@ -61,6 +67,8 @@ export interface Access extends AuthedActor, Scope {
 export function createAccess(db: Db, actor: AuthedActor): Access {
   const caps = capabilities(actor);
   const company = companyScope(actor);
+  // The super admin sees every company; a limit to groups holds within one company only.
+  const groups = company === null ? null : (actor.session.group_ids ?? null);
   const windows = new Map<string, Promise<TimeWindow[] | null>>();
 
   const mayCommand = (type: ReservedCommandType) => {
@@ -83,6 +91,11 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
     session: actor.session,
     caps,
     company,
+    groups,
+    async seeVehiclesOf(input) {
+      if (groups === null) return;
+      for (const [kind, id] of vehiclesNamed(input)) await access.see(kind, id);
+    },
     companyFilter: (requested) => narrowedCompany(company, requested),
     require(check, message) {
       if (!check(caps)) throw forbidden(message);
@@ -122,4 +135,22 @@ export function createAccess(db: Db, actor: AuthedActor): Access {
     },
   };
   return access;
+}
+
+type VehicleKey = 'car_id' | 'car_data_id' | 'car_device_id';
+const VEHICLE_KEYS: readonly VehicleKey[] = ['car_id', 'car_data_id', 'car_device_id'];
+
+/** The vehicles a call's input names: its car_id, else its terminal (at the top or in `info`), and its car_ids. */
+function vehiclesNamed(input: unknown): [VehicleKey, string][] {
+  const found: [VehicleKey, string][] = [];
+  const look = (o: unknown) => {
+    if (!o || typeof o !== 'object') return;
+    const r = o as Record<string, unknown>;
+    const key = VEHICLE_KEYS.find((k) => typeof r[k] === 'string' && r[k] !== '');
+    if (key) found.push([key, r[key] as string]);
+    if (Array.isArray(r.car_ids)) for (const id of r.car_ids) if (typeof id === 'string') found.push(['car_id', id]);
+  };
+  look(input);
+  look((input as { info?: unknown } | null)?.info);
+  return found;
 }

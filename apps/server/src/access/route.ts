@@ -126,6 +126,8 @@ export function registerCall<C extends Call>(
     const parsed = call.request.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const body = parsed.data as z.output<C['request']>;
+    // A branch manager's groups: any vehicle the call names outside them is not found.
+    if (access) await access.seeVehiclesOf(body);
     const result =
       opts.auth === 'user'
         ? await opts.handler({ body, request, access: access! })

@@ -1,5 +1,5 @@
 import { capabilities, managedRoles, type Actor, type Capabilities } from '@fleet/contract';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SelectionKey } from '../sessions/session.repository.js';
 import { mergeWindows, type TimeWindow } from './terminal-time.js';
@@ -31,6 +31,27 @@ export interface Scope extends Actor {
   caps: Capabilities;
   /** The company the caller is limited to; null for the super admin. */
   company: string | null;
+  /**
+   * The vehicle groups the caller is limited to within its company (a branch manager, docs/groups.md);
+   * null: not limited. Empty: limited to no group, sees no vehicle.
+   */
+  groups: readonly string[] | null;
+}
+
+/**
+ * The vehicle `carId` (a column reference) is in one of the groups (null: no condition). Every read of
+ * vehicles by a group-limited caller adds it: lists, the map, the live stream, lookups by id.
+ */
+export function inGroups(carId: Expression<unknown>, groups: readonly string[] | null) {
+  if (groups === null) return sql<SqlBool>`true`;
+  if (groups.length === 0) return sql<SqlBool>`false`;
+  return sql<SqlBool>`exists (select 1 from car_groups cg where cg.car_id = ${carId} and cg.group_id in (${sql.join(groups)}))`;
+}
+
+/** The vehicle `carId` is in the group a list or report is filtered by (null or undefined: no filter). */
+export function inGroup(carId: Expression<unknown>, groupId: string | null | undefined) {
+  if (!groupId) return sql<SqlBool>`true`;
+  return sql<SqlBool>`exists (select 1 from car_groups cf where cf.car_id = ${carId} and cf.group_id = ${groupId})`;
 }
 
 /**
@@ -63,6 +84,7 @@ export async function isVisible(db: Db, scope: Scope, kind: SelectionKey, id: st
       }
       let q = db.selectFrom('cars').select('car_id').where(column, '=', id);
       if (company !== null) q = q.where('company_id', '=', company);
+      if (scope.groups !== null) q = q.where(inGroups(sql.ref('cars.car_id'), scope.groups));
       // A terminal moved from a company's deleted vehicle to another company's live one is no longer theirs.
       if (company !== null && column !== 'car_id') q = q.where(notOnOtherCompanysLiveCar(db, column, id, company));
       return !!(await q.executeTakeFirst());

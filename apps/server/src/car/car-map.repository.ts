@@ -1,6 +1,7 @@
 import type { Area, FleetCar } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { inGroup, inGroups } from '../access/visibility.js';
 import { addressesAt } from '../geocode/addresses.js';
 import { latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
 
@@ -8,9 +9,17 @@ import { latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.rep
  * The fleet map's vehicles: every live vehicle of `company` (null: all), with the latest state the
  * `scope` may read (terminal periods, latest-state.repository) and its available region.
  */
-export async function listFleetCars(db: Db, company: string | null, scope: string | null): Promise<FleetCar[]> {
+export async function listFleetCars(
+  db: Db,
+  company: string | null,
+  scope: string | null,
+  groups: { limit: readonly string[] | null; filter?: string | null | undefined } = { limit: null },
+): Promise<FleetCar[]> {
   let cars = db.selectFrom('cars as c').where('c.is_delete', '=', false);
   if (company !== null) cars = cars.where('c.company_id', '=', company);
+  // A group-limited reader's groups, and the group the map is filtered by (docs/groups.md).
+  if (groups.limit !== null) cars = cars.where(inGroups(sql.ref('c.car_id'), groups.limit));
+  if (groups.filter) cars = cars.where(inGroup(sql.ref('c.car_id'), groups.filter));
   const rows = await cars
     .select(['c.car_id', 'c.car_number', 'c.company_id', 'c.company_name', 'c.user_name', 'c.car_data_id'])
     .select(['c.lat_min', 'c.lat_max', 'c.lng_min', 'c.lng_max'])

@@ -5,9 +5,17 @@ import type { Db } from '../db/database.js';
 import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
 import { findLatestState, listStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
+import { inGroup, inGroups } from '../access/visibility.js';
 
 export interface CarListFilter extends ListFilterInput {
   isNormal: boolean;
+  /** Only the vehicles of this group (docs/groups.md). */
+  group_id?: string | null | undefined;
+}
+
+/** The vehicle list's caller: its company and the groups it is limited to (null: not limited). */
+interface CarListScope extends ListScope {
+  groups: readonly string[] | null;
 }
 
 /**
@@ -38,8 +46,13 @@ const carList = defineList({
   primaryKey: 'car_id',
   deleted: sql.ref('c.is_delete'),
   company: sql.ref('c.company_id'),
-  from: (db: Db, _scope: ListScope, filter: CarListFilter) => {
-    const q = db.selectFrom('cars as c');
+  // The groups are part of a statement's shape: a group-limited account has its own statements.
+  scope: (caller: CarListScope) => ({ company: caller.company, groups: caller.groups }),
+  from: (db: Db, scope: CarListScope, filter: CarListFilter) => {
+    const q = db
+      .selectFrom('cars as c')
+      .$if(scope.groups !== null, (w) => w.where(inGroups(sql.ref('c.car_id'), scope.groups)))
+      .$if(!!filter.group_id, (w) => w.where(inGroup(sql.ref('c.car_id'), filter.group_id)));
     // isNormal: the terminal's latest device_state is 0 (正常); no report yet is not normal (docs/decisions.md).
     if (!filter.isNormal) return q;
     return q.where(({ exists, selectFrom }) =>
@@ -51,10 +64,11 @@ const carList = defineList({
       ),
     );
   },
-  // Counted when written (migration list_counts), unless only those with a normal terminal are asked for.
+  // Counted when written (migration list_counts), unless only those with a normal terminal, or of groups, are asked for.
   tally: {
     rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'cars'),
-    covers: (filter: CarListFilter) => !filter.isNormal,
+    covers: (filter: CarListFilter, scope: CarListScope) =>
+      !filter.isNormal && !filter.group_id && scope.groups === null,
   },
   // The sort keys are the vehicle's own columns (defineList's deferred join); the customer's state and the
   // terminal's latest state (as the company may see it) are joined to the page: one statement.

@@ -39,7 +39,10 @@ export function registerCarRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, ctx, carMapList, {
     auth: 'user',
     handler: async ({ body, access }) => ({
-      list: await listFleetCars(db, access.companyFilter(body.company_id), access.company),
+      list: await listFleetCars(db, access.companyFilter(body.company_id), access.company, {
+        limit: access.groups,
+        filter: body.group_id,
+      }),
     }),
   });
 

@@ -681,7 +681,35 @@ export interface AlertsTable {
   acked_by: string | null;
 }
 
+/** A company's vehicle group (拠点・部署, migration vehicle_groups). */
+export interface VehicleGroupsTable {
+  group_id: string;
+  company_id: string;
+  name: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface CarGroupsTable {
+  car_id: string;
+  group_id: string;
+}
+
+/** An account limited to groups (a row: limited, even to none). */
+export interface AccountGroupLimitsTable {
+  account_id: string;
+}
+
+export interface AccountGroupsTable {
+  account_id: string;
+  group_id: string;
+}
+
 export interface DB {
+  vehicle_groups: VehicleGroupsTable;
+  car_groups: CarGroupsTable;
+  account_group_limits: AccountGroupLimitsTable;
+  account_groups: AccountGroupsTable;
   companies: CompaniesTable;
   accounts: AccountsTable;
   sessions: SessionsTable;

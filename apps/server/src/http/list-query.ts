@@ -216,10 +216,10 @@ export interface ListDefinition<
   /**
    * The list's rows as counted when written (migration list_counts). `rows`: the rows of `list_counts as t`
    * whose `n` sum to the count of a filter without a search, before the deletion flag and the company, which
-   * `count` applies on t's columns as on the list's. `covers`: false when the filter narrows by what
+   * `count` applies on t's columns as on the list's. `covers`: false when the filter (or the scope) narrows by what
    * list_counts does not hold (e.g. 正常のみ), and the rows are counted.
    */
-  tally?: { rows: (db: Db, scope: S) => AnyQuery; covers: (filter: F) => boolean };
+  tally?: { rows: (db: Db, scope: S) => AnyQuery; covers: (filter: F, scope: S) => boolean };
 }
 
 /** From this offset a page may be read from the list's end: below it, skipping costs less than the count. */
@@ -262,8 +262,8 @@ export function defineList<
       sql<number>`coalesce(sum(t.n), 0)::int`.as('count'),
     );
   /** The tally, when it holds the count of this filter: no search, and nothing it leaves to the rows. */
-  const tallyFor = (filter: F) =>
-    def.tally?.covers(filter) && listSearchOf(def, filter) === null ? def.tally : undefined;
+  const tallyFor = (filter: F, scope: S) =>
+    def.tally?.covers(filter, scope) && listSearchOf(def, filter) === null ? def.tally : undefined;
   const statements = createStatementCache();
   type Kind = 'count' | 'tally' | 'page' | 'reversed page';
   /** Builds a call's statement from its scope, input and search (compiled passes placeholders for the values). */
@@ -319,7 +319,7 @@ export function defineList<
   /** The count of a filter: from the tally where it holds it (a sum of a few rows), else by counting the rows. */
   async function count(db: Db, caller: S, filter: F): Promise<number> {
     const scope = narrow(caller);
-    const tally = tallyFor(filter);
+    const tally = tallyFor(filter, scope);
     const found = tally
       ? await run(db, 'tally', scope, filter, (s, f) => tallyOf(db, s, f, tally))
       : await run(db, 'count', scope, filter, (s, f, search) => countOf(db, s, f, search));
@@ -340,7 +340,7 @@ export function defineList<
       const scope = narrow(caller);
       let paging: F & PagingInput = query;
       let reversed = false;
-      if (query.offset >= REVERSE_FROM && tallyFor(query)) {
+      if (query.offset >= REVERSE_FROM && tallyFor(query, scope)) {
         // The filter alone: the paging is no part of the tally's statement (nor of its shape in the cache).
         const { offset: _offset, limit: _limit, sorts: _sorts, ...filter } = query;
         const total = await count(db, caller, filter as unknown as F);

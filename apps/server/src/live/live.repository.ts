@@ -2,6 +2,7 @@ import { LIVE_TICKET_SECONDS } from '@fleet/contract';
 import { sql } from 'kysely';
 import { hashToken, newToken } from '../sessions/token.js';
 import type { Db } from '../db/database.js';
+import { inGroups } from '../access/visibility.js';
 
 /** A single-use ticket for one live stream, bound to the session that asked for it. */
 export async function createTicket(db: Db, tokenHash: string): Promise<string> {
@@ -34,9 +35,13 @@ export async function redeemTicket(db: Db, ticket: string): Promise<string | und
 
 /**
  * Terminals a scope may watch, with their vehicle: a company's vehicles with a
- * terminal, or (scope null, the super admin) every terminal.
+ * terminal (a group-limited account's: those in its groups), or (scope null, the super admin) every terminal.
  */
-export async function visibleTerminals(db: Db, company: string | null): Promise<Map<string, string | null>> {
+export async function visibleTerminals(
+  db: Db,
+  company: string | null,
+  groups: readonly string[] | null = null,
+): Promise<Map<string, string | null>> {
   if (company === null) {
     const rows = await db
       .selectFrom('devices as d')
@@ -50,6 +55,7 @@ export async function visibleTerminals(db: Db, company: string | null): Promise<
     .select(['car_data_id', 'car_id'])
     .where('company_id', '=', company)
     .where('car_data_id', 'is not', null)
+    .where(inGroups(sql.ref('cars.car_id'), groups))
     // A deleted vehicle's terminal that now sits on another company's live vehicle is theirs, not ours.
     .where(
       sql<boolean>`(not cars.is_delete or not exists (select 1 from cars o where o.car_data_id = cars.car_data_id and not o.is_delete and o.company_id is distinct from cars.company_id))`,

@@ -20,8 +20,12 @@ import { createTicket, redeemTicket, visibleTerminals } from './live.repository.
 
 const HEARTBEAT_MS = 25_000;
 /** What a stream is opened under: a change to any of these ends it. */
-const authorityOf = (s: { role: number; company_id: string | null; engine_control: boolean | null }) =>
-  `${s.role}/${s.company_id ?? ''}/${s.engine_control}`;
+const authorityOf = (s: {
+  role: number;
+  company_id: string | null;
+  engine_control: boolean | null;
+  session: { group_ids: string[] | null };
+}) => `${s.role}/${s.company_id ?? ''}/${s.engine_control}/${s.session.group_ids?.join(',') ?? '*'}`;
 /** A client this far behind is dropped; EventSource reconnects and gets a fresh snapshot. */
 const MAX_BUFFERED = 1024 * 1024;
 
@@ -79,11 +83,14 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     const authority = authorityOf(access);
     const scope = access.company;
     // The snapshot reads as every read path does (listLatestStates); the vehicles are the ones of now.
-    const terminals = await visibleTerminals(db, scope);
+    const terminals = await visibleTerminals(db, scope, access.groups);
+    const carIds = new Set(terminals.values());
     const visible = (s: TelemetryState): LiveState | null =>
       scope === null || terminals.has(s.car_data_id) ? { ...s, car_id: terminals.get(s.car_data_id) ?? null } : null;
     /** A change: the super admin's whole; a company's only while the terminal is on its vehicle, of its own time. */
     const pushed = (r: LiveRecord): LiveState | null => {
+      // A group-limited account: only its groups' vehicles, as they were when the stream opened.
+      if (access.groups !== null && !(r.owner_car_id !== null && carIds.has(r.owner_car_id))) return null;
       const state = pushedStateOf(r, scope);
       return state && { ...state, car_id: r.owner_car_id };
     };

@@ -5,7 +5,7 @@ import { deliver, type Finding } from './deliver.js';
 import { foldMotion, type Motion } from './motion.js';
 import { lockMotions, saveMotions } from './motion.repository.js';
 import { findCarsByDataIds, latestPositions, loadVehicleAreas, type NotifyCar } from './notification.repository.js';
-import { findSubscribers, seesCompany } from './settings.repository.js';
+import { findSubscribers, seesCar } from './settings.repository.js';
 import { findBatchEvents, inTimeOrder } from './telemetry-rules.js';
 import { queueTerminalEvents } from '../webhooks/terminal-events.js';
 import { judgeZones, type ZoneFinding } from '../zones/judge-batch.js';
@@ -115,7 +115,7 @@ export async function evaluateBatches(
     cars.map((c) => c.company_id),
   );
   const carSubs = cars
-    .map((car) => ({ car, subs: subs.filter((s) => seesCompany(s, car.company_id)) }))
+    .map((car) => ({ car, subs: subs.filter((s) => seesCar(s, car)) }))
     .filter((c) => c.subs.length > 0);
   if (carSubs.length === 0) return 0;
   const areas = await loadVehicleAreas(

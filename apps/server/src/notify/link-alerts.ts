@@ -2,7 +2,7 @@ import type { NotifyItemKey } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { deliver } from './deliver.js';
 import { findCarsByDataIds, latestPositions } from './notification.repository.js';
-import { findSubscribers, seesCompany } from './settings.repository.js';
+import { findSubscribers, seesCar } from './settings.repository.js';
 
 export interface LinkAlert {
   item: Extract<NotifyItemKey, 'terminal_duplicate' | 'terminal_new_address'>;
@@ -34,7 +34,7 @@ export async function raiseLinkAlert(db: Db, alert: LinkAlert, opts: { publicUrl
   let told = 0;
   for (const car of cars) {
     for (const sub of subs) {
-      if (!sub.items[alert.item].enable || !seesCompany(sub, car.company_id)) continue;
+      if (!sub.items[alert.item].enable || !seesCar(sub, car)) continue;
       const sent = await db
         .transaction()
         .execute((trx) =>

@@ -72,6 +72,8 @@ export interface Subscriber {
   company_id: string | null;
   items: Record<NotifyItemKey, NotifyItemSetting>;
   channels: Record<NotifyItemKey, NotifyItemChannels>;
+  /** A group-limited account's vehicles (docs/groups.md): it is told about these only; null: not limited. */
+  cars: ReadonlySet<string> | null;
 }
 
 /**
@@ -96,6 +98,9 @@ export async function findSubscribers(
       'ns.email',
       'ns.items',
       'ns.channels',
+      sql<string[] | null>`CASE WHEN EXISTS (SELECT 1 FROM account_group_limits l WHERE l.account_id = a.account_id)
+        THEN array(SELECT DISTINCT cg.car_id FROM account_groups ag JOIN car_groups cg ON cg.group_id = ag.group_id
+          WHERE ag.account_id = a.account_id) END`.as('group_cars'),
     ])
     .where('a.is_delete', '=', false)
     .where((eb) => eb.or(items.map((k) => eb(sql<string>`ns.items -> ${k} ->> 'enable'`, '=', 'true'))));
@@ -117,6 +122,7 @@ export async function findSubscribers(
     company_id: r.company_id,
     items: toItems(r.items),
     channels: toChannels(r.channels),
+    cars: r.group_cars === null ? null : new Set(r.group_cars),
   }));
 }
 
@@ -135,6 +141,15 @@ export function subscriberExists(items: readonly NotifyItemKey[], companyColumn:
       AND (account_is_super_admin(a.role, a.company_id) OR a.company_id = ${sql.ref(companyColumn)}))`;
 }
 
-/** Whether a subscriber may see a vehicle of `carCompany` (the rule of findSubscribers). */
+/** Whether a subscriber may see a vehicle of `carCompany` (the rule of findSubscribers, groups aside). */
 export const seesCompany = (s: Pick<Subscriber, 'role' | 'company_id'>, carCompany: string | null) =>
   isSuperAdmin(s) || (carCompany !== null && s.company_id === carCompany);
+
+/**
+ * Whether a subscriber may see a vehicle (the rule of findSubscribers): a super admin every one, anyone
+ * else its company's, and a group-limited account only its groups' vehicles.
+ */
+export const seesCar = (
+  s: Pick<Subscriber, 'role' | 'company_id' | 'cars'>,
+  car: { car_id: string; company_id: string | null },
+) => seesCompany(s, car.company_id) && (isSuperAdmin(s) || s.cars === null || s.cars.has(car.car_id));

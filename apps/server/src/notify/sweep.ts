@@ -4,7 +4,7 @@ import { systemClock } from '../mail/clock.js';
 import { COOLDOWN_MS, deliver } from './deliver.js';
 import type { NotifyOptions } from './evaluate-batch.js';
 import { lastNotifications, listSweepVehicles, notificationKey } from './notification.repository.js';
-import { findSubscribers, seesCompany } from './settings.repository.js';
+import { findSubscribers, seesCar } from './settings.repository.js';
 import { findSweepEvents } from './sweep-rules.js';
 
 export const SWEEP_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigger === 'sweep');
@@ -24,7 +24,7 @@ export async function runSweep(db: Db, opts: NotifyOptions): Promise<number> {
   let queued = 0;
   for (const v of vehicles) {
     for (const sub of subs) {
-      if (!seesCompany(sub, v.car.company_id)) continue;
+      if (!seesCar(sub, v.car)) continue;
       for (const f of findSweepEvents(v, sub.items, now)) {
         // Quick pre-check without a transaction; deliver checks again under the lock.
         const prev = last.get(notificationKey(sub.account_id, v.car.car_id, f.item));

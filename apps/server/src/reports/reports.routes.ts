@@ -37,6 +37,8 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
     const parsed = ReportExportQuery.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(undefined, fieldErrors(parsed.error));
     const q = parsed.data;
+    // A group-limited account: a vehicle outside its groups is not found, as for every call.
+    await access.seeVehiclesOf(q);
     const leave = enter(access.account_id);
     if (!leave) throw tooManyRequests(reportMessages.exportBusy);
     try {

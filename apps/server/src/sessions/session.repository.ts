@@ -71,6 +71,10 @@ export async function findSession(db: Db, tokenHash: string, life: SessionLifeti
       's.sel_user_id',
       's.sel_data_id',
       's.sel_device_id',
+      // The groups an account is limited to (docs/groups.md); null: not limited, the whole company.
+      sql<string[] | null>`CASE WHEN EXISTS (SELECT 1 FROM account_group_limits l WHERE l.account_id = a.account_id)
+        THEN coalesce((SELECT array_agg(g.group_id ORDER BY g.group_id) FROM account_groups g
+          WHERE g.account_id = a.account_id), '{}') END`.as('group_ids'),
     ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)

@@ -1,6 +1,7 @@
 import { defaultTripSettings, type TripSettings } from '@fleet/contract';
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
+import { inGroup, inGroups } from '../access/visibility.js';
 import type { DB } from '../db/schema.js';
 import { GPS_ORDER } from '../telemetry/log-order.js';
 import type { Position, StopSpan, TripPiece } from './detect.js';
@@ -418,23 +419,35 @@ export interface SummaryRow {
  * [from, to] while on it (its periods), summed from the trip pieces that start in the range. A piece that
  * goes on from the one before it (midnight) is no trip of its own unless it is the first in the range.
  */
-export async function findFleetSummary(
-  db: Db,
-  opts: { company: string | null; from: Date; to: Date },
-): Promise<SummaryRow[]> {
+/**
+ * Which vehicles a summary counts: the company's (null: all), a group-limited reader's groups only, and the
+ * group it is filtered by.
+ */
+export interface SummaryScope {
+  company: string | null;
+  groups?: readonly string[] | null;
+  groupId?: string | null | undefined;
+  from: Date;
+  to: Date;
+}
+
+const vehiclesOf = (o: SummaryScope) =>
+  sql<boolean>`${o.company === null ? sql`true` : sql`c.company_id = ${o.company}`} AND ${inGroups(sql.ref('c.car_id'), o.groups ?? null)} AND ${inGroup(sql.ref('c.car_id'), o.groupId)}`;
+
+export async function findFleetSummary(db: Db, opts: SummaryScope): Promise<SummaryRow[]> {
   const { from, to } = opts;
   const DAY = 86_400_000;
   const JST = 9 * 3600_000;
   // Whole days in Japan (what the screens and reports ask for): a row per vehicle and day from trip_days.
   if ((from.getTime() + JST) % DAY === 0 && (to.getTime() + 1 + JST) % DAY === 0)
-    return summaryByDays(db, opts.company, from, to);
+    return summaryByDays(db, opts, from, to);
   return summaryByPieces(db, opts);
 }
 
-async function summaryByDays(db: Db, company: string | null, from: Date, to: Date): Promise<SummaryRow[]> {
+async function summaryByDays(db: Db, opts: SummaryScope, from: Date, to: Date): Promise<SummaryRow[]> {
   const day = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
   const [first, last] = [day(from), day(to)];
-  const own = company === null ? sql<boolean>`true` : sql<boolean>`c.company_id = ${company}`;
+  const own = vehiclesOf(opts);
   const { rows } = await sql<SummaryDbRow>`
     SELECT c.car_id, c.car_number, c.car_data_id,
            coalesce(d.distance_m, 0) AS distance_m, coalesce(d.driving_s, 0) AS driving_s,
@@ -475,9 +488,9 @@ const summaryRow = (r: SummaryDbRow): SummaryRow => ({
 });
 
 /** Any other range: the pieces and stops themselves, each vehicle's through its periods. */
-async function summaryByPieces(db: Db, opts: { company: string | null; from: Date; to: Date }): Promise<SummaryRow[]> {
+async function summaryByPieces(db: Db, opts: SummaryScope): Promise<SummaryRow[]> {
   const { from, to } = opts;
-  const company = opts.company === null ? sql<boolean>`true` : sql<boolean>`c.company_id = ${opts.company}`;
+  const company = vehiclesOf(opts);
   const { rows } = await sql<SummaryDbRow>`
     SELECT c.car_id, c.car_number, c.car_data_id,
            coalesce(t.distance_m, 0) AS distance_m, coalesce(t.driving_s, 0) AS driving_s,

@@ -131,11 +131,17 @@ type Summary = CallResult<typeof fleetSummary>;
 export async function fleetSummaryFor(
   db: Db,
   access: Access,
-  q: { from: string; to: string; company_id?: string | undefined },
+  q: { from: string; to: string; company_id?: string | undefined; group_id?: string | null | undefined },
 ): Promise<Summary> {
   if (q.company_id !== undefined && !(await access.sees('company_id', q.company_id))) throw notFound();
   const company = access.companyFilter(q.company_id);
-  const rows = await findFleetSummary(db, { company, from: new Date(q.from), to: new Date(q.to) });
+  const rows = await findFleetSummary(db, {
+    company,
+    groups: access.groups,
+    groupId: q.group_id,
+    from: new Date(q.from),
+    to: new Date(q.to),
+  });
   const total = { distance_m: 0, driving_s: 0, trips: 0 };
   for (const r of rows) {
     total.distance_m += r.distance_m;

@@ -122,6 +122,15 @@ import {
   zoneAdd,
   zoneList,
   zoneUpdate,
+  accountGroups,
+  accountGroupsUpdate,
+  carGroups,
+  carGroupsUpdate,
+  groupAdd,
+  groupCarsAdd,
+  groupDelete,
+  groupList,
+  groupUpdate,
   zoneDelete,
   carZones,
   carZonesUpdate,
@@ -398,6 +407,12 @@ const TRIP_READERS: Expectation = {
 const oneDay = { from: '2026-11-23', to: '2026-11-23' };
 
 const circleZone = { name: '本社', shape: 'circle' as const, lat: 35.68, lng: 139.76, radius_m: 300 };
+/** A fresh vehicle group of the target company. */
+const groupOf = async (w: World, target: Target) => {
+  const group_id = freshId('grp', target);
+  await w.db.insertInto('vehicle_groups').values({ group_id, company_id: companyOf[target], name: group_id }).execute();
+  return group_id;
+};
 /** A fresh zone of the target company. */
 const zoneOf = async (w: World, target: Target) => {
   const zone_id = freshId('zone', target);
@@ -634,6 +649,27 @@ export const matrix: MatrixRow[] = [
       device: newDevice(target),
       car: { car_id: freshId('car', target), car_number: '品川 300 う 11-22' },
     },
+  })),
+
+  // Vehicle groups (docs/groups.md) ---------------------------------------------------------
+  post(groupList, SIGNED_IN, none),
+  post(groupAdd, ACCOUNT_ADD, (_w, target) => ({
+    body: { info: { name: freshId('group', target), company_id: companyOf[target] } },
+  })),
+  post(groupUpdate, EDITORS, async (w, target) => ({
+    body: { group_id: await groupOf(w, target), info: { name: freshId('renamed', target) } },
+  })),
+  post(groupDelete, EDITORS, async (w, target) => ({ body: { group_id: await groupOf(w, target) } })),
+  post(carGroups, OWN_COMPANY, carOf),
+  post(carGroupsUpdate, EDITORS, async (w, target) => ({
+    body: { car_id: fixtureOf(target).car_id, group_ids: [await groupOf(w, target)] },
+  })),
+  post(groupCarsAdd, EDITORS, async (w, target) => ({
+    body: { group_id: await groupOf(w, target), car_ids: [fixtureOf(target).car_id] },
+  })),
+  post(accountGroups, EDITORS, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
+  post(accountGroupsUpdate, EDITORS, (_w, target) => ({
+    body: { account_id: otherAccountOf(target), group_ids: null },
   })),
 
   // Zones and the alert inbox (docs/zones.md) -----------------------------------------------

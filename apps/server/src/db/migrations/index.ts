@@ -38,9 +38,10 @@ import * as terminalPeriodsCarIndex from './2026_12_19_110000_terminal_periods_c
 import * as tripDays from './2026_12_19_120000_trip_days.js';
 import * as reportSubscriptions from './2026_12_19_200000_report_subscriptions.js';
 import * as accountRights from './2026_12_21_090000_account_rights.js';
-import * as zonesAlerts from './2026_12_25_090000_zones_alerts.js';
 import * as geocode from './2026_12_23_090000_geocode.js';
 import * as terminalProtocolsMore from './2026_12_24_090000_terminal_protocols_more.js';
+import * as zonesAlerts from './2026_12_25_090000_zones_alerts.js';
+import * as vehicleGroups from './2026_12_26_090000_vehicle_groups.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -82,8 +83,9 @@ export const migrations: Record<string, Migration> = {
   '2026_12_19_120000_trip_days': tripDays,
   '2026_12_19_200000_report_subscriptions': reportSubscriptions,
   '2026_12_21_090000_account_rights': accountRights,
-  '2026_12_25_090000_zones_alerts': zonesAlerts,
   '2026_12_23_090000_geocode': geocode,
   '2026_12_24_090000_terminal_protocols_more': terminalProtocolsMore,
+  '2026_12_25_090000_zones_alerts': zonesAlerts,
+  '2026_12_26_090000_vehicle_groups': vehicleGroups,
   '2026_12_27_090000_forgiving_search': forgivingSearch,
 };

@@ -104,7 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const tiles = tileOrigin(config.TILE_URL);
 
   // The security headers (CSP and the rest), built once: @fastify/helmet rebuilt helmet's middleware, CSP
-  // string included, on every request (4 % of a gateway batch's server time in the #19 profile).
+  // string included, on every request, a visible share of a gateway batch's server time (bench/README.md, Measurements behind the code: Gateway).
   const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
@@ -122,7 +122,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   // A terminal's answer (the routes under /device/) is never a document a browser renders: it gets the headers
   // an API needs (OWASP's REST cheat sheet: no content, no framing, no sniffing, no caching), not the console's
-  // dozen, which were two thirds of a batch answer's bytes and a tenth of its HTTP time (#19).
+  // dozen, which were most of a batch answer's bytes and a tenth of its HTTP time (bench/README.md, Measurements behind the code: Gateway).
   const deviceHeaders = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',

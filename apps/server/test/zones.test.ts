@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { accounts, callAs, companyB, createSignedInApp, fleet, login, unchecked, type SignedInApp } from './helper.js';
+import { poll, report, reserveEngineOk } from './engine-support.js';
 import { reply, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
@@ -174,5 +175,20 @@ describe('judgement at ingest, the timeline and the inbox', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('records a command the terminal reports as failed', async () => {
+    const command = await reserveEngineOk(t.app, t.tokens.managerA, fleet.A.car_data_id, 0);
+    expect(await poll(t.app, terminalA)).toContain(command.command_id);
+    await report(t.app, terminalA, command.command_id, false, 'リレー応答なし');
+    const [failed] = (await t.call(alertList, { unacknowledged: true }, 'staffA')).body.list.filter(
+      (a) => a.kind === 'command_failed',
+    );
+    expect(failed).toMatchObject({
+      car_id: fleet.A.car_id,
+      what: 'エンジン始動の許可に失敗しました（リレー応答なし）',
+    });
+    const events = (await t.call(carEvents, { car_data_id: fleet.A.car_data_id }, 'staffA')).body.events;
+    expect(events.filter((e) => e.type === 'command').map((e) => e.what)).toEqual(['エンジン始動の許可：失敗しました']);
   });
 });

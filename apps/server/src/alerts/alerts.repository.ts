@@ -118,3 +118,27 @@ export async function terminalAlerts(db: Db, carDataId: string, from: string | n
   if (to) q = q.where('happened_at', '<=', new Date(to));
   return q.orderBy('happened_at').limit(limit).execute();
 }
+
+/**
+ * Commands a terminal reported as failed, one alert each (kind command_failed), with the vehicle and company
+ * the command was made for. Run in the transaction that stores the results.
+ */
+export async function recordCommandFailures(
+  db: Db,
+  failures: readonly { id: number; detail: string; time: string }[],
+  now: Date,
+) {
+  if (failures.length === 0) return;
+  await sql`
+    INSERT INTO alerts (dedupe_key, company_id, car_id, car_data_id, kind, what, happened_at, created_at)
+    SELECT 'command_failed:' || c.id, c.company_id, c.car_id, c.car_data_id, 'command_failed',
+           CASE WHEN c.cmd_type = 'set_engine_boot_permission' AND c.cmd_info ->> 'cmd' = '1'
+                THEN 'エンジン始動の禁止' WHEN c.cmd_type = 'set_engine_boot_permission' THEN 'エンジン始動の許可'
+                ELSE c.cmd_type END || 'に失敗しました' || CASE WHEN f.detail <> '' THEN '（' || f.detail || '）' ELSE '' END,
+           f.time, ${now}
+    FROM unnest(${failures.map((f) => f.id)}::bigint[], ${failures.map((f) => f.detail)}::text[],
+                ${failures.map((f) => f.time)}::timestamptz[]) AS f(id, detail, time)
+    JOIN reserved_commands c ON c.id = f.id
+    WHERE c.car_id IS NOT NULL
+    ON CONFLICT (dedupe_key) DO NOTHING`.execute(db);
+}

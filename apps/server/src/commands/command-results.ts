@@ -1,5 +1,6 @@
 import { deviceProtocolMessages as msg, reservationStates, type RecordOf, type RejectedRecord } from '@fleet/contract';
 import type { Insertable } from 'kysely';
+import { recordCommandFailures } from '../alerts/alerts.repository.js';
 import type { Db } from '../db/database.js';
 import type { EngineLogsTable } from '../db/schema.js';
 import {
@@ -83,5 +84,11 @@ export async function applyCommandResults(db: Db, carDataId: string, results: re
     }
   }
   await completeCommands(db, done);
+  // A failed command is an alert of the inbox (docs/zones.md "Alerts").
+  await recordCommandFailures(
+    db,
+    done.filter((d) => !d.success),
+    new Date(),
+  );
   return { refused, engineRows, lineChanges };
 }

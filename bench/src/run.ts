@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,trips,geocode,...]
+ * npm run bench [-- --quick] [--db=pglite|pg|both] [--only=lists,ingest,ingest-tcp,fleetmap,trips,geocode,compression,...]
  *
  * Builds a fleet in a database of its own, starts the real server on it and
  * measures every figure of bench/README.md beside its anchor; prints a table
@@ -19,6 +19,7 @@ import { launch } from './browser.js';
 import { benchFleetMap } from './fleet-map.js';
 import { benchPartitions } from './partitions.js';
 import { DEFAULT_PG_URL, openBenchDb, type BenchDb, type DbKind } from './db.js';
+import { benchCompression } from './compression.js';
 import { benchExport } from './export.js';
 import { benchGeocode } from './geocode.js';
 import { benchFrontend } from './frontend.js';
@@ -188,6 +189,7 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
         await section(report, 'frontend', () => benchFrontend(browser, server, webRoot, fleet, report));
       await section(report, 'fleetmap', () => benchFleetMap(webRoot ? browser : null, server, bdb, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
+      await section(report, 'compression', () => benchCompression(server, fleet, report));
       // The terminals these sections drive report from this machine, whatever their generated ipaddr says.
       await fromAnySource(bdb, Math.min(1000, size.vehicles), async () => {
         await section(report, 'ingest', () =>

@@ -42,7 +42,7 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     // Passwords hashed at the tests' cheaper scrypt cost (config's passwordHashLog2N): about eighty sign-ins
-    // at 0.6 s each otherwise. The session cache stays on, as in every other start.
+    // at the production cost (most of a second each) otherwise. The session cache stays on, as in every other start.
     NODE_ENV: 'test',
     SESSION_CACHE: '1',
     SIMULATE: '0',

@@ -1,7 +1,7 @@
 import { expect, loginAs, test } from '../support/fixtures';
 import { choose } from '../support/master-data';
 
-// Issue #15.16: 車両ステータス says what it means, and a save is confirmed.
+// docs/console.md, "Vehicle screens": 車両ステータス says what it means, and a save is confirmed.
 test('車両ステータス shows its meaning and confirms a save', async ({ page }) => {
   await loginAs(page, 'admin', '/car/car_detail/C000014');
   await expect(page.getByText('通常（0）').first()).toBeVisible();

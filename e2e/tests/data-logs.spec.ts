@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, loginAs, test } from '../support/fixtures';
 import { demoTerminal, sendBatch } from '../support/terminal';
 
-// Issue #15.5-7, 9, 10: the data-log screen in Japanese, truthful and self-sufficient.
+// docs/telemetry.md, "Console calls": the data-log screen in Japanese, truthful and self-sufficient.
 const t = demoTerminal(4); // a Tokyo vehicle: the Kanagawa ones must never report (operator-screens.spec.ts)
 const start = Date.parse('2026-04-02T23:40:00Z'); // 08:40 JST on 04/03
 const at = (min: number) => new Date(start + min * 60_000).toISOString();

@@ -2,7 +2,7 @@ import { DEMO_PASSWORD, expect, loginAs, test } from '../support/fixtures';
 import { apiAs } from '../support/master-data';
 import { demoTerminal, sendBatch } from '../support/terminal';
 
-// Issue #15.15: after a prohibit the command history follows the live state together with the
+// docs/engine-control.md: after a prohibit the command history follows the live state together with the
 // status panel (not at its next 10 s poll), and its cells stay on one line.
 test('the command history follows the status panel at once and its cells do not wrap', async ({ page }) => {
   const t = demoTerminal(8); // Tokyo: the Kanagawa vehicles must never report (operator-screens.spec.ts)

@@ -1,6 +1,6 @@
 import { expect, loginAs, test } from '../support/fixtures';
 
-// Issue #15.13: every invalid field shows its message at once.
+// docs/console.md: every invalid field shows its message at once.
 test('パスワード変更 flags an empty 現在のパスワード together with the other fields', async ({ page }) => {
   await loginAs(page, 'tokyo-admin', '/account/password_reset');
   await page.getByLabel('パスワード（確認）').fill('different-1');

@@ -1,7 +1,7 @@
 import { expect, loginAs, test } from '../support/fixtures';
 import { bodyRows, uniqueId, uniqueImei } from '../support/master-data';
 
-/** Issue #14: a terminal that speaks OsmAnd (Traccar Client) is registered on the terminal screens and reports over HTTP. */
+/** docs/device-protocol.md §10: a terminal that speaks OsmAnd (Traccar Client) is registered on the terminal screens and reports over HTTP. */
 test('an OsmAnd terminal is registered with its protocol, shown in the list, and stores a Traccar Client fix', async ({
   page,
   request,

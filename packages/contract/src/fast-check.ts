@@ -4,8 +4,8 @@ import { toWireTime } from './wire.js';
 /**
  * A plain check derived from a contract schema, for the paths where zod's parse is the cost: the
  * console's fleet map (10,000 rows and their live states; the console runs zod without its JIT, as the
- * CSP forbids eval) and the device gateway (tens of thousands of records a second; zod's parse
- * allocates about 1.7 KB a record there). The schema stays the one source of truth: the check is
+ * CSP forbids eval) and the device gateway (tens of thousands of records a second, where zod's parse
+ * allocates many times each record's size: bench/README.md, Measurements behind the code: Gateway). The schema stays the one source of truth: the check is
  * compiled from its definition, once, and answers true only for a value the schema would return as it
  * is; anything else (an unknown key, a non-canonical time, a value out of bounds, a wrong type) goes to
  * the schema itself, which normalises or refuses it with its message.

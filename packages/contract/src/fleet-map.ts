@@ -7,7 +7,7 @@ import { isOutsideAvailableArea, type Area } from './rules/area.js';
 import { TelemetryState } from './telemetry.js';
 
 /**
- * The fleet map (issue #18): every vehicle the caller may see at its latest position, coloured by
+ * The fleet map (docs/console.md, "Extras beyond docs/product.md §2"): every vehicle the caller may see at its latest position, coloured by
  * one state judged here, once, for the server's tests and the console alike.
  */
 export const fleetStates = ['offline', 'outside', 'prohibited', 'moving', 'stopped'] as const;

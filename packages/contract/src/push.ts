@@ -7,7 +7,7 @@ import { validationMessages as m } from './messages.js';
 import { notifyItemKeys } from './notify.js';
 
 /**
- * Browser push (issue #18, docs/notifications.md "Browser push"): an account subscribes a browser
+ * Browser push (docs/notifications.md "Browser push"): an account subscribes a browser
  * (Web Push with VAPID), and the notification history lists what was sent where: mail, push and, for
  * administrators, the notification webhooks.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The protocol a terminal speaks (issue #14). `json` is ours (docs/device-protocol.md §1-9);
+ * The protocol a terminal speaks (docs/device-protocol.md §10-13). `json` is ours (docs/device-protocol.md §1-9);
  * the others are adapters at the edge that decode into the same records.
  */
 export const terminalProtocols = ['json', 'osmand', 'teltonika', 'gt06', 'jt808', 'h02', 'gps103', 'gl200'] as const;
@@ -53,7 +53,7 @@ export const terminalProtocolMessages = {
 export const terminalProtocol = () =>
   z.enum(terminalProtocols, { error: terminalProtocolMessages.protocol }).optional().default('json');
 
-/** The immobiliser commands a binary-protocol terminal gets unless overridden on the terminal (issue #14). */
+/** The immobiliser commands a binary-protocol terminal gets unless overridden on the terminal (docs/device-protocol.md §13). */
 export const defaultCommandTexts: Partial<Record<TerminalProtocol, { cut: string; restore: string }>> = {
   teltonika: { cut: 'setdigout 1', restore: 'setdigout 0' },
   gt06: { cut: 'Relay,1#', restore: 'Relay,0#' },

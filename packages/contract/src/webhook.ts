@@ -7,7 +7,7 @@ import { validationMessages as m } from './messages.js';
 import { notifyItemKeys, notifyItems } from './notify.js';
 
 /**
- * Webhooks (issue #18): a company admin's receivers for the company's events, the super admin's for
+ * Webhooks (docs/notifications.md "Webhooks"): a company admin's receivers for the company's events, the super admin's for
  * every company. Event types, bodies and the signature: docs/notifications.md "Webhooks".
  */
 export const webhookEventTypes = [

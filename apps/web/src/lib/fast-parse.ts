@@ -4,8 +4,8 @@ import type { z } from 'zod';
 /**
  * A fast path in front of a contract schema, for answers of thousands of rows (the fleet map's
  * 10,000 vehicles and their live states). The console runs zod without its JIT (the CSP forbids
- * eval), where a row of the telemetry state costs some 15-60 µs, two thirds of it in the two
- * timestamp codecs: 10,000 rows took 150-650 ms of the main thread.
+ * eval), where most of a telemetry state row's cost is in the two timestamp codecs, and 10,000 rows held the
+ * main thread for a noticeable pause (bench/README.md, Measurements behind the code: Console).
  *
  * `fastParser(schema)` puts the contract's `fastCheck` (fast-check.ts there: a plain check compiled from
  * the schema itself, the contract staying the one source of truth) in front of the schema: a value the

@@ -6,14 +6,14 @@ export const paths = {
   warning: '/warning',
   /** Ours (not in docs/product.md §2): the super admin's view of outgoing mail. */
   mailOutbox: '/notify/mail_outbox',
-  /** Ours (issue #18): an administrator's webhook receivers and their delivery log. */
+  /** Ours (docs/notifications.md "Webhooks"): an administrator's webhook receivers and their delivery log. */
   webhooks: '/notify/webhooks',
   webhookDeliveries: '/notify/webhook_deliveries',
-  /** Ours (issue #18): what each notification became (mail, push, webhook), for managers. */
+  /** Ours (docs/notifications.md "Notification history"): what each notification became, for managers. */
   notifyHistory: '/notify/history',
   /** Ours: the super admin's audit log. */
   auditLog: '/audit_log',
-  /** Ours (issue #45): a company's trip and stop rule. */
+  /** Ours (docs/trips.md): a company's trip and stop rule. */
   tripSettings: '/trip_settings',
   account: {
     add: '/account/account_add',
@@ -25,9 +25,9 @@ export const paths = {
   car: {
     add: '/car/car_add',
     list: '/car/car_list',
-    /** Ours (issue #18): every visible vehicle on one live map. */
+    /** Ours (docs/console.md): every visible vehicle on one live map. */
     map: '/car/car_map',
-    /** Ours (issue #45): the fleet summary over a range, its files and the scheduled summary by mail. */
+    /** Ours (docs/trips.md): the fleet summary over a range, its files and the scheduled summary by mail. */
     report: '/car/car_report',
     userAdd: '/car/car_user_add',
     wizard: '/car/car_user_device_add',
@@ -40,7 +40,7 @@ export const paths = {
     engine: (id = '', dataId = '') => join('/car/car_engine', id, dataId),
     forbiddenArea: (id = '', dataId = '') => join('/car/car_forbidden_area', id, dataId),
     travelRoute: (id = '', dataId = '') => join('/car/car_travelroute', id, dataId),
-    /** Ours (issue #45): a vehicle's 運行日報 (`?date=YYYY-MM-DD`, a day in Japan). */
+    /** Ours (docs/trips.md): a vehicle's 運行日報 (`?date=YYYY-MM-DD`, a day in Japan). */
     dailyReport: (id = '', dataId = '') => join('/car/car_daily_report', id, dataId),
     warningArea: (id = '', dataId = '') => join('/car/car_warning_area', id, dataId),
   },

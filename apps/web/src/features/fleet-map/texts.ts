@@ -1,10 +1,10 @@
 /**
  * A count with ja-JP's digit grouping (1,234). Not toLocaleString: it builds an Intl formatter per call, and
- * the first one loads the locale's data (40-115 ms of the map's first render on the bench's machine).
+ * the first one loads the locale's data, a visible part of the map's first render (bench/README.md, Measurements behind the code: Console).
  */
 const num = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** Texts of the fleet map (issue #18); state labels come from the contract's fleetStateLabels. */
+/** Texts of the fleet map (docs/console.md); state labels come from the contract's fleetStateLabels. */
 export const fleetMapTexts = {
   title: '車両マップ',
   description: '閲覧できる全車両の最新位置です。新しい報告はそのまま地図と一覧に反映されます。',

@@ -8,8 +8,8 @@ import classes from './fleet-map.module.css';
 const PAGE = 50;
 
 /**
- * One row: plain elements styled by the module's classes (a Mantine Group/Text/Badge row cost some
- * 5 ms a render, 50 rows a live round), re-rendered only when its vehicle's item changed.
+ * One row: plain elements styled by the module's classes (Mantine's Group/Text/Badge made a live round of
+ * the visible rows cost frames: bench/README.md, Measurements behind the code: Console), re-rendered only when its vehicle's item changed.
  */
 const FleetRow = memo(function FleetRow({
   item,

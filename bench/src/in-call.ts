@@ -6,7 +6,7 @@ import pg from 'pg';
  * settles: sending, PostgreSQL's work, the answer's parsing), the same span the replay anchor times in its
  * own process. It runs on the connection and at the moment the call ran it, so what is left of the call's
  * time is the API's own work; a replay runs on another backend a few milliseconds apart, whose speed on
- * this machine differs from the server's by up to a quarter for the same statement (bench/README.md,
+ * this machine differs from the server's by up to a quarter for the same statement (bench/HISTORY.md,
  * "Two anchors").
  *
  * `pg.Client.prototype.query` is wrapped once in the bench's process (the server's pool makes its clients

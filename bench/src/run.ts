@@ -105,7 +105,7 @@ function buildWeb(): string {
       '--emptyOutDir',
       '--logLevel',
       'warn',
-      // Readable names in the fleet map's CPU profiles (bench/README.md, "Fleet map").
+      // Readable names in the fleet map's CPU profiles (bench/HISTORY.md, "Fleet map").
       ...(process.env.FLEETMAP_PROFILE ? ['--minify', 'false'] : []),
     ],
     {

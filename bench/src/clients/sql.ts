@@ -1,7 +1,7 @@
 /**
  * The list section's SQL anchor on PostgreSQL (issue #19): a process of its own, so replaying a case's
  * statements never runs `pg` inside the server's process between the API's calls (that slowed the
- * server's next calls: bench/README.md, "The list anchor's order"). One connection; each line on standard
+ * server's next calls: bench/HISTORY.md, "The list anchor's order"). One connection; each line on standard
  * input is a turn of a case { i, queries?: [{ sql, parameters, name? }], untimed, timed }: the case's
  * statements (sent with its first turn, kept for the next) are run in order, as named prepared statements
  * where a name is given, `untimed` times and then `timed` times, each timed as the bench's `sample` times;

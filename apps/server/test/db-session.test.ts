@@ -5,7 +5,7 @@ import { openDatabase, type Database } from '../src/db/database.js';
 /**
  * The server's PostgreSQL sessions (db/database.ts): JIT off. With the logs partitioned by day, a large
  * read's plan holds every partition's expressions, and LLVM compiled them for seconds before the first row
- * (the CSV export of a million battery rows: 10.7 s with JIT, 1.5 s without; issue #19, bench/README.md).
+ * (the CSV export of a million battery rows took several times as long with JIT: bench/README.md, Measurements behind the code: Logs).
  */
 const url = inject('databaseUrl');
 let database: Database | undefined;

@@ -5,9 +5,9 @@ import { createTestApp, type TestApp } from './helper.js';
 /**
  * The lists' search indexes (GIN: trigrams and bigrams of vehicles, customers, accounts and terminals) are written
  * through at once. With GIN's default fast update a write goes to a pending list that every search then reads in
- * full until a vacuum merges it, and the embedded database has no autovacuum: 4,000 pending entries, left by two
- * bench runs that each saved 1,000 terminals twice, made the ipaddr search of 100,000 terminals take 5.6-6.3 ms of
- * SQL; merged, 0.9-1.3 ms (bench/README.md). Master data is written rarely and searched often.
+ * full until a vacuum merges it, and the embedded database has no autovacuum: a few thousand pending entries made a
+ * search several times slower than once merged (bench/README.md, Measurements behind the code: Lists). Master data is written rarely and
+ * searched often.
  */
 let t: TestApp;
 

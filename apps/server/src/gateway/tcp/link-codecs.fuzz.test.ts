@@ -35,7 +35,7 @@ const fix = fc.record({
   speed: fc.integer({ min: 0, max: 250 }),
   acc: fc.boolean(),
 });
-const cases: [string, LinkCodec, typeof Error, fc.Arbitrary<Buffer>][] = [
+const cases: [string, LinkCodec, new (message?: string) => Error, fc.Arbitrary<Buffer>][] = [
   ['JT/T 808', jt808Codec, Jt808FrameError, fix.map((f) => jt808Location('013511221122', f, 7))],
   ['H02', h02Codec, H02FrameError, fix.map((f) => h02V1('4210209006', f))],
   ['GPS103', gps103Codec, Gps103FrameError, fix.map((f) => gps103Position('359586015829802', f))],

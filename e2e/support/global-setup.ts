@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSmtpReceiver } from '@fleet/server/smtp-receiver';
+import { startGsiStub } from './gsi-stub';
 import { repoRoot, startE2eServer } from './server';
 
 export const stateFile = path.join(repoRoot, '.tmp/e2e-server.json');
@@ -28,7 +29,15 @@ export default async function globalSetup() {
     writeFileSync(mailboxFile, JSON.stringify(smtp.mails.map(({ to, subject, text }) => ({ to, subject, text }))));
   }, 200);
   flush.unref();
-  const server = await startE2eServer({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://e2e.invalid' });
+  // GSI's geocoding services, stubbed on loopback: the tests never reach the internet.
+  const gsi = await startGsiStub();
+  const server = await startE2eServer({
+    SMTP_URL: smtp.url,
+    PUBLIC_URL: 'http://e2e.invalid',
+    REVERSE_GEOCODER_URL: gsi.reverseUrl,
+    ADDRESS_SEARCH_URL: gsi.searchUrl,
+    GEOCODER_RATE: '20',
+  });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_TELTONIKA_PORT = String(server.teltonikaPort);
   process.env.E2E_H02_PORT = String(server.h02Port);

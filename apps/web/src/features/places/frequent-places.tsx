@@ -1,5 +1,8 @@
 import { nightPlaceOf, placeLabels, reportLabels, type FrequentPlace } from '@fleet/contract';
 import { Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { latLngBounds } from 'leaflet';
+import { useEffect, useMemo } from 'react';
+import { useMap } from 'react-leaflet';
 import { MapHost } from '../../components/map/map-host';
 import { StopMarkers } from '../../components/map/stop-markers';
 import { PLACES_DAYS, useFrequentPlaces } from './api';
@@ -15,13 +18,22 @@ export function orderPlaces(places: readonly FrequentPlace[]): FrequentPlace[] {
   return night ? [night, ...places.filter((p) => p !== night)] : [...places];
 }
 
+/** Every place in view (with a margin), however far apart. */
+function FitPlaces({ places }: { places: readonly FrequentPlace[] }) {
+  const map = useMap();
+  useEffect(() => {
+    if (places.length > 1) map.fitBounds(latLngBounds(places.map((p) => [p.lat, p.lng])).pad(0.2));
+  }, [places, map]);
+  return null;
+}
+
 /**
  * よく停まる場所 of a vehicle's detail: the places it stopped at over the last days, on a map and in a table,
  * the place of its nights (0-5 時) first: where to find it.
  */
 export function FrequentPlaces({ carDataId }: { carDataId: string | null }) {
   const query = useFrequentPlaces(carDataId);
-  const places = orderPlaces(query.data?.places ?? []).slice(0, SHOWN);
+  const places = useMemo(() => orderPlaces(query.data?.places ?? []).slice(0, SHOWN), [query.data]);
   const night = nightPlaceOf(query.data?.places ?? []);
   return (
     <Card withBorder radius="md" padding="md" aria-label={placeLabels.frequentPlaces} component="section">
@@ -45,7 +57,8 @@ export function FrequentPlaces({ carDataId }: { carDataId: string | null }) {
       )}
       {places.length > 0 && (
         <Stack gap="xs">
-          <MapHost height={220} center={[places[0]!.lat, places[0]!.lng]} zoom={13}>
+          <MapHost height={220} center={[places[0]!.lat, places[0]!.lng]} zoom={14}>
+            <FitPlaces places={places} />
             <StopMarkers
               stops={places.map((p, i) => ({
                 key: `${p.lat},${p.lng}`,

@@ -67,7 +67,9 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  // tsx compiles the server's sources on its first start: on a busy two-core machine with a cold cache that
+  // alone took over a minute.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     const ok = await fetch(`${url}/`).then(
@@ -78,7 +80,7 @@ export async function startE2eServer(extraEnv: Record<string, string> = {}): Pro
     await new Promise((r) => setTimeout(r, 300));
   }
   child.kill('SIGKILL');
-  throw new Error(`server did not start within 90 s:\n${output}`);
+  throw new Error(`server did not start within 180 s:\n${output}`);
 }
 
 export async function stopE2eServer(s: { pid?: number; dataDir?: string }) {

@@ -212,8 +212,12 @@ describe('stopping the documented start commands', () => {
       expect(messages).toContain('shutdown begun');
       expect(messages).toContain('shutdown done');
       // Production on the embedded database says what it cannot do, and how to back it up.
-      const warned = messages.some((m) => typeof m === 'string' && m.startsWith('production on the embedded database'));
-      expect(warned).toBe(!databaseName);
+      const warning = messages.find(
+        (m): m is string => typeof m === 'string' && m.startsWith('production on the embedded database'),
+      );
+      expect(warning !== undefined).toBe(!databaseName);
+      // ... and the command that moves the data to PostgreSQL.
+      if (warning) expect(warning).toContain('npm run fleet -- copy-to-postgres');
     });
   }
 });

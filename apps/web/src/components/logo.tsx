@@ -1,4 +1,4 @@
-import { Group, Text } from '@mantine/core';
+import { Group, Text, VisuallyHidden } from '@mantine/core';
 import { IconMapPinFilled } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { shellTexts } from '../lib/texts';
@@ -17,8 +17,10 @@ export function Logo({ to, inverted = false }: { to?: string; inverted?: boolean
     </Group>
   );
   return to ? (
-    <Link to={to} style={{ textDecoration: 'none' }} aria-label={`${shellTexts.productName}（車両一覧へ）`}>
+    // The name is the visible text and then where it leads (an aria-label in its place would hide the visible words).
+    <Link to={to} style={{ textDecoration: 'none' }}>
       {mark}
+      <VisuallyHidden>（車両一覧へ）</VisuallyHidden>
     </Link>
   ) : (
     mark

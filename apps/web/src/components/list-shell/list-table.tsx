@@ -1,10 +1,12 @@
 import { errorMessages, type SortDir } from '@fleet/contract';
 import { Alert, Anchor, Badge, ScrollArea, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiClientError } from '../../lib/api-client';
 import { shellTexts } from '../../lib/texts';
+import { CARDS_MEDIA, ListCards } from './list-cards';
 import { ListPagination } from './list-pagination';
 
 export interface ListColumn<Row> {
@@ -91,12 +93,16 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
   const { columns, rows, sort, paging } = props;
   const navigate = useNavigate();
   const sortOf = (c: ListColumn<Row>) => (sort && c.sortKey && sort.item === c.sortKey ? sort.dir : undefined);
+  // A phone gets cards: a table of eight columns would scroll sideways at 390 px.
+  const cards = useMediaQuery(CARDS_MEDIA, false, { getInitialValueInEffect: false });
   return (
     <>
       {props.error ? (
         <Alert color="red" role="alert">
           {failure(props.error)}
         </Alert>
+      ) : cards ? (
+        <ListCards {...props} />
       ) : (
         <ScrollArea type="auto">
           <Table

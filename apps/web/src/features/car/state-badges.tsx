@@ -8,7 +8,10 @@ import {
 import { Badge, Tooltip, type BadgeProps } from '@mantine/core';
 import { connectionView } from './connection';
 
-/** Badges for the latest terminal state, with the docs/product.md §4 wording. */
+/**
+ * Badges for the latest terminal state, with the docs/product.md §4 wording, in the fleet map's colours
+ * (fleetStateColors): 走行中 green, 停止中 blue, 禁止中 red, 切断中 grey as 通信途絶.
+ */
 type State =
   | (Pick<TelemetryState, 'engine_running' | 'engine_line' | 'connection' | 'device_state'> &
       Partial<Pick<TelemetryState, 'last_seen_at'>>)
@@ -20,7 +23,7 @@ type Props = { state: State; size?: BadgeProps['size'] };
 export function RunningBadge({ state, size }: Props) {
   const v = state?.engine_running;
   return (
-    <Badge size={size} variant="light" color={v === 'on' ? 'green' : v === 'off' ? 'gray' : 'yellow'}>
+    <Badge size={size} variant="light" color={v === 'on' ? 'green' : v === 'off' ? 'blue' : 'yellow'}>
       {engineRunningLabel(v)}
     </Badge>
   );
@@ -41,9 +44,7 @@ export function ConnectionBadge({ state, size }: Props) {
       variant="dot"
       tabIndex={hint ? 0 : undefined}
       aria-description={hint}
-      color={
-        label === connectionLabel('connected') ? 'green' : label === connectionLabel('disconnected') ? 'red' : 'gray'
-      }
+      color={label === connectionLabel('connected') ? 'green' : 'gray'}
     >
       {label}
     </Badge>

@@ -40,8 +40,14 @@ export function TotpSetupPanel({ onEnabled }: { onEnabled?(recoveryCodes: string
           <Text size="sm" fw={600}>
             {T.secretLabel}
           </Text>
-          <Code fz="md" data-testid="totp-secret" style={{ wordBreak: 'break-all', maxWidth: 320 }}>
-            {pending.secret.replace(/(.{4})/g, '$1 ').trim()}
+          {/* Groups of four that wrap between groups, never inside one: a key is typed group by group. */}
+          <Code fz="md" data-testid="totp-secret" style={{ maxWidth: 320, whiteSpace: 'normal' }}>
+            {pending.secret.match(/.{1,4}/g)?.map((group, i) => [
+              i > 0 ? ' ' : null,
+              <span key={i} style={{ whiteSpace: 'nowrap' }}>
+                {group}
+              </span>,
+            ])}
           </Code>
         </Stack>
       </Group>

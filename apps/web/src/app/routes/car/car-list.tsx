@@ -28,13 +28,10 @@ const T = carTexts.list;
 function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
   const s = useLatestState(row.car_data_id, row.latest);
   if (part === 'seen') {
-    // Date over time: the column stays as narrow as its header once every vehicle has reported.
-    const [day, time] = (formatDateTime(s?.last_seen_at) || '—').split(' ');
+    // One line (YYYY/MM/DD HH:mm): a time read across two lines was taken for two values.
     return (
-      <Text size="xs" c="dimmed" lh={1.3} style={{ whiteSpace: 'nowrap' }}>
-        {day}
-        {time && <br />}
-        {time}
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(s?.last_seen_at) || '—'}
       </Text>
     );
   }
@@ -46,7 +43,8 @@ function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
       </Badge>
     );
   return (
-    <Group gap={3} wrap="nowrap">
+    // Wraps only where a cell cannot hold all four (a phone's card); at 1366 px they stay on one line.
+    <Group gap={3}>
       <RunningBadge state={s} size="sm" />
       <EngineLineBadge state={s} size="sm" />
       <ConnectionBadge state={s} size="sm" />
@@ -55,10 +53,29 @@ function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
   );
 }
 
-/** A cell cut to a width so one long name never pushes the row past 1366 px; the whole text is its tooltip. */
-function Cut({ w, fw, children }: { w: number; fw?: number; children: string | null | undefined }) {
+/**
+ * A cell held to a width so one long name never pushes the row past 1366 px; the whole text is its tooltip.
+ * `lines`: it wraps onto that many lines before it is cut (a company name is read whole where it fits in two).
+ */
+function Cut({
+  w,
+  fw,
+  lines,
+  children,
+}: {
+  w: number;
+  fw?: number;
+  lines?: number;
+  children: string | null | undefined;
+}) {
   return (
-    <Text size="sm" fw={fw} truncate="end" maw={w} title={children ?? undefined}>
+    <Text
+      size="sm"
+      fw={fw}
+      maw={w}
+      title={children ?? undefined}
+      {...(lines ? { lineClamp: lines, style: { overflowWrap: 'anywhere' } } : { truncate: 'end' })}
+    >
       {children || '—'}
     </Text>
   );
@@ -72,7 +89,7 @@ export function Component() {
   const caps = capabilities(actor);
   // 車種 and 販売店 start hidden (表示項目 shows them): with them the row no longer fits 1366 px.
   const columns: ListColumn<CarRow>[] = [
-    { sortKey: 'car_id', label: L.car_id, render: (r) => <Cut w={120}>{r.car_id}</Cut> },
+    { sortKey: 'car_id', label: L.car_id, render: (r) => <Cut w={100}>{r.car_id}</Cut> },
     {
       sortKey: 'car_number',
       label: L.car_number,
@@ -103,7 +120,11 @@ export function Component() {
           {
             sortKey: 'company_name',
             label: L.company_name,
-            render: (r: CarRow) => <Cut w={130}>{r.company_name}</Cut>,
+            render: (r: CarRow) => (
+              <Cut w={150} lines={2}>
+                {r.company_name}
+              </Cut>
+            ),
             optional: 'shown' as const,
           },
         ]

@@ -6,11 +6,12 @@ import {
   type FleetCar,
   type FleetState,
 } from '@fleet/contract';
-import { Alert, Box, Chip, Group, Paper, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Box, Chip, Group, Paper, SegmentedControl, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CompanySelect } from '../../../components/company-select';
+import { FollowSize } from '../../../components/map/follow-size';
 import { MapHost } from '../../../components/map/map-host';
 import { PageHeader } from '../../../components/page-header';
 import { messageOf } from '../../../lib/api-client';
@@ -18,6 +19,7 @@ import { useLiveFeed } from '../../../lib/live-feed';
 import { actorOf, useSession } from '../../../lib/session-store';
 import { fleetCarsQuery } from '../api/list-fleet-cars';
 import { filterItems, type FleetItem } from '../fleet-view';
+import { UnplacedNote } from './unplaced-note';
 import { fleetMapTexts as T } from '../texts';
 import { useFleetItems } from '../use-fleet-items';
 import { FitOnce, FleetLayer, FocusOn } from './fleet-layer';
@@ -25,6 +27,9 @@ import { FleetList } from './fleet-list';
 import { FleetPopup } from './fleet-popup';
 
 const HEIGHT = 'calc(100dvh - 250px)';
+const PHONE_MEDIA = '(max-width: 600px)';
+/** On a phone the map takes the screen below the filters, never less than 320 px. */
+const PHONE_HEIGHT = 'max(320px, calc(100dvh - 300px))';
 const noCars: FleetCar[] = [];
 
 /** Ticks once a minute so 通信途絶 follows the clock without new data. */
@@ -115,12 +120,21 @@ export function FleetMapScreen() {
   const shown = useMemo(() => filterItems(items, { text: search, states }), [items, search, states]);
   const counts = useStateCounts(items);
   const selected = shown.find((i) => i.car.car_id === selectedId) ?? null;
-  const withoutPosition = useMemo(() => items.filter((i) => i.lat === null).length, [items]);
   const pick = useCallback((i: FleetItem) => {
     setSelectedId(i.car.car_id);
     if (i.lat !== null && i.lng !== null) setFocus((f) => ({ lat: i.lat!, lng: i.lng!, n: (f?.n ?? 0) + 1 }));
   }, []);
   const select = useCallback((i: FleetItem) => setSelectedId(i.car.car_id), []);
+  // A phone shows the map or the list, not both side by side (the map would be a strip): a toggle above them.
+  const phone = useMediaQuery(PHONE_MEDIA, false, { getInitialValueInEffect: false });
+  const [view, setView] = useState<'map' | 'list'>('map');
+  const pickOnPhone = useCallback(
+    (i: FleetItem) => {
+      pick(i);
+      setView('map');
+    },
+    [pick],
+  );
 
   return (
     <>
@@ -142,22 +156,40 @@ export function FleetMapScreen() {
           {messageOf(q.error, T.fetchFailed)}
         </Alert>
       )}
+      {phone && (
+        <SegmentedControl
+          fullWidth
+          mb="xs"
+          value={view}
+          onChange={(v) => setView(v as 'map' | 'list')}
+          data={[
+            { value: 'map', label: T.phoneView.map },
+            { value: 'list', label: T.phoneView.list(shown.length) },
+          ]}
+          aria-label={T.phoneView.label}
+        />
+      )}
       <Group align="stretch" gap="sm" wrap="nowrap">
-        <Paper withBorder radius="md" p={6} w={300} h={HEIGHT} style={{ flexShrink: 0 }}>
-          <FleetList items={shown} activeId={selectedId} onPick={pick} />
+        <Paper
+          withBorder
+          radius="md"
+          p={6}
+          w={phone ? '100%' : 300}
+          h={phone ? PHONE_HEIGHT : HEIGHT}
+          style={{ flexShrink: 0 }}
+          display={phone && view !== 'list' ? 'none' : undefined}
+        >
+          <FleetList items={shown} activeId={selectedId} onPick={phone ? pickOnPhone : pick} />
         </Paper>
-        <Box style={{ flex: 1, minWidth: 0 }}>
-          <MapHost height={HEIGHT} zoom={6}>
+        <Box style={{ flex: 1, minWidth: 0 }} display={phone && view !== 'map' ? 'none' : undefined}>
+          <MapHost height={phone ? PHONE_HEIGHT : HEIGHT} zoom={6}>
+            <FollowSize />
             <FitOnce items={shown} />
             <FleetLayer items={shown} onSelect={select} />
             <FocusOn target={focus} />
             {selected && <FleetPopup item={selected} onClose={() => setSelectedId(null)} />}
           </MapHost>
-          {withoutPosition > 0 && (
-            <Text size="xs" c="dimmed" mt={4}>
-              {T.noPosition(withoutPosition)}
-            </Text>
-          )}
+          <UnplacedNote items={items} />
         </Box>
       </Group>
     </>

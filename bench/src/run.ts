@@ -37,6 +37,7 @@ import { benchRoute } from './route.js';
 import { startServer } from './server.js';
 import { benchStall } from './stall.js';
 import { benchTrips } from './trips.js';
+import { benchZones } from './zones.js';
 import { int } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -215,6 +216,17 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
             connections: 50,
             terminals: Math.min(1000, size.vehicles),
             intervalMs: loadInterval * 1000,
+          }),
+        );
+        await section(report, 'zones', () =>
+          benchZones(bdb, server, report, {
+            ingest: {
+              terminals: Math.min(1000, size.vehicles),
+              batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
+              recordsPerBatch: 50,
+              pacedBatches: quick ? 3 : 8,
+              warmupBatches: ingestWarmup,
+            },
           }),
         );
         await section(report, 'geocode', () =>

@@ -69,6 +69,13 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/car/car-daily-report'),
           },
           { path: 'car/car_report', handle: screen(t.carReport), lazy: () => import('./routes/car/car-report') },
+          { path: 'car/car_zones', handle: screen(t.carZones), lazy: () => import('./routes/car/car-zones') },
+          {
+            path: 'car/car_timeline/:car_id?/:car_data_id?',
+            handle: screen(t.carTimeline),
+            lazy: () => import('./routes/car/car-timeline'),
+          },
+          { path: 'alerts', handle: screen(t.alerts), lazy: () => import('./routes/alerts') },
           {
             path: 'trip_settings',
             handle: screen(t.tripSettings, (c) => c.tripSettings),

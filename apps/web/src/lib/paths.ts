@@ -15,6 +15,8 @@ export const paths = {
   auditLog: '/audit_log',
   /** Ours (docs/trips.md): a company's trip and stop rule. */
   tripSettings: '/trip_settings',
+  /** Ours: the alert inbox (docs/zones.md). */
+  alerts: '/alerts',
   account: {
     add: '/account/account_add',
     list: '/account/account_list',
@@ -29,6 +31,8 @@ export const paths = {
     map: '/car/car_map',
     /** Ours (docs/trips.md): the fleet summary over a range, its files and the scheduled summary by mail. */
     report: '/car/car_report',
+    /** Ours: the company's zone library (docs/zones.md). */
+    zones: '/car/car_zones',
     userAdd: '/car/car_user_add',
     wizard: '/car/car_user_device_add',
     userList: '/car/car_user_list',
@@ -42,6 +46,8 @@ export const paths = {
     travelRoute: (id = '', dataId = '') => join('/car/car_travelroute', id, dataId),
     /** Ours (docs/trips.md): a vehicle's 運行日報 (`?date=YYYY-MM-DD`, a day in Japan). */
     dailyReport: (id = '', dataId = '') => join('/car/car_daily_report', id, dataId),
+    /** Ours: a vehicle's timeline of events and its zones (docs/zones.md). */
+    timeline: (id = '', dataId = '') => join('/car/car_timeline', id, dataId),
     warningArea: (id = '', dataId = '') => join('/car/car_warning_area', id, dataId),
   },
   device: {

@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Copyright } from '../../components/copyright';
 import { Logo } from '../../components/logo';
+import { AlertBadge } from '../../features/alerts/alert-badge';
 import { useLogout } from '../../features/auth/use-logout';
 import { totpStatusQuery } from '../../features/totp/api';
 import { useLoadingOverlay } from '../../lib/loading-overlay';
@@ -62,36 +63,39 @@ export function Component() {
             />
             <Logo to={paths.car.list} inverted />
           </Group>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <UnstyledButton c="white" aria-label="アカウントメニュー">
-                <Group gap={6} wrap="nowrap">
-                  <IconUser size={18} />
-                  <Text size="sm" visibleFrom="sm" c="white">
-                    {session.name}
-                  </Text>
-                  <IconChevronDown size={14} />
-                </Group>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item
-                component={Link}
-                to={paths.account.detail(actor.account_id)}
-                leftSection={<IconUser size={16} />}
-              >
-                {shellTexts.header.ownAccount}
-              </Menu.Item>
-              <Menu.Item component={Link} to={paths.account.passwordReset} leftSection={<IconKey size={16} />}>
-                {shellTexts.header.changePassword}
-              </Menu.Item>
-              {capabilities(actor).superAdmin && (
-                <Menu.Item component={Link} to={paths.auditLog} leftSection={<IconHistory size={16} />}>
-                  操作履歴
+          <Group gap="md" wrap="nowrap">
+            <AlertBadge />
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <UnstyledButton c="white" aria-label="アカウントメニュー">
+                  <Group gap={6} wrap="nowrap">
+                    <IconUser size={18} />
+                    <Text size="sm" visibleFrom="sm" c="white">
+                      {session.name}
+                    </Text>
+                    <IconChevronDown size={14} />
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item
+                  component={Link}
+                  to={paths.account.detail(actor.account_id)}
+                  leftSection={<IconUser size={16} />}
+                >
+                  {shellTexts.header.ownAccount}
                 </Menu.Item>
-              )}
-            </Menu.Dropdown>
-          </Menu>
+                <Menu.Item component={Link} to={paths.account.passwordReset} leftSection={<IconKey size={16} />}>
+                  {shellTexts.header.changePassword}
+                </Menu.Item>
+                {capabilities(actor).superAdmin && (
+                  <Menu.Item component={Link} to={paths.auditLog} leftSection={<IconHistory size={16} />}>
+                    操作履歴
+                  </Menu.Item>
+                )}
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>

@@ -25,6 +25,8 @@ export function menuFor(actor: Actor): MenuGroup[] {
         { label: t.carList, to: paths.car.list },
         { label: t.carMap, to: paths.car.map },
         { label: t.report, to: paths.car.report },
+        { label: t.zones, to: paths.car.zones },
+        { label: t.alerts, to: paths.alerts },
         ...(caps.registerCarsAndCustomers
           ? [
               { label: t.carAdd, to: paths.car.add },

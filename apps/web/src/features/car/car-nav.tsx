@@ -8,6 +8,7 @@ import {
   IconReportAnalytics,
   IconRoute,
   IconShieldOff,
+  IconTimeline,
 } from '@tabler/icons-react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../lib/paths';
@@ -24,6 +25,7 @@ export function CarNav({ carId, carDataId }: { carId: string; carDataId: string 
     { value: paths.car.logs(carDataId), label: T.logs, icon: <IconList size={16} /> },
     { value: paths.car.travelRoute(carId, carDataId), label: T.travelRoute, icon: <IconRoute size={16} /> },
     { value: paths.car.dailyReport(carId, carDataId), label: T.dailyReport, icon: <IconReportAnalytics size={16} /> },
+    { value: paths.car.timeline(carId, carDataId), label: T.timeline, icon: <IconTimeline size={16} /> },
     { value: paths.car.engine(carId, carDataId), label: T.engine, icon: <IconEngine size={16} /> },
     { value: paths.car.warningArea(carId, carDataId), label: areaKindLabels.available, icon: <IconMapPin size={16} /> },
     {

@@ -95,6 +95,7 @@ export const carTexts = {
     logs: 'データログ',
     travelRoute: '走行ルート',
     dailyReport: '運行日報',
+    timeline: 'タイムライン',
     engine: 'エンジン制御',
   },
   /** The vehicle form (car-fields.tsx). */

@@ -72,8 +72,8 @@ describe.runIf(onPostgres)('list statements on PostgreSQL', () => {
     const one = await openDatabase({ url: urlForDatabase(inject('databaseUrl'), rows[0]!.name), poolSize: 1 });
     try {
       for (const company of [null, companyA]) {
-        // Only `company` of the caller's access reaches the repository's statements.
-        const scope = { company } as Access;
+        // Only `company` and `groups` (null: not limited) of the caller's access reach the repository's statements.
+        const scope = { company, groups: null } as Access;
         for (let i = 0; i < 8; i++) {
           const page = await listCars(one.db, scope, CarListRequest.parse({ limit: 20 }));
           expect(page.length).toBeGreaterThan(0);

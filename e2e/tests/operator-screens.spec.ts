@@ -36,7 +36,7 @@ test.describe('the vehicle list at 1366×768', () => {
 
   test('a filter that finds nothing says so, not that nothing is registered', async ({ page }) => {
     // D-demo-16, a Kanagawa terminal, has not reported yet when this spec runs (places.spec.ts plays it later,
-    // h02 and teltonika specs play D-demo-15 and D-demo-14 earlier: a vehicle of theirs may be 正常).
+    // h02.spec.ts plays D-demo-15 before it: the company's first vehicle may be 正常).
     const silent = demoTerminal(16);
     await loginAs(page, 'kanagawa-admin', '/car/car_list');
     await page.getByLabel('検索キーワード').fill(silent.car_id);

@@ -100,7 +100,7 @@ test.describe('the vehicle list at 1366×768', () => {
     await loginAs(page, 'admin', '/car/car_list');
     const nav = page.getByRole('navigation', { name: 'メインメニュー' });
     const links = nav.getByRole('link');
-    await expect(links).toHaveCount(17);
+    await expect(links).toHaveCount(19);
     for (const link of await links.all()) {
       await link.scrollIntoViewIfNeeded();
       await expect(link).toBeInViewport({ ratio: 0.9 });

@@ -5,7 +5,7 @@
  *    no single file is in a cycle (ESLint's import-x/no-cycle checks files).
  * 2. One writer per table: every INSERT, UPDATE, DELETE or MERGE of a table lives in one module, through
  *    Kysely (`.insertInto('t')`) or in SQL text (`INSERT INTO t (…)`); an outbox table's claim
- *    (mail/outbox-claim.ts) is written by the module that names it in defineOutbox('table', …).
+ *    (outbox/claim.ts) is written by the module that names it in defineOutbox('table', …).
  *    Migrations (db/), the demo seed and the command-line tools are set-up, not owners, and are exempt.
  *    A trigger's writes count too: db/triggers.json names, for each table a trigger writes, the module
  *    whose table it is, so a trigger cannot give a table a second writer unseen.

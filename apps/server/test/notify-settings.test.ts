@@ -9,7 +9,7 @@ import {
 } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMail } from '../src/mail/outbox.repository.js';
-import { MAIL_MAX_ATTEMPTS } from '../src/mail/retry-policy.js';
+import { MAIL_MAX_ATTEMPTS } from '../src/mail/mail-policy.js';
 import { accounts, createSignedInApp, unchecked, type SignedInApp } from './helper.js';
 
 let t: SignedInApp;

@@ -10,7 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { up as categoriseOldErrors } from '../src/db/migrations/2026_12_18_100000_delivery_error_categories.js';
-import type { ResolvedAddress } from '../src/mail/http-attempt.js';
+import type { ResolvedAddress } from '../src/outbox/index.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { createSignedInApp, fleet, type SignedInApp } from './helper.js';
 import { memoryLog, MINUTE, testClock } from './notify-support.js';

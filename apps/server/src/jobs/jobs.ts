@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { createRequestScheduler } from '../engine/request-scheduler.js';
 import { pruneBatchReceipts } from '../gateway/ingest.repository.js';
-import { systemClock, type Clock } from '../mail/clock.js';
+import { systemClock, type Clock } from '../outbox/index.js';
 import { MailDispatcher, type Log } from '../mail/mail-dispatcher.js';
 import { createMailTransport } from '../mail/mail-transport.js';
 import { pruneSentMails } from '../mail/outbox.repository.js';

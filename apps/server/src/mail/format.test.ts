@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatJst, mapLink } from './format.js';
-import { MAIL_RETRY_MAX_MS, retryDelayMs } from './retry-policy.js';
+import { RETRY_MAX_MS, retryDelayMs } from '../outbox/index.js';
 
 describe('formatJst', () => {
   it('writes YYYY/MM/DD HH:mm in Japan time, across the date line', () => {
@@ -19,7 +19,7 @@ describe('retryDelayMs', () => {
   it('doubles from one minute and stops growing at six hours', () => {
     expect([1, 2, 3].map(retryDelayMs)).toEqual([60_000, 120_000, 240_000]);
     expect(retryDelayMs(9)).toBe(256 * 60_000);
-    expect(retryDelayMs(10)).toBe(MAIL_RETRY_MAX_MS);
-    expect(retryDelayMs(50)).toBe(MAIL_RETRY_MAX_MS);
+    expect(retryDelayMs(10)).toBe(RETRY_MAX_MS);
+    expect(retryDelayMs(50)).toBe(RETRY_MAX_MS);
   });
 });

@@ -1,9 +1,8 @@
 import type { Db } from '../db/database.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock, OutboxRunner, type DispatchResult, retryDelayMs } from '../outbox/index.js';
+import { MAIL_MAX_ATTEMPTS } from './mail-policy.js';
 import type { MailTransport } from './mail-transport.js';
 import { claimDueMails, markSent, pendingAfter, mailOutbox, type ClaimedMail } from './outbox.repository.js';
-import { OutboxRunner, type DispatchResult } from './outbox-runner.js';
-import { MAIL_MAX_ATTEMPTS, retryDelayMs } from './retry-policy.js';
 
 /** The part of a pino / Fastify logger the mail and notification code uses. */
 export interface Log {
@@ -24,7 +23,7 @@ export interface DispatcherOptions {
   batchSize?: number;
 }
 
-export type { DispatchResult } from './outbox-runner.js';
+export type { DispatchResult } from '../outbox/index.js';
 
 /**
  * Sends what the outbox holds. Any number of instances may run one over the

@@ -2,8 +2,8 @@ import type { FromDb, MailOutboxRow, MailOutboxStatus } from '@fleet/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { defineOutbox, inClaimOrder } from './outbox-claim.js';
-import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS } from './retry-policy.js';
+import { defineOutbox, inClaimOrder } from '../outbox/index.js';
+import { MAIL_CLAIM_LEASE_MS, MAIL_MAX_ATTEMPTS } from './mail-policy.js';
 
 export type MailKind = 'notification' | 'password_reset' | 'password_changed' | 'report';
 
@@ -65,7 +65,7 @@ export interface ClaimedMail {
   attachments: MailAttachment[];
 }
 
-/** mail_outbox's claim rules (mail/outbox-claim.ts). */
+/** mail_outbox's claim rules (outbox/claim.ts). */
 export const mailOutbox = defineOutbox('mail_outbox', {
   maxAttempts: MAIL_MAX_ATTEMPTS,
   leaseMs: MAIL_CLAIM_LEASE_MS,

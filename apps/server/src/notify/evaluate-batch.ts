@@ -1,6 +1,6 @@
 import { notifyItemKeys, notifyItems, type DeviceRecord, type Position } from '@fleet/contract';
 import type { Db } from '../db/database.js';
-import { systemClock, type Clock } from '../mail/clock.js';
+import { systemClock, type Clock } from '../outbox/index.js';
 import { deliver, type Finding } from './deliver.js';
 import { foldMotion, type Motion } from './motion.js';
 import { lockMotions, saveMotions } from './motion.repository.js';

@@ -17,7 +17,7 @@ import {
   type ListFilterInput,
   type PagingInput,
 } from '../http/list-query.js';
-import { MAIL_MAX_ATTEMPTS } from '../mail/retry-policy.js';
+import { MAIL_MAX_ATTEMPTS } from '../mail/mail-policy.js';
 import { PUSH_MAX_ATTEMPTS } from '../push/push-policy.js';
 import { WEBHOOK_MAX_ATTEMPTS } from '../webhooks/webhook-policy.js';
 

@@ -1,6 +1,6 @@
 import { notifyItemKeys, notifyItems } from '@fleet/contract';
 import type { Db } from '../db/database.js';
-import { systemClock } from '../mail/clock.js';
+import { systemClock } from '../outbox/index.js';
 import { COOLDOWN_MS, deliver } from './deliver.js';
 import type { NotifyOptions } from './evaluate-batch.js';
 import { lastNotifications, listSweepVehicles, notificationKey } from './notification.repository.js';

@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Config } from '../config.js';
 import { poolOf } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
-import { MAIL_MAX_ATTEMPTS } from '../mail/retry-policy.js';
+import { MAIL_MAX_ATTEMPTS } from '../mail/mail-policy.js';
 import { gatewayCommits, type GatewayCommit } from './instruments.js';
 import { buildInfo } from './version.js';
 

@@ -1,9 +1,14 @@
 import webPush from 'web-push';
 import type { Db } from '../db/database.js';
-import { systemClock, type Clock } from '../mail/clock.js';
+import {
+  systemClock,
+  type Clock,
+  postOnce,
+  type HttpAttempt,
+  OutboxRunner,
+  type DispatchResult,
+} from '../outbox/index.js';
 import type { Log } from '../mail/mail-dispatcher.js';
-import { postOnce, type HttpAttempt } from '../mail/http-attempt.js';
-import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import { PUSH_MAX_ATTEMPTS, PUSH_TIMEOUT_MS, PUSH_TTL_SECONDS, pushRetryDelayMs } from './push-policy.js';
 import { claimDuePushes, markSubscriptionGone, pushOutbox, type ClaimedPush } from './push.repository.js';
 import { pushHostAllowed, type PushHosts } from './push-hosts.js';

@@ -1,4 +1,4 @@
-import { retryDelayMs } from '../mail/retry-policy.js';
+import { retryDelayMs } from '../outbox/index.js';
 
 /**
  * Push deliveries retry as mail and webhooks do (docs/notifications.md): 1 min × 2^(n-1), at most

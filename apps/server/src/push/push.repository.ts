@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { defineOutbox, inClaimOrder } from '../mail/outbox-claim.js';
+import { defineOutbox, inClaimOrder } from '../outbox/index.js';
 import { PUSH_CLAIM_LEASE_MS, PUSH_MAX_ATTEMPTS } from './push-policy.js';
 
 /**
@@ -109,7 +109,7 @@ export interface ClaimedPush {
   attempts: number;
 }
 
-/** push_deliveries' claim rules (mail/outbox-claim.ts): a delivery given up is never due. */
+/** push_deliveries' claim rules (outbox/claim.ts): a delivery given up is never due. */
 export const pushOutbox = defineOutbox('push_deliveries', {
   maxAttempts: PUSH_MAX_ATTEMPTS,
   leaseMs: PUSH_CLAIM_LEASE_MS,

@@ -1,9 +1,15 @@
 import { WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@fleet/contract';
 import type { Db } from '../db/database.js';
-import { systemClock, type Clock } from '../mail/clock.js';
+import {
+  systemClock,
+  type Clock,
+  postOnce,
+  type AddressGuard,
+  type Resolver,
+  OutboxRunner,
+  type DispatchResult,
+} from '../outbox/index.js';
 import type { Log } from '../mail/mail-dispatcher.js';
-import { postOnce, type AddressGuard, type Resolver } from '../mail/http-attempt.js';
-import { OutboxRunner, type DispatchResult } from '../mail/outbox-runner.js';
 import { signatureHeader } from './webhook-signature.js';
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS, webhookRetryDelayMs } from './webhook-policy.js';
 import { claimDueDeliveries, webhookOutbox, type ClaimedDelivery } from './webhook.repository.js';

@@ -1,4 +1,4 @@
-import { retryDelayMs } from '../mail/retry-policy.js';
+import { retryDelayMs } from '../outbox/index.js';
 
 /**
  * Webhook deliveries retry as mail does (docs/notifications.md): 1 min × 2^(n-1), at most 6 hours,

@@ -9,7 +9,7 @@ import type {
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { defineOutbox, inClaimOrder } from '../mail/outbox-claim.js';
+import { defineOutbox, inClaimOrder } from '../outbox/index.js';
 import { WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_MAX_ATTEMPTS } from './webhook-policy.js';
 
 /**
@@ -153,7 +153,7 @@ export interface ClaimedDelivery {
   secret: string;
 }
 
-/** webhook_deliveries' claim rules (mail/outbox-claim.ts). */
+/** webhook_deliveries' claim rules (outbox/claim.ts). */
 export const webhookOutbox = defineOutbox('webhook_deliveries', {
   maxAttempts: WEBHOOK_MAX_ATTEMPTS,
   leaseMs: WEBHOOK_CLAIM_LEASE_MS,

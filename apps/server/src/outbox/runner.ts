@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { Clock } from './clock.js';
-import type { Outbox } from './outbox-claim.js';
+import type { Outbox } from './claim.js';
 
 export interface DispatchResult {
   sent: number;

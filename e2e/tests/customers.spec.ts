@@ -85,25 +85,27 @@ test('a customer is registered, edited, deleted and restored', async ({ page }) 
   const userId = uniqueId('U-add');
   await idField.fill(userId);
 
-  // Required fields and the birthday rule speak the spec's Japanese.
-  await page.getByRole('textbox', { name: '生年月日' }).fill('1990/01/02');
+  // Required fields and the birthday rule speak the spec's Japanese (slashes are fine; 2月30日 is not a day).
+  await page.getByRole('textbox', { name: '生年月日' }).fill('1990/02/30');
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByText('必須項目です')).toHaveCount(2);
   await expect(page.getByText('日付の形式が不正です（YYYY-MM-DD）')).toBeVisible();
 
   await page.getByRole('textbox', { name: '姓' }).fill('試験');
   await page.getByRole('textbox', { name: '名', exact: true }).fill('花子');
-  await page.getByRole('textbox', { name: '生年月日' }).fill('1990-01-02');
+  // Typed the way a Japanese IME gives it: full-width digits and slashes, a phone with spaces.
+  await page.getByRole('textbox', { name: '生年月日' }).fill('１９９０／１／２');
   await choose(page, '性別', '女性');
   await choose(page, '所属会社', '株式会社東京モビリティサービス（tokyo-mobility）');
   await choose(page, '支払遅延', '1ヶ月以上');
   await page.getByRole('textbox', { name: '販売店' }).fill('テスト販売店');
-  await page.getByRole('textbox', { name: '電話番号' }).fill('03-1234-5678');
+  await page.getByRole('textbox', { name: '電話番号' }).fill('０３ １２３４ ５６７８');
   await page.getByRole('button', { name: '登録する' }).click();
 
   await expect(page).toHaveURL(new RegExp(`/car/car_user_detail/${userId}$`));
   const detail = page.locator('main');
   await expect(detail.getByText('1990年01月02日')).toBeVisible();
+  await expect(detail.getByText('03-1234-5678')).toBeVisible();
   await expect(detail.getByText('女性')).toBeVisible();
   await expect(detail.getByText('契約中')).toBeVisible();
   await expect(detail.getByText('1ヶ月以上')).toBeVisible();

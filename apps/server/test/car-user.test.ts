@@ -148,6 +148,21 @@ describe('user_exist_check and user_add', () => {
     expect(await row('new-u1')).toMatchObject({ company_id: companyA, gender: 1, payment_log: 2, state: 0 });
   });
 
+  it('stores a phone typed in full width and a birthday typed with slashes in their one form', async () => {
+    const info = customer('new-u4', { work_phone: '０９０－１２３４－５６７８', birthday: '１９８５/４/１２' });
+    const res = await call(userAdd, { info }, 'superAdmin');
+    expect(res.status, res.raw.body).toBe(200);
+    const stored = await row('new-u4');
+    expect(stored?.work_phone).toBe('090-1234-5678');
+    // A date column: PostgreSQL's driver gives its text, PGlite a Date at UTC midnight.
+    const birthday: unknown = stored?.birthday;
+    expect(birthday instanceof Date ? birthday.toISOString().slice(0, 10) : birthday).toBe('1985-04-12');
+    const bad = await call(userAdd, { info: customer('new-u5', { work_phone: '090-12ab-5678' }) }, 'superAdmin');
+    expect(bad.status).toBe(400);
+    expect(bad.error.errors).toEqual({ 'info.work_phone': '電話番号の形式が不正です（例: 090-1234-5678）' });
+    expect(await row('new-u5')).toBeUndefined();
+  });
+
   it('answers per-field Japanese errors and writes nothing', async () => {
     const res = await call(
       userAdd,

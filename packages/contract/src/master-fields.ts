@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, PASSWORD_MAX, PASSWORD_MIN } from './fields.js';
+import { idField, normalizeDateText, normalizePhone, PASSWORD_MAX, PASSWORD_MIN, PHONE_EXAMPLE } from './fields.js';
 import { validationMessages as m } from './messages.js';
 import { ADDRESS_LIST_MAX, parseAddressList } from './address-list.js';
 
@@ -10,7 +10,7 @@ import { ADDRESS_LIST_MAX, parseAddressList } from './address-list.js';
  */
 export const fieldMessages = {
   postal: '郵便番号の形式が不正です（例: 123-4567）',
-  phone: '電話番号の形式が不正です',
+  phone: `電話番号の形式が不正です（例: ${PHONE_EXAMPLE}）`,
   imei: 'IMEIは15桁の数字で入力してください',
   ipaddr:
     'IPアドレスの形式が不正です。アドレスかCIDR（例: 203.0.113.5、203.0.113.0/24、2001:db8::/32）を、複数はカンマで区切って入力してください',
@@ -84,7 +84,22 @@ const checkedText = (ok: (v: string) => boolean, message: string, max: number) =
 export const patternText = (re: RegExp, message: string, max = 64) => checkedText((v) => re.test(v), message, max);
 
 export const postalCode = () => patternText(/^\d{3}-?\d{4}$/, fieldMessages.postal, 8);
-export const phoneNumber = () => patternText(/^\+?[0-9][0-9() -]{5,19}$/, fieldMessages.phone, 20);
+/** A phone number in its one stored form (normalizePhone): digits in groups joined by '-', maybe a leading '+'. */
+export const phoneNumber = () =>
+  z
+    .string({ error: m.invalid })
+    .transform(normalizePhone)
+    .pipe(
+      z
+        .string()
+        .max(20, m.tooLong)
+        .refine(
+          (v) => v === '' || (/^\+?\d+(-\d+)*$/.test(v) && v.replace(/\D/g, '').length >= 6),
+          fieldMessages.phone,
+        ),
+    )
+    .optional()
+    .default('');
 export const optionalEmail = () => checkedText((v) => z.email().safeParse(v).success, m.email, 254);
 
 /** IMEI: exactly 15 digits. The Luhn check digit is not verified (docs/decisions.md). */
@@ -128,7 +143,10 @@ const isRealDate = (v: string) => {
 };
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Birthday 'YYYY-MM-DD' (docs/product.md §9), a real date from 1900-01-01 to today; '' means unknown (null). */
+/**
+ * Birthday 'YYYY-MM-DD' (docs/product.md §9), a real date from 1900-01-01 to today; '' means unknown (null).
+ * Typed forms normalizeDateText reads (1985/4/12, full-width digits, 1985年4月12日) are taken as that date.
+ */
 export const birthday = () =>
   z
     .union(
@@ -136,11 +154,15 @@ export const birthday = () =>
         ...unset,
         z
           .string()
-          .trim()
-          .regex(/^\d{4}-\d{2}-\d{2}$/, m.date)
-          .refine(isRealDate, m.date)
-          .refine((v) => v >= '1900-01-01', m.minValue)
-          .refine((v) => v <= today(), m.maxValue),
+          .transform(normalizeDateText)
+          .pipe(
+            z
+              .string()
+              .regex(/^\d{4}-\d{2}-\d{2}$/, m.date)
+              .refine(isRealDate, m.date)
+              .refine((v) => v >= '1900-01-01', m.minValue)
+              .refine((v) => v <= today(), m.maxValue),
+          ),
       ],
       { error: m.date },
     )

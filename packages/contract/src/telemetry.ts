@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from './wire.js';
 import { defineCall } from './call.js';
-import { idField } from './fields.js';
+import { idField, normalizeDateText } from './fields.js';
 import { OkResponse } from './auth.js';
 import { validationMessages as m } from './messages.js';
 
@@ -41,10 +41,11 @@ const realDay = (iso: string) => {
  * One bound of a date filter as an ISO instant, or null when empty.
  * A date alone ('2026-11-23' or '2026/11/23') is a whole day in Japan time; a time
  * without zone ('2026/11/23 10:15', docs/product.md §9) is Japan time, the end bound
- * reaching to the end of that minute or day. Undefined when unreadable.
+ * reaching to the end of that minute or day. Typed forms are read as normalizeDateText reads them
+ * (full-width digits, 2026/11/3). Undefined when unreadable.
  */
 export function parseDateBound(v: string | null | undefined, side: 'from' | 'to'): string | null | undefined {
-  const s = (v ?? '').trim();
+  const s = normalizeDateText(v ?? '');
   if (!s) return null;
   let iso: string | undefined;
   let slack = 0;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timestamp } from './wire.js';
 import { defineCall } from './call.js';
 import { groupFilter } from './groups.js';
-import { idField } from './fields.js';
+import { idField, normalizeDateText } from './fields.js';
 import { OkResponse } from './auth.js';
 import { validationMessages as m } from './messages.js';
 import { parseDateBound } from './telemetry.js';
@@ -153,7 +153,7 @@ export const shiftJstDay = (day: string, days: number): string =>
 export const jstDayField = () =>
   z
     .string({ error: tripMessages.day })
-    .trim()
+    .transform(normalizeDateText)
     .refine((s) => jstDayRange(s) !== undefined, tripMessages.day);
 
 // car_trips ------------------------------------------------------------------------------------

@@ -1,3 +1,5 @@
+import { PHONE_EXAMPLE } from '@fleet/contract';
+
 /** Texts of the customer screens not given by the contract's carUserLabels. */
 export const carUserTexts = {
   list: {
@@ -28,9 +30,9 @@ export const carUserTexts = {
     work: '勤務先',
     other: 'その他',
     noCompany: '所属なし（本部）',
-    birthdayFormat: 'YYYY-MM-DD',
+    birthdayFormat: '例: 1985-04-12（1985/04/12 も可）',
     genderNone: '未選択',
-    phoneExample: '03-1234-5678',
+    phoneExample: `例: ${PHONE_EXAMPLE}`,
     postalExample: '123-4567',
   },
   /** The customer's vehicles on its detail (car-user-cars.tsx). */

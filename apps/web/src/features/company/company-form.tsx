@@ -1,4 +1,4 @@
-import { companyLabels as L, CompanyForm, errorMessages, type CompanyFormInput } from '@fleet/contract';
+import { companyLabels as L, CompanyForm, errorMessages, PHONE_EXAMPLE, type CompanyFormInput } from '@fleet/contract';
 import { SimpleGrid } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { TextField } from '../../components/edit-shell/fields';
@@ -34,7 +34,7 @@ export function CompanyFormView({ mode, initial }: { mode: 'add' | 'edit'; initi
         />
         <TextField name="company_name" label={L.company_name} required />
         <TextField name="name" label={L.name} />
-        <TextField name="phone" label={L.phone} type="tel" />
+        <TextField name="phone" label={L.phone} type="tel" placeholder={`例: ${PHONE_EXAMPLE}`} />
         <TextField name="email" label={L.email} type="email" />
         <TextField name="address" label={L.address} />
       </SimpleGrid>

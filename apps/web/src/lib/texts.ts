@@ -43,6 +43,13 @@ export const shellTexts = {
     title: 'セッションが無効です',
   },
   loading: '読み込み中…',
+  /** Leaving a form with changes not saved (components/edit-shell/leave-guard.tsx). */
+  leaveGuard: {
+    title: '未保存の変更',
+    message: '保存していない変更があります。破棄して移動しますか？',
+    leave: '破棄して移動する',
+    stay: '編集を続ける',
+  },
   /** Browser tab titles (「車両一覧 | フリートコンソール」), one per screen of the router. */
   titles: {
     login: 'ログイン',

@@ -14,6 +14,7 @@ import {
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { ApiClientError } from '../../lib/api-client';
+import { useLeaveGuard } from './leave-guard';
 
 /** A form's contract schema: the inputs hold its input; what it parses them to (its output) is saved. */
 type FormSchema = z.ZodType<FieldValues, FieldValues>;
@@ -54,9 +55,13 @@ export function FormShell<S extends FormSchema>(props: FormShellProps<S>) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded]);
 
+  // A changed field asks before the screen is left; the save itself may move on (to the saved record).
+  const guard = useLeaveGuard(form.formState.isDirty);
   const submit = form.handleSubmit(async (values) => {
     try {
-      await props.onSubmit(values, form);
+      await guard.allowLeave(() => props.onSubmit(values, form));
+      // Saved and still here (settings, TOTP): what is on screen is now what is stored.
+      form.reset(form.getValues(), { keepErrors: true });
     } catch (e) {
       if (e instanceof ApiClientError) {
         for (const [key, message] of Object.entries(e.errors)) {
@@ -78,6 +83,7 @@ export function FormShell<S extends FormSchema>(props: FormShellProps<S>) {
 
   return (
     <FormProvider {...form}>
+      {guard.dialog}
       <Paper p="lg" radius="md" withBorder component="form" ref={formRef} onSubmit={submit} noValidate maw={880}>
         <Stack gap="md">
           {rootError && (

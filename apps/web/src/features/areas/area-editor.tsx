@@ -29,6 +29,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useMap } from 'react-leaflet';
 import { EditableRectangle, type Bounds } from '../../components/map/editable-rectangle';
+import { useLeaveGuard } from '../../components/edit-shell/leave-guard';
 import { MapHost } from '../../components/map/map-host';
 import { PositionMarker } from '../../components/map/position-marker';
 import { ApiClientError, messageOf } from '../../lib/api-client';
@@ -81,6 +82,15 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
         q.data.map(({ name, lat_min, lat_max, lng_min, lng_max }) => ({ name, lat_min, lat_max, lng_min, lng_max })),
       );
   }, [q.data]);
+
+  const stored = (q.data ?? []).map(({ name, lat_min, lat_max, lng_min, lng_max }) => ({
+    name,
+    lat_min,
+    lat_max,
+    lng_min,
+    lng_max,
+  }));
+  const guard = useLeaveGuard(!!q.data && JSON.stringify(draft) !== JSON.stringify(stored));
 
   const update = (i: number, patch: Partial<Draft>) => {
     setSaved(false);
@@ -139,6 +149,7 @@ export function AreaEditor({ car, kind }: { car: CarDetail; kind: AreaKind }) {
   if (!q.data) return <Skeleton h={480} />;
   return (
     <Stack gap="md">
+      {guard.dialog}
       <Group gap="sm">
         <Text size="sm">{T.judgement}</Text>
         {status.data && (kind === 'available' ? status.data.availableCount : status.data.disableCount) === 0 ? (

@@ -10,6 +10,7 @@ import {
 import { Alert, Button, ColorInput, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { CircleMarker, useMapEvents } from 'react-leaflet';
+import { useLeaveGuard } from '../../components/edit-shell/leave-guard';
 import { MapHost } from '../../components/map/map-host';
 import { ApiClientError, messageOf } from '../../lib/api-client';
 import { useSaveZone } from './api';
@@ -54,6 +55,7 @@ function DrawClicks({ draft, onChange }: { draft: Draft; onChange(d: Draft): voi
 export function ZoneEditor({ zone, onDone }: { zone?: Zone; onDone(): void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(zone));
   const save = useSaveZone();
+  const guard = useLeaveGuard(JSON.stringify(draft) !== JSON.stringify(draftOf(zone)) && !save.isSuccess);
   const fieldErrors = save.error instanceof ApiClientError ? save.error.errors : {};
   const err = (key: string) =>
     Object.entries(fieldErrors).find(([k]) => k === `info.${key}` || k.startsWith(`info.${key}.`))?.[1];
@@ -88,6 +90,7 @@ export function ZoneEditor({ zone, onDone }: { zone?: Zone; onDone(): void }) {
       : undefined;
   return (
     <Stack gap="sm" data-testid="zone-editor">
+      {guard.dialog}
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label={zoneLabels.name}

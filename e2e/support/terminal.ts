@@ -1,12 +1,15 @@
 import type { APIRequestContext } from '@playwright/test';
 
+/** The demo terminals whose id is not an IMEI (JT/T 808: its phone number; H02: a 10-digit id). */
+const idsOfTheirOwn: Record<number, string> = { 17: '013584091017', 18: '4210170018' };
+
 /** Demo terminals of the seed (apps/server/src/seed/demo-data.ts). */
 export const demoTerminal = (n: number) => {
   const nn = String(n).padStart(2, '0');
   return {
     car_device_id: `D-demo-${nn}`,
     password: `terminal-secret-${nn}`,
-    imei: `35840910${String(1000000 + (n - 1) * 7919).slice(-7)}`,
+    imei: idsOfTheirOwn[n] ?? `35840910${String(1000000 + (n - 1) * 7919).slice(-7)}`,
     car_id: `C${String(n).padStart(6, '0')}`,
   };
 };

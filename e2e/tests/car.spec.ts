@@ -3,7 +3,7 @@ import { demoTerminal, drive, sendBatch } from '../support/terminal';
 
 test('the vehicle list searches, sorts, and keeps its query across navigation and reload', async ({ page }) => {
   await loginAs(page, 'admin', '/car/car_list');
-  await expect(page.getByTestId('list-range')).toContainText('全16件');
+  await expect(page.getByTestId('list-range')).toContainText('全20件');
   await page.getByRole('combobox', { name: '検索項目' }).click();
   await page.getByRole('option', { name: '車両番号' }).click();
   await page.getByLabel('検索キーワード').fill('品川');
@@ -26,7 +26,7 @@ test('the vehicle list searches, sorts, and keeps its query across navigation an
 
 test('a company user sees only the vehicles of their company', async ({ page }) => {
   await loginAs(page, 'tokyo-staff', '/car/car_list');
-  await expect(page.getByTestId('list-range')).toContainText('全12件');
+  await expect(page.getByTestId('list-range')).toContainText('全16件');
   await expect(page.getByRole('link', { name: 'C000013' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'C000001' })).toBeVisible();
   await expect(page.getByRole('button', { name: '車両登録' })).toHaveCount(0);

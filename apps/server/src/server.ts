@@ -74,11 +74,7 @@ export async function startServer(config: Config, opts: { webRoot?: string } = {
   });
   const jobs = startJobs({ db: database.db, config, log: app.log });
   const baseUrl = localBaseUrl(config.HOST, port);
-  const linkPorts = {
-    host: new URL(baseUrl).hostname.replace(/^\[|\]$/g, ''),
-    teltonikaPort: links.teltonikaPort,
-    gt06Port: links.gt06Port,
-  };
+  const linkPorts = { host: new URL(baseUrl).hostname.replace(/^\[|\]$/g, ''), ...links.ports };
   const fleet =
     config.SIMULATE && !config.production ? startDemoFleet({ baseUrl, log: app.log, links: linkPorts }) : undefined;
 

@@ -1,6 +1,6 @@
-import { login as loginCall } from '@fleet/contract';
+import { login as loginCall, terminalIdRules, terminalProtocols } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-data.js';
+import { DEMO_PASSWORD, demoAccounts, demoFleet } from '../src/seed/demo-data.js';
 import { isEmpty, seedDemo } from '../src/seed/seed.js';
 import { callAs, createTestApp, type TestApp } from './helper.js';
 
@@ -19,18 +19,25 @@ const count = async (table: 'accounts' | 'cars' | 'devices' | 'car_users' | 'com
   ).n;
 
 describe('demo seed', () => {
-  it('fills an empty database with the demo accounts and sixteen cars', async () => {
+  it('fills an empty database with the demo accounts and twenty cars', async () => {
     expect(await isEmpty(t.db)).toBe(true);
     await seedDemo(t.db);
     expect(await isEmpty(t.db)).toBe(false);
 
-    // toBe(16), not '16': the pg type parsers make counts numbers on PostgreSQL too.
-    expect(await count('cars')).toBe(16);
-    expect(await count('devices')).toBe(16);
-    expect(await count('car_users')).toBe(16);
+    // toBe(20), not '20': the pg type parsers make counts numbers on PostgreSQL too.
+    expect(await count('cars')).toBe(20);
+    expect(await count('devices')).toBe(20);
+    expect(await count('car_users')).toBe(20);
     expect(await count('companies')).toBe(2);
     const ids = (await t.db.selectFrom('accounts').select('account_id').execute()).map((a) => a.account_id);
     expect(ids.sort()).toEqual(demoAccounts.map((a) => a.account_id).sort());
+  });
+
+  it('has a terminal of every protocol, each with an id of the form its protocol uses', () => {
+    const devices = demoFleet().map((f) => f.device);
+    expect(new Set(devices.map((d) => d.protocol))).toEqual(new Set(terminalProtocols));
+    for (const d of devices) expect(d.car_data_id, d.car_device_id).toMatch(terminalIdRules[d.protocol].pattern);
+    expect(new Set(devices.map((d) => d.car_data_id)).size).toBe(devices.length);
   });
 
   it('lets every demo account sign in with the demo password', async () => {

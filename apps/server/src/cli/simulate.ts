@@ -1,10 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { linkProtocols, terminalProtocols, type LinkProtocol } from '@fleet/contract';
 import { z } from 'zod';
 import { demoTerminals } from '../simulator/demo.js';
 import { createFleet, type FleetTerminal } from '../simulator/fleet.js';
 import { linkTransport, withOpenLinks } from '../simulator/link-transport.js';
 import { httpTransport } from '../simulator/transport.js';
+
+/** The listeners' default ports (the server's *_PORT settings). */
+const defaultPorts: Record<LinkProtocol, number> = {
+  teltonika: 5027,
+  gt06: 5023,
+  jt808: 5015,
+  h02: 5013,
+  gps103: 5001,
+  gl200: 5004,
+};
+const portOption = (p: LinkProtocol) => `${p}-port` as const;
 
 /**
  * npm run simulate -- [--url URL] [--terminals N] [--devices FILE] [--duration S]
@@ -13,14 +25,16 @@ import { httpTransport } from '../simulator/transport.js';
  */
 const usage = `usage: npm run simulate -- [options]
   --url URL             server to report to (default http://localhost:3000)
-  --terminals N         use the first N demo terminals (default: all 16)
-  --devices FILE        JSON array of {car_device_id, password, car_data_id, region?} instead of the demo fleet
+  --terminals N         use the first N demo terminals (default: all 20)
+  --devices FILE        JSON array of {car_device_id, password, car_data_id, protocol?, region?} instead of the demo fleet
   --duration S          stop after S seconds (default: run until Ctrl+C)
   --flush-interval S    seconds between batches per terminal (default 5)
   --gps-interval S      seconds between GPS fixes while driving (default 5)
   --seed N              random seed (default: from the clock)
-  --teltonika-port N    the server's TELTONIKA_PORT for the Teltonika demo terminal (default 5027, 0 = leave it out)
-  --gt06-port N         the server's GT06_PORT for the GT06 demo terminal (default 5023, 0 = leave it out)`;
+  --<protocol>-port N   the server's port for that protocol's demo terminal (0 = leave it out); defaults:
+                        ${Object.entries(defaultPorts)
+                          .map(([p, n]) => `--${p}-port ${n}`)
+                          .join(', ')}`;
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +45,9 @@ const { values } = parseArgs({
     'flush-interval': { type: 'string', default: '5' },
     'gps-interval': { type: 'string', default: '5' },
     seed: { type: 'string' },
-    'teltonika-port': { type: 'string', default: '5027' },
-    'gt06-port': { type: 'string', default: '5023' },
+    ...Object.fromEntries(
+      linkProtocols.map((p) => [portOption(p), { type: 'string' as const, default: String(defaultPorts[p]) }]),
+    ),
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -54,8 +69,7 @@ const Args = z.object({
   'flush-interval': seconds.min(1),
   'gps-interval': seconds.min(1),
   seed: z.coerce.number().int().optional(),
-  'teltonika-port': z.coerce.number().int().min(0).max(65535),
-  'gt06-port': z.coerce.number().int().min(0).max(65535),
+  ...Object.fromEntries(linkProtocols.map((p) => [portOption(p), z.coerce.number().int().min(0).max(65535)])),
 });
 const parsed = Args.safeParse(values);
 if (!parsed.success) {
@@ -70,6 +84,7 @@ const DeviceList = z.array(
     car_device_id: z.string().min(1),
     password: z.string().min(1),
     car_data_id: z.string().min(1),
+    protocol: z.enum(terminalProtocols).optional(),
     region: z.enum(['tokyo', 'kanagawa']).optional(),
   }),
 );
@@ -77,10 +92,10 @@ let terminals: FleetTerminal[] = values.devices
   ? DeviceList.parse(JSON.parse(await readFile(values.devices, 'utf8')))
   : demoTerminals();
 if (args.terminals) terminals = terminals.slice(0, args.terminals);
+const ports = args as unknown as Record<string, number>;
 const links = {
   host: new URL(args.url).hostname.replace(/^\[|\]$/g, ''),
-  teltonikaPort: args['teltonika-port'] || null,
-  gt06Port: args['gt06-port'] || null,
+  ...Object.fromEntries(linkProtocols.map((p) => [p, ports[portOption(p)] || null])),
 };
 terminals = withOpenLinks(terminals, links);
 

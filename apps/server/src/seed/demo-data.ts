@@ -81,6 +81,10 @@ const people: [string, string, number, string][] = [
   ['井上', '美月', 1, '1991-09-09'],
   ['木村', '悠斗', 0, '1980-12-01'],
   ['林', '七海', 1, '1994-04-04'],
+  ['清水', '隼人', 0, '1982-06-18'],
+  ['山崎', '真央', 1, '1989-10-27'],
+  ['森', '健二', 0, '1972-02-14'],
+  ['池田', '彩', 1, '1996-08-08'],
 ];
 const addresses: [string, string, string][] = [
   ['100-0005', '東京都', '千代田区丸の内1-9-1'],
@@ -99,6 +103,10 @@ const addresses: [string, string, string][] = [
   ['210-0007', '神奈川県', '川崎市川崎区駅前本町26-1'],
   ['231-0023', '神奈川県', '横浜市中区山下町279'],
   ['251-0055', '神奈川県', '藤沢市南藤沢2-1-1'],
+  ['144-0041', '東京都', '大田区羽田空港3-3-2'],
+  ['176-0012', '東京都', '練馬区豊玉北6-12-1'],
+  ['120-0034', '東京都', '足立区千住3-92'],
+  ['206-0033', '東京都', '多摩市落合1-46-1'],
 ];
 const merchants = [
   '丸の内モータース',
@@ -119,6 +127,8 @@ const carTypes = [
   'スバル インプレッサ',
 ];
 const plates = ['品川', '練馬', '足立', '多摩', '世田谷', '杉並', '横浜', '川崎'];
+/** The plates of the four terminals added for the TCP protocols, apart so that the first sixteen keep theirs. */
+const morePlates = ['八王子', '江東', '葛飾', '板橋'];
 const kana = ['あ', 'い', 'う', 'え', 'か', 'さ', 'た', 'な'];
 
 export interface DemoFleetEntry {
@@ -135,19 +145,32 @@ export interface DemoFleetEntry {
   car: { car_id: string; car_number: string; car_type: string; car_vin: string; company_id: string };
 }
 
-/** Sixteen customers, each with a terminal and a vehicle: twelve in Tokyo, four in Kanagawa. */
 /**
- * Demo terminals that speak another protocol than ours (docs/device-protocol.md §10-12); the simulator speaks it to the
+ * Twenty customers, each with a terminal and a vehicle: sixteen in Tokyo, four in Kanagawa.
+ *
+ * Demo terminals that speak another protocol than ours (docs/device-protocol.md §10-14); the simulator speaks it to the
  * real endpoint. D-demo-12 (C000012) is a phone running Traccar Client; D-demo-14 (C000014) a Teltonika
- * tracker and D-demo-15 (C000015) a GT06 one, over TELTONIKA_PORT / GT06_PORT. No demo terminal has a
- * source-address limit (an empty ipaddr, docs/device-protocol.md §13): the demo fleet reports from this
- * machine, and every way in checks the list.
+ * tracker and D-demo-15 (C000015) a GT06 one; D-demo-17 to D-demo-20 (C000017-C000020) a JT/T 808, an H02, a
+ * GPS103 and a Queclink tracker, each over its own port (TELTONIKA_PORT, GT06_PORT, JT808_PORT, ...). No demo
+ * terminal has a source-address limit (an empty ipaddr, docs/device-protocol.md §13): the demo fleet reports
+ * from this machine, and every way in checks the list.
  */
-const demoProtocols: Partial<Record<number, TerminalProtocol>> = { 11: 'osmand', 13: 'teltonika', 14: 'gt06' };
+const demoProtocols: Partial<Record<number, TerminalProtocol>> = {
+  11: 'osmand',
+  13: 'teltonika',
+  14: 'gt06',
+  16: 'jt808',
+  17: 'h02',
+  18: 'gps103',
+  19: 'gl200',
+};
+
+/** Terminal ids that are not IMEIs: JT/T 808 sends its 12-digit phone number, many H02 trackers a 10-digit id. */
+const demoTerminalIds: Partial<Record<number, string>> = { 16: '013584091017', 17: '4210170018' };
 
 export function demoFleet(): DemoFleetEntry[] {
   return people.map(([family, given, gender, birthday], i) => {
-    const company_id = i < 12 ? 'tokyo-mobility' : 'kanagawa-auto';
+    const company_id = i < 12 || i >= 16 ? 'tokyo-mobility' : 'kanagawa-auto';
     const [postal, pref, address] = addresses[i]!;
     const n = String(i + 1).padStart(2, '0');
     const carType = carTypes[i % carTypes.length]!;
@@ -169,8 +192,8 @@ export function demoFleet(): DemoFleetEntry[] {
         work_address_sub: '',
         work_phone: `03-${String(3200 + i * 37).padStart(4, '0')}-${String(1000 + i * 211).slice(0, 4)}`,
         merchant: merchants[i % merchants.length]!,
-        payment_log: [0, 0, 0, 1, 0, 2, 0, 0, 3, 0, 0, 1, 0, 0, 0, 0][i]!,
-        state: [0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0][i]!,
+        payment_log: [0, 0, 0, 1, 0, 2, 0, 0, 3, 0, 0, 1, 0, 0, 0, 0][i] ?? 0,
+        state: [0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0][i] ?? 0,
         detail: i === 4 ? '支払い確認中のためアカウント停止' : '',
       },
       device: {
@@ -179,12 +202,12 @@ export function demoFleet(): DemoFleetEntry[] {
         ipaddr: '',
         macaddr: `02:1A:7F:00:00:${n}`,
         car_type: carType,
-        car_data_id: `35840910${String(1000000 + i * 7919).slice(-7)}`,
+        car_data_id: demoTerminalIds[i] ?? `35840910${String(1000000 + i * 7919).slice(-7)}`,
         protocol: demoProtocols[i] ?? 'json',
       },
       car: {
         car_id: `C${String(i + 1).padStart(6, '0')}`,
-        car_number: `${plates[i % plates.length]} ${300 + i} ${kana[i % kana.length]} ${String(11 + i * 3).padStart(2, '0')}-${String(20 + i * 5).padStart(2, '0')}`,
+        car_number: `${i < 16 ? plates[i % plates.length] : morePlates[i - 16]} ${300 + i} ${kana[i % kana.length]} ${String(11 + i * 3).padStart(2, '0')}-${String((20 + i * 5) % 100).padStart(2, '0')}`,
         car_type: carType,
         car_vin: `${carType.includes('プリウス') ? 'ZVW30' : 'GK3'}-${String(5100000 + i * 4243)}`,
         company_id,

@@ -3,7 +3,7 @@ import { createFleet, type Fleet, type FleetLog, type FleetTerminal } from './fl
 import { linkTransport, withOpenLinks, type LinkPorts } from './link-transport.js';
 import { httpTransport } from './transport.js';
 
-/** The sixteen terminals of the demo seed with their passwords and protocols; the last four drive around Yokohama. */
+/** The terminals of the demo seed with their passwords and protocols; Kanagawa's four drive around Yokohama. */
 export function demoTerminals(): FleetTerminal[] {
   return demoFleet().map((f) => ({
     car_device_id: f.device.car_device_id,
@@ -20,7 +20,7 @@ export function localBaseUrl(host: string, port: number): string {
   return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
-/** The demo fleet reporting to a running server in real time: over HTTP, and over TCP for Teltonika and GT06 terminals. */
+/** The demo fleet reporting to a running server in real time: over HTTP, and over TCP for the terminals of a TCP protocol. */
 export function startDemoFleet(opts: {
   baseUrl: string;
   log?: FleetLog;

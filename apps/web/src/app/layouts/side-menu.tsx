@@ -1,8 +1,9 @@
 import { capabilities, roleLabel, type Actor } from '@fleet/contract';
 import { Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconBuildingStore, IconCar, IconDeviceMobile, IconLogout, IconSettings, IconUsers } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { NavLink as RouterNavLink } from 'react-router';
+import { useLocalStorage } from '@mantine/hooks';
+import { useEffect, type ReactNode } from 'react';
+import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import { paths } from '../../lib/paths';
 import { shellTexts } from '../../lib/texts';
 
@@ -86,6 +87,38 @@ export function menuFor(actor: Actor): MenuGroup[] {
 /** Entries of 13 px on about 21 px: the super admin's twenty-odd entries and six groups fit 768 px high. */
 const itemStyles = { label: { fontSize: 13, lineHeight: 1.35 } };
 
+const commonLength = (a: string, b: string) => {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+};
+
+/** A screen's path without its id and its action: /car/car_user_edit/u-1 → /car/car_user. */
+const stemOf = (path: string) =>
+  path
+    .split('/')
+    .slice(0, 3)
+    .join('/')
+    .replace(/[_/](list|add|detail|edit)$/, '');
+
+/**
+ * The group of the screen on show: the one with an entry of the same screen family (/car/car_user_edit/… →
+ * 顧客管理, /car/device/detail/… → GPS端末管理), else the entry whose path shares the longest start with it.
+ */
+export function activeGroupOf(groups: MenuGroup[], pathname: string): string | undefined {
+  const stem = stemOf(pathname);
+  const family = groups.find((g) => g.items.some((i) => stemOf(i.to) === stem));
+  if (family) return family.label;
+  const area = `/${pathname.split('/')[1] ?? ''}/`;
+  let best: { label: string; length: number } | undefined;
+  for (const g of groups)
+    for (const i of g.items) {
+      const length = i.to.startsWith(area) ? commonLength(pathname, i.to) : 0;
+      if (length > (best?.length ?? 0)) best = { label: g.label, length };
+    }
+  return best?.label;
+}
+
 export function SideMenu({
   actor,
   name,
@@ -97,6 +130,20 @@ export function SideMenu({
   onLogout(): void;
   onNavigate(): void;
 }) {
+  const groups = menuFor(actor);
+  const { pathname } = useLocation();
+  const active = activeGroupOf(groups, pathname);
+  // Groups fold by their header and the choice is kept; moving to a screen opens its group.
+  const [closed, setClosed] = useLocalStorage<string[]>({
+    key: 'fleet-console/menu-closed',
+    defaultValue: [],
+    getInitialValueInEffect: false,
+  });
+  useEffect(() => {
+    if (active) setClosed((c) => (c.includes(active) ? c.filter((l) => l !== active) : c));
+  }, [active, setClosed]);
+  const toggle = (label: string) =>
+    setClosed((c) => (c.includes(label) ? c.filter((l) => l !== label) : [...c, label]));
   return (
     <Stack gap={0} h="100%">
       <Box px="md" py={6} bg="brand.0">
@@ -108,7 +155,8 @@ export function SideMenu({
         </Text>
       </Box>
       {/* Compact enough that every entry of the longest menu (the super admin's) fits 1366×768 with room for a few
-          more; on shorter screens the list scrolls with a visible bar, above a logout that never covers it. */}
+          more; folded groups make room, and on shorter screens the list scrolls with a visible bar, above a
+          logout that never covers it. */}
       <ScrollArea
         style={{ flex: 1, minHeight: 0 }}
         type="auto"
@@ -117,13 +165,14 @@ export function SideMenu({
         component="nav"
         aria-label="メインメニュー"
       >
-        {menuFor(actor).map((g) => (
+        {groups.map((g) => (
           <NavLink
             key={g.label}
             component="button"
             label={g.label}
             leftSection={g.icon}
-            defaultOpened
+            opened={!closed.includes(g.label)}
+            onChange={() => toggle(g.label)}
             childrenOffset={22}
             fw={600}
             py={1}

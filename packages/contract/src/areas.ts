@@ -4,6 +4,7 @@ import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { AvailableData, AvailableDataOut } from './car.js';
 import { idField, optionalText, requiredText } from './fields.js';
+import { BULK_CARS_MAX, groupMessages } from './groups.js';
 import { coordinate, fieldMessages } from './master-fields.js';
 import { validationMessages as m } from './messages.js';
 
@@ -187,5 +188,21 @@ export const areaTemplateDelete = defineCall(
 export const carApplyAreaTemplate = defineCall(
   '/api/car_apply_area_template',
   z.object({ car_id: idField(), template_id: idField() }),
+  OkResponse.extend({ type: z.enum(areaKinds), count: z.number().int() }),
+);
+
+/**
+ * Bulk action of the vehicle list: the template applied to every selected vehicle, in one transaction
+ * (all or nothing: a vehicle not visible is 404, a deleted one 409, and no vehicle changes).
+ */
+export const areaTemplateApplyCars = defineCall(
+  '/api/area_template_apply_cars',
+  z.object({
+    template_id: idField(),
+    car_ids: z
+      .array(idField(), { error: m.invalid })
+      .min(1, groupMessages.noCars)
+      .max(BULK_CARS_MAX, groupMessages.tooManyCars),
+  }),
   OkResponse.extend({ type: z.enum(areaKinds), count: z.number().int() }),
 );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { idField, requiredText } from './fields.js';
+import { BULK_CARS_MAX, groupMessages } from './groups.js';
 import { validationMessages as m } from './messages.js';
 import { timestamp } from './wire.js';
 
@@ -46,6 +47,9 @@ export const zoneMessages = {
   companyRequired: '会社を選択してください',
   fetchFailed: 'ゾーンを取得できませんでした。管理者に問い合わせてください。',
   saveFailed: 'ゾーンの保存に失敗しました。管理者に問い合わせてください。',
+  noZones: 'ゾーンを選択してください',
+  mixedCompanies: '同じ会社のゾーンを選択してください',
+  otherCompanyGroup: '他の会社の拠点・部署にはこのゾーンを割り当てられません',
 } as const;
 
 const num = (message: string) => z.number({ error: message }).refine(Number.isFinite, message);
@@ -208,4 +212,34 @@ export const carZones = defineCall(
   '/api/car_zones',
   z.object({ car_id: idField() }),
   z.object({ car_id: z.string(), zones: z.array(Zone) }),
+);
+
+const zoneIds = () => z.array(idField(), { error: m.invalid }).max(10_000, m.invalid);
+
+/** The zones a group's vehicles are judged against (besides each vehicle's own), replaced as a whole. */
+export const groupZones = defineCall(
+  '/api/group_zones',
+  z.object({ group_id: idField() }),
+  z.object({ group_id: z.string(), zones: z.array(Zone) }),
+);
+export const groupZonesUpdate = defineCall(
+  '/api/group_zones_update',
+  z.object({ group_id: idField(), zone_ids: zoneIds() }),
+  OkResponse.extend({ count: z.number().int() }),
+);
+
+/**
+ * Bulk action of the vehicle list: the zones are added to each selected vehicle's own zones (those it
+ * already has stay). All or nothing: one vehicle not visible (or deleted) refuses the call (404).
+ */
+export const zoneCarsAdd = defineCall(
+  '/api/zone_cars_add',
+  z.object({
+    zone_ids: zoneIds().min(1, zoneMessages.noZones),
+    car_ids: z
+      .array(idField(), { error: m.invalid })
+      .min(1, groupMessages.noCars)
+      .max(BULK_CARS_MAX, groupMessages.tooManyCars),
+  }),
+  OkResponse.extend({ count: z.number().int() }),
 );

@@ -48,6 +48,17 @@ export async function lockCar(db: Db, carId: string) {
     .executeTakeFirst();
 }
 
+/** Vehicles with their company, locked in the order of their ids (two bulk changes never wait on each other in a circle). */
+export async function lockCars(db: Db, carIds: readonly string[]) {
+  return db
+    .selectFrom('cars')
+    .select(['car_id', 'company_id', 'is_delete'])
+    .where('car_id', 'in', carIds)
+    .orderBy('car_id')
+    .forUpdate()
+    .execute();
+}
+
 /** Replaces one list of a vehicle; run inside a transaction that holds lockCar. */
 export async function replaceAreas(db: Db, carId: string, kind: AreaKind, areas: readonly NamedArea[]) {
   await db.deleteFrom('areas').where('car_id', '=', carId).where('kind', '=', kind).execute();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   areaMessages,
+  areaTemplateApplyCars,
   areaTemplateDelete,
   areaTemplateUpdate,
   carApplyAreaTemplate,
@@ -13,7 +14,7 @@ import type { Db } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
-import { replaceCarAreas, visibleCar } from './areas.service.js';
+import { replaceCarAreas, replaceCarsAreas, visibleCar } from './areas.service.js';
 import { deleteTemplate, findTemplate, insertTemplate, listTemplates, updateTemplate } from './template.repository.js';
 import type { Access } from '../access/access.js';
 
@@ -91,6 +92,22 @@ export function registerAreaTemplateRoutes(app: FastifyInstance, ctx: AppContext
         type: template.type,
       });
       return { ok: true, type: template.type, count: template.areas.length };
+    },
+  });
+
+  registerCall(app, ctx, areaTemplateApplyCars, {
+    auth: 'user',
+    allow: engineAndAreas,
+    handler: async ({ body, access }) => {
+      const carIds = [...new Set(body.car_ids)];
+      const template = await findTemplate(db, access, body.template_id);
+      if (!template) throw notFound(areaMessages.templateNotFound);
+      await replaceCarsAreas(db, access, carIds, template.type, template.areas);
+      await writeAudit(db, access, 'area.template_apply', 'area_template', body.template_id, {
+        car_ids: carIds,
+        type: template.type,
+      });
+      return { ok: true, type: template.type, count: carIds.length };
     },
   });
 }

@@ -648,6 +648,11 @@ export interface CarZonesTable {
   zone_id: string;
 }
 
+export interface GroupZonesTable {
+  group_id: string;
+  zone_id: string;
+}
+
 export interface CarZoneStatesTable {
   car_id: string;
   zone_id: string;
@@ -764,6 +769,7 @@ export interface DB {
   geocode_limiter: GeocodeLimiterTable;
   zones: ZonesTable;
   car_zones: CarZonesTable;
+  group_zones: GroupZonesTable;
   car_zone_states: CarZoneStatesTable;
   zone_versions: ZoneVersionsTable;
   alerts: AlertsTable;

@@ -9,9 +9,15 @@ import {
   groupList,
   groupMessages,
   groupUpdate,
+  groupZones,
+  groupZonesUpdate,
+  zoneMessages,
+  type Call,
+  type CallResult,
   type Capabilities,
 } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Access } from '../access/access.js';
 import { registerCall } from '../access/route.js';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -19,6 +25,7 @@ import type { Db } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import { sessionsChanged } from '../sessions/session-cache.js';
+import { assignmentsChanged, companyZoneIds, groupZoneList, replaceGroupZones } from '../zones/zones.repository.js';
 import {
   accountCompanyOf,
   accountGroupIds,
@@ -46,18 +53,56 @@ const unlimited = (access: Access) => {
   if (access.groups !== null) throw forbidden(groupMessages.limitedAccount);
 };
 
+type FoundGroup = NonNullable<Awaited<ReturnType<typeof findGroup>>>;
+
 /** A group in the caller's reach (its company; a group-limited reader: its groups), or 404. */
-async function visibleGroup(db: Db, access: Access, groupId: string) {
+async function visibleGroup(db: Db, access: Access, groupId: string): Promise<FoundGroup> {
   const group = await findGroup(db, groupId, access.company);
   if (!group || (access.groups !== null && !access.groups.includes(groupId))) throw notFound(groupMessages.notFound);
   return group;
 }
 
+/** Groups named for a vehicle or an account must be its company's: another's is refused (400), nothing stored. */
+async function ownGroups(db: Db, company: string | null, ids: readonly string[]) {
+  const own = company === null ? new Set() : await companyGroupIds(db, company, ids);
+  if (own.size !== ids.length) throw badRequest(groupMessages.otherCompany, { group_ids: groupMessages.otherCompany });
+}
+
 const duplicate = () => badRequest(groupMessages.duplicate, { name: groupMessages.duplicate });
+
+/** What a change to one group does in its transaction, and what its audit row says. */
+interface GroupChange<C extends Call> {
+  result: CallResult<C>;
+  detail: Record<string, unknown>;
+  /** Accounts whose sessions carry the group (they are told at once). */
+  accounts?: readonly string[];
+}
 
 /** Vehicle groups (docs/groups.md): the groups, a vehicle's groups, the bulk assignment, an account's limit. */
 export function registerGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
+
+  /**
+   * A change to one named group by an unlimited editor: the group in reach (else 404), the change in one
+   * transaction, the sessions told, one audit row on the group's company.
+   */
+  const groupCall = <C extends Call>(
+    call: C,
+    action: string,
+    change: (trx: Db, group: FoundGroup, body: z.output<C['request']>) => Promise<GroupChange<C>>,
+  ) =>
+    registerCall(app, ctx, call, {
+      auth: 'user',
+      allow: editors,
+      handler: async ({ body, access }) => {
+        unlimited(access);
+        const group = await visibleGroup(db, access, (body as { group_id: string }).group_id);
+        const done = await db.transaction().execute((trx) => change(trx, group, body));
+        for (const accountId of done.accounts ?? []) await sessionsChanged(db, { accountId });
+        await writeAudit(db, access, action, 'company', group.company_id, { group_id: group.group_id, ...done.detail });
+        return done.result;
+      },
+    });
 
   registerCall(app, ctx, groupList, {
     auth: 'user',
@@ -82,35 +127,44 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  registerCall(app, ctx, groupUpdate, {
-    auth: 'user',
-    allow: editors,
-    handler: async ({ body, access }) => {
-      unlimited(access);
-      const group = await visibleGroup(db, access, body.group_id);
-      if (await nameTaken(db, group.company_id, body.info.name, group.group_id)) throw duplicate();
-      await renameGroup(db, group.group_id, body.info.name, new Date());
-      await writeAudit(db, access, 'group.update', 'company', group.company_id, {
-        group_id: group.group_id,
-        name: body.info.name,
-      });
-      return { ok: true };
-    },
+  groupCall(groupUpdate, 'group.update', async (trx, group, body) => {
+    if (await nameTaken(trx, group.company_id, body.info.name, group.group_id)) throw duplicate();
+    await renameGroup(trx, group.group_id, body.info.name, new Date());
+    return { result: { ok: true }, detail: { name: body.info.name } };
   });
 
-  registerCall(app, ctx, groupDelete, {
+  groupCall(groupDelete, 'group.delete', async (trx, group) => {
+    const accounts = await deleteGroup(trx, group.group_id);
+    // Its vehicles lose the group's zones.
+    await assignmentsChanged(trx, group.company_id);
+    return { result: { ok: true }, detail: { name: group.name }, accounts };
+  });
+
+  groupCall(groupCarsAdd, 'group.assign', async (trx, group, body) => {
+    const wanted = [...new Set(body.car_ids)];
+    const cars = await companyLiveCarIds(trx, group.company_id, wanted);
+    // A vehicle of another company, deleted or unknown: not found, and nothing stored.
+    if (cars.length !== wanted.length) throw notFound();
+    const count = await addCarsToGroup(trx, group.group_id, cars);
+    await assignmentsChanged(trx, group.company_id);
+    return { result: { ok: true, count }, detail: { car_ids: wanted } };
+  });
+
+  groupCall(groupZonesUpdate, 'group.zones', async (trx, group, body) => {
+    const ids = [...new Set(body.zone_ids)];
+    // A zone of another company (or none) is not one the group can have: refused, nothing stored.
+    if ((await companyZoneIds(trx, group.company_id, ids)).size !== ids.length)
+      throw badRequest(zoneMessages.otherCompanyGroup, { zone_ids: zoneMessages.otherCompanyGroup });
+    await replaceGroupZones(trx, group.group_id, group.company_id, ids);
+    return { result: { ok: true, count: ids.length }, detail: { zone_ids: ids } };
+  });
+
+  registerCall(app, ctx, groupZones, {
     auth: 'user',
-    allow: editors,
+    allow: readers,
     handler: async ({ body, access }) => {
-      unlimited(access);
       const group = await visibleGroup(db, access, body.group_id);
-      const accounts = await db.transaction().execute((trx) => deleteGroup(trx, group.group_id));
-      for (const accountId of accounts) await sessionsChanged(db, { accountId });
-      await writeAudit(db, access, 'group.delete', 'company', group.company_id, {
-        group_id: group.group_id,
-        name: group.name,
-      });
-      return { ok: true };
+      return { group_id: group.group_id, zones: await groupZoneList(db, group.group_id) };
     },
   });
 
@@ -134,35 +188,13 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: AppContext) {
         const car = await carForGroups(trx, body.car_id);
         if (!car) throw notFound();
         if (car.is_delete) throw conflict(groupMessages.carDeleted);
-        const own = car.company_id === null ? new Set() : await companyGroupIds(trx, car.company_id, ids);
-        // A group of another company is not one the vehicle can have: refused, nothing stored.
-        if (own.size !== ids.length)
-          throw badRequest(groupMessages.otherCompany, { group_ids: groupMessages.otherCompany });
+        await ownGroups(trx, car.company_id, ids);
         await replaceCarGroups(trx, car.car_id, ids);
+        // The vehicle's groups' zones are judged for it from this commit.
+        if (car.company_id !== null) await assignmentsChanged(trx, car.company_id);
       });
       await writeAudit(db, access, 'group.assign', 'car', body.car_id, { group_ids: ids });
       return { ok: true };
-    },
-  });
-
-  registerCall(app, ctx, groupCarsAdd, {
-    auth: 'user',
-    allow: editors,
-    handler: async ({ body, access }) => {
-      unlimited(access);
-      const group = await visibleGroup(db, access, body.group_id);
-      const wanted = [...new Set(body.car_ids)];
-      const count = await db.transaction().execute(async (trx) => {
-        const cars = await companyLiveCarIds(trx, group.company_id, wanted);
-        // A vehicle of another company, deleted or unknown: not found, and nothing stored.
-        if (cars.length !== wanted.length) throw notFound();
-        return addCarsToGroup(trx, group.group_id, cars);
-      });
-      await writeAudit(db, access, 'group.assign', 'company', group.company_id, {
-        group_id: group.group_id,
-        car_ids: wanted,
-      });
-      return { ok: true, count };
     },
   });
 
@@ -186,11 +218,7 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: AppContext) {
       await db.transaction().execute(async (trx) => {
         const account = await accountCompanyOf(trx, body.account_id);
         if (!account) throw notFound();
-        if (ids !== null) {
-          const own = account.company_id === null ? new Set() : await companyGroupIds(trx, account.company_id, ids);
-          if (own.size !== ids.length)
-            throw badRequest(groupMessages.otherCompany, { group_ids: groupMessages.otherCompany });
-        }
+        if (ids !== null) await ownGroups(trx, account.company_id, ids);
         await setAccountGroups(trx, body.account_id, ids);
       });
       // The session carries the limit: every instance forgets it now (the trigger says so too).

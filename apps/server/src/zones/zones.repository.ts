@@ -3,7 +3,7 @@ import type { FromDb, Zone, ZoneShapeValue } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
-/** Zones, their direct assignments to vehicles, the vehicles' states in them and each company's version token. */
+/** Zones, their assignments to vehicles and groups, the vehicles' states in them and each company's version token. */
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 const zoneColumns = [
@@ -50,6 +50,13 @@ export async function findZone(db: Db, zoneId: string, scope: string | null) {
   let q = db.selectFrom('zones').select(['zone_id', 'company_id', 'name']).where('zone_id', '=', zoneId);
   if (scope !== null) q = q.where('company_id', '=', scope);
   return q.executeTakeFirst();
+}
+
+/** Those of these zones within the scope (null: any company), with their companies. */
+export async function zonesInScope(db: Db, zoneIds: readonly string[], scope: string | null) {
+  let q = db.selectFrom('zones').select(['zone_id', 'company_id']).where('zone_id', 'in', zoneIds);
+  if (scope !== null) q = q.where('company_id', '=', scope);
+  return q.execute();
 }
 
 /** The company's zones and assignments changed: every instance's index of them is stale from this commit. */
@@ -121,7 +128,7 @@ export async function companyZoneIds(db: Db, companyId: string, zoneIds: readonl
   return new Set(rows.map((r) => r.zone_id));
 }
 
-/** Replaces a vehicle's direct assignments; states in zones no longer assigned go with them. */
+/** Replaces a vehicle's direct assignments; its states in zones it no longer has go with them. */
 export async function replaceCarZones(db: Db, carId: string, companyId: string, zoneIds: readonly string[]) {
   await db.deleteFrom('car_zones').where('car_id', '=', carId).execute();
   if (zoneIds.length)
@@ -129,9 +136,70 @@ export async function replaceCarZones(db: Db, carId: string, companyId: string, 
       .insertInto('car_zones')
       .values(zoneIds.map((zone_id) => ({ car_id: carId, zone_id })))
       .execute();
-  let gone = db.deleteFrom('car_zone_states').where('car_id', '=', carId);
-  if (zoneIds.length) gone = gone.where('zone_id', 'not in', zoneIds);
-  await gone.execute();
+  await assignmentsChanged(db, companyId);
+}
+
+/** Adds zones to vehicles' own zones (those they have stay). Returns how many (vehicle, zone) pairs are new. */
+export async function addCarZones(db: Db, companyId: string, carIds: readonly string[], zoneIds: readonly string[]) {
+  const rows = await db
+    .insertInto('car_zones')
+    .values(carIds.flatMap((car_id) => zoneIds.map((zone_id) => ({ car_id, zone_id }))))
+    .onConflict((oc) => oc.doNothing())
+    .returning('car_id')
+    .execute();
+  await zonesChanged(db, companyId);
+  return rows.length;
+}
+
+/** Of these vehicles, the live ones of the company. */
+export async function liveCompanyCarIds(db: Db, companyId: string, carIds: readonly string[]) {
+  const rows = await db
+    .selectFrom('cars')
+    .select('car_id')
+    .where('company_id', '=', companyId)
+    .where('is_delete', '=', false)
+    .where('car_id', 'in', carIds)
+    .execute();
+  return rows.map((r) => r.car_id);
+}
+
+/** The zones assigned to a group (judged for each of its vehicles). */
+export async function groupZoneList(db: Db, groupId: string): Promise<FromDb<typeof Zone>[]> {
+  const rows = await withCount(db)
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('group_zones as g').whereRef('g.zone_id', '=', 'z.zone_id').where('g.group_id', '=', groupId),
+      ),
+    )
+    .orderBy('z.name')
+    .orderBy('z.zone_id')
+    .execute();
+  return rows.map(toZone);
+}
+
+/** Replaces a group's zones (already checked to be the group's company's). */
+export async function replaceGroupZones(db: Db, groupId: string, companyId: string, zoneIds: readonly string[]) {
+  await db.deleteFrom('group_zones').where('group_id', '=', groupId).execute();
+  if (zoneIds.length)
+    await db
+      .insertInto('group_zones')
+      .values(zoneIds.map((zone_id) => ({ group_id: groupId, zone_id })))
+      .execute();
+  await assignmentsChanged(db, companyId);
+}
+
+/**
+ * Which vehicle has which zone changed (its own zones, its groups, a group's zones): the states of pairs no
+ * longer assigned are dropped (the vehicle starts afresh if it gets the zone back) and the index is stale.
+ * Called in the transaction of the change.
+ */
+export async function assignmentsChanged(db: Db, companyId: string) {
+  await sql`DELETE FROM car_zone_states s
+    USING zones z
+    WHERE z.zone_id = s.zone_id AND z.company_id = ${companyId}
+      AND NOT EXISTS (SELECT 1 FROM car_zones cz WHERE cz.car_id = s.car_id AND cz.zone_id = s.zone_id)
+      AND NOT EXISTS (SELECT 1 FROM group_zones gz JOIN car_groups cg ON cg.group_id = gz.group_id
+                      WHERE cg.car_id = s.car_id AND gz.zone_id = s.zone_id)`.execute(db);
   await zonesChanged(db, companyId);
 }
 
@@ -169,8 +237,8 @@ export async function companyZones(db: Db, companyId: string): Promise<ZoneRecor
 }
 
 /**
- * Which zones each of a company's vehicles is judged against: its direct assignments. The one place
- * that says so, so another way of assigning (through groups) adds its rows here and bumps the token.
+ * Which zones each of a company's vehicles is judged against: its own zones and its groups' zones. The one
+ * place that says so; every change to either bumps the token (assignmentsChanged).
  */
 export async function zoneAssignments(db: Db, companyId: string): Promise<{ car_id: string; zone_id: string }[]> {
   return db
@@ -178,6 +246,14 @@ export async function zoneAssignments(db: Db, companyId: string): Promise<{ car_
     .innerJoin('zones as z', 'z.zone_id', 'cz.zone_id')
     .select(['cz.car_id', 'cz.zone_id'])
     .where('z.company_id', '=', companyId)
+    .union(
+      db
+        .selectFrom('group_zones as gz')
+        .innerJoin('zones as z', 'z.zone_id', 'gz.zone_id')
+        .innerJoin('car_groups as cg', 'cg.group_id', 'gz.group_id')
+        .select(['cg.car_id', 'gz.zone_id'])
+        .where('z.company_id', '=', companyId),
+    )
     .execute();
 }
 

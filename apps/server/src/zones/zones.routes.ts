@@ -5,6 +5,7 @@ import {
   zoneDelete,
   zoneList,
   zoneMessages,
+  zoneCarsAdd,
   zoneUpdate,
   type Capabilities,
 } from '@fleet/contract';
@@ -16,15 +17,18 @@ import type { Db } from '../db/database.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import {
+  addCarZones,
   carZoneList,
   companyZoneIds,
   deleteZone,
   findZone,
   insertZone,
   listZones,
+  liveCompanyCarIds,
   lockCarForZones,
   replaceCarZones,
   updateZone,
+  zonesInScope,
 } from './zones.repository.js';
 
 const readers = (c: Capabilities) => c.seeCarsAndCustomers;
@@ -118,6 +122,29 @@ export function registerZoneRoutes(app: FastifyInstance, ctx: AppContext) {
         return ids.length;
       });
       await writeAudit(db, access, 'zone.assign', 'car', body.car_id, { zone_ids: ids });
+      return { ok: true, count };
+    },
+  });
+
+  registerCall(app, ctx, zoneCarsAdd, {
+    auth: 'user',
+    allow: editors,
+    handler: async ({ body, access }) => {
+      const zoneIds = [...new Set(body.zone_ids)];
+      const zones = await zonesInScope(db, zoneIds, access.company);
+      if (zones.length !== zoneIds.length) throw notFound(zoneMessages.notFound);
+      const companies = new Set(zones.map((z) => z.company_id));
+      if (companies.size !== 1)
+        throw badRequest(zoneMessages.mixedCompanies, { zone_ids: zoneMessages.mixedCompanies });
+      const [company] = companies as Set<string>;
+      const carIds = [...new Set(body.car_ids)];
+      const count = await db.transaction().execute(async (trx) => {
+        const cars = await liveCompanyCarIds(trx, company!, carIds);
+        // A vehicle of another company, deleted or unknown: not found, and nothing stored.
+        if (cars.length !== carIds.length) throw notFound();
+        return addCarZones(trx, company!, cars, zoneIds);
+      });
+      await writeAudit(db, access, 'zone.assign', 'company', company!, { zone_ids: zoneIds, car_ids: carIds });
       return { ok: true, count };
     },
   });

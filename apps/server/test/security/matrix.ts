@@ -14,6 +14,7 @@ import {
   accountNotify,
   accountNotifyUpdate,
   accountUpdate,
+  areaTemplateApplyCars,
   areaTemplateDelete,
   areaTemplateUpdate,
   auditLogList,
@@ -120,6 +121,7 @@ import {
   reportSubscriptionUpdate,
   type Call,
   zoneAdd,
+  zoneCarsAdd,
   zoneList,
   zoneUpdate,
   accountGroups,
@@ -131,6 +133,8 @@ import {
   groupDelete,
   groupList,
   groupUpdate,
+  groupZones,
+  groupZonesUpdate,
   zoneDelete,
   carZones,
   carZonesUpdate,
@@ -667,6 +671,10 @@ export const matrix: MatrixRow[] = [
   post(groupCarsAdd, EDITORS, async (w, target) => ({
     body: { group_id: await groupOf(w, target), car_ids: [fixtureOf(target).car_id] },
   })),
+  post(groupZones, OWN_COMPANY, async (w, target) => ({ body: { group_id: await groupOf(w, target) } })),
+  post(groupZonesUpdate, EDITORS, async (w, target) => ({
+    body: { group_id: await groupOf(w, target), zone_ids: [await zoneOf(w, target)] },
+  })),
   post(accountGroups, EDITORS, (_w, target) => ({ body: { account_id: otherAccountOf(target) } })),
   post(accountGroupsUpdate, EDITORS, (_w, target) => ({
     body: { account_id: otherAccountOf(target), group_ids: null },
@@ -680,6 +688,9 @@ export const matrix: MatrixRow[] = [
   post(carZones, OWN_COMPANY, carOf),
   post(carZonesUpdate, EDITORS, async (w, target) => ({
     body: { car_id: fixtureOf(target).car_id, zone_ids: [await zoneOf(w, target)] },
+  })),
+  post(zoneCarsAdd, EDITORS, async (w, target) => ({
+    body: { zone_ids: [await zoneOf(w, target)], car_ids: [fixtureOf(target).car_id] },
   })),
   post(alertList, SIGNED_IN, none),
   post(alertCount, SIGNED_IN, none),
@@ -783,6 +794,9 @@ export const matrix: MatrixRow[] = [
   })),
   post(carApplyAreaTemplate, OWN_COMPANY, (_w, target) => ({
     body: { car_id: fixtureOf(target).car_id, template_id: templateOf(target) },
+  })),
+  post(areaTemplateApplyCars, OWN_COMPANY, (_w, target) => ({
+    body: { car_ids: [fixtureOf(target).car_id], template_id: templateOf(target) },
   })),
 
   // Mail and audit -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import * as listSortKeys from './2026_11_27_090000_list_sort_keys.js';
 import * as terminalPeriods from './2026_11_27_090000_terminal_periods.js';
 import * as listLiveIdIndexes from './2026_11_27_110000_list_live_id_indexes.js';
 import * as forgivingSearch from './2026_12_27_090000_forgiving_search.js';
+import * as groupZones from './2026_12_28_100000_group_zones.js';
 import * as listSearchBigrams from './2026_11_27_120000_list_search_bigrams.js';
 import * as listSortDescIndexes from './2026_11_27_130000_list_sort_desc_indexes.js';
 import * as listDeviceCarDescIndex from './2026_11_27_140000_list_device_car_desc_index.js';
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_25_090000_zones_alerts': zonesAlerts,
   '2026_12_26_090000_vehicle_groups': vehicleGroups,
   '2026_12_27_090000_forgiving_search': forgivingSearch,
+  '2026_12_28_100000_group_zones': groupZones,
 };

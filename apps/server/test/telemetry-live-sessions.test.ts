@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { subscribeChannel } from '../src/db/channel.js';
 import { openDatabase, poolOf, type Database } from '../src/db/database.js';
-import { LIVE_CHANNEL } from '../src/live/live-hub.js';
-import { SESSION_CHANNEL } from '../src/sessions/session-cache.js';
+import { LIVE_CHANNEL, LIVE_HUB_CHANNELS } from '../src/live/live-hub.js';
 import { urlForDatabase } from './databases.js';
 import {
   FIXTURE_PASSWORD,
@@ -323,7 +322,7 @@ describe('a live stream ends with its session, on every instance', () => {
         const arrived = new Promise<void>((resolve) => (heard = resolve));
         const silent = { warn: () => undefined };
         // The stream's hub listens on this connection first: when this listener hears the position, the stream has too.
-        const sub = subscribeChannel(second!.db, [LIVE_CHANNEL, SESSION_CHANNEL], silent, {
+        const sub = subscribeChannel(second!.db, LIVE_HUB_CHANNELS, silent, {
           message: (payload, name) => {
             if (name === LIVE_CHANNEL && (JSON.parse(payload) as LiveState).lat === lat) heard();
           },

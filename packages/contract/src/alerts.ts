@@ -99,3 +99,14 @@ export const carEvents = defineCall(
     .transform(resolveDateRange),
   z.object({ events: z.array(CarEvent), truncated: z.boolean() }),
 );
+
+/**
+ * The header's count, live: the live stream (LIVE_PATH) opened with `?topics=alerts` sends no positions,
+ * only the event `alerts` with the caller's unacknowledged count, at once and whenever it changes (an
+ * alert added or acknowledged on any instance). `topics=states,alerts` sends both.
+ */
+export const liveTopics = ['states', 'alerts'] as const;
+export type LiveTopic = (typeof liveTopics)[number];
+export const ALERT_LIVE_EVENT = 'alerts';
+export const AlertLiveCount = z.object({ unacknowledged: z.number().int() });
+export type AlertLiveCount = z.infer<typeof AlertLiveCount>;

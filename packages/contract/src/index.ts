@@ -31,6 +31,7 @@ export * from './terminal-protocol.js';
 export * from './device.js';
 export * from './car.js';
 export * from './notify.js';
+export * from './group-notify.js';
 export * from './password-reset.js';
 export * from './engine.js';
 export * from './areas.js';

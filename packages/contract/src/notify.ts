@@ -207,7 +207,7 @@ const paramField = (p: NotifyParamMeta) =>
   );
 
 /** One item of the form: enable, and param where the item has one (required while enabled). */
-const itemField = (meta: NotifyItemMeta) => {
+const itemField = (meta: Pick<NotifyItemMeta, 'param'>) => {
   const p = meta.param;
   if (!p) {
     return z
@@ -355,3 +355,6 @@ export const MailOutboxRow = z.object({
 export type MailOutboxRow = z.infer<typeof MailOutboxRow>;
 export const MailOutboxListResponse = CountResponse.extend({ list: z.array(MailOutboxRow) });
 export const mailOutboxList = defineCall('/api/mail_outbox_list', MailOutboxListRequest, MailOutboxListResponse);
+
+/** The item and channel fields of the settings form, for the group settings (group-notify.ts). */
+export { itemField as notifyItemField, itemChannelsField as notifyItemChannelsField };

@@ -4,7 +4,7 @@ import { OkResponse } from './auth.js';
 import { defineCall } from './call.js';
 import { companyFilter, CountResponse, listFilter, listResponse, paging } from './list.js';
 import { validationMessages as m } from './messages.js';
-import { notifyItemKeys } from './notify.js';
+import { groupNotifyItemKeys } from './group-notify.js';
 
 /**
  * Browser push (docs/notifications.md "Browser push"): an account subscribes a browser
@@ -102,7 +102,8 @@ export const NotifyHistoryRow = z.object({
   /** `<channel>:<id>`: unique across the channels. */
   key: z.string(),
   channel: z.enum(notifyHistoryChannels),
-  item: z.enum(notifyItemKeys),
+  /** An item, or a zone crossing a group's settings sent (zone_enter, zone_exit). */
+  item: z.enum(groupNotifyItemKeys),
   car_id: z.string(),
   car_number: z.string(),
   company_id: z.string().nullable(),

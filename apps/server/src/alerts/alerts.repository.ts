@@ -1,7 +1,15 @@
 import type { AlertKind, AlertRow, FromDb } from '@fleet/contract';
 import { ALERT_LIST_MAX } from '@fleet/contract';
 import { sql } from 'kysely';
+import { inGroups } from '../access/visibility.js';
 import type { Db } from '../db/database.js';
+
+/**
+ * The channel every new, acknowledged or deleted alert is signalled on, with its company ('' for none):
+ * by the trigger alerts_signal at commit, whoever wrote it (migration 2026_12_28_200000). The live
+ * stream's alert count listens (live/live-hub.ts).
+ */
+export const ALERT_CHANNEL = 'fleet_alerts';
 
 /** The alert inbox (docs/zones.md "Alerts"): one row per alert, written by whoever raises it, acknowledged once. */
 export interface NewAlert {
@@ -35,19 +43,22 @@ export interface AlertQuery {
   unacknowledged: boolean;
 }
 
-const scoped = (db: Db, company: string | null) => {
+/** Whose alerts: a company's (null: every company, the super admin's), a group-limited account's groups' vehicles only. */
+export interface AlertScope {
+  company: string | null;
+  groups: readonly string[] | null;
+}
+
+const scoped = (db: Db, scope: AlertScope) => {
   let q = db.selectFrom('alerts as al');
-  if (company !== null) q = q.where('al.company_id', '=', company);
+  if (scope.company !== null) q = q.where('al.company_id', '=', scope.company);
+  if (scope.groups !== null) q = q.where(inGroups(sql.ref('al.car_id'), scope.groups));
   return q;
 };
 
 /** Newest first, at most ALERT_LIST_MAX. */
-export async function listAlerts(
-  db: Db,
-  company: string | null,
-  query: AlertQuery,
-): Promise<FromDb<typeof AlertRow>[]> {
-  let q = scoped(db, company)
+export async function listAlerts(db: Db, scope: AlertScope, query: AlertQuery): Promise<FromDb<typeof AlertRow>[]> {
+  let q = scoped(db, scope)
     .innerJoin('cars as c', 'c.car_id', 'al.car_id')
     .leftJoin('accounts as a', 'a.account_id', 'al.acked_by')
     .select([
@@ -73,8 +84,8 @@ export async function listAlerts(
   return rows.map((r) => ({ ...r, kind: r.kind as AlertKind }));
 }
 
-export async function countUnacknowledged(db: Db, company: string | null): Promise<number> {
-  const row = await scoped(db, company)
+export async function countUnacknowledged(db: Db, scope: AlertScope): Promise<number> {
+  const row = await scoped(db, scope)
     .where('al.acked_at', 'is', null)
     .select(sql<number>`count(*)::int`.as('n'))
     .executeTakeFirstOrThrow();
@@ -85,8 +96,8 @@ export async function countUnacknowledged(db: Db, company: string | null): Promi
  * Acknowledges an alert in the scope once: the first acknowledgement stands, whoever and wherever
  * (instance) it came from; a second answers the first one's who and when. Undefined: not in the scope.
  */
-export async function acknowledge(db: Db, alertId: string, company: string | null, accountId: string, now: Date) {
-  const company_ = company === null ? sql`true` : sql`company_id = ${company}`;
+export async function acknowledge(db: Db, alertId: string, scope: AlertScope, accountId: string, now: Date) {
+  const company_ = sql`${scope.company === null ? sql`true` : sql`company_id = ${scope.company}`} AND ${inGroups(sql.ref('alerts.car_id'), scope.groups)}`;
   const r = await sql<{ acked_at: Date; acked_by: string }>`
     WITH hit AS (
       UPDATE alerts SET acked_at = ${now}, acked_by = ${accountId}

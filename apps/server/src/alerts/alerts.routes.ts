@@ -6,27 +6,27 @@ import { notFound } from '../http/errors.js';
 import { acknowledge, countUnacknowledged, listAlerts } from './alerts.repository.js';
 import { carEventsOf } from './events.repository.js';
 
-/** The alert inbox and a vehicle's timeline (docs/zones.md). */
+/** The alert inbox and a vehicle's timeline (docs/zones.md); a group-limited account's: its groups' vehicles only. */
 export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 
   registerCall(app, ctx, alertList, {
     auth: 'user',
     handler: async ({ body, access }) => ({
-      list: await listAlerts(db, access.company, body),
-      unacknowledged: await countUnacknowledged(db, access.company),
+      list: await listAlerts(db, access, body),
+      unacknowledged: await countUnacknowledged(db, access),
     }),
   });
 
   registerCall(app, ctx, alertCount, {
     auth: 'user',
-    handler: async ({ access }) => ({ unacknowledged: await countUnacknowledged(db, access.company) }),
+    handler: async ({ access }) => ({ unacknowledged: await countUnacknowledged(db, access) }),
   });
 
   registerCall(app, ctx, alertAck, {
     auth: 'user',
     handler: async ({ body, access }) => {
-      const done = await acknowledge(db, body.alert_id, access.company, access.account_id, new Date());
+      const done = await acknowledge(db, body.alert_id, access, access.account_id, new Date());
       if (!done) throw notFound(alertMessages.notFound);
       return { ok: true, acked_at: done.acked_at, acked_by: done.acked_by };
     },

@@ -36,6 +36,10 @@ export interface Database {
 const pools = new WeakMap<Db, pg.Pool>();
 export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
 
+/** The PGlite instance behind an embedded Kysely instance (its own NOTIFYs are heard through it). */
+const pglites = new WeakMap<Db, PGlite>();
+export const pgliteOf = (db: Db): PGlite | undefined => pglites.get(db);
+
 /** db.withPlugin(plugin) that keeps its pool known (the signal channels LISTEN through it), e.g. the bench's SQL capture. */
 export function withPlugin(db: Db, plugin: KyselyPlugin): Db {
   const out = db.withPlugin(plugin);
@@ -80,6 +84,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  pglites.set(db, pglite);
   return {
     db,
     kind: 'pglite',

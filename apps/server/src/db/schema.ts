@@ -710,8 +710,23 @@ export interface AccountGroupsTable {
   group_id: string;
 }
 
+/** A vehicle group's notification settings (docs/notifications.md "Group settings"). */
+export interface GroupNotifySettingsTable {
+  group_id: string;
+  items: Json<Record<string, { enable: boolean; param: number | null }>>;
+  channels: ColumnType<Record<string, { mail?: boolean; push?: boolean }>, string | undefined, string>;
+  updated_at: Generated<Date>;
+}
+
+export interface GroupNotifyRecipientsTable {
+  group_id: string;
+  account_id: string;
+}
+
 export interface DB {
   vehicle_groups: VehicleGroupsTable;
+  group_notify_settings: GroupNotifySettingsTable;
+  group_notify_recipients: GroupNotifyRecipientsTable;
   car_groups: CarGroupsTable;
   account_group_limits: AccountGroupLimitsTable;
   account_groups: AccountGroupsTable;

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { TelemetryState } from '@fleet/contract';
+import { ALERT_CHANNEL } from '../alerts/alerts.repository.js';
 import { sendOnChannel, subscribeChannel, type ChannelSubscription } from '../db/channel.js';
-import type { Db } from '../db/database.js';
+import { pgliteOf, type Db } from '../db/database.js';
 import { SESSION_CHANNEL } from '../sessions/session-cache.js';
 import type { LiveRecord } from '../telemetry/latest-state.repository.js';
 
@@ -20,6 +21,11 @@ import type { LiveRecord } from '../telemetry/latest-state.repository.js';
  * the hub too, on the same LISTEN connection as the states: a session ended or
  * an account changed before a state was published is heard before that state,
  * on every instance, so a stream can stop before it would push it.
+ *
+ * So do the alert signals (`fleet_alerts`, a company per new, acknowledged or deleted alert), which the
+ * database sends by itself (trigger alerts_signal) at commit: on PostgreSQL on the same LISTEN
+ * connection; on PGlite through its own LISTEN, since the writer is the ingest's or a call's
+ * transaction, not the app's signal.
  */
 export interface LiveHub {
   /**
@@ -42,9 +48,13 @@ export interface LiveListener {
   sessions(payload: string): void;
   /** Session signals may have been missed (the listening connection was lost and is back). */
   missed(): void;
+  /** The alerts of a company ('' for none) changed: one was added, acknowledged or deleted. */
+  alerts(company: string): void;
 }
 
 export const LIVE_CHANNEL = 'fleet_live';
+/** The channels the hub LISTENs on, on one connection (so in commit order). */
+export const LIVE_HUB_CHANNELS = [LIVE_CHANNEL, SESSION_CHANNEL, ALERT_CHANNEL] as const;
 
 const nobodys = {
   position_at: null,
@@ -73,17 +83,21 @@ function fanOut() {
     state: (record: LiveRecord) => emitter.emit('state', record),
     sessions: (payload: string) => emitter.emit('sessions', payload),
     missed: () => emitter.emit('missed'),
+    alerts: (company: string) => emitter.emit('alerts', company),
     subscribe: (listener: LiveListener) => {
       const state = (r: LiveRecord) => listener.state(r);
       const sessions = (p: string) => listener.sessions(p);
       const missed = () => listener.missed();
+      const alerts = (c: string) => listener.alerts(c);
       emitter.on('state', state);
       emitter.on('sessions', sessions);
       emitter.on('missed', missed);
+      emitter.on('alerts', alerts);
       return () => {
         emitter.off('state', state);
         emitter.off('sessions', sessions);
         emitter.off('missed', missed);
+        emitter.off('alerts', alerts);
       };
     },
     close: () => emitter.removeAllListeners(),
@@ -100,11 +114,22 @@ export function createLiveHub(db: Db, log: Logger): LiveHub {
   const local = fanOut();
   let channel: ChannelSubscription | undefined;
   let closed = false;
+  // PGlite: the trigger's NOTIFY is heard through PGlite's own LISTEN (the signal channel is in-process there).
+  const pglite = pgliteOf(db);
+  let nativeAlerts: Promise<(() => Promise<void>) | undefined> | undefined;
   const listen = () => {
+    if (pglite && !nativeAlerts && !closed)
+      nativeAlerts = pglite
+        .listen(ALERT_CHANNEL, (company) => local.alerts(company))
+        .catch((err: unknown) => {
+          log.warn({ err }, 'alert signal listener could not start');
+          return undefined;
+        });
     if (!channel && !closed)
-      channel = subscribeChannel(db, [LIVE_CHANNEL, SESSION_CHANNEL], log, {
+      channel = subscribeChannel(db, LIVE_HUB_CHANNELS, log, {
         message: (payload, name) => {
           if (name === SESSION_CHANNEL) return void local.sessions(payload);
+          if (name === ALERT_CHANNEL) return void local.alerts(payload);
           let record: LiveRecord;
           try {
             record = recordOf(JSON.parse(payload) as TelemetryState);
@@ -135,12 +160,16 @@ export function createLiveHub(db: Db, log: Logger): LiveHub {
     },
     ready: async () => {
       await listen()?.listening();
+      await nativeAlerts;
     },
     close: async () => {
       closed = true;
       const c = channel;
       channel = undefined;
       await c?.close();
+      const unlisten = await nativeAlerts;
+      nativeAlerts = undefined;
+      if (pglite && !pglite.closed) await unlisten?.().catch(() => undefined);
       local.close();
     },
   };

@@ -1,12 +1,17 @@
 import {
+  ALERT_LIVE_EVENT,
   LIVE_PATH,
+  liveTopics,
   LIVE_TICKET_SECONDS,
   liveEvents,
   liveTicket,
   sessionMessages,
+  type AlertLiveCount,
   type LiveState,
+  type LiveTopic,
   type TelemetryState,
 } from '@fleet/contract';
+import { countUnacknowledged } from '../alerts/alerts.repository.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.js';
 import { unauthorized } from '../http/errors.js';
@@ -28,6 +33,12 @@ const authorityOf = (s: {
 }) => `${s.role}/${s.company_id ?? ''}/${s.engine_control}/${s.session.group_ids?.join(',') ?? '*'}`;
 /** A client this far behind is dropped; EventSource reconnects and gets a fresh snapshot. */
 const MAX_BUFFERED = 1024 * 1024;
+/** `?topics=states,alerts` (default: states): what the stream sends; unknown names are ignored. */
+const topicsOf = (query: unknown): ReadonlySet<LiveTopic> => {
+  const raw = (query as { topics?: unknown } | null)?.topics;
+  if (typeof raw !== 'string') return new Set(['states']);
+  return new Set(raw.split(',').filter((x): x is LiveTopic => (liveTopics as readonly string[]).includes(x)));
+};
 
 /**
  * Server-sent events of latest-state changes, limited to the vehicles the
@@ -82,8 +93,10 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     const tokenHash = access.session.token_hash;
     const authority = authorityOf(access);
     const scope = access.company;
+    const topics = topicsOf(request.query);
+    const states = topics.has('states');
     // The snapshot reads as every read path does (listLatestStates); the vehicles are the ones of now.
-    const terminals = await visibleTerminals(db, scope, access.groups);
+    const terminals = states ? await visibleTerminals(db, scope, access.groups) : new Map<string, string | null>();
     const carIds = new Set(terminals.values());
     const visible = (s: TelemetryState): LiveState | null =>
       scope === null || terminals.has(s.car_data_id) ? { ...s, car_id: terminals.get(s.car_data_id) ?? null } : null;
@@ -123,6 +136,36 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
       const pending = held;
       held = [];
       for (const r of pending) push(r);
+      if (alertsHeld) {
+        alertsHeld = false;
+        void recount();
+      }
+    };
+    // The alert count: read again on every signal of the caller's company (one read at a time, the signals
+    // meanwhile folded into one more), sent when it changed. Like states, it waits while the session is checked.
+    let alertsHeld = false;
+    let counted: number | null = null;
+    let counting = false;
+    let countAgain = false;
+    const recount = async (): Promise<void> => {
+      if (!topics.has('alerts') || closed) return;
+      if (holds > 0) return void (alertsHeld = true);
+      if (counting) return void (countAgain = true);
+      counting = true;
+      try {
+        do {
+          countAgain = false;
+          const unacknowledged = await countUnacknowledged(db, access);
+          if (!closed && holds === 0 && unacknowledged !== counted) {
+            counted = unacknowledged;
+            send(ALERT_LIVE_EVENT, { unacknowledged } satisfies AlertLiveCount);
+          } else if (holds > 0) alertsHeld = true;
+        } while (countAgain && !closed);
+      } catch (err) {
+        request.log.warn({ err }, 'live alert count failed');
+      } finally {
+        counting = false;
+      }
     };
     /** Whether the stream may go on; if not, it is closed (`expired` when the session is gone). */
     const check = async (): Promise<boolean> => {
@@ -148,14 +191,20 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     const mine = { tokenHash, accountId: access.account_id };
     const unsubscribe = live.subscribe({
       state: (r) => {
-        if (closed) return;
+        if (closed || !states) return;
         if (holds > 0) held.push(r);
         else push(r);
       },
       sessions: (payload) => {
         if (!closed && changeConcerns(payload, mine)) void check();
       },
-      missed: () => void check(),
+      missed: () => {
+        void check();
+        void recount();
+      },
+      alerts: (company) => {
+        if (scope === null || company === scope) void recount();
+      },
     });
     const heartbeat = setInterval(() => {
       void check().then((open) => open && res.write(': ping\n\n'));
@@ -175,14 +224,17 @@ export function registerLiveRoutes(app: FastifyInstance, ctx: AppContext, live: 
     res.write('retry: 5000\n\n');
     // A change committed between the first read of the session and the subscription was not heard: read it again.
     void check();
-    try {
-      const states = await listLatestStates(db, scope === null ? null : [...terminals.keys()], scope);
-      if (closed) return;
-      send(liveEvents.snapshot, { states: states.flatMap((s) => visible(s) ?? []) });
-    } catch (err) {
-      request.log.warn({ err }, 'live snapshot failed');
-      return close();
-    }
+    if (states)
+      try {
+        const snapshot = await listLatestStates(db, scope === null ? null : [...terminals.keys()], scope);
+        if (closed) return;
+        send(liveEvents.snapshot, { states: snapshot.flatMap((s) => visible(s) ?? []) });
+      } catch (err) {
+        request.log.warn({ err }, 'live snapshot failed');
+        return close();
+      }
+    // The first count goes out once nothing holds the stream (after the snapshot and the first check).
+    alertsHeld = topics.has('alerts');
     release();
   });
 }

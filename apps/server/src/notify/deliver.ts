@@ -1,4 +1,4 @@
-import { NOTIFY_COOLDOWN_MINUTES, type NotifyItemKey, type PushPayload } from '@fleet/contract';
+import { NOTIFY_COOLDOWN_MINUTES, type NotifyKey, type PushPayload } from '@fleet/contract';
 import { recordAlerts } from '../alerts/alerts.repository.js';
 import type { Db } from '../db/database.js';
 import { formatJst } from '../mail/format.js';
@@ -13,7 +13,8 @@ export const COOLDOWN_MS = NOTIFY_COOLDOWN_MINUTES * 60_000;
 
 /** One thing one account should hear about one vehicle. */
 export interface Finding {
-  item: NotifyItemKey;
+  /** An item, or a zone crossing told by a group's settings (its inbox alert and webhook event are the judgement's). */
+  item: NotifyKey;
   /** What happened, one Japanese sentence. */
   what: string;
   /** When it happened. */
@@ -59,8 +60,9 @@ export async function deliver(
     at: f.at,
     position: f.position,
     publicUrl: opts.publicUrl,
+    via: sub.via,
   });
-  const channels = sub.channels[f.item];
+  const channels = sub.channels[f.item] ?? { mail: true, push: false };
   const outboxId = channels.mail
     ? await enqueueMail(trx, { to: sub.to, ...mail, kind: 'notification' }, opts.now)
     : null;
@@ -94,6 +96,8 @@ export async function deliver(
     outbox_id: outboxId,
     at: opts.now,
   });
+  // A zone crossing is in the inbox and was sent to the receivers by the judgement (zone.enter / zone.exit).
+  if (f.item === 'zone_enter' || f.item === 'zone_exit') return true;
   // One inbox alert per vehicle, item and occurrence, like the webhook event below.
   if (!f.inInbox)
     await recordAlerts(

@@ -5,7 +5,7 @@ import { deliver, type Finding } from './deliver.js';
 import { foldMotion, type Motion } from './motion.js';
 import { lockMotions, saveMotions } from './motion.repository.js';
 import { findCarsByDataIds, latestPositions, loadVehicleAreas, type NotifyCar } from './notification.repository.js';
-import { findSubscribers, seesCar } from './settings.repository.js';
+import { subscribersOfCars, type Subscriber } from './settings.repository.js';
 import { findBatchEvents, inTimeOrder } from './telemetry-rules.js';
 import { queueTerminalEvents } from '../webhooks/terminal-events.js';
 import { judgeZones, type ZoneFinding } from '../zones/judge-batch.js';
@@ -16,8 +16,9 @@ export interface NotifyOptions {
   clock?: Clock;
 }
 
-const zoneAlertFinding = (z: ZoneFinding): Finding => ({
-  item: 'warn_area',
+/** A crossing for an account's own settings (on エリア警告's switch), or for a group's (its own switches). */
+const zoneAlertFinding = (z: ZoneFinding, sub: Subscriber): Finding => ({
+  item: sub.zones === null ? 'warn_area' : z.kind,
   what: z.what,
   at: z.at,
   position: z.position,
@@ -109,14 +110,11 @@ export async function evaluateBatches(
   // Vehicles nobody could be told about are not judged further (the same answer, fewer statements).
   const cars = reads ? reads.cars.filter((c) => c.watched && ids.includes(c.car_data_id)) : fitted;
   if (cars.length === 0) return 0;
-  const subs = await findSubscribers(
-    trx,
-    TELEMETRY_ITEMS,
-    cars.map((c) => c.company_id),
-  );
-  const carSubs = cars
-    .map((car) => ({ car, subs: subs.filter((s) => seesCar(s, car)) }))
-    .filter((c) => c.subs.length > 0);
+  const subsByCar = await subscribersOfCars(trx, TELEMETRY_ITEMS, cars, { zones: true });
+  const carSubs = cars.flatMap((car) => {
+    const subs = subsByCar.get(car.car_id);
+    return subs ? [{ car, subs }] : [];
+  });
   if (carSubs.length === 0) return 0;
   const areas = await loadVehicleAreas(
     trx,
@@ -144,10 +142,11 @@ export async function evaluateBatches(
               : found.vibration(setting.param)
             : found.fixed[item];
         if (finding && (await deliver(trx, sub, car, finding, { now: b.now, publicUrl }))) queued++;
-        // A zone crossing goes out on エリア警告's channels (docs/zones.md "Alerts").
-        if (item === 'warn_area')
-          for (const z of zoneFindings.get(car.car_id) ?? [])
-            if (await deliver(trx, sub, car, zoneAlertFinding(z), { now: b.now, publicUrl })) queued++;
+      }
+      // A zone crossing goes out on エリア警告's switch and channels, or on a group's own switches (docs/zones.md "Alerts").
+      for (const z of zoneFindings.get(car.car_id) ?? []) {
+        if (sub.zones === null ? !sub.items.warn_area.enable : !sub.zones[z.kind]) continue;
+        if (await deliver(trx, sub, car, zoneAlertFinding(z, sub), { now: b.now, publicUrl })) queued++;
       }
     }
   }

@@ -5,7 +5,7 @@ import {
   type FromDb,
   type NotifyHistoryRow,
   type NotifyHistoryStatus,
-  type NotifyItemKey,
+  type NotifyKey,
 } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -119,7 +119,7 @@ export async function listHistory(
   return rows.map((r) => ({
     key: r.key,
     channel: r.channel,
-    item: r.item as NotifyItemKey,
+    item: r.item as NotifyKey,
     car_id: r.car_id,
     car_number: r.car_number,
     company_id: r.company_id,

@@ -2,7 +2,7 @@ import type { NotifyItemKey } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { deliver } from './deliver.js';
 import { findCarsByDataIds, latestPositions } from './notification.repository.js';
-import { findSubscribers, seesCar } from './settings.repository.js';
+import { subscribersOfCars } from './settings.repository.js';
 
 export interface LinkAlert {
   item: Extract<NotifyItemKey, 'terminal_duplicate' | 'terminal_new_address'>;
@@ -24,17 +24,13 @@ export interface LinkAlert {
 export async function raiseLinkAlert(db: Db, alert: LinkAlert, opts: { publicUrl: string }): Promise<number> {
   const cars = await findCarsByDataIds(db, [alert.imei]);
   if (cars.length === 0) return 0;
-  const subs = await findSubscribers(
-    db,
-    [alert.item],
-    cars.map((c) => c.company_id),
-  );
-  if (subs.length === 0) return 0;
+  const subsByCar = await subscribersOfCars(db, [alert.item], cars);
+  if (subsByCar.size === 0) return 0;
   const position = (await latestPositions(db, [alert.imei])).get(alert.imei) ?? null;
   let told = 0;
   for (const car of cars) {
-    for (const sub of subs) {
-      if (!sub.items[alert.item].enable || !seesCar(sub, car)) continue;
+    for (const sub of subsByCar.get(car.car_id) ?? []) {
+      if (!sub.items[alert.item].enable) continue;
       const sent = await db
         .transaction()
         .execute((trx) =>

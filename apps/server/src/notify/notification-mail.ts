@@ -1,21 +1,23 @@
-import { notifyItems, type NotifyItemKey } from '@fleet/contract';
+import { notifyKeyLabel, type NotifyKey } from '@fleet/contract';
 import { formatJst, MAIL_FOOTER, mapLink } from '../mail/format.js';
 
 export interface NotificationMailInput {
   recipientName: string;
   car: { car_id: string; car_number: string };
-  item: NotifyItemKey;
+  item: NotifyKey;
   /** What happened, one Japanese sentence. */
   what: string;
   /** When it happened (the record's time, or the sweep's for time-based items). */
   at: Date;
   position: { lat: number; lng: number } | null;
   publicUrl: string;
+  /** The group whose settings sent it (docs/notifications.md "Group settings"); null: the recipient's own. */
+  via?: string | null;
 }
 
 /** The Japanese notification mail: which vehicle, what, when (JST), where, and the vehicle screen. */
 export function composeNotificationMail(n: NotificationMailInput): { subject: string; body: string } {
-  const label = notifyItems[n.item].label;
+  const label = notifyKeyLabel(n.item);
   const carName = n.car.car_number.trim() || n.car.car_id;
   const subject = `【車両通知】${label}：${carName}（車両ID: ${n.car.car_id}）`;
   const where = n.position
@@ -36,6 +38,7 @@ export function composeNotificationMail(n: NotificationMailInput): { subject: st
     ...where,
     '',
     `車両の詳細：${n.publicUrl}/car/car_detail/${encodeURIComponent(n.car.car_id)}`,
+    ...(n.via ? [`拠点・部署「${n.via}」の通知設定による通知です。`] : []),
     `通知設定の変更：${n.publicUrl}/notify`,
     MAIL_FOOTER,
   ].join('\n');

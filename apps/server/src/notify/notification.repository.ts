@@ -1,4 +1,4 @@
-import type { Area, NotifyItemKey } from '@fleet/contract';
+import type { Area, NotifyItemKey, NotifyKey } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
@@ -44,12 +44,7 @@ export async function findCarsByDataIds(db: Db, carDataIds: readonly string[]): 
  * server instance until the transaction ends, so two instances cannot both
  * find "nothing sent yet" and both send.
  */
-export async function lockNotificationKey(
-  trx: Db,
-  accountId: string,
-  carId: string,
-  item: NotifyItemKey,
-): Promise<void> {
+export async function lockNotificationKey(trx: Db, accountId: string, carId: string, item: NotifyKey): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`notify|${accountId}|${carId}|${item}`}))`.execute(trx);
 }
 
@@ -58,7 +53,7 @@ export async function notifiedSince(
   db: Db,
   accountId: string,
   carId: string,
-  item: NotifyItemKey,
+  item: NotifyKey,
   since: Date,
 ): Promise<boolean> {
   const row = await db
@@ -78,7 +73,7 @@ export async function recordNotification(
   e: {
     account_id: string;
     car_id: string;
-    item: NotifyItemKey;
+    item: NotifyKey;
     detail: Record<string, unknown>;
     outbox_id: number | null;
     at: Date;

@@ -11,6 +11,7 @@ import type { AppContext } from '../http/context.js';
 import { forbidden } from '../http/errors.js';
 import { registerCall } from '../access/route.js';
 import { countHistory, listHistory, type HistoryScope } from './history.repository.js';
+import { registerGroupNotifyRoutes } from './group-notify.routes.js';
 import { getNotifySettings, saveNotifySettings } from './settings.repository.js';
 
 /**
@@ -56,4 +57,6 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: AppContext) {
     allow: (caps) => caps.notifyHistory,
     handler: async ({ body, access }) => ({ list: await listHistory(ctx.db, scopeOf(access), body) }),
   });
+
+  registerGroupNotifyRoutes(app, ctx);
 }

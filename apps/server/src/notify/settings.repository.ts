@@ -1,16 +1,18 @@
 import {
   defaultItemChannels,
   defaultNotifySettings,
-  isSuperAdmin,
   notifyItemKeys,
   notifyItems,
   type NotifyItemChannels,
   type NotifyItemKey,
+  zoneNotifyKeys,
   type NotifyItemSetting,
   type NotifySettings,
 } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
+import { findGroupSubscribers, groupSubscriberExists } from './group-settings.repository.js';
+import { seesCar, type Subscriber } from './subscriber.js';
 
 type StoredItems = Partial<Record<string, Partial<NotifyItemSetting>>>;
 
@@ -63,19 +65,6 @@ export async function saveNotifySettings(db: Db, accountId: string, s: NotifySet
     .execute();
 }
 
-/** An account that wants mail: where it goes, and which items with which params. */
-export interface Subscriber {
-  account_id: string;
-  name: string;
-  to: string;
-  role: number;
-  company_id: string | null;
-  items: Record<NotifyItemKey, NotifyItemSetting>;
-  channels: Record<NotifyItemKey, NotifyItemChannels>;
-  /** A group-limited account's vehicles (docs/groups.md): it is told about these only; null: not limited. */
-  cars: ReadonlySet<string> | null;
-}
-
 /**
  * Live accounts with at least one of `items` switched on. With `carCompanies`
  * given (vehicles' companies, null for none), only those who may see a vehicle
@@ -122,34 +111,63 @@ export async function findSubscribers(
     company_id: r.company_id,
     items: toItems(r.items),
     channels: toChannels(r.channels),
+    zones: null,
     cars: r.group_cars === null ? null : new Set(r.group_cars),
+    via: null,
   }));
 }
 
 /**
  * SQL: whether findSubscribers(items, [company]) would find anyone for a
  * vehicle whose company is the column `companyColumn` (the same conditions),
+ * or a group of the vehicle (`carColumn`, by default the `car_id` beside
+ * `companyColumn`) tells anyone about one of them or of the zone crossings,
  * so a statement can tell which vehicles need the judgement at all.
  */
-export function subscriberExists(items: readonly NotifyItemKey[], companyColumn: string) {
+export function subscriberExists(
+  items: readonly NotifyItemKey[],
+  companyColumn: string,
+  carColumn = companyColumn.replace(/company_id$/, 'car_id'),
+) {
   const enabled = sql.join(
     items.map((k) => sql`ns.items -> ${k} ->> 'enable' = 'true'`),
     sql` OR `,
   );
-  return sql<boolean>`EXISTS (SELECT 1 FROM notification_settings AS ns INNER JOIN accounts AS a ON a.account_id = ns.account_id
+  return sql<boolean>`(EXISTS (SELECT 1 FROM notification_settings AS ns INNER JOIN accounts AS a ON a.account_id = ns.account_id
     WHERE a.is_delete = false AND (${enabled})
-      AND (account_is_super_admin(a.role, a.company_id) OR a.company_id = ${sql.ref(companyColumn)}))`;
+      AND (account_is_super_admin(a.role, a.company_id) OR a.company_id = ${sql.ref(companyColumn)}))
+    OR ${groupSubscriberExists([...items, ...zoneNotifyKeys], carColumn)})`;
 }
 
-/** Whether a subscriber may see a vehicle of `carCompany` (the rule of findSubscribers, groups aside). */
-export const seesCompany = (s: Pick<Subscriber, 'role' | 'company_id'>, carCompany: string | null) =>
-  isSuperAdmin(s) || (carCompany !== null && s.company_id === carCompany);
+export { seesCar, seesCompany, type Subscriber } from './subscriber.js';
 
 /**
- * Whether a subscriber may see a vehicle (the rule of findSubscribers): a super admin every one, anyone
- * else its company's, and a group-limited account only its groups' vehicles.
+ * Everyone to tell about each of the vehicles, for `items` (with `zones`, also the groups that switched
+ * a zone crossing on): the accounts by their own settings first, then by the settings of each group the
+ * vehicle is in, every one only while it may see the vehicle. An account may come more than once (its
+ * own settings and a group's, two groups); deliver's cooldown per account, vehicle and item tells it once.
  */
-export const seesCar = (
-  s: Pick<Subscriber, 'role' | 'company_id' | 'cars'>,
-  car: { car_id: string; company_id: string | null },
-) => seesCompany(s, car.company_id) && (isSuperAdmin(s) || s.cars === null || s.cars.has(car.car_id));
+export async function subscribersOfCars(
+  db: Db,
+  items: readonly NotifyItemKey[],
+  cars: readonly { car_id: string; company_id: string | null }[],
+  opts: { zones?: boolean } = {},
+): Promise<Map<string, Subscriber[]>> {
+  const out = new Map<string, Subscriber[]>();
+  if (cars.length === 0) return out;
+  const own = await findSubscribers(
+    db,
+    items,
+    cars.map((c) => c.company_id),
+  );
+  const byGroup = await findGroupSubscribers(
+    db,
+    opts.zones ? [...items, ...zoneNotifyKeys] : items,
+    cars.map((c) => c.car_id),
+  );
+  for (const car of cars) {
+    const subs = [...own, ...(byGroup.get(car.car_id) ?? [])].filter((s) => seesCar(s, car));
+    if (subs.length) out.set(car.car_id, subs);
+  }
+  return out;
+}

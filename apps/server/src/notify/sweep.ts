@@ -4,7 +4,7 @@ import { systemClock } from '../outbox/index.js';
 import { COOLDOWN_MS, deliver } from './deliver.js';
 import type { NotifyOptions } from './evaluate-batch.js';
 import { lastNotifications, listSweepVehicles, notificationKey } from './notification.repository.js';
-import { findSubscribers, seesCar } from './settings.repository.js';
+import { subscribersOfCars } from './settings.repository.js';
 import { findSweepEvents } from './sweep-rules.js';
 
 export const SWEEP_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigger === 'sweep');
@@ -16,15 +16,19 @@ export const SWEEP_ITEMS = notifyItemKeys.filter((k) => notifyItems[k].trigger =
  */
 export async function runSweep(db: Db, opts: NotifyOptions): Promise<number> {
   const now = (opts.clock ?? systemClock)();
-  const subs = await findSubscribers(db, SWEEP_ITEMS);
-  if (!subs.length) return 0;
-  const [vehicles, last] = [await listSweepVehicles(db), await lastNotifications(db, SWEEP_ITEMS)];
+  const vehicles = await listSweepVehicles(db);
+  const subsByCar = await subscribersOfCars(
+    db,
+    SWEEP_ITEMS,
+    vehicles.map((v) => v.car),
+  );
+  if (!subsByCar.size) return 0;
+  const last = await lastNotifications(db, SWEEP_ITEMS);
   const cooldownStart = now.getTime() - COOLDOWN_MS;
 
   let queued = 0;
   for (const v of vehicles) {
-    for (const sub of subs) {
-      if (!seesCar(sub, v.car)) continue;
+    for (const sub of subsByCar.get(v.car.car_id) ?? []) {
       for (const f of findSweepEvents(v, sub.items, now)) {
         // Quick pre-check without a transaction; deliver checks again under the lock.
         const prev = last.get(notificationKey(sub.account_id, v.car.car_id, f.item));

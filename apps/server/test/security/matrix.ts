@@ -135,6 +135,8 @@ import {
   groupUpdate,
   groupZones,
   groupZonesUpdate,
+  groupNotify,
+  groupNotifyUpdate,
   zoneDelete,
   carZones,
   carZonesUpdate,
@@ -664,6 +666,8 @@ export const matrix: MatrixRow[] = [
     body: { group_id: await groupOf(w, target), info: { name: freshId('renamed', target) } },
   })),
   post(groupDelete, EDITORS, async (w, target) => ({ body: { group_id: await groupOf(w, target) } })),
+  post(groupNotify, EDITORS, async (w, target) => ({ body: { group_id: await groupOf(w, target) } })),
+  post(groupNotifyUpdate, EDITORS, async (w, target) => ({ body: { group_id: await groupOf(w, target), info: {} } })),
   post(carGroups, OWN_COMPANY, carOf),
   post(carGroupsUpdate, EDITORS, async (w, target) => ({
     body: { car_id: fixtureOf(target).car_id, group_ids: [await groupOf(w, target)] },

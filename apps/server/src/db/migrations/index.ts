@@ -43,6 +43,7 @@ import * as geocode from './2026_12_23_090000_geocode.js';
 import * as terminalProtocolsMore from './2026_12_24_090000_terminal_protocols_more.js';
 import * as zonesAlerts from './2026_12_25_090000_zones_alerts.js';
 import * as vehicleGroups from './2026_12_26_090000_vehicle_groups.js';
+import * as groupNotifyAlertSignals from './2026_12_28_200000_group_notify_alert_signals.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_26_090000_vehicle_groups': vehicleGroups,
   '2026_12_27_090000_forgiving_search': forgivingSearch,
   '2026_12_28_100000_group_zones': groupZones,
+  '2026_12_28_200000_group_notify_alert_signals': groupNotifyAlertSignals,
 };

@@ -1,0 +1,166 @@
+import { ALERT_LIVE_EVENT, LIVE_PATH, alertAck, alertList, carZonesUpdate, liveTicket, zoneAdd } from '@fleet/contract';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { urlForDatabase } from './databases.js';
+import { callAs, createSignedInApp, fleet, login, type SignedInApp } from './helper.js';
+import { sendBatch, terminalA } from './telemetry-support.js';
+
+/**
+ * The header's unacknowledged count, live (docs/zones.md "Alerts"): the live stream with
+ * `?topics=alerts` sends the count at once and again whenever an alert of the caller's company is added
+ * or acknowledged, on any instance: two app instances on one database (PostgreSQL: each its own pool
+ * and LISTEN connection; PGlite: a second app in the same process), the alerts made by the ingest on
+ * one, acknowledged on the other, the streams open on both.
+ */
+const onPostgres = !!inject('databaseUrl');
+
+let t: SignedInApp;
+let other: FastifyInstance;
+let second: Database | undefined;
+let bases: string[];
+
+const baseOf = async (app: FastifyInstance) => {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+};
+
+beforeAll(async () => {
+  t = await createSignedInApp();
+  let db = t.db;
+  if (onPostgres) {
+    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(t.db);
+    second = await openDatabase({ url: urlForDatabase(inject('databaseUrl'), rows[0]!.name), poolSize: 2 });
+    db = second.db;
+  }
+  other = await buildApp({ db, config: t.config, logger: false });
+  await other.ready();
+  bases = [await baseOf(t.app), await baseOf(other)];
+});
+afterAll(async () => {
+  await other?.close();
+  await second?.close();
+  await t?.close();
+});
+
+interface CountStream {
+  /** Resolves with the events once one says `n`; fails when the stream ends first or after 20 s. */
+  count(n: number): Promise<{ event: string; data: unknown }[]>;
+  events: { event: string; data: unknown }[];
+  close(): void;
+}
+
+/** Opens the alert-count stream (a ticket, as the console's EventSource does) and reads its events. */
+async function openCounts(base: string, token: string, topics = 'alerts'): Promise<CountStream> {
+  const ticket = (await callAs(t.app, token, liveTicket, {})).body.ticket;
+  const controller = new AbortController();
+  const res = await fetch(`${base}${LIVE_PATH}?topics=${topics}&ticket=${encodeURIComponent(ticket)}`, {
+    signal: controller.signal,
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: { event: string; data: unknown }[] = [];
+  const waiting = new Set<() => void>();
+  let finished = false;
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+          for (const w of waiting) w();
+        }
+      }
+    } catch {
+      // Aborted by the test.
+    } finally {
+      finished = true;
+      for (const w of waiting) w();
+    }
+  })();
+  return {
+    events,
+    close: () => controller.abort(),
+    count: (n) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the count ${n}: not within 20 s`)), 20_000);
+        const check = () => {
+          const last = events.filter((e) => e.event === ALERT_LIVE_EVENT).at(-1);
+          if ((last?.data as { unacknowledged?: number } | undefined)?.unacknowledged === n) {
+            clearTimeout(timer);
+            waiting.delete(check);
+            resolve(events);
+          } else if (finished) {
+            clearTimeout(timer);
+            reject(new Error(`the stream ended before the count ${n}`));
+          }
+        };
+        waiting.add(check);
+        check();
+      }),
+  };
+}
+
+describe('the live alert count', () => {
+  it('drops on every instance’s streams when an alert is acknowledged on one, and rises when one arrives', async () => {
+    const zone = (
+      await t.call(
+        zoneAdd,
+        { info: { name: '本社', shape: 'circle', lat: 35.68, lng: 139.76, radius_m: 500 } },
+        'adminA',
+      )
+    ).body.zone_id;
+    await t.call(carZonesUpdate, { car_id: fleet.A.car_id, zone_ids: [zone] }, 'adminA');
+    const managerOnSecond = await login(other, 'managerA');
+    const streams = [await openCounts(bases[0]!, t.tokens.staffA), await openCounts(bases[1]!, managerOnSecond)];
+    const companyB = await openCounts(bases[1]!, t.tokens.adminB);
+    try {
+      for (const s of [...streams, companyB]) await s.count(0);
+      // Only the count: no snapshot, no positions.
+      expect(streams[1]!.events.map((e) => e.event)).toEqual([ALERT_LIVE_EVENT]);
+
+      // A drive through the zone, reported to the first instance: an enter and an exit.
+      const records = Array.from({ length: 20 }, (_, i) => ({
+        type: 'gps' as const,
+        time: new Date(Date.parse('2026-03-01T01:00:00Z') + i * 10_000).toISOString(),
+        lat: 35.68 - 0.009 + i * 0.001,
+        lng: 139.76,
+        speed: 40,
+      }));
+      expect((await sendBatch(t.app, terminalA, { seq: 7001, records })).statusCode).toBe(200);
+      for (const s of streams) await s.count(2);
+
+      // Acknowledged on the second instance: the first instance's stream sees the count drop too.
+      const [first] = (await callAs(other, managerOnSecond, alertList, { unacknowledged: true })).body.list;
+      expect((await callAs(other, managerOnSecond, alertAck, { alert_id: first!.alert_id })).status).toBe(200);
+      for (const s of streams) await s.count(1);
+
+      // Company B's stream heard nothing of company A's alerts.
+      expect(companyB.events.filter((e) => e.event === ALERT_LIVE_EVENT).map((e) => e.data)).toEqual([
+        { unacknowledged: 0 },
+      ]);
+    } finally {
+      for (const s of [...streams, companyB]) s.close();
+    }
+  });
+
+  it('sends positions and the count together with topics=states,alerts', async () => {
+    const s = await openCounts(bases[1]!, t.tokens.adminA, 'states,alerts');
+    try {
+      await s.count(1);
+      expect(s.events.map((e) => e.event)).toEqual(['snapshot', ALERT_LIVE_EVENT]);
+    } finally {
+      s.close();
+    }
+  });
+});

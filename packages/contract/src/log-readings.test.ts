@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { otherReadingsText, readingHeader, readingValue } from './log-readings.js';
+import { otherReadingsText, readingCell, readingHeader, readingValue, withUnit } from './log-readings.js';
 
 describe('log readings catalogue', () => {
   it('names the known keys with their units', () => {
@@ -12,6 +12,8 @@ describe('log readings catalogue', () => {
     expect(otherReadingsText('sensor', { temperature_c: 20, altitude_m: 40.2, charging: false, door: 'open' })).toBe(
       '高度: 40.2 m、充電: OFF、door: open',
     );
+    expect(otherReadingsText('obd2', { coolant_temp: 88.04, maf: 3 })).toBe('maf: 3');
+    expect(otherReadingsText('sensor', { internal_battery_v: 4.1 })).toBe('内蔵電池電圧: 4.10 V');
     expect(otherReadingsText('obd2', { rpm: 800 })).toBe('');
     expect(otherReadingsText('obd2', null)).toBe('');
   });
@@ -19,5 +21,14 @@ describe('log readings catalogue', () => {
     expect(readingValue(true)).toBe('ON');
     expect(readingValue(null)).toBe('');
     expect(readingValue({ a: 1 })).toBe('{"a":1}');
+  });
+  it('writes ℃ one way in tables and charts: a tenth, closed up', () => {
+    expect(readingCell('sensor', 'temperature_c', 23.456)).toBe('23.5');
+    expect(readingCell('obd2', 'coolant_temp', 88)).toBe('88.0');
+    expect(withUnit(23.456, '℃')).toBe('23.5℃');
+    expect(withUnit(45.4, '%')).toBe('45%');
+    expect(withUnit(12.6, 'V')).toBe('12.60 V');
+    expect(readingCell('sensor', 'charging', true)).toBe('ON');
+    expect(readingCell('obd2', 'maf', 3.14159)).toBe('3.14159');
   });
 });

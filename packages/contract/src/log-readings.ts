@@ -62,6 +62,27 @@ export function readingValue(value: unknown): string {
   return String(value);
 }
 
+/** Decimals a unit's numbers are shown with, in tables and charts alike (℃ to a tenth: 23.5℃). */
+const unitDecimals: Record<string, number> = { '℃': 1, '%': 0, V: 2, rpm: 0, 'km/h': 0, m: 1 };
+
+/** A reading's number as the console shows it everywhere (table cells, chart legends and axes): its unit's decimals. */
+export function readingNumber(n: number, unit?: string): string {
+  const decimals = unit === undefined ? undefined : unitDecimals[unit];
+  return decimals === undefined ? String(n) : n.toFixed(decimals);
+}
+
+/** A number with its unit: 23.5℃ and 45% closed up as Japanese writes them, a space before letters (12.60 V, 40.2 m). */
+export function withUnit(n: number, unit?: string): string {
+  const v = readingNumber(n, unit);
+  if (!unit) return v;
+  return unit === '℃' || unit === '%' ? `${v}${unit}` : `${v} ${unit}`;
+}
+
+/** A key's value in its own column (the unit is in the header): numbers by withUnit's rule, the rest by readingValue. */
+export function readingCell(log: ReadingLog, key: string, value: unknown): string {
+  return typeof value === 'number' ? readingNumber(value, readingKey(log, key).unit) : readingValue(value);
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The keys without a column of their own, in the order they came. */
@@ -76,7 +97,7 @@ export function otherReadingsText(log: ReadingLog, values: unknown): string {
   return Object.entries(otherReadings(log, values))
     .map(([k, v]) => {
       const unit = catalogues[log][k]?.unit;
-      return `${catalogues[log][k]?.label ?? k}: ${readingValue(v)}${unit && typeof v === 'number' ? ` ${unit}` : ''}`;
+      return `${catalogues[log][k]?.label ?? k}: ${typeof v === 'number' ? withUnit(v, unit) : readingValue(v)}`;
     })
     .join('、');
 }

@@ -1,4 +1,5 @@
 import 'uplot/dist/uPlot.min.css';
+import { readingNumber, withUnit } from '@fleet/contract';
 import { Box, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
@@ -53,7 +54,7 @@ export function TimeChart({
           side: i === 0 ? 3 : 1,
           scale: s.unit ?? s.label,
           grid: { show: i === 0 },
-          values: (_u: uPlot, v: number[]) => v.map((n) => `${n}${s.unit ?? ''}`),
+          values: (_u: uPlot, v: number[]) => v.map((n) => withUnit(n, s.unit)),
           size: axisWidth,
         })),
       ],
@@ -61,6 +62,8 @@ export function TimeChart({
         { label: '時刻', value: '{YYYY}/{MM}/{DD} {HH}:{mm}' },
         ...series.map((s) => ({
           label: s.unit ? `${s.label} (${s.unit})` : s.label,
+          // The legend's value as the table's cell: the unit is in the label, the decimals are the unit's.
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : readingNumber(v, s.unit)),
           stroke: s.color,
           width: 1.5,
           scale: s.unit ?? s.label,

@@ -21,7 +21,16 @@ export const areaTexts = {
     save: '保存する',
     saved: (kind: string) => `${kind}を保存しました。`,
     remove: (n: number) => `エリア${n}を削除`,
-    empty: 'エリアは登録されていません。地図の「エリアを追加」から追加してください。',
+    empty: 'エリアは登録されていません。地図の右上の「地図の中央にエリアを追加」から追加してください。',
+  },
+  /** bulk-template.tsx: the vehicle list's bulk action. */
+  bulk: {
+    button: 'エリアテンプレートを適用',
+    title: '選択した車両にエリアテンプレートを適用',
+    label: 'テンプレート',
+    help: '選択した車両それぞれの、テンプレートと同じ種類のエリア（利用可能エリアまたは禁止エリア）をテンプレートの内容で置き換えます。',
+    none: 'テンプレートがありません',
+    done: (n: number, name: string, kind: string) => `${n}台に「${name}」（${kind}）を適用しました`,
   },
   /** template-panel.tsx */
   templates: {

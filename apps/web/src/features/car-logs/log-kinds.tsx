@@ -17,7 +17,7 @@ import {
   readingHeader,
   readingKey,
   readingOf,
-  readingValue,
+  readingCell,
   type ReadingLog,
   startStopLabel,
   type Call,
@@ -95,7 +95,7 @@ const palette = ['#1c64d9', '#e8590c', '#2f9e44', '#9c36b5', '#c2255c'];
 
 /** A column per catalogued key (label and unit from the contract), then the other keys as 「名前: 値」. */
 const readingCols = (log: ReadingLog, field: 'readings' | 'pids'): LogColumn[] => [
-  ...readingColumns[log].map((k) => col(readingHeader(log, k), (r) => readingValue(readingOf(r[field], k)))),
+  ...readingColumns[log].map((k) => col(readingHeader(log, k), (r) => readingCell(log, k, readingOf(r[field], k)))),
   col(
     T.columns.otherReadings,
     (r) => otherReadingsText(log, r[field]),

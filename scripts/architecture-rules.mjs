@@ -103,6 +103,10 @@ function listedTriggers(root) {
   return { listed, problems };
 }
 
+/** The ingest core, and the modules that follow a stored position: those plug in through gateway/ingest-follower.ts. */
+const INGEST_CORE = ['gateway/ingest.service.ts', 'gateway/ingest.repository.ts', 'gateway/group-commit.ts'];
+const FOLLOWERS = new Set(['notify', 'zones', 'alerts', 'trips', 'geocode', 'live', 'webhooks', 'push']);
+
 /** Every violation of the rules in the tree `root`, and what was checked. */
 export function checkArchitecture(root) {
   const moduleOf = (file) => path.relative(root, file).split(path.sep)[0].replace(/\.ts$/, '');
@@ -150,6 +154,17 @@ export function checkArchitecture(root) {
   for (const file of sources(root).filter((f) => f.endsWith('.routes.ts'))) {
     if (ROUTE_SQL.test(readFileSync(file, 'utf8')))
       problems.push(`${path.relative(root, file).split(path.sep).join('/')} holds SQL: move it into a repository`);
+  }
+  for (const name of INGEST_CORE) {
+    const file = path.join(root, name);
+    if (!existsSync(file)) continue;
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+      const to = moduleOf(path.resolve(path.dirname(file), specifier));
+      if (FOLLOWERS.has(to))
+        problems.push(
+          `${name} imports ${to}: what follows a stored position plugs in through gateway/ingest-follower.ts`,
+        );
+    }
   }
   problems.push(...migrationOrder(root));
   return { problems, modules: imports.size, tables: writers.size, triggers: triggers.listed.length };

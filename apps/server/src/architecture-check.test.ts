@@ -92,6 +92,23 @@ describe('routes hold no SQL', () => {
   });
 });
 
+describe('ingest knows what follows a stored position only through its interface', () => {
+  it('catches the ingest core importing a module that follows it', () => {
+    const root = tree({
+      'gateway/ingest.service.ts': "import { evaluateBatches } from '../notify/evaluate-batch.js';\n",
+      'gateway/group-commit.ts': "import type { IngestFollower } from './ingest-follower.js';\n",
+      'gateway/ingest.repository.ts': "import { judgeZones } from '../zones/judge-batch.js';\n",
+      'gateway/gateway.routes.ts': "import { notificationFollower } from '../notify/ingest-follower.js';\n",
+      'notify/evaluate-batch.ts': 'export const evaluateBatches = 1;\n',
+      'zones/judge-batch.ts': 'export const judgeZones = 1;\n',
+    });
+    expect(checkArchitecture(root).problems).toEqual([
+      'gateway/ingest.service.ts imports notify: what follows a stored position plugs in through gateway/ingest-follower.ts',
+      'gateway/ingest.repository.ts imports zones: what follows a stored position plugs in through gateway/ingest-follower.ts',
+    ]);
+  });
+});
+
 describe('imports between modules', () => {
   it('catches a cycle between two folders even when no file imports itself back', () => {
     const root = tree({

@@ -6,6 +6,7 @@ import { ingestBatch } from '../src/gateway/ingest.service.js';
 import { createTestApp, fleet, seedFixtures, type TestApp } from './helper.js';
 import { PUBLIC_URL } from './notify-support.js';
 import { at, count, latest } from './telemetry-support.js';
+import { notificationFollower } from '../src/notify/ingest-follower.js';
 
 /**
  * How a group's log rows are written (issue #19): on PostgreSQL one COPY per
@@ -39,7 +40,7 @@ const D = { car_device_id: 'device-copy-d', car_data_id: '358409100000914' };
 
 let seq = 90_000;
 const batch = (records: DeviceRecordInput[], s = ++seq): DeviceBatch => ({ seq: s, records });
-const writer = () => new GroupCommit(t.db, { concurrency: 1, notify: { publicUrl: PUBLIC_URL } });
+const writer = () => new GroupCommit(t.db, { concurrency: 1, followers: [notificationFollower(PUBLIC_URL)] });
 
 /** Values COPY's text format has to escape or spell out (tab, LF, CR, backslash, "\N", NULL) and every column type. */
 const awkward = (minute: number): DeviceRecordInput[] => [

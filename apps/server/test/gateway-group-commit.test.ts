@@ -9,6 +9,7 @@ import { findSubscribers, seesCompany, subscriberExists } from '../src/notify/se
 import { accounts, createTestApp, fleet, seedFixtures, type TestApp } from './helper.js';
 import { PUBLIC_URL, resetNotifyState, subscribe } from './notify-support.js';
 import { at, count, latest } from './telemetry-support.js';
+import { notificationFollower } from '../src/notify/ingest-follower.js';
 
 /**
  * The gateway's group commit (src/gateway/group-commit.ts): batches arriving
@@ -33,7 +34,7 @@ const batch = (records: DeviceRecordInput[], s = ++seq): DeviceBatch => ({ seq: 
 const gps = (minute: number, lat = 35.6) => ({ type: 'gps' as const, time: at(minute), lat, lng: 139.7, speed: 30 });
 /** One transaction at a time: the first batch goes alone, those arriving meanwhile share the next. */
 const writer = (opts: ConstructorParameters<typeof GroupCommit>[1] = {}) =>
-  new GroupCommit(t.db, { concurrency: 1, notify: { publicUrl: PUBLIC_URL }, ...opts });
+  new GroupCommit(t.db, { concurrency: 1, followers: [notificationFollower(PUBLIC_URL)], ...opts });
 
 describe('group commit', () => {
   it('stores the batches of several terminals in one transaction, each answered as if alone', async () => {

@@ -20,6 +20,7 @@ import {
   limitKey,
   recordTerminalAuthFailure,
 } from '../credentials/terminal-auth-limit.js';
+import { notificationFollower } from '../notify/ingest-follower.js';
 
 /**
  * The device gateway of docs/device-protocol.md. Terminals are not console
@@ -30,7 +31,7 @@ export function registerGatewayRoutes(app: FastifyInstance, ctx: AppContext, liv
   // Batches arriving together are committed together, each answered after its commit (group-commit.ts);
   // terminals arriving together are looked up together (coalesce.ts).
   const writer = new GroupCommit(ctx.db, {
-    notify: { publicUrl: ctx.config.publicUrl },
+    followers: [notificationFollower(ctx.config.publicUrl)],
     committed: (states) =>
       live.publishAll(states).catch((err: unknown) => app.log.warn({ err }, 'live publish failed')),
   });

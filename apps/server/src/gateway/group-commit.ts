@@ -1,12 +1,10 @@
 import type { DeviceBatch, TelemetryState } from '@fleet/contract';
 import { poolOf, type Db } from '../db/database.js';
-import type { NotifyOptions } from '../notify/evaluate-batch.js';
 import { reportGatewayCommit } from '../ops/instruments.js';
 import type { AuthedDevice } from './device-auth.js';
+import type { IngestFollower } from './ingest-follower.js';
 import {
   commitBatches,
-  ingestBatch,
-  keepNewRecords,
   prepareBatch,
   type BatchSource,
   type IngestOutcome,
@@ -14,7 +12,8 @@ import {
 } from './ingest.service.js';
 
 export interface GroupCommitOptions {
-  notify?: Pick<NotifyOptions, 'publicUrl'>;
+  /** What follows a stored position (ingest-follower.ts): the notification judgement. */
+  followers?: readonly IngestFollower[];
   /** Transactions in flight at once (each holds one pooled connection). */
   concurrency?: number;
   /** Most batches in one transaction. */
@@ -46,7 +45,9 @@ interface Waiting {
  *
  * A group holds at most one batch per terminal, and a terminal's next batch
  * waits until its previous one committed (its order, its motion state). A
- * batch with command results is written on its own (ingestBatch). When a group
+ * batch with command results is written in a group of its own (it settles the
+ * commands' rows). Every group, of one or many, goes the one path
+ * (commitBatches). When a group
  * fails, each of its batches is tried again alone, so one bad batch cannot
  * fail the others; whatever fails is answered with its error and nothing of
  * it is stored.
@@ -127,23 +128,23 @@ export class GroupCommit {
     return group;
   }
 
+  /** The group in a transaction of its own, in IMEI order: rows of several terminals are locked in the same order by every transaction. */
+  private commit(sorted: readonly Waiting[], started: () => void): Promise<IngestOutcome[]> {
+    return this.db.transaction().execute((trx) => {
+      started();
+      return commitBatches(
+        trx,
+        sorted.map((w) => w.prepared),
+        { followers: this.opts.followers, copy: this.copy, recordKeys: this.opts.recordKeys },
+      );
+    });
+  }
+
   private async write(group: Waiting[]): Promise<void> {
-    const single = group.length === 1 ? group[0]! : null;
-    if (single && single.prepared.results.length > 0) return this.alone(single);
-    // IMEI order: rows of several terminals are locked in the same order by every transaction.
     const sorted = [...group].sort((a, b) => compare(a.prepared.device.car_data_id, b.prepared.device.car_data_id));
     let started = false;
     try {
-      const outcomes = await this.db.transaction().execute(async (trx) => {
-        started = true;
-        const prepared = sorted.map((w) => w.prepared);
-        return commitBatches(
-          trx,
-          this.opts.recordKeys ? await keepNewRecords(trx, prepared) : prepared,
-          this.opts.notify,
-          this.copy,
-        );
-      });
+      const outcomes = await this.commit(sorted, () => (started = true));
       this.stats.transactions++;
       this.stats.batches += sorted.length;
       reportGatewayCommit({ batches: sorted.length, records: countRecords(sorted) });
@@ -151,25 +152,12 @@ export class GroupCommit {
       this.tell(outcomes);
     } catch (err) {
       // No connection (the database is down or the pool timed out): trying each alone would only ask for more.
-      if (single || !started) {
+      if (sorted.length === 1 || !started) {
         for (const w of sorted) w.reject(err);
         return;
       }
-      await Promise.all(sorted.map((w) => this.alone(w)));
-    }
-  }
-
-  private async alone(w: Waiting): Promise<void> {
-    const { device, batch, now } = w.prepared;
-    try {
-      const outcome = await ingestBatch(this.db, device, batch, now, this.opts.notify, {
-        recordKeys: this.opts.recordKeys,
-      });
-      reportGatewayCommit({ batches: 1, records: countRecords([w]) });
-      w.resolve(outcome);
-      this.tell([outcome]);
-    } catch (err) {
-      w.reject(err);
+      // One bad batch cannot fail the others: each is tried again in a group of its own.
+      await Promise.all(sorted.map((w) => this.write([w])));
     }
   }
 

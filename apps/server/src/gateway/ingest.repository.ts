@@ -10,13 +10,9 @@ import {
   toLiveRecord,
   type LiveRecord,
 } from '../telemetry/latest-state.repository.js';
-import { motionFromRow } from '../notify/motion.repository.js';
-import type { Motion } from '../notify/motion.js';
-import type { NotifyCar } from '../notify/notification.repository.js';
-import { subscriberExists } from '../notify/settings.repository.js';
-import { TELEMETRY_ITEMS } from '../notify/evaluate-batch.js';
 import { pendingCommandCtes, toDeviceCommand, type CommandRow } from '../commands/terminal-commands.repository.js';
 import { deviceStateOf, type LatestPatch } from '../telemetry/latest-patch.js';
+import type { IngestFollower } from './ingest-follower.js';
 
 /**
  * Writes of the gateway. Batches are stored by ONE statement, one batch or
@@ -194,13 +190,8 @@ export interface NewBatch {
   /** Records to log (command results are not logs of their own). */
   records: readonly DeviceRecord[];
   patch: LatestPatch;
-}
-
-export interface StoredBatch {
-  /** False when the (IMEI, seq) had been stored before: nothing was written. */
-  claimed: boolean;
-  /** The merged latest state of the terminal with its owner now (for the live push), for a claimed batch. */
-  state: LiveRecord | null;
+  /** It carries command results: its commands are read once they are settled, not by the storing statement. */
+  settles: boolean;
 }
 
 /**
@@ -211,7 +202,7 @@ export interface StoredBatch {
  */
 function storeCtes(batches: readonly NewBatch[], logs = true): RawBuilder<unknown>[] {
   if (new Set(batches.map((b) => b.imei)).size !== batches.length)
-    throw new Error('storeBatches: at most one batch per terminal');
+    throw new Error('storeAndRead: at most one batch per terminal');
   return [
     sql`claim AS (INSERT INTO device_batches (car_data_id, seq, accepted, rejected)
       SELECT * FROM unnest(${batches.map((b) => b.imei)}::text[], ${batches.map((b) => b.seq)}::int8[],
@@ -222,40 +213,25 @@ function storeCtes(batches: readonly NewBatch[], logs = true): RawBuilder<unknow
   ];
 }
 
-/**
- * Stores each batch unless its (IMEI, seq) was stored before, all in one
- * statement; at most one batch per terminal. Answers in the order given.
- */
-export async function storeBatches(db: Db, batches: readonly NewBatch[]): Promise<StoredBatch[]> {
-  if (batches.length === 0) return [];
-  const { rows } = await sql<Selectable<DeviceLatestStateTable> & { claimed_id: string }>`
-    WITH ${sql.join(storeCtes(batches))}
-    SELECT c.car_data_id AS claimed_id, m.*, o.* FROM claim AS c LEFT JOIN merged AS m ON m.car_data_id = c.car_data_id
-      LEFT JOIN LATERAL (${liveOwner(sql`c.car_data_id`)}) AS o ON true`.execute(db);
-  const merged = new Map(rows.map((r) => [r.claimed_id, r]));
-  return batches.map((b) => {
-    const row = merged.get(b.imei);
-    return row ? { claimed: true, state: toLiveRecord(row) } : { claimed: false, state: null };
-  });
-}
-
-export interface StoredAndRead extends StoredBatch {
+export interface StoredAndRead {
+  /** False when the (IMEI, seq) had been stored before: nothing was written. */
+  claimed: boolean;
+  /** The merged latest state of the terminal with its owner now (for the live push), for a claimed batch. */
+  state: LiveRecord | null;
   /** The terminal's commands (takePendingCommands). */
   commands: DeviceCommand[];
-  /** Its motion state before this batch, locked until the transaction ends (with `judge`). */
-  motion: Motion | null;
-  /** Its live vehicles, each saying whether anyone could be told about it (with `judge`). */
-  cars: (NotifyCar & { watched: boolean })[];
+  /** What each follower read for the terminal (IngestFollower.read), by the followers' order. */
+  reads: unknown[];
 }
 
 const parse = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 /**
- * storeBatches plus, in the same statement, what the gateway needs next: the
- * commands of every terminal (as takePendingCommands, fetched ones move to
- * resultWait), and with `judge` the terminals' motion states (locked FOR
- * UPDATE, IMEI order) and live vehicles, each with whether any account could
- * be told about it. One round trip instead of five.
+ * Stores each batch unless its (IMEI, seq) was stored before, at most one
+ * batch per terminal, and reads in the same statement what the gateway needs
+ * next: the commands of every terminal (as takePendingCommands, fetched ones
+ * move to resultWait; not for a batch that settles commands) and what the followers read (ingest-follower.ts). One
+ * round trip. Answers in the order given.
  *
  * With `copy` (PostgreSQL, in the caller's transaction) the log rows are not
  * part of the statement, which then is the same text for every group and runs
@@ -265,41 +241,33 @@ const parse = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) 
 export async function storeAndRead(
   db: Db,
   batches: readonly NewBatch[],
-  opts: { judge: boolean; copy?: boolean },
+  opts: { followers: readonly IngestFollower[]; copy?: boolean },
 ): Promise<StoredAndRead[]> {
   if (batches.length === 0) return [];
   const ids = sql`${batches.map((b) => b.imei)}::text[]`;
+  const reads = opts.followers.flatMap((f) => (f.read ? [f.read] : []));
+  const commandIds = sql`${batches.filter((b) => !b.settles).map((b) => b.imei)}::text[]`;
   const ctes = [
     ...storeCtes(batches, !opts.copy),
-    ...pendingCommandCtes(ids),
-    ...(opts.judge
-      ? [
-          sql`motion AS MATERIALIZED (SELECT * FROM vehicle_motion WHERE car_data_id = ANY(${ids}) ORDER BY car_data_id FOR UPDATE)`,
-          sql`vehicles AS (SELECT v.car_id, v.car_number, v.company_id, v.car_data_id, v.lat_min, v.lat_max, v.lng_min, v.lng_max,
-              ${subscriberExists(TELEMETRY_ITEMS, 'v.company_id')} AS watched
-            FROM cars AS v WHERE v.car_data_id = ANY(${ids}) AND v.is_delete = false)`,
-        ]
-      : []),
+    ...pendingCommandCtes(commandIds),
+    ...reads.flatMap((r) => r.ctes(ids)),
   ];
-  const judged = opts.judge
-    ? sql`(SELECT to_jsonb(x) FROM motion AS x WHERE x.car_data_id = i.imei) AS motion,
-        (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.car_id) FROM vehicles AS x WHERE x.car_data_id = i.imei) AS cars`
-    : sql`NULL AS motion, NULL AS cars`;
-  const query = sql<{
-    imei: string;
-    claimed: boolean;
-    state: unknown;
-    owner_company_id: string | null;
-    owner_car_id: string | null;
-    period_started_at: Date | null;
-    commands: unknown;
-    motion: unknown;
-    cars: unknown;
-  }>`
+  const readColumns = reads.map((r, k) => sql`${r.value(sql`i.imei`)} AS ${sql.ref(`read${k}`)}`);
+  const query = sql<
+    {
+      imei: string;
+      claimed: boolean;
+      state: unknown;
+      owner_company_id: string | null;
+      owner_car_id: string | null;
+      period_started_at: Date | null;
+      commands: unknown;
+    } & Record<`read${number}`, unknown>
+  >`
     WITH ${sql.join(ctes)}
     SELECT i.imei, c.car_data_id IS NOT NULL AS claimed, to_jsonb(m) AS state, o.*,
-      (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.id) FROM pending AS x WHERE x.car_data_id = i.imei) AS commands,
-      ${judged}
+      (SELECT jsonb_agg(to_jsonb(x) ORDER BY x.id) FROM pending AS x WHERE x.car_data_id = i.imei) AS commands
+      ${readColumns.length ? sql`, ${sql.join(readColumns)}` : sql``}
     FROM unnest(${ids}) AS i(imei)
     LEFT JOIN claim AS c ON c.car_data_id = i.imei
     LEFT JOIN merged AS m ON m.car_data_id = i.imei
@@ -313,6 +281,9 @@ export async function storeAndRead(
       db,
       batches.filter((b) => byImei.get(b.imei)!.claimed),
     );
+  // A follower without a read still gets its place: reads line up with the followers.
+  let k = 0;
+  const slots = opts.followers.map((f) => (f.read ? k++ : -1));
   return batches.map((b) => {
     const r = byImei.get(b.imei)!;
     const { owner_company_id, owner_car_id, period_started_at } = r;
@@ -325,13 +296,11 @@ export async function storeAndRead(
             period_started_at,
           })
         : null;
-    const motion = r.motion ? motionFromRow(parse<Parameters<typeof motionFromRow>[0]>(r.motion)) : null;
     return {
       claimed: r.claimed,
       state,
       commands: r.commands ? parse<CommandRow[]>(r.commands).map(toDeviceCommand) : [],
-      motion,
-      cars: r.cars ? parse<(NotifyCar & { watched: boolean })[]>(r.cars) : [],
+      reads: slots.map((slot) => (slot < 0 ? null : parse<unknown>(r[`read${slot}`]))),
     };
   });
 }
@@ -347,11 +316,6 @@ export async function claimRecordKeys(db: Db, keys: readonly { imei: string; key
     SELECT u.imei, u.key, 1, '[]'::jsonb FROM unnest(${keys.map((k) => k.imei)}::text[], ${keys.map((k) => k.key)}::int8[]) AS u(imei, key)
     ON CONFLICT (car_data_id, seq) DO NOTHING RETURNING car_data_id || ' ' || seq::text AS claimed`.execute(db);
   return new Set(rows.map((r) => r.claimed));
-}
-
-/** Stores one batch unless its (IMEI, seq) was stored before; returns whether it did and the merged state. */
-export async function storeBatch(db: Db, b: NewBatch): Promise<StoredBatch> {
-  return (await storeBatches(db, [b]))[0]!;
 }
 
 /** The first answer to a batch, for its repetitions. */

@@ -12,20 +12,20 @@ import {
 import type { Db } from '../db/database.js';
 import { findUnstorableInput, isStorableInput } from '../http/input-guard.js';
 import { acceptedAsIs } from './record-check.js';
-import { evaluateBatch, evaluateBatches, type NotifyOptions } from '../notify/evaluate-batch.js';
 import { mergeLatestState } from '../telemetry/latest-state.repository.js';
 import { applyCommandResults, type IndexedResult } from '../commands/command-results.js';
 import { takePendingCommands } from '../commands/terminal-commands.repository.js';
 import type { AuthedDevice } from './device-auth.js';
 import { createHash } from 'node:crypto';
+import type { IngestFollower, StoredPositions } from './ingest-follower.js';
 import {
   claimRecordKeys,
   findBatch,
   insertEngineRows,
   setBatchOutcome,
   storeAndRead,
-  storeBatch,
   type NewBatch,
+  type StoredAndRead,
 } from './ingest.repository.js';
 import { foldLatest } from '../telemetry/latest-patch.js';
 
@@ -93,7 +93,7 @@ export interface PreparedBatch {
   now: Date;
   valid: { index: number; record: DeviceRecord }[];
   rejected: RejectedRecord[];
-  /** Command results: such a batch is stored on its own (ingestBatch), they lock the commands' rows. */
+  /** Command results: they settle the commands' rows (a group commit writes such a batch on its own). */
   results: IndexedResult[];
   /** Records to log. */
   records: DeviceRecord[];
@@ -186,6 +186,7 @@ const newBatch = (p: PreparedBatch): NewBatch => ({
   rejected: p.rejected,
   records: p.records,
   patch: foldLatest(p.records, [], p.times),
+  settles: p.results.length > 0,
 });
 
 const repeated = async (d: Db, p: PreparedBatch, commands: DeviceBatchResponse['commands']): Promise<IngestOutcome> => {
@@ -194,88 +195,85 @@ const repeated = async (d: Db, p: PreparedBatch, commands: DeviceBatchResponse['
 };
 
 /**
- * Stores one batch atomically: its records, its (IMEI, seq) receipt and the
- * latest state, then hands out the terminal's commands. A batch seen before
- * stores nothing and gets its first answer again (plus current commands).
- * Command results need the commands' rows, so such a batch runs in a
- * transaction that also settles them.
+ * A stored batch's command results: they settle the commands (an executed one writes its engine row
+ * and the engine line), a result the terminal may not give is refused in the batch's answer; then
+ * the terminal's commands are read for the answer (a settled one is not handed out again).
  */
+async function settleResults(trx: Db, p: PreparedBatch, s: StoredAndRead): Promise<IngestOutcome> {
+  const imei = p.device.car_data_id;
+  let state = s.state;
+  let accepted = p.valid.length;
+  let rejected = p.rejected;
+  const applied = await applyCommandResults(trx, imei, p.results);
+  if (applied.engineRows.length) {
+    await insertEngineRows(trx, applied.engineRows);
+    state = await mergeLatestState(trx, imei, foldLatest([], applied.lineChanges));
+  }
+  if (applied.refused.length) {
+    accepted -= applied.refused.length;
+    rejected = [...p.rejected, ...applied.refused].sort((a, b) => a.index - b.index);
+    await setBatchOutcome(trx, imei, p.batch.seq, accepted, rejected);
+  }
+  return { response: reply(p, accepted, rejected, false, await takePendingCommands(trx, imei)), state };
+}
+
+export interface CommitOptions {
+  /** What follows a stored position (ingest-follower.ts), in the order given. */
+  followers?: readonly IngestFollower[];
+  /** PostgreSQL: the log rows go in by COPY (PGlite has no COPY FROM STDIN). */
+  copy?: boolean;
+  /**
+   * Each record is stored once by its content, whatever batch carries it (keepNewRecords): for the
+   * binary protocols, whose frames regroup records a terminal sends again. One more statement.
+   */
+  recordKeys?: boolean;
+}
+
+/**
+ * The one ingest path: stores batches of different terminals (a single batch
+ * is a group of one) in the caller's transaction. One statement stores them
+ * all and reads what comes next (commands, what the followers need); command
+ * results are settled; then each follower follows the stored batches. A batch
+ * seen before stores nothing and gets its first answer again (plus current
+ * commands). Answers in the order given.
+ */
+export async function commitBatches(
+  trx: Db,
+  batches: readonly PreparedBatch[],
+  opts: CommitOptions = {},
+): Promise<IngestOutcome[]> {
+  const followers = opts.followers ?? [];
+  const kept = opts.recordKeys ? await keepNewRecords(trx, batches) : batches;
+  const stored = await storeAndRead(trx, kept.map(newBatch), { followers, copy: opts.copy ?? false });
+  const out: IngestOutcome[] = [];
+  for (const [i, p] of kept.entries()) {
+    const s = stored[i]!;
+    if (!s.claimed) out.push(await repeated(trx, p, s.commands));
+    else if (p.results.length) out.push(await settleResults(trx, p, s));
+    else out.push({ response: reply(p, p.valid.length, p.rejected, false, s.commands), state: s.state });
+  }
+  if (followers.length) {
+    const followed: StoredPositions[] = kept.flatMap((p, i) => {
+      const state = out[i]!.state;
+      if (!stored[i]!.claimed || !state) return [];
+      const lastPosition = state.lat !== null && state.lng !== null ? { lat: state.lat, lng: state.lng } : null;
+      return [{ carDataId: p.device.car_data_id, records: p.records, times: p.times, now: p.now, lastPosition }];
+    });
+    for (const [k, f] of followers.entries())
+      await f.follow(trx, followed, new Map(kept.map((p, i) => [p.device.car_data_id, stored[i]!.reads[k]])));
+  }
+  return out;
+}
+
+/** One batch through the one path, in a transaction of its own. */
 export async function ingestBatch(
   db: Db,
   device: AuthedDevice,
   batch: DeviceBatch,
   now = new Date(),
-  notify?: Pick<NotifyOptions, 'publicUrl'>,
-  opts: { recordKeys?: boolean } = {},
+  opts: CommitOptions = {},
 ): Promise<IngestOutcome> {
   const prepared = prepareBatch(device, batch, now);
-  const imei = device.car_data_id;
-  const run = async (d: Db): Promise<IngestOutcome> => {
-    // With record keys, a record stored before by another batch is left out (keepNewRecords).
-    const p = opts.recordKeys ? (await keepNewRecords(d, [prepared]))[0]! : prepared;
-    const stored = await storeBatch(d, newBatch(p));
-    if (!stored.claimed) return repeated(d, p, await takePendingCommands(d, imei));
-    let state = stored.state;
-    let accepted = p.valid.length;
-    let allRejected = p.rejected;
-    if (p.results.length) {
-      const applied = await applyCommandResults(d, imei, p.results);
-      if (applied.engineRows.length) {
-        await insertEngineRows(d, applied.engineRows);
-        state = await mergeLatestState(d, imei, foldLatest([], applied.lineChanges));
-      }
-      if (applied.refused.length) {
-        accepted -= applied.refused.length;
-        allRejected = [...p.rejected, ...applied.refused].sort((a, b) => a.index - b.index);
-        await setBatchOutcome(d, imei, batch.seq, accepted, allRejected);
-      }
-    }
-    // Notifications in the same transaction: a stored batch is judged exactly once (docs/notifications.md).
-    if (notify) await evaluateBatch(d, imei, p.records, { publicUrl: notify.publicUrl, clock: () => now });
-    return { response: reply(p, accepted, allRejected, false, await takePendingCommands(d, imei)), state };
-  };
-  // A plain batch without notifications is one atomic statement; anything more needs a transaction.
-  return prepared.results.length === 0 && !notify && !opts.recordKeys ? run(db) : db.transaction().execute(run);
-}
-
-/**
- * Stores several batches of different terminals (none with command results)
- * in the caller's transaction, as ingestBatch would one by one: one statement
- * stores them all and reads what comes next (commands, motion, vehicles); the
- * motion update and, for vehicles someone may be told about, the judgement
- * take a few more. With `copy` (PostgreSQL) the log rows of the claimed
- * batches go in by COPY, one per table, after that statement. Answers in the
- * order given.
- */
-export async function commitBatches(
-  trx: Db,
-  batches: readonly PreparedBatch[],
-  notify?: Pick<NotifyOptions, 'publicUrl'>,
-  copy = false,
-): Promise<IngestOutcome[]> {
-  if (batches.some((p) => p.results.length > 0))
-    throw new Error('commitBatches: command results are stored by ingestBatch');
-  const stored = await storeAndRead(trx, batches.map(newBatch), { judge: !!notify, copy });
-  if (notify) {
-    const judged = batches.flatMap((p, i) => {
-      const { claimed, state } = stored[i]!;
-      if (!claimed || !state) return [];
-      const lastPosition = state.lat !== null && state.lng !== null ? { lat: state.lat, lng: state.lng } : null;
-      return [{ carDataId: p.device.car_data_id, records: p.records, times: p.times, now: p.now, lastPosition }];
-    });
-    const motions = new Map(
-      batches.flatMap((p, i) => (stored[i]!.motion ? [[p.device.car_data_id, stored[i]!.motion!] as const] : [])),
-    );
-    await evaluateBatches(trx, judged, notify.publicUrl, { motions, cars: stored.flatMap((s) => s.cars) });
-  }
-  const out: IngestOutcome[] = [];
-  for (const [i, p] of batches.entries()) {
-    const { claimed, state, commands } = stored[i]!;
-    out.push(
-      claimed
-        ? { response: reply(p, p.valid.length, p.rejected, false, commands), state }
-        : await repeated(trx, p, commands),
-    );
-  }
-  return out;
+  const [outcome] = await db.transaction().execute((trx) => commitBatches(trx, [prepared], opts));
+  return outcome!;
 }

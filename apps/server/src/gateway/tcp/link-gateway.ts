@@ -22,6 +22,7 @@ import {
   wantsNewAddressAlert,
 } from './link-registry.js';
 import { findLinkTerminal, type LinkProtocol, type LinkTerminal, type LoginRefusal } from './link-terminals.js';
+import { notificationFollower } from '../../notify/ingest-follower.js';
 
 /**
  * What the Teltonika and GT06 listeners share: the login by IMEI, the store
@@ -137,7 +138,7 @@ export class LinkGateway {
   ) {
     // recordKeys: a record the terminal sends again in another frame (alone, beside others, in another codec) is stored once.
     this.writer = new GroupCommit(db, {
-      notify: { publicUrl: opts.publicUrl },
+      followers: [notificationFollower(opts.publicUrl)],
       committed: opts.committed,
       recordKeys: true,
     });

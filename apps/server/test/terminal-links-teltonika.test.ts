@@ -318,7 +318,7 @@ describe('commands', () => {
     for (let round = 0; round < 5; round++) {
       await t.db.deleteFrom('reserved_command_events').where('event', '=', 'held').execute();
       const outcomes = await Promise.all([1, 2, 3, 4].map(() => takeLinkCommands(t.db, [imei])));
-      expect(outcomes.map((o) => [...o.held])).toEqual([[imei], [imei], [imei], [imei]]);
+      expect(outcomes.map((o) => [...o.waitingWhileMoving])).toEqual([[imei], [imei], [imei], [imei]]);
       expect(await heldEvents()).toHaveLength(1);
     }
   });

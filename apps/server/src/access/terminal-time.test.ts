@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inWindows, mergeWindows, ownPart, pushedPart, readsLatest, withinWindowsText } from './terminal-time.js';
+import { inWindows, mergeWindows, partSince, pushedPart, readsLatest, withinWindowsText } from './terminal-time.js';
 
 const d = (s: string) => new Date(s);
 const groups = [['position_at', 'lat', 'lng']] as const;
@@ -43,7 +43,7 @@ describe('the terminal-period rule', () => {
       owner_company_id: 'A',
       period_started_at: '2026-02-01T00:00:00Z',
     };
-    expect(ownPart(r, r.period_started_at, groups)).toMatchObject({ position_at: null, lat: null, lng: null });
+    expect(partSince(r, r.period_started_at, groups)).toMatchObject({ position_at: null, lat: null, lng: null });
     expect(pushedPart(r, 'B', groups)).toBeNull();
     expect(pushedPart(r, 'A', groups)).toMatchObject({ lat: null });
     expect(pushedPart(r, null, groups)).toBe(r);

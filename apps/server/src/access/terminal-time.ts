@@ -6,7 +6,7 @@ import { sql, type SqlBool } from 'kysely';
  * served before or after. Every read path applies it through this module, in the form it needs:
  * - a log, a trip or an export: the rows `recorded_at` within the company's windows (`withinWindows`,
  *   `withinWindowsText` for COPY, `inWindows` for rows already read);
- * - the latest state: the company's open period, from its start (`readsLatest`, `ownPart`);
+ * - the latest state: the company's open period, from its start (`readsLatest`, `partSince`);
  * - the live push: the record's owner at the time it was stored (`pushedPart`).
  */
 
@@ -81,7 +81,7 @@ export type StateRow = { recorded_at: Moment; last_seen_at: Date | string } & Re
  * nothing when the state is from before it, and no field group reported before it (each group: its time
  * column first, then its fields; a group without a time counts at the state's).
  */
-export function ownPart<R extends StateRow>(
+export function partSince<R extends StateRow>(
   r: R,
   periodStart: Moment,
   groups: readonly (readonly string[])[],
@@ -106,5 +106,5 @@ export function pushedPart<R extends StateRow & { owner_company_id: string | nul
   groups: readonly (readonly string[])[],
 ): R | null {
   if (company === null) return r;
-  return r.owner_company_id === company ? ownPart(r, r.period_started_at, groups) : null;
+  return r.owner_company_id === company ? partSince(r, r.period_started_at, groups) : null;
 }

@@ -50,12 +50,12 @@ const accountList = defineList({
   scope: (caller: ListScope & Pick<Access, 'role'>) => ({ company: caller.company, role: caller.role }),
   from: (db: Db, scope: ListScope & Pick<Access, 'role'>, _filter: ListFilterInput) => managed(db, scope),
   // Counted when written by company, role and deletion flag (migration list_counts): the roles `managed` keeps.
-  tally: {
+  counted: {
     rows: (db: Db, scope: ListScope & Pick<Access, 'role'>) => {
       const rows = db.selectFrom('list_counts as t').where('t.list', '=', 'accounts');
       return isAdministrator(scope) ? rows : rows.where(inRoles(sql.ref('t.role'), managedRoles(scope)));
     },
-    covers: () => true,
+    holds: () => true,
   },
   rows: (db: Db, p) => db.selectFrom(p).innerJoin('accounts as a', 'a.account_id', 'p.account_id').select(rowColumns),
 });

@@ -49,9 +49,9 @@ const carUserList = defineList({
       ? base(db).where(sql<SqlBool>`(${liveCarId} is not null) = ${filter.isRegistered}`)
       : base(db),
   // Counted when written (migration list_counts), unless narrowed to those with (or without) a live vehicle.
-  tally: {
+  counted: {
     rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'car_users'),
-    covers: (filter: CarUserListFilter) => typeof filter.isRegistered !== 'boolean',
+    holds: (filter: CarUserListFilter) => typeof filter.isRegistered !== 'boolean',
   },
   rows: (db: Db, p) =>
     db

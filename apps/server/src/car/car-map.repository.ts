@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { inGroup, inGroups } from '../access/visibility.js';
 import { addressesAt } from '../geocode/addresses.js';
-import { latestStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
+import { wholeStateFromJson, readableStateJson } from '../telemetry/latest-state.repository.js';
 
 /**
  * The fleet map's vehicles: every live vehicle of `company` (null: all), with the latest state the
@@ -24,7 +24,7 @@ export async function listFleetCars(
     .select(['c.car_id', 'c.car_number', 'c.company_id', 'c.company_name', 'c.user_name', 'c.car_data_id'])
     .select(['c.lat_min', 'c.lat_max', 'c.lng_min', 'c.lng_max'])
     // Each vehicle's latest state as `scope` may read it, in the same statement (one JSON array a row).
-    .select(ownLatestStateJson(db, sql.ref('c.car_data_id'), scope, 'whole').as('latest'))
+    .select(readableStateJson(db, sql.ref('c.car_data_id'), scope, 'whole').as('latest'))
     .orderBy('c.car_id')
     .execute();
   const areaRows = await db
@@ -42,7 +42,7 @@ export async function listFleetCars(
         : null;
     return {
       ...r,
-      state: latestStateOf(latest),
+      state: wholeStateFromJson(latest),
       areas: [...(own ? [own] : []), ...(areas.get(r.car_id) ?? [])],
     };
   });

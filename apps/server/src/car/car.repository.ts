@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { defineList, type ListFilterInput, type ListScope, type PagingInput } from '../http/list-query.js';
-import { findLatestState, listStateOf, ownLatestStateJson } from '../telemetry/latest-state.repository.js';
+import { findLatestState, listStateFromJson, readableStateJson } from '../telemetry/latest-state.repository.js';
 import type { Access } from '../access/access.js';
 import { inGroup, inGroups } from '../access/visibility.js';
 
@@ -65,9 +65,9 @@ const carList = defineList({
     );
   },
   // Counted when written (migration list_counts), unless only those with a normal terminal, or of groups, are asked for.
-  tally: {
+  counted: {
     rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'cars'),
-    covers: (filter: CarListFilter, scope: CarListScope) =>
+    holds: (filter: CarListFilter, scope: CarListScope) =>
       !filter.isNormal && !filter.group_id && scope.groups === null,
   },
   // The sort keys are the vehicle's own columns (defineList's deferred join); the customer's state and the
@@ -92,7 +92,7 @@ const carList = defineList({
         'c.car_data_id',
         'c.car_status',
         'c.is_delete as isDelete',
-        ownLatestStateJson(db, sql.ref('c.car_data_id'), scope.company, 'list').as('latest'),
+        readableStateJson(db, sql.ref('c.car_data_id'), scope.company, 'list').as('latest'),
       ]),
 });
 
@@ -100,7 +100,7 @@ export const countCars = carList.count;
 
 export async function listCars(db: Db, access: Access, query: CarListFilter & PagingInput) {
   const rows = await carList.page(db, access, query);
-  return rows.map((r) => ({ ...r, latest: listStateOf(r.latest) }));
+  return rows.map((r) => ({ ...r, latest: listStateFromJson(r.latest) }));
 }
 
 /** A vehicle within the company scope (null: all), deleted ones included. */

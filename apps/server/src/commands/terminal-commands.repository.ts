@@ -125,7 +125,7 @@ export function pendingCommandCtes(
   opts: { holdMovingProhibits?: boolean } = {},
 ): RawBuilder<unknown>[] {
   const { execWait, resultWait } = reservationStates;
-  const held = opts.holdMovingProhibits ? movingProhibit : sql`false`;
+  const holdNow = opts.holdMovingProhibits ? movingProhibit : sql`false`;
   // Terminals of the TCP protocols (Teltonika, GT06, …) get their commands from the link gateway alone (takeLinkCommands: in
   // their own form, a prohibit held while moving); the batches their frames are stored as hand out nothing,
   // or a frame of a moving vehicle would fetch the very prohibit held back.
@@ -153,14 +153,14 @@ export function pendingCommandCtes(
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
       WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL
         -- OsmAnd terminals cannot receive commands: theirs stay waiting and expire (docs/device-protocol.md §10).
-        AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${held}
+        AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${holdNow}
         AND ${ownChannel}
       RETURNING id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at)`,
     // Said once per command in its timeline (a unique index): why it is still waiting.
     sql`held_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
       SELECT id, ${execWait}, 'held', ${HELD_WHILE_MOVING} FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL AND ${held}
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL AND ${holdNow}
         AND NOT EXISTS (SELECT 1 FROM reserved_command_events AS e WHERE e.command_id = reserved_commands.id AND e.event = 'held')
       -- A hand-out at the same time (the poll, a signal) may have written it since this statement's snapshot.
       ON CONFLICT (command_id) WHERE event = 'held' DO NOTHING)`,
@@ -191,13 +191,13 @@ const movingProhibit = sql<boolean>`(cmd_type = 'set_engine_boot_permission' AND
  * takePendingCommandsOf for terminals on a live link (Teltonika, GT06): the
  * same hand-out with its authority checks, but a prohibit waits while the
  * vehicle moves (a 'held' event says so) and goes out once it stopped.
- * `held`: the terminals with such a prohibit waiting now, so the link can look
+ * `waitingWhileMoving`: the terminals with such a prohibit waiting now, so the link can look
  * again as soon as a frame of theirs is stored.
  */
 export async function takeLinkCommands(
   db: Db,
   carDataIds: readonly string[],
-): Promise<{ commands: Map<string, DeviceCommand[]>; held: Set<string> }> {
+): Promise<{ commands: Map<string, DeviceCommand[]>; waitingWhileMoving: Set<string> }> {
   return handOut(db, carDataIds, true);
 }
 
@@ -212,8 +212,8 @@ export async function takePendingCommandsOf(
 
 async function handOut(db: Db, carDataIds: readonly string[], holdMovingProhibits: boolean) {
   const commands = new Map<string, DeviceCommand[]>();
-  const held = new Set<string>();
-  if (carDataIds.length === 0) return { commands, held };
+  const waitingWhileMoving = new Set<string>();
+  if (carDataIds.length === 0) return { commands, waitingWhileMoving };
   const ids = sql`${[...carDataIds]}::text[]`;
   // The prohibits held back by this very statement (one snapshot: the same rows its held_events saw).
   const stillHeld = holdMovingProhibits
@@ -228,14 +228,14 @@ async function handOut(db: Db, carDataIds: readonly string[], holdMovingProhibit
     ORDER BY id`.execute(db);
   for (const row of result.rows) {
     if (row.held) {
-      held.add(row.car_data_id);
+      waitingWhileMoving.add(row.car_data_id);
       continue;
     }
     const list = commands.get(row.car_data_id);
     if (list) list.push(toDeviceCommand(row));
     else commands.set(row.car_data_id, [toDeviceCommand(row)]);
   }
-  return { commands, held };
+  return { commands, waitingWhileMoving };
 }
 
 /** Commands a batch reports results for, locked until the batch commits. */

@@ -44,9 +44,9 @@ const deviceList = defineList({
       ? db.selectFrom('devices as d').where(sql<SqlBool>`(d.car_id is not null) = ${filter.isRegistered}`)
       : db.selectFrom('devices as d'),
   // Counted when written (migration list_counts), unless narrowed to those on (or off) a live vehicle.
-  tally: {
+  counted: {
     rows: (db: Db) => db.selectFrom('list_counts as t').where('t.list', '=', 'devices'),
-    covers: (filter: DeviceListFilter) => typeof filter.isRegistered !== 'boolean',
+    holds: (filter: DeviceListFilter) => typeof filter.isRegistered !== 'boolean',
   },
   rows: (db: Db, p) => db.selectFrom(p).innerJoin('devices as d', 'd.car_device_id', 'p.car_device_id').select(columns),
 });

@@ -214,12 +214,13 @@ export interface ListDefinition<
   /** The page's rows, read and joined from its primary keys `p` (the deferred join of `page`). */
   rows: (db: Db, p: AliasedSelectQueryBuilder<Record<P, string>, 'p'>, scope: S) => R;
   /**
-   * The list's rows as counted when written (migration list_counts). `rows`: the rows of `list_counts as t`
-   * whose `n` sum to the count of a filter without a search, before the deletion flag and the company, which
-   * `count` applies on t's columns as on the list's. `covers`: false when the filter (or the scope) narrows by what
-   * list_counts does not hold (e.g. 正常のみ), and the rows are counted.
+   * The list's rows as counted when written (migration list_counts), so a count need not walk every row.
+   * `rows`: the rows of `list_counts as t` whose `n` sum to the count of a filter without a search, before
+   * the deletion flag and the company, which `count` applies on t's columns as on the list's. `holds`: whether
+   * those counts answer the filter; false when it (or the scope) narrows by what list_counts does not keep
+   * (e.g. 正常のみ), and the rows are counted.
    */
-  tally?: { rows: (db: Db, scope: S) => AnyQuery; covers: (filter: F, scope: S) => boolean };
+  counted?: { rows: (db: Db, scope: S) => AnyQuery; holds: (filter: F, scope: S) => boolean };
 }
 
 /** From this offset a page may be read from the list's end: below it, skipping costs less than the count. */
@@ -251,21 +252,21 @@ export function defineList<
     const p = applyListPage(keys, def, query, reversed).as('p') as AliasedSelectQueryBuilder<Record<P, string>, 'p'>;
     return applyListOrder(def.rows(db, p, scope), def, query);
   };
-  /** The tally's columns in place of the list's: the same deletion and company filter (applyListFilter). */
-  const tallyColumns: ListConfig<K> = {
+  /** list_counts' columns in place of the list's: the same deletion and company filter (applyListFilter). */
+  const countedColumns: ListConfig<K> = {
     ...def,
     deleted: sql.ref('t.is_delete'),
     ...(def.company && { company: sql.ref('t.company_id') }),
   };
-  const tallyOf = (db: Db, scope: S, filter: F, tally: NonNullable<typeof def.tally>) =>
-    applyListFilter(tally.rows(db, scope), tallyColumns, filter, scope.company, null).select(
+  const countedSum = (db: Db, scope: S, filter: F, counted: NonNullable<typeof def.counted>) =>
+    applyListFilter(counted.rows(db, scope), countedColumns, filter, scope.company, null).select(
       sql<number>`coalesce(sum(t.n), 0)::int`.as('count'),
     );
-  /** The tally, when it holds the count of this filter: no search, and nothing it leaves to the rows. */
-  const tallyFor = (filter: F, scope: S) =>
-    def.tally?.covers(filter, scope) && listSearchOf(def, filter) === null ? def.tally : undefined;
+  /** The kept counts, when they answer this filter: no search, and nothing they leave to the rows. */
+  const countedFor = (filter: F, scope: S) =>
+    def.counted?.holds(filter, scope) && listSearchOf(def, filter) === null ? def.counted : undefined;
   const statements = createStatementCache();
-  type Kind = 'count' | 'tally' | 'page' | 'reversed page';
+  type Kind = 'count' | 'counted' | 'page' | 'reversed page';
   /** Builds a call's statement from its scope, input and search (compiled passes placeholders for the values). */
   type Build<I> = (scope: S, input: I, search: ListSearch | null) => AnyQuery;
   /**
@@ -316,12 +317,12 @@ export function defineList<
     const statement = compiled(kind, scope, input, search, build);
     return search ? db.executeQuery(statement) : executePrepared(db, statement);
   };
-  /** The count of a filter: from the tally where it holds it (a sum of a few rows), else by counting the rows. */
+  /** The count of a filter: from the kept counts where they answer it (a sum of a few rows), else by counting the rows. */
   async function count(db: Db, caller: S, filter: F): Promise<number> {
     const scope = narrow(caller);
-    const tally = tallyFor(filter, scope);
-    const found = tally
-      ? await run(db, 'tally', scope, filter, (s, f) => tallyOf(db, s, f, tally))
+    const counted = countedFor(filter, scope);
+    const found = counted
+      ? await run(db, 'counted', scope, filter, (s, f) => countedSum(db, s, f, counted))
       : await run(db, 'count', scope, filter, (s, f, search) => countOf(db, s, f, search));
     return Number((found.rows[0] as { count: number }).count);
   }
@@ -330,7 +331,7 @@ export function defineList<
     count,
     /**
      * A page of 20 rows by primary key costs more to plan than to run: prepared without a search. A page past
-     * the middle of a tallied list (offset REVERSE_FROM or more) is read in the reversed order from the list's
+     * the middle of a counted list (offset REVERSE_FROM or more) is read in the reversed order from the list's
      * end, skipping the rows after it instead of those before it: the page at row 89,120 of 99,032 vehicles
      * skips 9,892 index entries, not 89,120. Its rows are the same, in the list's order (the outer ORDER BY).
      * The total it starts from is read just before, in a statement of its own: a row written in between
@@ -340,8 +341,8 @@ export function defineList<
       const scope = narrow(caller);
       let paging: F & PagingInput = query;
       let reversed = false;
-      if (query.offset >= REVERSE_FROM && tallyFor(query, scope)) {
-        // The filter alone: the paging is no part of the tally's statement (nor of its shape in the cache).
+      if (query.offset >= REVERSE_FROM && countedFor(query, scope)) {
+        // The filter alone: the paging is no part of the counted sum's statement (nor of its shape in the cache).
         const { offset: _offset, limit: _limit, sorts: _sorts, ...filter } = query;
         const total = await count(db, caller, filter as unknown as F);
         const fromEnd = total - query.offset - query.limit;

@@ -12,7 +12,7 @@ import {
   type LogKind,
 } from '@fleet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { breathe } from '../db/breathe.js';
+import { restBetweenReads } from '../db/rest-between-reads.js';
 import { withAddresses } from '../geocode/addresses.js';
 import type { AppContext } from '../http/context.js';
 import { badRequest, tooManyRequests } from '../http/errors.js';
@@ -24,7 +24,7 @@ import { findLogBatch, ShortWindows, type LogFilter } from './log.repository.js'
 /**
  * Rows per database read while streaming on the row path. On PGlite a read holds the server's one thread for a
  * time per row plus a fixed cost per statement, several times longer for the first reads after a start
- * (catalog and pages cold): the read's length is the longest other calls wait (db/breathe.ts; bench/README.md, Measurements behind the code:
+ * (catalog and pages cold): the read's length is the longest other calls wait (db/rest-between-reads.ts; bench/README.md, Measurements behind the code:
  * The embedded database).
  */
 export const EXPORT_BATCH = 250;
@@ -35,7 +35,7 @@ const head = (kind: LogKind) => CSV_BOM + csvRow(logExportHeader(kind));
  * The row path (PGlite, and the JSON logs on PostgreSQL): keyset-paged reads,
  * newest first, worded by the contract's logExportRow and formatted by csvRow. Readable.from reads up to 16 batches
  * ahead of the socket, so the next read overlaps the download; between two
- * reads it rests (db/breathe.ts), so on PGlite other calls run in between.
+ * reads it rests (db/rest-between-reads.ts), so on PGlite other calls run in between.
  */
 async function* csvLines(
   ctx: AppContext,
@@ -53,7 +53,7 @@ async function* csvLines(
     const lines = kind === 'gps' ? await withAddresses(ctx.db, rows) : rows;
     yield lines.map((r) => csvRow(logExportRow(kind, r))).join('');
     if (rows.length < EXPORT_BATCH) return;
-    await breathe(embedded, readMs);
+    await restBetweenReads(embedded, readMs);
     const last = rows.at(-1)!;
     const before = { id: Number(last.id), at: last.recorded_at as Date };
     const started = performance.now();
@@ -62,7 +62,7 @@ async function* csvLines(
   }
 }
 
-/** `embedded`: the database is PGlite, in this process (rests between reads, see db/breathe.ts). */
+/** `embedded`: the database is PGlite, in this process (rests between reads, see db/rest-between-reads.ts). */
 export const rowPathCsv = (
   ctx: AppContext,
   kind: LogKind,

@@ -56,8 +56,8 @@ export function foldLatest(
   const at: Partial<Record<Group, number>> = {};
   const won: Partial<Record<Group, DeviceRecord | EngineLineChange>> = {};
   const offer = (group: Group, t: number, entry: DeviceRecord | EngineLineChange) => {
-    const held = at[group];
-    if (held === undefined || t >= held) {
+    const groupNewest = at[group];
+    if (groupNewest === undefined || t >= groupNewest) {
       at[group] = t;
       won[group] = entry;
     }

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { DeviceLatestStateTable } from '../db/schema.js';
 import { deviceStateOf, type LatestPatch } from './latest-patch.js';
 import { logOrder } from './log-order.js';
-import { ownPart, pushedPart, type StateRow as TimedRow } from '../access/terminal-time.js';
+import { partSince, pushedPart, type StateRow as TimedRow } from '../access/terminal-time.js';
 
 type Row = Selectable<DeviceLatestStateTable>;
 
@@ -54,20 +54,21 @@ interface OwnerRow {
 }
 
 /**
- * When a terminal period began, as ownRow compares it: rounded up to the millisecond (records'
- * times have no finer, and JS has no finer); null for '-infinity' (since ever).
+ * A terminal period's start as a record's time is compared with it (stateSince): rounded up to the
+ * millisecond, because records' times and JS dates have no finer, so a record of the period's very
+ * millisecond counts as in it; null for '-infinity' (since ever), which needs no comparison at all.
  */
-const periodStart = (startedAt: RawBuilder<unknown>) =>
+const comparableStart = (startedAt: RawBuilder<unknown>) =>
   sql<Date | null>`date_trunc('milliseconds', nullif(${startedAt}, '-infinity') + interval '999 microseconds')`;
 
 /**
  * The owner of a terminal (text SQL expression) for a LiveRecord, as a LATERAL
  * subquery: its live vehicle, and the company only with an open period of the
- * terminal (as latestStates joins it), with the period's start (periodStart).
+ * terminal (as readableStates joins it), with the period's start (comparableStart).
  */
 export const liveOwner = (carDataId: RawBuilder<unknown>) => sql`SELECT v.car_id AS owner_car_id,
     CASE WHEN p.started_at IS NOT NULL THEN v.company_id END AS owner_company_id,
-    ${periodStart(sql`p.started_at`)} AS period_started_at
+    ${comparableStart(sql`p.started_at`)} AS period_started_at
   FROM cars AS v LEFT JOIN terminal_periods AS p
     ON p.car_data_id = v.car_data_id AND p.company_id = v.company_id AND p.ended_at IS NULL
   WHERE v.car_data_id = ${carDataId} AND NOT v.is_delete
@@ -207,9 +208,12 @@ type OwnedRow = { recorded_at: Moment; last_seen_at: Date | string } & {
   [K in (typeof stateGroups)[number][number]]: unknown;
 };
 
-/** ownPart of access/terminal-time.ts over the state's field groups. */
-const ownRow = <R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null =>
-  ownPart(r as R & TimedRow, periodStartedAt, stateGroups);
+/**
+ * What a company may see of a state whose period began at `periodStartedAt`: access/terminal-time.ts's
+ * partSince over the state's field groups (a group reported before the period is not the company's).
+ */
+const stateSince = <R extends OwnedRow>(r: R, periodStartedAt: Moment): R | null =>
+  partSince(r as R & TimedRow, periodStartedAt, stateGroups);
 
 /**
  * What a live stream scoped to `company` (null: the super admin) is pushed of a stored record
@@ -224,10 +228,10 @@ export function pushedStateOf(r: LiveRecord, company: string | null): TelemetryS
  * Latest states a company may read (null: every company's): the terminal is on one of the
  * company's live vehicles now and was already when it reported the state (terminal_periods).
  * A terminal that moved to another company's vehicle reports nothing to the old company.
- * The one place this join is written: latestStates and ownLatestStateJson select from it, and
- * `ownRow` keeps what the company may see with the period start (periodOf).
+ * The one place this join is written: readableRows and readableStateJson select from it, with the
+ * period's start (readablePeriodStart), and `stateSince` keeps what the company may see.
  */
-function statesFor(db: Db, company: string | null) {
+function readableStates(db: Db, company: string | null) {
   return db
     .selectFrom('device_latest_state as s')
     .$if(company !== null, (q) =>
@@ -237,17 +241,20 @@ function statesFor(db: Db, company: string | null) {
     );
 }
 
-/** The start of the company's period statesFor joined (null: every company's, since ever). */
-const periodOf = (company: string | null) =>
-  company === null ? sql<Date | null>`null` : periodStart(sql`p.started_at`);
+/** The start of the company's period readableStates joined (null: every company's, since ever). */
+const readablePeriodStart = (company: string | null) =>
+  company === null ? sql<Date | null>`null` : comparableStart(sql`p.started_at`);
 
-/** statesFor's rows with their period start. */
-const latestStates = (db: Db, company: string | null) =>
-  statesFor(db, company).selectAll('s').select(periodOf(company).as('period_started_at'));
-
-/** Each row as its company may see it (ownRow), the rows it may not see left out. */
-const ownRows = <R extends OwnedRow & { period_started_at: Moment }>(rows: R[]): R[] =>
-  rows.flatMap((r) => ownRow(r, r.period_started_at) ?? []);
+/**
+ * The stored rows of the given terminals (null: every terminal) as the company may see them (stateSince),
+ * in terminal order; a row it may not read at all is left out.
+ */
+async function readableRows(db: Db, company: string | null, ids: readonly string[] | null) {
+  let q = readableStates(db, company).selectAll('s').select(readablePeriodStart(company).as('period_started_at'));
+  if (ids !== null) q = q.where('s.car_data_id', 'in', ids);
+  const rows = await q.orderBy('s.car_data_id').execute();
+  return rows.flatMap((r) => stateSince(r, r.period_started_at) ?? []);
+}
 
 /** The latest state's time columns: LATEST_STATE_COLUMNS ending in _at, and recorded_at. */
 const isTime = (column: string) => column === 'recorded_at' || column.endsWith('_at');
@@ -295,7 +302,7 @@ const LIST_FIELDS = new Set([
 
 /**
  * The list's part of LATEST_STATE_COLUMNS, in their order: its fields and each one's group time (`<field>_at`), what
- * ownRow needs to mask them. The rest (position, battery) is most of a whole state's text, which a list never shows.
+ * stateSince needs to mask them. The rest (position, battery) is most of a whole state's text, which a list never shows.
  */
 const LIST_STATE_COLUMNS = LATEST_STATE_COLUMNS.filter(
   (c) => LIST_FIELDS.has(c) || LIST_FIELDS.has(c.replace(/_at$/, '')),
@@ -309,43 +316,44 @@ const PARTS = { whole: partOf(LATEST_STATE_COLUMNS), list: partOf(LIST_STATE_COL
 /** A stored state as one JSON array: its part's columns in order (times as utcJson), then the period start (the same). */
 export type LatestStateJson = unknown[];
 
-/** What ownLatestStateJson's array holds, by name. */
+/** What readableStateJson's array holds, by name. */
 type StateOfJson = StateRow & { [K in keyof GroupTimes]: string | null };
 
 /**
- * latestStates for one terminal as a scalar subquery of a page's statement (alias it with `.as()` in the
- * select): the terminal's state (the whole, or the list's part) with the company's open period as one JSON
- * array (LatestStateJson; null: none the company may read), so a list reads its rows' states in its own
- * statement, without a second round trip and without parsing a Date a column. Read it with latestStateOf
- * or listStateOf. Every column is named (a prepared statement's result must not change).
+ * The latest state a company may read of one terminal as a scalar subquery of a page's statement (alias it
+ * with `.as()` in the select): the terminal's state (the whole, or the list's part) with the company's open
+ * period as one JSON array (LatestStateJson; null: none the company may read), so a list reads its rows'
+ * states in its own statement, without a second round trip and without parsing a Date a column. Read it
+ * with wholeStateFromJson or listStateFromJson. Every column is named (a prepared statement's result must
+ * not change).
  */
-export function ownLatestStateJson(db: Db, carDataId: RawBuilder<unknown>, company: string | null, part: StatePart) {
-  const period = company === null ? sql`null` : utcJson(periodOf(company));
-  return statesFor(db, company)
+export function readableStateJson(db: Db, carDataId: RawBuilder<unknown>, company: string | null, part: StatePart) {
+  const period = company === null ? sql`null` : utcJson(readablePeriodStart(company));
+  return readableStates(db, company)
     .select(sql<LatestStateJson>`json_build_array(${PARTS[part].values}, ${period})`.as('state'))
     .where(sql<boolean>`s.car_data_id = ${carDataId}`)
     .$if(company !== null, (q) => q.orderBy(sql`p.started_at`, 'desc').limit(1));
 }
 
-/** An array of ownLatestStateJson by column name, as its company may see it (ownRow); null when none. */
-function ownJson(values: LatestStateJson | null, part: StatePart): StateOfJson | null {
+/** An array of readableStateJson by column name, as its company may see it (stateSince); null when none. */
+function fromStateJson(values: LatestStateJson | null, part: StatePart): StateOfJson | null {
   if (!values) return null;
   const { columns, times } = PARTS[part];
   const state = {} as Record<string, unknown>;
   for (let i = 0; i < columns.length; i++)
     state[columns[i]!] = times[i] ? wireOfUtcJson(values[i] as string | null) : values[i];
-  return ownRow(state as StateOfJson, wireOfUtcJson(values[columns.length] as string | null));
+  return stateSince(state as StateOfJson, wireOfUtcJson(values[columns.length] as string | null));
 }
 
-/** The whole state ownLatestStateJson read, as its company may see it; null when none. */
-export function latestStateOf(values: LatestStateJson | null): TelemetryState | null {
-  const own = ownJson(values, 'whole');
+/** The whole state readableStateJson read, as its company may see it; null when none. */
+export function wholeStateFromJson(values: LatestStateJson | null): TelemetryState | null {
+  const own = fromStateJson(values, 'whole');
   return own && toTelemetryState(own);
 }
 
-/** The list's part ownLatestStateJson read, as its company may see it; null when none. */
-export function listStateOf(values: LatestStateJson | null): CarListState | null {
-  const own = ownJson(values, 'list');
+/** The list's part readableStateJson read, as its company may see it; null when none. */
+export function listStateFromJson(values: LatestStateJson | null): CarListState | null {
+  const own = fromStateJson(values, 'list');
   return (
     own && {
       engine_running: own.engine_running,
@@ -359,7 +367,7 @@ export function listStateOf(values: LatestStateJson | null): CarListState | null
 
 /** The stored row of a terminal's latest state, if the company may read it. */
 export async function findLatestStateRow(db: Db, carDataId: string, company: string | null) {
-  return ownRows(await latestStates(db, company).where('s.car_data_id', '=', carDataId).execute())[0];
+  return (await readableRows(db, company, [carDataId]))[0];
 }
 
 export async function findLatestState(
@@ -378,9 +386,7 @@ export async function listLatestStates(
   company: string | null,
 ): Promise<TelemetryState[]> {
   if (ids !== null && ids.length === 0) return [];
-  let q = latestStates(db, company);
-  if (ids !== null) q = q.where('s.car_data_id', 'in', ids);
-  return ownRows(await q.orderBy('s.car_data_id').execute()).map(toTelemetryState);
+  return (await readableRows(db, company, ids)).map(toTelemetryState);
 }
 
 /**

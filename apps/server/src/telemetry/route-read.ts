@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { breathe } from '../db/breathe.js';
+import { restBetweenReads } from '../db/rest-between-reads.js';
 import {
   countGps,
   findLastRoutePoint,
@@ -44,7 +44,7 @@ export async function readRoute(
       for (const p of page) points.push(p);
       if (page.length < chunk) return { points, total: points.length };
       after = page.at(-1)!;
-      await breathe(embedded, performance.now() - started);
+      await restBetweenReads(embedded, performance.now() - started);
     }
   }
   const span = await gpsSpan(db, f);
@@ -68,7 +68,7 @@ export async function readRoute(
     total += part.stored;
     slices = Math.max(1, Math.min(slices * 4, Math.floor((slices * SCAN_CHUNK) / Math.max(1, part.stored))));
     lo = hi;
-    await breathe(embedded, performance.now() - started);
+    await restBetweenReads(embedded, performance.now() - started);
   }
   // A slice keeps its sharpest turns, and the last slice may start before the last point (rounding): the
   // route still starts and ends where it did.

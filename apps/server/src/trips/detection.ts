@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { breathe } from '../db/breathe.js';
+import { restBetweenReads } from '../db/rest-between-reads.js';
 import { Detector, cutsAfter, initialState, type DetectorState } from './detect.js';
 import {
   claimScan,
@@ -55,7 +55,7 @@ export async function runTripDetection(db: Db, opts: { embedded: boolean }): Pro
     for (const item of now) {
       if (await followTerminal(db, item, opts.embedded)) result.recomputed++;
       result.terminals++;
-      await breathe(opts.embedded);
+      await restBetweenReads(opts.embedded);
     }
     // The scan moves to the last id it is done with: all, or just before the first terminal left for later.
     reached =
@@ -133,7 +133,7 @@ export async function followTerminal(db: Db, news: TerminalNews, embedded = fals
       news = { ...news, min_at: new Date(Number.MAX_SAFE_INTEGER / 1e3) };
       return full;
     });
-    if (more) await breathe(embedded);
+    if (more) await restBetweenReads(embedded);
   }
   return recomputed;
 }

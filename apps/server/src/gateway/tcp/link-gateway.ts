@@ -121,7 +121,7 @@ export class LinkGateway {
   /** This gateway in terminal_links. */
   readonly instance = randomUUID();
   /** Connected terminals whose last hand-out held a prohibit back: looked at again once a frame of theirs is stored. */
-  private readonly held = new Set<string>();
+  private readonly prohibitsWaiting = new Set<string>();
   /** Stores in flight per terminal. */
   private readonly storing = new Map<string, number>();
   /** Terminals signalled, handed out together at the next turn of the event loop. */
@@ -272,7 +272,7 @@ export class LinkGateway {
     const entry = this.links.get(imei);
     if (entry?.link !== link) return;
     this.links.delete(imei);
-    this.held.delete(imei);
+    this.prohibitsWaiting.delete(imei);
     await releaseLink(this.db, imei, this.instance, entry.at.connectedAt);
     const now = new Date();
     await this.store(link.terminal, seqOf(now, KIND.disconnected), [
@@ -289,7 +289,7 @@ export class LinkGateway {
       if (left > 0) return void this.storing.set(imei, left);
       this.storing.delete(imei);
       // The terminal's frames are in (the acknowledgement goes out first): a held prohibit may go now.
-      if (this.held.has(imei)) this.wake(imei);
+      if (this.prohibitsWaiting.has(imei)) this.wake(imei);
     });
   }
 
@@ -335,30 +335,30 @@ export class LinkGateway {
    * `refresh`: also tell the other instances these links are alive.
    */
   private async ownLinks(imeis: readonly string[], refresh: boolean): Promise<string[]> {
-    const held = new Map<string, Date>();
+    const here = new Map<string, Date>();
     for (const imei of imeis) {
       const entry = this.links.get(imei);
-      if (entry) held.set(imei, entry.at.connectedAt);
+      if (entry) here.set(imei, entry.at.connectedAt);
     }
-    if (held.size === 0) return [];
-    const mine = await stillHeld(this.db, this.instance, held, refresh);
-    for (const [imei, since] of held) {
+    if (here.size === 0) return [];
+    const mine = await stillHeld(this.db, this.instance, here, refresh);
+    for (const [imei, since] of here) {
       const entry = this.links.get(imei);
       if (mine.has(imei) || !entry || entry.at.connectedAt.getTime() !== since.getTime()) continue;
       this.links.delete(imei);
-      this.held.delete(imei);
+      this.prohibitsWaiting.delete(imei);
       this.opts.log.warn({ imei, ip: entry.at.address }, 'terminal link taken by a newer login elsewhere: closed');
       entry.link.close();
     }
-    return [...held.keys()].filter((imei) => mine.has(imei) && this.links.has(imei));
+    return [...here.keys()].filter((imei) => mine.has(imei) && this.links.has(imei));
   }
 
   private async handOut(connected: readonly string[]): Promise<void> {
     if (connected.length === 0) return;
-    const { commands, held } = await takeLinkCommands(this.db, connected);
+    const { commands, waitingWhileMoving } = await takeLinkCommands(this.db, connected);
     for (const imei of connected) {
-      if (held.has(imei) && this.links.has(imei)) this.held.add(imei);
-      else this.held.delete(imei);
+      if (waitingWhileMoving.has(imei) && this.links.has(imei)) this.prohibitsWaiting.add(imei);
+      else this.prohibitsWaiting.delete(imei);
     }
     for (const [imei, list] of commands) {
       const entry = this.links.get(imei);
@@ -428,7 +428,7 @@ export class LinkGateway {
     await this.flushing;
     const links = [...this.links.values()].map((e) => e.link);
     this.links.clear(); // detach() of the closing connections has nothing left to do
-    this.held.clear();
+    this.prohibitsWaiting.clear();
     await releaseInstance(this.db, this.instance).catch((err: unknown) =>
       this.opts.log.warn({ err }, 'terminal links not released'),
     );

@@ -103,18 +103,18 @@ export async function releaseInstance(db: Db, instance: string): Promise<void> {
 }
 
 /**
- * Refreshes this instance's links and says which of `held` (IMEI → login time)
+ * Refreshes this instance's links and says which of `links` (IMEI → login time)
  * are still the terminal's live link; the others were taken by a newer login
  * (on another instance, with TERMINAL_TAKEOVER=replace) and must be closed.
  */
 export async function stillHeld(
   db: Db,
   instance: string,
-  held: ReadonlyMap<string, Date>,
+  links: ReadonlyMap<string, Date>,
   refresh: boolean,
 ): Promise<Set<string>> {
-  if (held.size === 0) return new Set();
-  const imeis = [...held.keys()];
+  if (links.size === 0) return new Set();
+  const imeis = [...links.keys()];
   const rows = refresh
     ? (
         await sql<{ car_data_id: string; connected_at: Date | string }>`
@@ -130,7 +130,7 @@ export async function stillHeld(
         .execute();
   const out = new Set<string>();
   for (const r of rows)
-    if (new Date(r.connected_at).getTime() === held.get(r.car_data_id)?.getTime()) out.add(r.car_data_id);
+    if (new Date(r.connected_at).getTime() === links.get(r.car_data_id)?.getTime()) out.add(r.car_data_id);
   return out;
 }
 

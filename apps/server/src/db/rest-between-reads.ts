@@ -11,7 +11,7 @@ const PGLITE_MIN_REST_MS = 4;
  * waited behind read after read. On PostgreSQL the database serves calls side by side: a turn of the event
  * loop is enough.
  */
-export const breathe = (embedded: boolean, readMs = 0) =>
+export const restBetweenReads = (embedded: boolean, readMs = 0) =>
   new Promise<void>((resolve) =>
     embedded ? setTimeout(resolve, Math.max(readMs, PGLITE_MIN_REST_MS)) : setImmediate(resolve),
   );

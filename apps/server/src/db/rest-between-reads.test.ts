@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { breathe } from './breathe.js';
+import { restBetweenReads } from './rest-between-reads.js';
 
 /** Whether `p` has settled once the microtasks and immediates queued so far have run. */
 async function settled(p: Promise<void>) {
@@ -9,7 +9,7 @@ async function settled(p: Promise<void>) {
   return done;
 }
 
-describe('breathe: the rest of a heavy read between two of its reads', () => {
+describe('restBetweenReads: the rest of a heavy read between two of its reads', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate', 'performance'] });
   });
@@ -19,7 +19,7 @@ describe('breathe: the rest of a heavy read between two of its reads', () => {
 
   it('on PGlite rests as long as the read took, whatever its length: other calls get half of the process', async () => {
     for (const readMs of [6, 40, 300]) {
-      const rest = breathe(true, readMs);
+      const rest = restBetweenReads(true, readMs);
       expect(await settled(rest)).toBe(false);
       await vi.advanceTimersByTimeAsync(readMs - 1);
       expect(await settled(rest)).toBe(false);
@@ -29,10 +29,10 @@ describe('breathe: the rest of a heavy read between two of its reads', () => {
   });
 
   it('after a read too short to time, a few milliseconds; on PostgreSQL a turn of the event loop', async () => {
-    const rest = breathe(true);
+    const rest = restBetweenReads(true);
     expect(await settled(rest)).toBe(false);
     await vi.advanceTimersByTimeAsync(4);
     expect(await settled(rest)).toBe(true);
-    expect(await settled(breathe(false, 300))).toBe(true);
+    expect(await settled(restBetweenReads(false, 300))).toBe(true);
   });
 });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { discoverAddresses, fillAddresses } from '@fleet/server/geocode-fill';
 import { gsiReverseGeocoder } from '@fleet/server/geocode-provider';
 import type { BenchDb } from './db.js';
-import { benchIngest, type IngestOptions } from './ingest.js';
-import { Report, type Figure } from './report.js';
+import { benchIngestBeside, type IngestOptions } from './ingest.js';
+import type { Report } from './report.js';
 import type { BenchServer } from './server.js';
 import { int } from './stats.js';
 
@@ -31,32 +31,22 @@ export async function benchGeocode(bdb: BenchDb, server: BenchServer, report: Re
     `http://127.0.0.1:${(stub.address() as AddressInfo).port}/reverse-geocoder/LonLatToAddress`,
     5_000,
   );
-  let running = true;
   let looked = 0;
-  const job = (async () => {
-    let lastDiscovery = 0;
-    while (running) {
-      if (Date.now() - lastDiscovery > 5_000) {
-        await discoverAddresses(bdb.db);
-        lastDiscovery = Date.now();
-      }
-      looked += await fillAddresses(bdb.db, { reverse, rate: RATE, budgetMs: 1_000 });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  const within = new (class extends Report {
-    override add(f: Figure) {
-      report.add({ ...f, section, name: `${f.name}, geocoding on (stub)` });
-    }
-    override note(text: string) {
-      report.note(text);
-    }
-  })();
+  let lastDiscovery = 0;
   try {
-    await benchIngest(bdb, server, within, opts.ingest);
+    await benchIngestBeside(bdb, server, report, {
+      section,
+      label: 'geocoding on (stub)',
+      ingest: opts.ingest,
+      step: async () => {
+        if (Date.now() - lastDiscovery > 5_000) {
+          await discoverAddresses(bdb.db);
+          lastDiscovery = Date.now();
+        }
+        looked += await fillAddresses(bdb.db, { reverse, rate: RATE, budgetMs: 1_000 });
+      },
+    });
   } finally {
-    running = false;
-    await job;
     stub.close();
   }
   report.add({

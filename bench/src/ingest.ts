@@ -6,7 +6,7 @@ import { combineShares, cpuShare, describeShare, type CpuShare } from './cpu-sha
 import { anchorPool, type BenchDb } from './db.js';
 import { deviceId, imei, TERMINAL_SECRET } from './generate.js';
 import { batchRecords, type BenchRecord, type IngestPlan } from './ingest-records.js';
-import type { Report } from './report.js';
+import { Report, type Figure } from './report.js';
 import type { BenchServer } from './server.js';
 import { int, ms } from './stats.js';
 
@@ -284,4 +284,38 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
     target: onPg ? 'p99 ≤ 1 s' : '(PostgreSQL only)',
     met: onPg ? paced.p99 <= 1000 && paced.errors === 0 : undefined,
   });
+}
+
+/**
+ * The ingest section's measurement while a job runs back to back beside it (`step`, then a 200 ms pause,
+ * until the ingest is done), its figures named with `label`: what a job that every instance runs costs
+ * the terminals.
+ */
+export async function benchIngestBeside(
+  bdb: BenchDb,
+  server: BenchServer,
+  report: Report,
+  opts: { section: string; label: string; ingest: IngestOptions; step: () => Promise<void> },
+) {
+  let running = true;
+  const job = (async () => {
+    while (running) {
+      await opts.step();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  const within = new (class extends Report {
+    override add(f: Figure) {
+      report.add({ ...f, section: opts.section, name: `${f.name}, ${opts.label}` });
+    }
+    override note(text: string) {
+      report.note(text);
+    }
+  })();
+  try {
+    await benchIngest(bdb, server, within, opts.ingest);
+  } finally {
+    running = false;
+    await job;
+  }
 }

@@ -191,17 +191,17 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
       await section(report, 'fleetmap', () => benchFleetMap(webRoot ? browser : null, server, bdb, fleet, report));
       await section(report, 'login', () => benchLogin(server, report));
       await section(report, 'compression', () => benchCompression(server, fleet, report));
+      // One ingest measurement for the ingest section and those that repeat it beside a job or with zones.
+      const ingest = {
+        terminals: Math.min(1000, size.vehicles),
+        batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
+        recordsPerBatch: 50,
+        pacedBatches: quick ? 3 : 8,
+        warmupBatches: ingestWarmup,
+      };
       // The terminals these sections drive report from this machine, whatever their generated ipaddr says.
       await fromAnySource(bdb, Math.min(1000, size.vehicles), async () => {
-        await section(report, 'ingest', () =>
-          benchIngest(bdb, server, report, {
-            terminals: Math.min(1000, size.vehicles),
-            batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
-            recordsPerBatch: 50,
-            pacedBatches: quick ? 3 : 8,
-            warmupBatches: ingestWarmup,
-          }),
-        );
+        await section(report, 'ingest', () => benchIngest(bdb, server, report, ingest));
         // PGlite stores from the server's one thread, a frame's AVL records one batch each: a smaller run there.
         await section(report, 'ingest-tcp', () =>
           benchIngestTcp(bdb, server, report, {
@@ -218,38 +218,12 @@ async function runOne(kind: DbKind, webRoot: string | undefined, browser: Browse
             intervalMs: loadInterval * 1000,
           }),
         );
-        await section(report, 'zones', () =>
-          benchZones(bdb, server, report, {
-            ingest: {
-              terminals: Math.min(1000, size.vehicles),
-              batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
-              recordsPerBatch: 50,
-              pacedBatches: quick ? 3 : 8,
-              warmupBatches: ingestWarmup,
-            },
-          }),
-        );
-        await section(report, 'geocode', () =>
-          benchGeocode(bdb, server, report, {
-            ingest: {
-              terminals: Math.min(1000, size.vehicles),
-              batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
-              recordsPerBatch: 50,
-              pacedBatches: quick ? 3 : 8,
-              warmupBatches: ingestWarmup,
-            },
-          }),
-        );
+        await section(report, 'zones', () => benchZones(bdb, server, report, { ingest }));
+        await section(report, 'geocode', () => benchGeocode(bdb, server, report, { ingest }));
         await section(report, 'trips', () =>
           benchTrips(bdb, server, fleet, report, {
             vehicles: Math.min(10_000, size.vehicles),
-            ingest: {
-              terminals: Math.min(1000, size.vehicles),
-              batchesPerTerminal: ingestBatches ?? (quick ? 4 : 10),
-              recordsPerBatch: 50,
-              pacedBatches: quick ? 3 : 8,
-              warmupBatches: ingestWarmup,
-            },
+            ingest,
           }),
         );
       });

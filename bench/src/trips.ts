@@ -2,8 +2,8 @@ import { carTrips, fleetSummary } from '@fleet/contract';
 import { runTripDetection } from '@fleet/server/trip-detection';
 import type { BenchDb } from './db.js';
 import type { Fleet } from './generate.js';
-import { benchIngest, type IngestOptions } from './ingest.js';
-import { Report, type Figure } from './report.js';
+import { benchIngestBeside, type IngestOptions } from './ingest.js';
+import type { Report } from './report.js';
 import { call, type BenchServer } from './server.js';
 import { int, ms, sample } from './stats.js';
 
@@ -150,31 +150,17 @@ export async function benchTrips(
     report.note('trips: ingest with the detection job running is measured on PostgreSQL only');
     return;
   }
-  let running = true;
   let runs = 0;
   let detected = 0;
-  const job = (async () => {
-    while (running) {
-      const r = await runTripDetection(bdb.db, { embedded: !onPg });
+  await benchIngestBeside(bdb, server, report, {
+    section,
+    label: 'detection job running',
+    ingest: opts.ingest,
+    step: async () => {
+      detected += (await runTripDetection(bdb.db, { embedded: !onPg })).terminals;
       runs++;
-      detected += r.terminals;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  const within = new (class extends Report {
-    override add(f: Figure) {
-      report.add({ ...f, section, name: `${f.name}, detection job running` });
-    }
-    override note(text: string) {
-      report.note(text);
-    }
-  })();
-  try {
-    await benchIngest(bdb, server, within, opts.ingest);
-  } finally {
-    running = false;
-    await job;
-  }
+    },
+  });
   report.add({
     section,
     name: 'detection runs during the ingest',

@@ -6,10 +6,11 @@ import {
   commandStatusLabels,
   type ReservationRequest,
 } from '@fleet/contract';
-import { Alert, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Select, Table, Text, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DateTimeField } from '../../components/date-fields';
 import { ConfirmButton } from '../../components/edit-shell/confirm-button';
 import { ApiClientError, messageOf } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
@@ -100,14 +101,7 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
             allowDeselect={false}
             w={180}
           />
-          <TextInput
-            type="datetime-local"
-            label={T.requests.executeAt}
-            value={at}
-            onChange={(e) => setAt(e.currentTarget.value)}
-            error={fieldError}
-            required
-          />
+          <DateTimeField label={T.requests.executeAt} value={at} onChange={setAt} error={fieldError} required />
           {cmd === '1' ? (
             <ProhibitButton
               leftSection={<IconCalendarPlus size={16} />}

@@ -1,7 +1,8 @@
 import { LogRequest } from '@fleet/contract';
-import { Alert, Button, Group, Paper, Tabs, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Tabs, Text } from '@mantine/core';
 import { IconFilter, IconX } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { DateTimeField } from '../../../components/date-fields';
 import { PageHeader } from '../../../components/page-header';
 import { useCarByDataId } from '../../../features/car/api';
 import { CarNav } from '../../../features/car/car-nav';
@@ -52,20 +53,20 @@ export function Component() {
           }}
         >
           <Group align="flex-start" gap="sm">
-            <TextInput
-              type="datetime-local"
+            <DateTimeField
               label={T.from}
               value={draft.from}
-              onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+              onChange={(v) => setDraft({ ...draft, from: v })}
               error={errors.from}
+              clearable
             />
             <Text pt={32}>〜</Text>
-            <TextInput
-              type="datetime-local"
+            <DateTimeField
               label={T.to}
               value={draft.to}
-              onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+              onChange={(v) => setDraft({ ...draft, to: v })}
               error={errors.to}
+              clearable
             />
             <Button type="submit" mt={25} leftSection={<IconFilter size={16} />} disabled={invalid}>
               {T.filter}

@@ -1,6 +1,5 @@
 import {
   carLabels,
-  connectionLabel,
   defaultCommandTexts,
   deviceLabels as L,
   deviceStateLabel,
@@ -10,6 +9,7 @@ import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import { DetailActions, DetailShell } from '../../../components/edit-shell/detail-shell';
 import { PageHeader } from '../../../components/page-header';
+import { ConnectionBadge } from '../../../features/car/state-badges';
 import { useDeleteDevice, useDeviceDetail } from '../../../features/device/api';
 import { deviceTexts } from '../../../features/device/texts';
 import { formatDateTime } from '../../../lib/format';
@@ -89,7 +89,8 @@ export function Component() {
             ),
           },
           { label: carLabels.company_name, value: d.car?.company_name ?? '' },
-          { label: deviceTexts.detail.connection, value: connectionLabel(d.latest?.connection) },
+          // The vehicle screens' rule: a terminal that sends no connection state is read from its last report's age.
+          { label: deviceTexts.detail.connection, value: <ConnectionBadge state={d.latest} /> },
           { label: carLabels.device_state, value: deviceStateLabel(d.latest?.device_state) },
           { label: deviceTexts.detail.lastSeen, value: formatDateTime(d.latest?.last_seen_at) },
         ]}

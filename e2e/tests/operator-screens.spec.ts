@@ -100,7 +100,7 @@ test.describe('the vehicle list at 1366×768', () => {
     await loginAs(page, 'admin', '/car/car_list');
     const nav = page.getByRole('navigation', { name: 'メインメニュー' });
     const links = nav.getByRole('link');
-    await expect(links).toHaveCount(19);
+    await expect(links).toHaveCount(20);
     for (const link of await links.all()) {
       await link.scrollIntoViewIfNeeded();
       await expect(link).toBeInViewport({ ratio: 0.9 });
@@ -125,6 +125,7 @@ const refusals: Record<string, { path: string; title: string }[]> = {
     { path: '/account/account_list', title: '管理アカウント一覧' },
     { path: '/car/device/list', title: 'GPS端末一覧' },
     { path: '/car/car_edit/C000001', title: '車両編集' },
+    { path: '/car/car_groups', title: '拠点・部署' },
   ],
   'tokyo-admin': [
     { path: '/company/company_add', title: '加盟店登録' },

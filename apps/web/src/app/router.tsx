@@ -71,6 +71,11 @@ export const routes: RouteObject[] = [
           { path: 'car/car_report', handle: screen(t.carReport), lazy: () => import('./routes/car/car-report') },
           { path: 'car/car_zones', handle: screen(t.carZones), lazy: () => import('./routes/car/car-zones') },
           {
+            path: 'car/car_groups',
+            handle: screen(t.carGroups, (c) => c.editCarsAndCustomers),
+            lazy: () => import('./routes/car/car-groups'),
+          },
+          {
             path: 'car/car_timeline/:car_id?/:car_data_id?',
             handle: screen(t.carTimeline),
             lazy: () => import('./routes/car/car-timeline'),

@@ -33,6 +33,8 @@ export const paths = {
     report: '/car/car_report',
     /** Ours: the company's zone library (docs/zones.md). */
     zones: '/car/car_zones',
+    /** Ours: the company's vehicle groups (docs/groups.md). */
+    groups: '/car/car_groups',
     userAdd: '/car/car_user_add',
     wizard: '/car/car_user_device_add',
     userList: '/car/car_user_list',

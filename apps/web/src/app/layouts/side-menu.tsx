@@ -27,6 +27,7 @@ export function menuFor(actor: Actor): MenuGroup[] {
         { label: t.carMap, to: paths.car.map },
         { label: t.report, to: paths.car.report },
         { label: t.zones, to: paths.car.zones },
+        ...(caps.editCarsAndCustomers ? [{ label: t.groups, to: paths.car.groups }] : []),
         { label: t.alerts, to: paths.alerts },
         ...(caps.registerCarsAndCustomers
           ? [

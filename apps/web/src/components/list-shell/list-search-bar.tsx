@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, Popover, Select, Stack, Switch, TextInput, UnstyledButton } from '@mantine/core';
 import { IconColumns, IconSearch, IconX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { shellTexts } from '../../lib/texts';
 import { CompanySelect } from '../company-select';
 import type { SavedListQuery } from './list-state';
@@ -16,6 +16,7 @@ export function ListSearchBar({
   deletable = true,
   companyFilter = false,
   optionalColumns = [],
+  extra,
 }: {
   query: SavedListQuery;
   update(patch: Partial<SavedListQuery>): void;
@@ -26,6 +27,8 @@ export function ListSearchBar({
   companyFilter?: boolean;
   /** The columns the user may show or hide, with whether each is shown now. */
   optionalColumns?: readonly { label: string; shown: boolean }[];
+  /** The screen's own selects, after the company's. */
+  extra?: ReactNode;
 }) {
   const [text, setText] = useState(q.search_text);
   const [item, setItem] = useState(q.search_item);
@@ -71,6 +74,7 @@ export function ListSearchBar({
         {companyFilter && (
           <CompanySelect value={q.companyId} onChange={(companyId) => update({ companyId, currentPage: 0 })} />
         )}
+        {extra}
         <Group gap="md" ml="auto">
           {optionalColumns.length > 0 && (
             <Popover position="bottom-end" withinPortal shadow="md">

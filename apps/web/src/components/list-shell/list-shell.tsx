@@ -1,16 +1,18 @@
 import type { Call } from '@fleet/contract';
+import type { ReactNode } from 'react';
 import { Paper } from '@mantine/core';
 import type { Takes } from '../../lib/api-client';
 import { shellTexts } from '../../lib/texts';
 import type { ListFilterBody, ListPageBody } from './list-calls';
 import { isFiltered } from './list-state';
 import { ListSearchBar } from './list-search-bar';
-import { ListTable, visibleColumns, type ListColumn } from './list-table';
+import { ListTable, visibleColumns, type ListColumn, type RowSelection } from './list-table';
+import type { SavedListQuery } from './list-state';
 import { useListQuery, type ListQueryOptions } from './use-list-query';
 
 export { visibleColumns, type ListColumn } from './list-table';
 
-interface ListShellProps<Row, C extends Call, L extends Call> extends ListQueryOptions<Row, C, L> {
+interface ListShellProps<Row, C extends Call, L extends Call> extends Omit<ListQueryOptions<Row, C, L>, 'fields'> {
   searchColumns: readonly { key: string; label: string }[];
   /** The rows' type comes from the list call alone, so shared columns (`stateColumn`) fit any list. */
   columns: NoInfer<ListColumn<Row>[]>;
@@ -25,6 +27,13 @@ interface ListShellProps<Row, C extends Call, L extends Call> extends ListQueryO
   minWidth?: number;
   /** Narrower cell padding, for a list with many columns that must fit the window. */
   compact?: boolean;
+  /** Selects of the search row beyond the company (the vehicle list's 拠点・部署), sent as body fields. */
+  fieldFilters?: {
+    key: string;
+    render(value: string | null, onChange: (v: string | null) => void, query: SavedListQuery): ReactNode;
+  }[];
+  /** Checkboxes on the rows for bulk actions. */
+  selection?: RowSelection<NoInfer<Row>>;
 }
 
 /**
@@ -34,7 +43,7 @@ interface ListShellProps<Row, C extends Call, L extends Call> extends ListQueryO
 export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L extends Call & Takes<L, ListPageBody>>(
   props: ListShellProps<Row, C, L>,
 ) {
-  const list = useListQuery<Row, C, L>(props);
+  const list = useListQuery<Row, C, L>({ ...props, fields: props.fieldFilters?.map((f) => f.key) });
   const q = list.query;
   const columns = visibleColumns(props.columns, q.columns);
   return (
@@ -46,6 +55,15 @@ export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L exte
         flags={props.flags}
         deletable={props.deletable ?? true}
         companyFilter={props.companyFilter}
+        extra={props.fieldFilters?.map((f) => (
+          <span key={f.key}>
+            {f.render(
+              q.fields?.[f.key] ?? null,
+              (v) => list.update({ fields: { ...q.fields, [f.key]: v }, currentPage: 0 }),
+              q,
+            )}
+          </span>
+        ))}
         optionalColumns={props.columns
           .filter((c) => c.optional)
           .map((c) => ({ label: c.label, shown: columns.includes(c) }))}
@@ -62,6 +80,7 @@ export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L exte
         sort={{ item: q.sort_item, dir: q.sort_dir, onSort: list.sortBy }}
         minWidth={props.minWidth}
         compact={props.compact}
+        selection={props.selection}
         paging={{
           page: q.currentPage,
           total: list.total,

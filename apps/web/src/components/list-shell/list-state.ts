@@ -17,6 +17,8 @@ export interface SavedListQuery {
   companyId: string | null;
   /** List-specific switches, e.g. the vehicle list's isNormal. */
   flags: Record<string, boolean>;
+  /** List-specific selects sent as body fields when set, e.g. the vehicle list's group_id. */
+  fields?: Record<string, string | null>;
   /** Columns shown or hidden by hand in the column chooser, by label; the others follow the screen's default. */
   columns: Record<string, boolean>;
 }
@@ -39,7 +41,10 @@ export const defaultListQuery = (sort_item: string, sort_dir: SortDir = 'asc'): 
 
 /** Whether the saved query narrows the list (a keyword, a switch such as 正常な車両のみ, or a company). */
 export const isFiltered = (q: SavedListQuery) =>
-  !!q.search_text || Object.values(q.flags).some(Boolean) || !!q.companyId;
+  !!q.search_text ||
+  Object.values(q.flags).some(Boolean) ||
+  !!q.companyId ||
+  Object.values(q.fields ?? {}).some(Boolean);
 
 interface ListStore {
   queries: Record<string, SavedListQuery>;

@@ -70,4 +70,23 @@ describe('ListTable', () => {
     renderWithProviders(<ListTable {...base} error={new ApiClientError(401, 'UNAUTHORIZED', 'x')} />);
     expect(screen.getByRole('alert')).toHaveTextContent(errorMessages.fetchFailed);
   });
+
+  it('picks rows by their checkboxes and the page by the header’s, without following the row link', async () => {
+    const onChange = vi.fn();
+    const selection = { selected: new Set(['A1']), onChange, label: (r: Row) => r.name };
+    renderRoutes(
+      [
+        { path: '/', element: <ListTable {...base} rowLink={(r) => `/x/${r.id}`} selection={selection} /> },
+        { path: '/x/:id', element: <p>詳細</p> },
+      ],
+      '/',
+    );
+    const page = screen.getByRole('checkbox', { name: 'このページの行をすべて選択' });
+    expect(page).toHaveAttribute('data-indeterminate', 'true');
+    await userEvent.click(screen.getByRole('checkbox', { name: '馬場 を選択' }));
+    expect(onChange).toHaveBeenLastCalledWith(new Set(['A1', 'B2']));
+    expect(screen.queryByText('詳細')).not.toBeInTheDocument();
+    await userEvent.click(page);
+    expect(onChange).toHaveBeenLastCalledWith(new Set(['A1', 'B2']));
+  });
 });

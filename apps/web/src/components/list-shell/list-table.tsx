@@ -1,5 +1,5 @@
 import { errorMessages, type SortDir } from '@fleet/contract';
-import { Alert, Anchor, Badge, ScrollArea, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Badge, Checkbox, ScrollArea, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -86,11 +86,51 @@ export interface ListTableProps<Row> {
   compact?: boolean;
   /** Long cells (a subject, an error) wrap; by default every row keeps to one line. */
   wrap?: boolean;
+  /** Checkboxes to pick rows for a bulk action (the vehicle list), by rowKey; the header's picks the page. */
+  selection?: RowSelection<Row>;
+}
+
+export interface RowSelection<Row> {
+  selected: ReadonlySet<string>;
+  onChange(next: Set<string>): void;
+  /** What a row's checkbox is called for a screen reader (its vehicle number). */
+  label(row: Row): string;
+}
+
+/** The header checkbox: every row of the page picked, some, or none. */
+function PageCheckbox<Row>({
+  rows,
+  rowKey,
+  selection,
+}: {
+  rows: Row[];
+  rowKey(row: Row): string | number;
+  selection: RowSelection<Row>;
+}) {
+  const keys = rows.map((r) => String(rowKey(r)));
+  const picked = keys.filter((k) => selection.selected.has(k)).length;
+  return (
+    <Checkbox
+      size="xs"
+      aria-label={shellTexts.list.selectPage}
+      checked={picked > 0 && picked === keys.length}
+      indeterminate={picked > 0 && picked < keys.length}
+      disabled={keys.length === 0}
+      onChange={(e) => {
+        const next = new Set(selection.selected);
+        for (const k of keys)
+          if (e.currentTarget.checked) next.add(k);
+          else next.delete(k);
+        selection.onChange(next);
+      }}
+    />
+  );
 }
 
 /** The table of a list screen: sortable headers, skeleton, empty and failure states, row links, then any paging. */
 export function ListTable<Row>(props: ListTableProps<Row>) {
-  const { columns, rows, sort, paging } = props;
+  const { columns, rows, sort, paging, selection } = props;
+  const span = columns.length + (selection ? 1 : 0);
   const navigate = useNavigate();
   const sortOf = (c: ListColumn<Row>) => (sort && c.sortKey && sort.item === c.sortKey ? sort.dir : undefined);
   // A phone gets cards: a table of eight columns would scroll sideways at 390 px.
@@ -117,6 +157,11 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
           >
             <Table.Thead>
               <Table.Tr>
+                {selection && (
+                  <Table.Th w={28}>
+                    <PageCheckbox rows={rows} rowKey={props.rowKey} selection={selection} />
+                  </Table.Th>
+                )}
                 {columns.map((c) => (
                   <Table.Th
                     key={c.label}
@@ -141,6 +186,7 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
               {props.pending &&
                 Array.from({ length: 5 }, (_, i) => (
                   <Table.Tr key={i}>
+                    {selection && <Table.Td />}
                     {columns.map((c) => (
                       <Table.Td key={c.label}>
                         <Skeleton h={14} />
@@ -148,15 +194,35 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
                     ))}
                   </Table.Tr>
                 ))}
-              {!props.pending && rows.length === 0 && <EmptyRow colSpan={columns.length}>{props.empty}</EmptyRow>}
+              {!props.pending && rows.length === 0 && <EmptyRow colSpan={span}>{props.empty}</EmptyRow>}
               {rows.map((row) => {
                 const link = props.rowLink?.(row);
+                const key = String(props.rowKey(row));
                 return (
                   <Table.Tr
-                    key={props.rowKey(row)}
+                    key={key}
                     style={link ? { cursor: 'pointer' } : undefined}
-                    onClick={(e) => link && !(e.target as HTMLElement).closest('a,button') && navigate(link)}
+                    onClick={(e) =>
+                      link &&
+                      !(e.target as HTMLElement).closest('a,button,input,label,[data-no-link]') &&
+                      navigate(link)
+                    }
                   >
+                    {selection && (
+                      <Table.Td data-no-link>
+                        <Checkbox
+                          size="xs"
+                          aria-label={shellTexts.list.selectRow(selection.label(row))}
+                          checked={selection.selected.has(key)}
+                          onChange={(e) => {
+                            const next = new Set(selection.selected);
+                            if (e.currentTarget.checked) next.add(key);
+                            else next.delete(key);
+                            selection.onChange(next);
+                          }}
+                        />
+                      </Table.Td>
+                    )}
                     {columns.map((c, i) => (
                       <Table.Td key={c.label}>
                         {i === 0 && link ? (

@@ -15,6 +15,8 @@ export interface ListQueryOptions<Row, C extends Call, L extends Call> {
   defaultSort: { item: string; dir?: SortDir };
   /** Switches beyond "show deleted", e.g. the vehicle list's isNormal; sent as body fields. */
   flags?: readonly { key: string }[];
+  /** Selects beyond the search (e.g. the vehicle list's group_id), saved with the query; sent when set. */
+  fields?: readonly string[];
   /** Whether the company filter is sent (only for those who see several companies). */
   companyFilter?: boolean;
   /**
@@ -34,6 +36,7 @@ export function useListQuery<Row, C extends Call & Takes<C, ListFilterBody>, L e
   listCall,
   defaultSort,
   flags = [],
+  fields = [],
   companyFilter = false,
   refetchInterval,
 }: ListQueryOptions<Row, C, L>) {
@@ -47,6 +50,7 @@ export function useListQuery<Row, C extends Call & Takes<C, ListFilterBody>, L e
     isDelete: query.isShowDelete,
     ...(companyFilter ? { companyId: query.companyId } : {}),
     ...Object.fromEntries(flags.map((f) => [f.key, !!query.flags[f.key]])),
+    ...Object.fromEntries(fields.flatMap((k) => (query.fields?.[k] ? [[k, query.fields[k]]] : []))),
   };
   const count = useQuery({
     queryKey: [id, 'count', filter],

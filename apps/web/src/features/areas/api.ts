@@ -1,4 +1,5 @@
 import {
+  areaTemplateApplyCars,
   carApplyAreaTemplate,
   carAvailableAreasUpdate,
   carDisableAreasUpdate,
@@ -56,3 +57,6 @@ export const useDeleteTemplate = () =>
   useDomainMutation(domain, (template_id: string) => callApi(areaTemplateDelete, { template_id }));
 export const useApplyTemplate = () =>
   useDomainMutation(domain, (v: { car_id: string; template_id: string }) => callApi(carApplyAreaTemplate, v));
+/** The vehicle list's bulk action: one template applied to every vehicle picked, in one transaction. */
+export const useApplyTemplateToCars = () =>
+  useDomainMutation(domain, (v: { template_id: string; car_ids: string[] }) => callApi(areaTemplateApplyCars, v));

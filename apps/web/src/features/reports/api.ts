@@ -21,7 +21,8 @@ export const reportKeys = {
   all: ['reports'] as const,
   day: (carDataId: string, day: string) => ['reports', 'day', carDataId, day] as const,
   dayRoute: (carDataId: string, day: string) => ['reports', 'day-route', carDataId, day] as const,
-  summary: (q: { from: string; to: string; company_id: string | null }) => ['reports', 'summary', q] as const,
+  summary: (q: { from: string; to: string; company_id: string | null; group_id?: string | null }) =>
+    ['reports', 'summary', q] as const,
   settings: (company: string | null) => ['reports', 'trip-settings', company] as const,
   subscription: ['reports', 'subscription'] as const,
 };
@@ -45,13 +46,18 @@ export const useDayRoute = (carDataId: string, day: string) =>
   });
 
 /** The fleet summary over JST days from-to (the super admin may name a company). */
-export const useFleetSummary = (q: { from: string; to: string; company_id: string | null }) =>
+export const useFleetSummary = (q: { from: string; to: string; company_id: string | null; group_id?: string | null }) =>
   useQuery({
     queryKey: reportKeys.summary(q),
     queryFn: ({ signal }) =>
       callApi(
         fleetSummary,
-        { from: q.from, to: q.to, ...(q.company_id ? { company_id: q.company_id } : {}) },
+        {
+          from: q.from,
+          to: q.to,
+          ...(q.company_id ? { company_id: q.company_id } : {}),
+          ...(q.group_id ? { group_id: q.group_id } : {}),
+        },
         { signal, fast: true },
       ),
     enabled: !!q.from && !!q.to,

@@ -14,6 +14,7 @@ import {
 import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { CompanySelect } from '../../components/company-select';
+import { GroupSelect } from '../../components/group-select';
 import { ListTable, type ListColumn } from '../../components/list-shell/list-table';
 import { ApiClientError, messageOf } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
@@ -51,11 +52,12 @@ export function FleetSummary() {
   const [preset, setPreset] = useState<SummaryPreset | typeof CUSTOM>('yesterday');
   const [custom, setCustom] = useState(() => presetRange('thisMonth', new Date()));
   const [company, setCompany] = useState<string | null>(null);
+  const [group, setGroup] = useState<string | null>(null);
   const [sort, setSort] = useState<{ item: SortKey; dir: SortDir }>({ item: 'distance_m', dir: 'desc' });
   const [page, setPage] = useState(0);
   const range = preset === CUSTOM ? custom : presetRange(preset, new Date());
   const valid = !!parseDateBound(range.from, 'from') && !!parseDateBound(range.to, 'to');
-  const q = useFleetSummary({ ...range, company_id: allCompanies ? company : null });
+  const q = useFleetSummary({ ...range, company_id: allCompanies ? company : null, group_id: group });
   const rows = useMemo(() => sortRows(q.data?.rows ?? [], sort.item, sort.dir), [q.data, sort]);
   const shown = rows.slice(page * SUMMARY_PAGE_SIZE, (page + 1) * SUMMARY_PAGE_SIZE);
   const total = q.data?.total;
@@ -113,10 +115,19 @@ export function FleetSummary() {
                 value={company}
                 onChange={(v) => {
                   setCompany(v);
+                  setGroup(null);
                   setPage(0);
                 }}
               />
             )}
+            <GroupSelect
+              value={group}
+              onChange={(v) => {
+                setGroup(v);
+                setPage(0);
+              }}
+              companyId={company}
+            />
           </Group>
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Text size="sm" c="dimmed" data-testid="summary-range">

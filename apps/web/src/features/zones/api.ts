@@ -1,4 +1,13 @@
-import { carZones, carZonesUpdate, zoneAdd, zoneDelete, zoneList, zoneUpdate, type ZoneInfo } from '@fleet/contract';
+import {
+  carZones,
+  carZonesUpdate,
+  zoneAdd,
+  zoneCarsAdd,
+  zoneDelete,
+  zoneList,
+  zoneUpdate,
+  type ZoneInfo,
+} from '@fleet/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
@@ -9,7 +18,7 @@ export const zoneKeys = {
   car: (carId: string) => ['zones', 'car', carId] as const,
 };
 
-export const zoneListQuery = (company_id?: string) =>
+export const zoneListQuery = (company_id?: string | null) =>
   queryOptions({
     queryKey: zoneKeys.list(company_id ?? ''),
     queryFn: ({ signal }) => callApi(zoneList, company_id ? { company_id } : {}, { signal }),
@@ -29,3 +38,6 @@ export const useSaveZone = () =>
 export const useDeleteZone = () => useDomainMutation(domain, (zone_id: string) => callApi(zoneDelete, { zone_id }));
 export const useAssignZones = () =>
   useDomainMutation(domain, (v: { car_id: string; zone_ids: string[] }) => callApi(carZonesUpdate, v));
+/** The vehicle list's bulk action: the zones join each picked vehicle's own zones. */
+export const useAddZonesToCars = () =>
+  useDomainMutation(domain, (v: { zone_ids: string[]; car_ids: string[] }) => callApi(zoneCarsAdd, v));

@@ -19,6 +19,14 @@ export const zoneTexts = {
   columns: { name: 'ゾーン名', shape: '形', size: '大きさ', cars: '割り当て車両', actions: '' },
   radius: (m: number) => (m >= 1000 ? `半径 ${(m / 1000).toFixed(2)} km` : `半径 ${Math.round(m)} m`),
   vertices: (n: number) => `${n} 頂点`,
+  bulk: {
+    button: 'ゾーンを割り当て',
+    title: '選択した車両にゾーンを割り当て',
+    label: '追加するゾーン',
+    help: '選択した車両それぞれのゾーンに追加します（すでに割り当てたゾーンはそのままです）。',
+    done: (n: number, zones: number, added: number) =>
+      `${n}台にゾーン${zones}件を割り当てました（新たな割り当て：${added}件）`,
+  },
   assign: {
     title: 'ゾーンの割り当て',
     label: 'この車両を判定するゾーン',

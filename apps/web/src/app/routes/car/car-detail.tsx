@@ -21,6 +21,7 @@ import { useDeleteCar, useSyncCarData, useUpdateCarStatus } from '../../../featu
 import { CarScreen } from '../../../features/car/car-header';
 import { ConnectionBadge, DeviceStateBadge, EngineLineBadge, RunningBadge } from '../../../features/car/state-badges';
 import { carTexts } from '../../../features/car/texts';
+import { CarGroupsPanel } from '../../../features/groups/car-groups-panel';
 import { FrequentPlaces } from '../../../features/places/frequent-places';
 import { LatestAddress } from '../../../features/places/latest-address';
 import { messageOf } from '../../../lib/api-client';
@@ -182,6 +183,7 @@ function DetailBody({ car }: { car: CarDetail }) {
           </Field>
           {caps.editCarsAndCustomers && !car.isDelete && <StatusEditor car={car} />}
         </Section>
+        <CarGroupsPanel carId={car.car_id} companyId={car.company_id} readOnly={car.isDelete} />
       </Stack>
       <Stack gap="md">
         <MapHost height={340} center={hasPosition ? [s!.lat!, s!.lng!] : undefined} zoom={hasPosition ? 15 : 11}>

@@ -8,21 +8,29 @@ import {
   paymentDelays,
   type CarRow,
 } from '@fleet/contract';
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { GroupSelect } from '../../../components/group-select';
+import { useListStore } from '../../../components/list-shell/list-state';
 import { ListShell, type ListColumn } from '../../../components/list-shell/list-shell';
 import { PageHeader } from '../../../components/page-header';
 import { StatusBadge } from '../../../components/status-badge';
+import { BulkTemplate } from '../../../features/areas/bulk-template';
 import { carKeys } from '../../../features/car/api';
 import { ConnectionBadge, DeviceStateBadge, EngineLineBadge, RunningBadge } from '../../../features/car/state-badges';
 import { carTexts } from '../../../features/car/texts';
+import { BulkGroup } from '../../../features/groups/bulk-group';
+import { groupTexts } from '../../../features/groups/texts';
+import { BulkZones } from '../../../features/zones/bulk-zones';
 import { formatDateTime } from '../../../lib/format';
 import { useLatestState, useLiveFeed, useLiveStore } from '../../../lib/live-feed';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
 
 const T = carTexts.list;
+const B = groupTexts.bulkBar;
 
 /** The latest state of a row, updated live while the list is open; compact so the row fits 1366 px. */
 function Live({ row, part }: { row: CarRow; part: 'state' | 'seen' }) {
@@ -81,12 +89,51 @@ function Cut({
   );
 }
 
+/**
+ * The bulk actions over the vehicles picked (managers and administrators): a group, zones, an area
+ * template; the outcome in words above the list.
+ */
+function BulkBar({ selected, onClear }: { selected: Set<string>; onClear(): void }) {
+  const [done, setDone] = useState('');
+  const companyId = useListStore((s) => s.queries[carKeys.all[0]]?.companyId ?? null);
+  const carIds = [...selected];
+  const finish = (message: string) => {
+    setDone(message);
+    onClear();
+  };
+  return (
+    <>
+      {done && (
+        <Alert color="teal" role="status" withCloseButton onClose={() => setDone('')} mb="xs" py={6}>
+          {done}
+        </Alert>
+      )}
+      <Paper withBorder radius="md" px="md" py={6} mb="xs" role="toolbar" aria-label={B.title}>
+        <Group gap="xs">
+          <Text size="sm" fw={600} mr="xs">
+            {carIds.length ? B.selected(carIds.length) : B.none}
+          </Text>
+          <BulkGroup carIds={carIds} companyId={companyId} onDone={finish} />
+          <BulkZones carIds={carIds} companyId={companyId} onDone={finish} />
+          <BulkTemplate carIds={carIds} onDone={finish} />
+          {carIds.length > 0 && (
+            <Button size="xs" variant="subtle" color="gray" onClick={onClear}>
+              {B.clear}
+            </Button>
+          )}
+        </Group>
+      </Paper>
+    </>
+  );
+}
+
 /** `/car/car_list`: the home screen after login. Its search query is kept across navigation and reloads. */
 export function Component() {
   useLiveFeed();
   const live = useLiveStore((s) => s.connected);
   const actor = actorOf(useSession())!;
   const caps = capabilities(actor);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
   // 車種 and 販売店 start hidden (表示項目 shows them): with them the row no longer fits 1366 px.
   const columns: ListColumn<CarRow>[] = [
     { sortKey: 'car_id', label: L.car_id, render: (r) => <Cut w={100}>{r.car_id}</Cut> },
@@ -162,6 +209,7 @@ export function Component() {
           )
         }
       />
+      {caps.editCarsAndCustomers && <BulkBar selected={selected} onClear={() => setSelected(new Set())} />}
       <ListShell
         id={carKeys.all[0]}
         countCall={carListCount}
@@ -170,6 +218,17 @@ export function Component() {
         defaultSort={{ item: 'car_id' }}
         flags={[{ key: 'isNormal', label: L.isNormal }]}
         companyFilter={caps.allCompanies}
+        fieldFilters={[
+          {
+            key: 'group_id',
+            render: (value, onChange, q) => <GroupSelect value={value} onChange={onChange} companyId={q.companyId} />,
+          },
+        ]}
+        selection={
+          caps.editCarsAndCustomers
+            ? { selected, onChange: setSelected, label: (r) => r.car_number || r.car_id }
+            : undefined
+        }
         rowKey={(r) => r.car_id}
         rowLink={(r) => paths.car.detail(r.car_id, r.car_data_id ?? '')}
         columns={columns}

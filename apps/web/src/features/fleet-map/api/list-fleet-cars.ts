@@ -5,7 +5,7 @@ import { useSession } from '../../../lib/session-store';
 
 export const fleetMapKeys = {
   all: ['fleet-map'] as const,
-  list: (companyId: string | null) => ['fleet-map', 'list', companyId] as const,
+  list: (companyId: string | null, groupId: string | null = null) => ['fleet-map', 'list', companyId, groupId] as const,
 };
 
 const STALE_MS = 60_000;
@@ -30,24 +30,29 @@ export function prefetchFleetCars() {
 }
 
 /** The loader's answer for the default view, once, if it is the same session's and recent. */
-function takeEarly(companyId: string | null): Promise<Answer> | null {
+function takeEarly(companyId: string | null, groupId: string | null): Promise<Answer> | null {
   const e = early;
   early = null;
-  return e && companyId === null && e.token === useSession.getState().token && Date.now() - e.at < 10_000
+  return e &&
+    companyId === null &&
+    groupId === null &&
+    e.token === useSession.getState().token &&
+    Date.now() - e.at < 10_000
     ? e.answer
     : null;
 }
 
 /**
- * Every vehicle of the caller's scope (one company for the super admin when chosen); live updates merge over it.
+ * Every vehicle of the caller's scope (one company for the super admin when chosen; one group's when
+ * chosen, docs/groups.md); live updates merge over it.
  * Up to 10,000 rows and more: parsed through the contract's fast path (lib/fast-parse).
  */
-export const fleetCarsQuery = (companyId: string | null) =>
+export const fleetCarsQuery = (companyId: string | null, groupId: string | null = null) =>
   queryOptions({
-    queryKey: fleetMapKeys.list(companyId),
+    queryKey: fleetMapKeys.list(companyId, groupId),
     queryFn: async ({ signal }) => {
-      const r = await (takeEarly(companyId) ??
-        callApi(carMapList, companyId ? { company_id: companyId } : {}, { signal, fast: true }));
+      const body = { ...(companyId ? { company_id: companyId } : {}), ...(groupId ? { group_id: groupId } : {}) };
+      const r = await (takeEarly(companyId, groupId) ?? callApi(carMapList, body, { signal, fast: true }));
       answeredAt = Date.now();
       return r;
     },

@@ -11,6 +11,7 @@ import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CompanySelect } from '../../../components/company-select';
+import { GroupSelect } from '../../../components/group-select';
 import { FollowSize } from '../../../components/map/follow-size';
 import { MapHost } from '../../../components/map/map-host';
 import { PageHeader } from '../../../components/page-header';
@@ -46,6 +47,8 @@ interface FilterBarProps {
   allCompanies: boolean;
   company: string | null;
   onCompany(v: string | null): void;
+  group: string | null;
+  onGroup(v: string | null): void;
   text: string;
   onText(v: string): void;
   states: FleetState[];
@@ -61,6 +64,7 @@ const FilterBar = memo(function FilterBar(p: FilterBarProps) {
     <Paper withBorder p="sm" radius="md" mb="sm">
       <Group gap="md" align="flex-end" wrap="wrap">
         {p.allCompanies && <CompanySelect value={p.company} onChange={p.onCompany} label={T.company} />}
+        <GroupSelect value={p.group} onChange={p.onGroup} companyId={p.company} w={180} />
         <TextInput label={T.search} value={p.text} onChange={(e) => p.onText(e.currentTarget.value)} w={260} />
         <Box>
           <Text size="sm" fw={500} mb={4} id="fleet-states">
@@ -107,6 +111,7 @@ export function FleetMapScreen() {
     return !!actor && capabilities(actor).allCompanies;
   });
   const [company, setCompany] = useState<string | null>(null);
+  const [group, setGroup] = useState<string | null>(null);
   const [text, setText] = useState('');
   const [search] = useDebouncedValue(text, 200);
   const [states, setStates] = useState<FleetState[]>([]);
@@ -114,7 +119,7 @@ export function FleetMapScreen() {
   const [focus, setFocus] = useState<{ lat: number; lng: number; n: number } | null>(null);
   useLiveFeed();
   const now = useMinute();
-  const q = useQuery(fleetCarsQuery(allCompanies ? company : null));
+  const q = useQuery(fleetCarsQuery(allCompanies ? company : null, group));
 
   const items = useFleetItems(q.data ?? noCars, now);
   const shown = useMemo(() => filterItems(items, { text: search, states }), [items, search, states]);
@@ -142,7 +147,12 @@ export function FleetMapScreen() {
       <FilterBar
         allCompanies={allCompanies}
         company={company}
-        onCompany={setCompany}
+        onCompany={(v) => {
+          setCompany(v);
+          setGroup(null);
+        }}
+        group={group}
+        onGroup={setGroup}
         text={text}
         onText={setText}
         states={states}

@@ -3,6 +3,7 @@ import {
   accountDelete,
   accountUpdate,
   cancelReasons,
+  cancelReasonText,
   carDelete,
   carDeleteReserveEngineCmd,
   carDeleteReserveEngineCmdRequest,
@@ -202,8 +203,8 @@ const commandsOf = (m: Model) => [...m.commands.values()];
 const requestsOf = (m: Model) => [...m.requests.values()];
 const active = (c: MCommand) => c.status === 'execWait' || c.status === 'resultWait';
 
-/** engine_authority_lapse() of the migration, on the model: why the creator no longer holds the right (null: does). */
-function lapse(m: Model, createdBy: string, carId: string, imei: string | null): string | null {
+/** engine_right_lost() of migration cancel_reason_codes, on the model (its codes as the contract's texts): why the creator no longer holds the right (null: does). */
+function rightLost(m: Model, createdBy: string, carId: string, imei: string | null): string | null {
   const a = accountById(m, createdBy);
   const car = m.cars[carId as CarId];
   if (!a || a.deleted) return cancelReasons.creatorDeleted;
@@ -269,10 +270,10 @@ function changeAccount(m: Model, key: Who, patch: Partial<Pick<MAccount, 'engine
       if (r.createdBy === a.id && r.status === 'pending') cancelRequest(r, cancelReasons.creatorDeleted);
   } else if (engineRight(old) && !engineRight(a)) {
     for (const c of commandsOf(m))
-      if (c.createdBy === a.id && c.status === 'execWait' && lapse(m, c.createdBy, c.carId, c.imei) !== null)
+      if (c.createdBy === a.id && c.status === 'execWait' && rightLost(m, c.createdBy, c.carId, c.imei) !== null)
         cancelCommand(c, cancelReasons.noRight);
     for (const r of requestsOf(m))
-      if (r.createdBy === a.id && r.status === 'pending' && lapse(m, r.createdBy, r.carId, null) !== null)
+      if (r.createdBy === a.id && r.status === 'pending' && rightLost(m, r.createdBy, r.carId, null) !== null)
         cancelRequest(r, cancelReasons.noRight);
   }
 }
@@ -335,7 +336,7 @@ function checkHandOut(m: Model, imei: string, handed: number[]) {
   const expected: number[] = [];
   for (const c of commandsOf(m)) {
     if (c.imei !== imei || !active(c)) continue;
-    const why = lapse(m, c.createdBy, c.carId, c.imei);
+    const why = rightLost(m, c.createdBy, c.carId, c.imei);
     if (c.status === 'execWait') {
       if (why !== null) cancelCommand(c, why);
       else c.status = 'resultWait';
@@ -602,7 +603,7 @@ async function checkStored(m: Model, r: Real) {
   expect(
     commands.map(
       (c) =>
-        `${c.id} ${c.car_data_id} ${c.car_id} ${c.company_id} ${c.created_by} ${storedStatus(c)} ${c.cancel_reason ?? ''}`,
+        `${c.id} ${c.car_data_id} ${c.car_id} ${c.company_id} ${c.created_by} ${storedStatus(c)} ${cancelReasonText(c.cancel_reason) ?? ''}`,
     ),
     'stored commands',
   ).toEqual(
@@ -632,7 +633,7 @@ async function checkStored(m: Model, r: Real) {
         carId: x.car_id,
         company: x.company_id,
         status: x.status,
-        reason: x.reason,
+        reason: cancelReasonText(x.reason),
         cancelledBy: x.cancelled_by,
         commandId: x.command_id,
       }))
@@ -1161,7 +1162,7 @@ async function tick(m: Model, r: Real, to: number) {
     if (car.deleted) fail(engineMessages.firedCarDeleted);
     else if (!car.terminal) fail(engineMessages.firedNoDevice);
     else {
-      const why = lapse(m, req.createdBy, car.id, null);
+      const why = rightLost(m, req.createdBy, car.id, null);
       if (why !== null) {
         cancelRequest(req, why);
         expected.cancelled++;

@@ -1,8 +1,10 @@
 import {
   accountDelete,
+  auditLogList,
   accountGetDetail,
   accountUpdate,
   cancelReasons,
+  type CancelReason,
   carGetAreaStatus,
   carGetDetail,
   carGetReserveCmdHistory,
@@ -50,6 +52,9 @@ const inAnHour = () => new Date(Date.now() + 3_600_000);
 /** The terminal reports a position now. */
 const reportPosition = (seq: number, lat: number, lng: number) =>
   sendBatch(t.app, terminalA, { seq, records: [{ type: 'gps', time: new Date().toISOString(), lat, lng, speed: 42 }] });
+
+/** A reason as the database keeps it: a server cancellation's code (the contract's cancelReasons has the text). */
+const stored = (code: CancelReason) => code;
 
 const commandRow = (id: number) =>
   t.db
@@ -103,7 +108,16 @@ describe('2. a prohibit queued for a terminal that then moves to another company
     expect(await commandRow(c.command_id)).toMatchObject({
       state: 1,
       closed_reason: 'cancelled',
-      cancel_reason: cancelReasons.carDeleted,
+      cancel_reason: stored('carDeleted'),
+    });
+    // Stored as a code, read as the contract's text: the timeline and the audit log.
+    const history = (await call(carGetReserveCmdHistory, { car_data_id: terminalA.imei }, 'superAdmin')).body;
+    const command = history.list.find((h) => h.command_id === c.command_id)!;
+    expect(command).toMatchObject({ status: 'cancelled', cancel_reason: cancelReasons.carDeleted });
+    expect(command.events.at(-1)).toMatchObject({ event: 'cancelled', reason: cancelReasons.carDeleted });
+    const audit = (await call(auditLogList, { target_type: 'engine_command', limit: 20 }, 'superAdmin')).body;
+    expect(audit.list.find((r) => r.target_id === String(c.command_id))?.detail).toMatchObject({
+      reason: cancelReasons.carDeleted,
     });
   });
 
@@ -116,7 +130,7 @@ describe('2. a prohibit queued for a terminal that then moves to another company
     });
     expect(await commandRow(c.command_id)).toMatchObject({
       closed_reason: 'cancelled',
-      cancel_reason: cancelReasons.carDeleted,
+      cancel_reason: stored('carDeleted'),
     });
     const audit = await t.db
       .selectFrom('audit_log')
@@ -155,7 +169,7 @@ describe('3. a scheduled request for a vehicle that moves to another company', (
     const theirs = (await call(getReserveRequests, { car_id: fleet.A.car_id }, 'adminB')).body;
     expect([...theirs.pending, ...theirs.recent]).toEqual([]);
     const row = await t.db.selectFrom('reservation_requests').select(['status', 'reason']).executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: 'cancelled', reason: cancelReasons.companyChanged });
+    expect(row).toEqual({ status: 'cancelled', reason: stored('companyChanged') });
   });
 
   it('is cancelled by the scheduler when nothing cancelled it before', async () => {
@@ -170,7 +184,7 @@ describe('3. a scheduled request for a vehicle that moves to another company', (
     });
     expect(await t.db.selectFrom('reserved_commands').select('id').execute()).toEqual([]);
     const row = await t.db.selectFrom('reservation_requests').select(['status', 'reason']).executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: 'cancelled', reason: cancelReasons.noRight });
+    expect(row).toEqual({ status: 'cancelled', reason: stored('noRight') });
   });
 });
 
@@ -192,7 +206,7 @@ describe('4. a scheduled request of an account that is deleted', () => {
       expect(await s.tick()).toMatchObject({ fired: 0, cancelled: 1 });
     });
     const row = await t.db.selectFrom('reservation_requests').select(['status', 'reason']).executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: 'cancelled', reason: cancelReasons.creatorDeleted });
+    expect(row).toEqual({ status: 'cancelled', reason: stored('creatorDeleted') });
   });
 
   it('deleting the account through the console cancels its pending requests and commands at once', async () => {
@@ -208,7 +222,7 @@ describe('4. a scheduled request of an account that is deleted', () => {
     expect(requests.recent).toMatchObject([{ status: 'cancelled', reason: cancelReasons.creatorDeleted }]);
     expect(await commandRow(c.command_id)).toMatchObject({
       closed_reason: 'cancelled',
-      cancel_reason: cancelReasons.creatorDeleted,
+      cancel_reason: stored('creatorDeleted'),
     });
     expect(await poll(t.app, terminalA)).toEqual([]);
   });

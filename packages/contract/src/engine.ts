@@ -85,6 +85,17 @@ export const cancelReasons = {
   terminalMoved: '端末が別の車両に移ったため取消',
   companyChanged: '車両の所属会社が変わったため取消',
 } as const;
+export type CancelReason = keyof typeof cancelReasons;
+
+/**
+ * The text of a stored reason. The database keeps a server cancellation's reason as its code (a key of
+ * cancelReasons, written by SQL that has no access to the texts); every other reason (a firing that could not
+ * happen, a command held while moving, one cancelled before the codes) is stored as its text and given back
+ * as it is.
+ */
+export function cancelReasonText(stored: string | null): string | null {
+  return stored !== null && Object.hasOwn(cancelReasons, stored) ? cancelReasons[stored as CancelReason] : stored;
+}
 
 /** How long a step-up (password re-entered) lets the session prohibit engines. */
 export const STEP_UP_MINUTES = 5;

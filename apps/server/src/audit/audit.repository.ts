@@ -1,4 +1,4 @@
-import type { AuditLogRow, AuditTargetType } from '@fleet/contract';
+import { cancelReasonText, type AuditLogRow, type AuditTargetType } from '@fleet/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 
@@ -47,6 +47,15 @@ const filtered = (db: Db, f: AuditFilter) => {
   return q;
 };
 
+/**
+ * A stored detail as the screen reads it: a server cancellation's `reason` is stored as its code (the
+ * database has no texts) and read as the contract's text.
+ */
+function detailOf(stored: unknown): Record<string, unknown> {
+  const detail = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Record<string, unknown>;
+  return typeof detail.reason === 'string' ? { ...detail, reason: cancelReasonText(detail.reason) } : detail;
+}
+
 export async function listAudit(db: Db, f: AuditFilter): Promise<{ count: number; list: AuditLogRow[] }> {
   const { count } = await filtered(db, f)
     .select(sql<number>`count(*)::int`.as('count'))
@@ -73,7 +82,7 @@ export async function listAudit(db: Db, f: AuditFilter): Promise<{ count: number
       ...r,
       id: Number(r.id),
       at: new Date(r.at).toISOString(),
-      detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
+      detail: detailOf(r.detail),
     })),
   };
 }

@@ -1,4 +1,4 @@
-import { linkChanged, type FromDb, type ReservedCommand } from '@fleet/contract';
+import { cancelReasonText, linkChanged, type FromDb, type ReservedCommand } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { RESULT_GRACE_MS, commandStatus, execWait, occupiesSlot, resultWait } from './transitions.js';
@@ -107,7 +107,7 @@ async function withEvents(db: Db, rows: Row[]): Promise<FromDb<typeof ReservedCo
       result: result ? { success: result.success === true, detail: String(result.detail ?? '') } : null,
       request_id: r.request_id,
       closed_at: r.deleted_at,
-      cancel_reason: r.cancel_reason,
+      cancel_reason: cancelReasonText(r.cancel_reason),
       sent_link: sent,
       answer_link: answer,
       link_changed: linkChanged(sent, answer),
@@ -119,7 +119,7 @@ async function withEvents(db: Db, rows: Row[]): Promise<FromDb<typeof ReservedCo
           account_id: e.account_id,
           account_name: e.account_name,
           at: e.at,
-          reason: e.reason,
+          reason: cancelReasonText(e.reason),
         })),
     };
   });

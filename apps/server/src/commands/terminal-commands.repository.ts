@@ -106,8 +106,11 @@ export async function takePendingCommands(db: Db, carDataId: string): Promise<De
   return (await takePendingCommandsOf(db, [carDataId])).get(carDataId) ?? [];
 }
 
-/** Why the creator no longer holds the right over the vehicle the terminal is on now; null while they do. */
-const lapse = sql`engine_authority_lapse(created_by, car_id, car_data_id, cmd_type)`;
+/**
+ * Why the creator no longer holds the right over the vehicle the terminal is on now, as a code of the contract's
+ * cancelReasons (stored so, read back as its text); null while they do.
+ */
+const rightLost = sql`engine_right_lost(created_by, car_id, car_data_id, cmd_type)`;
 
 /**
  * The CTEs of takePendingCommands for the terminals `ids` (a text[] expression):
@@ -134,24 +137,24 @@ export function pendingCommandCtes(
     : sql`NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id
         AND NOT d.is_delete AND d.protocol IN (${linkProtocolList}))`;
   return [
-    sql`lapsed AS (
-      UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${lapse}
-      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NOT NULL
+    sql`right_lost AS (
+      UPDATE reserved_commands SET deleted_at = now(), closed_reason = 'cancelled', cancel_reason = ${rightLost}
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${rightLost} IS NOT NULL
       RETURNING id, car_id, car_data_id, company_id, created_by, cancel_reason)`,
-    sql`lapsed_events AS (
+    sql`right_lost_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
-      SELECT id, ${execWait}, 'cancelled', cancel_reason FROM lapsed)`,
-    sql`lapsed_audit AS (${systemAuditFrom(
+      SELECT id, ${execWait}, 'cancelled', cancel_reason FROM right_lost)`,
+    sql`right_lost_audit AS (${systemAuditFrom(
       'engine_command.cancel',
       'engine_command',
       sql`SELECT id::text AS target_id,
              jsonb_build_object('car_id', car_id, 'car_data_id', car_data_id, 'company_id', company_id,
                                 'created_by', created_by, 'reason', cancel_reason) AS detail
-      FROM lapsed`,
+      FROM right_lost`,
     )})`,
     sql`fetched AS (
       UPDATE reserved_commands SET state = ${resultWait}, fetched_at = now()
-      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${rightLost} IS NULL
         -- OsmAnd terminals cannot receive commands: theirs stay waiting and expire (docs/device-protocol.md §10).
         AND NOT EXISTS (SELECT 1 FROM devices AS d WHERE d.car_data_id = reserved_commands.car_data_id AND d.protocol = 'osmand') AND NOT ${holdNow}
         AND ${ownChannel}
@@ -160,7 +163,7 @@ export function pendingCommandCtes(
     sql`held_events AS (
       INSERT INTO reserved_command_events (command_id, state, event, reason)
       SELECT id, ${execWait}, 'held', ${HELD_WHILE_MOVING} FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL AND ${holdNow}
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${rightLost} IS NULL AND ${holdNow}
         AND NOT EXISTS (SELECT 1 FROM reserved_command_events AS e WHERE e.command_id = reserved_commands.id AND e.event = 'held')
       -- A hand-out at the same time (the poll, a signal) may have written it since this statement's snapshot.
       ON CONFLICT (command_id) WHERE event = 'held' DO NOTHING)`,
@@ -171,7 +174,7 @@ export function pendingCommandCtes(
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM fetched
       UNION ALL
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND ${liveFetched} AND ${lapse} IS NULL AND ${ownChannel})`,
+      WHERE car_data_id = ANY(${ids}) AND ${liveFetched} AND ${rightLost} IS NULL AND ${ownChannel})`,
   ];
 }
 
@@ -219,7 +222,7 @@ async function handOut(db: Db, carDataIds: readonly string[], holdMovingProhibit
   const stillHeld = holdMovingProhibits
     ? sql`UNION ALL
       SELECT id, car_data_id, cmd_idx, cmd_type, cmd_info, created_at, true FROM reserved_commands
-      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${lapse} IS NULL AND ${movingProhibit}`
+      WHERE car_data_id = ANY(${ids}) AND ${liveWaiting} AND ${rightLost} IS NULL AND ${movingProhibit}`
     : sql``;
   const result = await sql<CommandRow & { car_data_id: string; held: boolean }>`
     WITH ${sql.join(pendingCommandCtes(ids, { holdMovingProhibits }))}

@@ -14,7 +14,7 @@ import { sql } from 'kysely';
  * | execWait    | fetched by its terminal                 | resultWait                  | pendingCommandCtes (`fetched`) |
  * | execWait    | held: a prohibit while the vehicle moves| execWait (+ one 'held' event)| pendingCommandCtes (`held_events`) |
  * | execWait    | deleted by an account                   | closed 'deleted'            | deleteWaitingCommand |
- * | execWait    | its creator lost the right, its vehicle was deleted or moved | closed 'cancelled' | pendingCommandCtes (`lapsed`), the authority triggers (db/triggers.json) |
+ * | execWait    | its creator lost the right, its vehicle was deleted or moved | closed 'cancelled' | pendingCommandCtes (`right_lost`), the authority triggers (db/triggers.json) |
  * | execWait    | expiry passed                           | closed 'expired'            | expireCommands |
  * | resultWait  | result reported                         | resultEnd (succeeded/failed)| completeCommands |
  * | resultWait  | no result RESULT_GRACE_MS after expiry  | closed 'expired'            | expireCommands |

@@ -51,13 +51,14 @@ async function fireNext(db: Db, now: Date): Promise<Exclude<Outcome, 'fired'> | 
     if (!car || car.is_delete) return fail(engineMessages.firedCarDeleted);
     if (!car.car_data_id) return fail(engineMessages.firedNoDevice);
     // Authority at firing time: the creator must still exist and hold the right over this vehicle now.
-    const { rows } = await sql<{ lapse: string | null }>`
-      SELECT engine_authority_lapse(${req.created_by}, ${req.car_id}, NULL, 'set_engine_boot_permission') AS lapse`.execute(
+    // The reason is stored as its code (cancelReasons' key), read back as its text (cancelReasonText).
+    const { rows } = await sql<{ lost: string | null }>`
+      SELECT engine_right_lost(${req.created_by}, ${req.car_id}, NULL, 'set_engine_boot_permission') AS lost`.execute(
       trx,
     );
-    const lapse = rows[0]?.lapse ?? null;
-    if (lapse !== null) {
-      await markCancelledByServer(trx, req.request_id, lapse);
+    const lost = rows[0]?.lost ?? null;
+    if (lost !== null) {
+      await markCancelledByServer(trx, req.request_id, lost);
       return 'cancelled';
     }
     await expireCommands(trx, now, car.car_data_id);

@@ -1,4 +1,4 @@
-import { RECENT_REQUESTS, type FromDb, type ReservationRequest } from '@fleet/contract';
+import { RECENT_REQUESTS, cancelReasonText, type FromDb, type ReservationRequest } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { commandStatus } from '../commands/transitions.js';
@@ -76,7 +76,7 @@ const toRequest = (r: Row): FromDb<typeof ReservationRequest> => ({
   cmd: r.cmd,
   execute_at: r.execute_at,
   status: r.status,
-  reason: r.reason,
+  reason: cancelReasonText(r.reason),
   command_id: r.command_id === null ? null : Number(r.command_id),
   command_status:
     r.command_state === null

@@ -1,3 +1,4 @@
+import { cancelReasonText } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { sql } from 'kysely';
 import { anyWebhookWants, enqueueWebhookEvent, lockCursor, saveCursor } from './webhook.repository.js';
@@ -70,7 +71,7 @@ export async function queueCommandEvents(db: Db, now: Date): Promise<number> {
             cmd_type: r.cmd_type,
             cmd_info: typeof r.cmd_info === 'string' ? JSON.parse(r.cmd_info) : r.cmd_info,
             result: r.event === 'succeeded' || r.event === 'failed' ? (result ?? null) : null,
-            reason: r.reason,
+            reason: cancelReasonText(r.reason),
             account_id: r.account_id,
           },
         },

@@ -44,6 +44,7 @@ import * as terminalProtocolsMore from './2026_12_24_090000_terminal_protocols_m
 import * as zonesAlerts from './2026_12_25_090000_zones_alerts.js';
 import * as vehicleGroups from './2026_12_26_090000_vehicle_groups.js';
 import * as groupNotifyAlertSignals from './2026_12_28_200000_group_notify_alert_signals.js';
+import * as cancelReasonCodes from './2026_12_28_500000_cancel_reason_codes.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_27_090000_forgiving_search': forgivingSearch,
   '2026_12_28_100000_group_zones': groupZones,
   '2026_12_28_200000_group_notify_alert_signals': groupNotifyAlertSignals,
+  '2026_12_28_500000_cancel_reason_codes': cancelReasonCodes,
 };

@@ -1,3 +1,4 @@
+import './accessibility.css';
 import { Center, Loader } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { LoadingBar } from '../components/loading-bar';

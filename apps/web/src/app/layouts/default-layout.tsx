@@ -67,7 +67,8 @@ export function Component() {
             <AlertBadge />
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
-                <UnstyledButton c="white" aria-label="アカウントメニュー">
+                {/* The accessible name holds the name shown (WCAG 2.5.3, label in name). */}
+                <UnstyledButton c="white" aria-label={`${session.name ?? ''} アカウントメニュー`.trim()}>
                   <Group gap={6} wrap="nowrap">
                     <IconUser size={18} />
                     <Text size="sm" visibleFrom="sm" c="white">

@@ -198,7 +198,7 @@ export function SideMenu({
         label={t.logout}
         leftSection={<IconLogout size={18} />}
         onClick={onLogout}
-        c="red.7"
+        c="red.9"
         py={6}
         style={{ borderTop: '1px solid var(--mantine-color-gray-3)', flexShrink: 0 }}
       />

@@ -6,7 +6,7 @@ import {
   notifyHistoryListCount,
   notifyHistorySearchColumns,
   notifyHistoryStatusLabels,
-  notifyItems,
+  notifyKeyLabel,
   type NotifyHistoryRow,
 } from '@fleet/contract';
 import { Badge, Stack, Text } from '@mantine/core';
@@ -52,7 +52,7 @@ export function Component() {
               </Badge>
             ),
           },
-          { sortKey: 'item', label: l.item, render: (r) => notifyItems[r.item].label },
+          { sortKey: 'item', label: l.item, render: (r) => notifyKeyLabel(r.item) },
           {
             sortKey: 'car_number',
             label: l.car_number,

@@ -1,17 +1,18 @@
 import { capabilities } from '@fleet/contract';
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Tabs } from '@mantine/core';
 import { IconHistory, IconMail, IconWebhook } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
+import { GroupNotifySettings } from '../../features/notify/group-notify';
 import { NotifyForm } from '../../features/notify/notify-form';
 import { PushControl } from '../../features/notify/push-control';
-import { notifyTexts } from '../../features/notify/texts';
+import { groupNotifyTexts, notifyTexts } from '../../features/notify/texts';
 import { mailTexts } from '../../features/mail/texts';
 import { webhookTexts } from '../../features/webhooks/texts';
 import { paths } from '../../lib/paths';
 import { actorOf, useSession } from '../../lib/session-store';
 
-/** `/notify`: every user's own notification settings. */
+/** `/notify`: every user's own notification settings; managers and administrators also their groups'. */
 export function Component() {
   const actor = actorOf(useSession())!;
   const caps = capabilities(actor);
@@ -46,7 +47,23 @@ export function Component() {
         }
       />
       <PushControl />
-      <NotifyForm accountId={actor.account_id} />
+      {caps.editCarsAndCustomers ? (
+        // One form mounted at a time: each guards its own unsaved changes.
+        <Tabs defaultValue="own" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="own">{groupNotifyTexts.tabOwn}</Tabs.Tab>
+            <Tabs.Tab value="groups">{groupNotifyTexts.tabGroups}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="own">
+            <NotifyForm accountId={actor.account_id} />
+          </Tabs.Panel>
+          <Tabs.Panel value="groups">
+            <GroupNotifySettings />
+          </Tabs.Panel>
+        </Tabs>
+      ) : (
+        <NotifyForm accountId={actor.account_id} />
+      )}
     </>
   );
 }

@@ -5,12 +5,13 @@ import { useDomainMutation } from '../../lib/mutation';
 
 export const alertKeys = {
   all: ['alerts'] as const,
+  lists: () => ['alerts', 'list'] as const,
   list: (unacknowledged: boolean, from: string, to: string) => ['alerts', 'list', unacknowledged, from, to] as const,
   count: () => ['alerts', 'count'] as const,
   events: (carDataId: string, from: string, to: string) => ['alerts', 'events', carDataId, from, to] as const,
 };
 
-/** How often the badge asks when nothing else made it ask. */
+/** How often the badge and the inbox ask while the count is not pushed (the live stream is down). */
 export const ALERT_COUNT_INTERVAL_MS = 15_000;
 
 export const alertListQuery = (unacknowledged: boolean, from = '', to = '') =>

@@ -1,12 +1,28 @@
-import { pushPublicKey, pushSubscribe, pushUnsubscribe } from '@fleet/contract';
+import { groupList, groupNotify, pushPublicKey, pushSubscribe, pushUnsubscribe } from '@fleet/contract';
+import { queryOptions } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiClientError, callApi } from '../../lib/api-client';
 
 export const notifyKeys = {
   all: ['notify'] as const,
   settings: (accountId: string) => [...notifyKeys.all, accountId] as const,
+  groups: () => [...notifyKeys.all, 'groups'] as const,
+  group: (groupId: string) => [...notifyKeys.all, 'group', groupId] as const,
   history: ['notify-history'] as const,
 };
+
+/** The groups whose settings the caller may set (a group-limited manager: his own). */
+export const notifyGroupsQuery = () =>
+  queryOptions({
+    queryKey: notifyKeys.groups(),
+    queryFn: ({ signal }) => callApi(groupList, {}, { signal }),
+  });
+export const groupNotifyQuery = (groupId: string) =>
+  queryOptions({
+    queryKey: notifyKeys.group(groupId),
+    queryFn: ({ signal }) => callApi(groupNotify, { group_id: groupId }, { signal }),
+    enabled: !!groupId,
+  });
 
 /** Where the browser stands: no Push API (or not a secure context), notifications blocked, subscribed or not. */
 export type PushState = 'checking' | 'unsupported' | 'denied' | 'subscribed' | 'unsubscribed';

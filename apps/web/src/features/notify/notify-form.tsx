@@ -8,7 +8,6 @@ import {
   notifyItemList,
   notifyMessages,
   NotifySettingsForm,
-  type NotifySettingsFormInput,
 } from '@fleet/contract';
 import {
   Alert,
@@ -34,8 +33,10 @@ import { notifyTexts } from './texts';
 
 const T = notifyTexts.settings;
 
-function ItemCard({ item }: { item: (typeof notifyItemList)[number] }) {
-  const { control, watch, formState } = useFormContext<NotifySettingsFormInput>();
+/** An item of a settings form (an account's or a group's): its switch, channels and param. */
+export function ItemCard({ item }: { item: Omit<(typeof notifyItemList)[number], 'key'> & { key: string } }) {
+  // The account's and the group's forms share the item fields' shape: `<item>.enable`, `<item>.param`, `channels.<item>.<channel>`.
+  const { control, watch, formState } = useFormContext();
   const enabled = !!watch(`${item.key}.enable`);
   const err = (formState.errors as Record<string, { param?: { message?: string } }>)[item.key]?.param?.message;
   const channelErr = (formState.errors.channels as Record<string, { mail?: { message?: string } }> | undefined)?.[

@@ -38,3 +38,19 @@ export const notifyTexts = {
     empty: '通知の履歴はありません',
   },
 } as const;
+
+/** group-notify.tsx: the settings of a vehicle group (拠点・部署) on `/notify`. */
+export const groupNotifyTexts = {
+  tabOwn: '自分の通知',
+  tabGroups: '拠点・部署の通知',
+  description:
+    '拠点・部署の車両について、選んだアカウントに通知します。各アカウント自身の通知設定に加えて送信します（同じ車両・同じ項目は60分に1通までです）。',
+  group: '拠点・部署',
+  groupPlaceholder: '拠点・部署を選択してください',
+  noGroups: '拠点・部署がありません。車両管理 → 拠点・部署 で登録してください。',
+  recipients: '通知先アカウント',
+  recipientsHint: 'この拠点・部署の車両を見られる、会社のアカウントから選びます',
+  items: '通知する項目',
+  save: '拠点・部署の通知設定を保存する',
+  groupLabel: (name: string, company: string | null) => (company ? `${name}（${company}）` : name),
+} as const;

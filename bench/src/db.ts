@@ -146,7 +146,8 @@ export class SqlCapture implements KyselyPlugin {
   /**
    * While it records, the server compiles every statement (statementCacheMode.cache off): a list's
    * statement compiled once per shape (apps/server/src/db/statement-cache.ts) reaches no plugin when it
-   * runs again, and its text is the same either way (the server's tests compare them on every call).
+   * runs again, and its text is the same either way (test/list-statements.test.ts compares them for every
+   * fast list).
    */
   start() {
     this.log = [];

@@ -1,16 +1,43 @@
-import { accountList, carList, carListCount, userList, userListCount } from '@fleet/contract';
+import {
+  accountList,
+  accountListCount,
+  accountSearchColumns,
+  accountSortColumns,
+  carList,
+  carListCount,
+  carSearchColumns,
+  carSortColumns,
+  carUserSearchColumns,
+  carUserSortColumns,
+  deviceList,
+  deviceListCount,
+  deviceSearchColumns,
+  deviceSortColumns,
+  userList,
+  userListCount,
+  type Call,
+} from '@fleet/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementCacheMode } from '../src/db/statement-cache.js';
-import { companyA, companyB, createSignedInApp, fleet, type FixtureAccount, type SignedInApp } from './helper.js';
+import { fastLists } from '../src/http/list-query.js';
+import {
+  companyA,
+  companyB,
+  createSignedInApp,
+  fleet,
+  unchecked,
+  type FixtureAccount,
+  type SignedInApp,
+} from './helper.js';
 
 /**
  * A list's statement is compiled once per shape and filled with each call's company, companyId and
- * offset (db/statement-cache.ts, http/list-query.ts defineList). Callers of different companies asking
- * the same shape one after the other each get their own company's rows and counts, the super admin the
- * company it narrows to, and every page its own offset. (Under NODE_ENV=test every call is also compiled
- * with its own values and compared, so the suite checks each shape it reaches; here that check is off,
- * so what is asserted is what production answers.)
+ * offset (db/statement-cache.ts, http/list-query.ts defineList with `fast`). Callers of different companies
+ * asking the same shape one after the other each get their own company's rows and counts, the super admin the
+ * company it narrows to, and every page its own offset: what production answers, with the cache's own check
+ * off. Then, with the check on, every fast list is called through its sorts, searches, switches, callers and
+ * pages, and each call's statement must equal a fresh compile with its own values.
  */
 let t: SignedInApp;
 const verify = statementCacheMode.verify;
@@ -23,7 +50,6 @@ beforeAll(async () => {
     FROM (VALUES ('a', ${companyA}), ('b', ${companyB})) AS c(k, company_id), generate_series(1, 5) AS i`.execute(t.db);
   // The fixture vehicles' customers: one paying on time, one two months late (the vehicle keeps a copy).
   await sql`UPDATE car_users SET payment_log = CASE WHEN company_id = ${companyA} THEN 0 ELSE 2 END`.execute(t.db);
-  statementCacheMode.verify = false;
 });
 afterAll(async () => {
   statementCacheMode.verify = verify;
@@ -115,5 +141,93 @@ describe('list statements compiled by shape', () => {
     }
     const none = await t.call(carListCount, { search_item: '4', search_text: 'どれでもない' }, 'superAdmin');
     expect(none.body.count).toBe(0);
+  });
+});
+
+/** Each fast list's calls and what its requests may vary (the contract's columns, the list's own switches). */
+const fastListCalls: {
+  list: Call;
+  count: Call;
+  search: readonly unknown[];
+  sorts: readonly string[];
+  switches: Record<string, unknown>[];
+  /** The terminals are the super admin's alone (no company, so no narrowing either). */
+  superAdminOnly?: true;
+}[] = [
+  {
+    list: carList,
+    count: carListCount,
+    search: carSearchColumns,
+    sorts: carSortColumns,
+    switches: [{ isNormal: true }],
+  },
+  {
+    list: userList,
+    count: userListCount,
+    search: carUserSearchColumns,
+    sorts: carUserSortColumns,
+    switches: [{ isRegistered: true }, { isRegistered: false }],
+  },
+  {
+    list: deviceList,
+    count: deviceListCount,
+    search: deviceSearchColumns,
+    sorts: deviceSortColumns,
+    switches: [{ isRegistered: true }, { isRegistered: false }],
+    superAdminOnly: true,
+  },
+  { list: accountList, count: accountListCount, search: accountSearchColumns, sorts: accountSortColumns, switches: [] },
+];
+
+describe('every fast list compiles each shape as a fresh compile with its values would', () => {
+  it('answers its sorts, searches, switches, callers and pages from templates equal to a fresh compile', async () => {
+    expect(fastLists).toHaveLength(fastListCalls.length);
+    const before = fastLists.map((l) => l.statements.verified);
+    statementCacheMode.verify = true;
+    try {
+      for (const { list, count, search, sorts, switches, superAdminOnly } of fastListCalls) {
+        const filters: Record<string, unknown>[] = [
+          {},
+          { isDelete: true },
+          ...switches,
+          ...search.flatMap((_, i) => [
+            { search_item: String(i), search_text: 'n4' },
+            { search_item: String(i), search_text: 'stmt-a' },
+          ]),
+        ];
+        const pages: Record<string, unknown>[] = [
+          { limit: 2 },
+          { limit: 2, offset: 2 },
+          ...sorts.flatMap((c) => [
+            { limit: 2, sorts: `${c} asc` },
+            { limit: 2, offset: 2, sorts: `${c} desc` },
+          ]),
+        ];
+        const callers: [FixtureAccount, Record<string, unknown>][] = superAdminOnly
+          ? [['superAdmin', {}]]
+          : [
+              ['superAdmin', {}],
+              ['superAdmin', { companyId: companyB }],
+              ['adminA', {}],
+              ['managerA', {}],
+            ];
+        for (const [who, narrowing] of callers) {
+          for (const filter of filters) {
+            const counted = await t.call(count, unchecked({ ...filter, ...narrowing }), who);
+            expect(counted.status, `${count.path} ${JSON.stringify(filter)} ${counted.raw.body}`).toBe(200);
+            for (const paging of filter === filters[0] ? pages : pages.slice(0, 2)) {
+              const page = await t.call(list, unchecked({ ...filter, ...narrowing, ...paging }), who);
+              expect(page.status, `${list.path} ${JSON.stringify({ ...filter, ...paging })} ${page.raw.body}`).toBe(
+                200,
+              );
+            }
+          }
+        }
+      }
+    } finally {
+      statementCacheMode.verify = false;
+    }
+    // Every fast list's cache compared its templates with fresh compiles.
+    expect(fastLists.map((l, i) => l.statements.verified > before[i]!)).toEqual(fastLists.map(() => true));
   });
 });

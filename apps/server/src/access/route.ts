@@ -1,5 +1,4 @@
 import {
-  fastCheck,
   fieldErrors,
   totpMessages,
   validationMessages,
@@ -8,7 +7,6 @@ import {
   type CallResult,
 } from '@fleet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { createAccess, type Access } from './access.js';
 import { findSession, touchSession, type SessionLifetimes, type SessionRow } from '../sessions/session.repository.js';
@@ -107,6 +105,8 @@ export async function accessOf(
  * Registers one call of the contract: POST, token check, permission check,
  * request validated by the contract schema; the handler's result is parsed by the response
  * schema, which strips it to the contract and shapes it for the wire (timestamps to ISO, wire.ts).
+ * Every answer is parsed: taking a result that already had the wire's form as it came saved nothing
+ * the bench could see (bench/README.md, Measurements behind the code: Lists).
  */
 export function registerCall<C extends Call>(
   app: FastifyInstance,
@@ -114,7 +114,6 @@ export function registerCall<C extends Call>(
   call: C,
   opts: Public<C> | Authed<C>,
 ) {
-  const answer = responseOf(call.response);
   app.post(call.path, async (request) => {
     const access =
       opts.auth === 'user'
@@ -132,35 +131,6 @@ export function registerCall<C extends Call>(
       opts.auth === 'user'
         ? await opts.handler({ body, request, access: access! })
         : await opts.handler({ body, request });
-    return answer(result);
+    return call.response.parse(result) as z.output<C['response']>;
   });
-}
-
-/** Under NODE_ENV=test every answer taken as it came is also parsed by the schema and must be equal. */
-const verifyFastAnswers = process.env.NODE_ENV === 'test';
-
-/**
- * How a call's result becomes its answer: the response schema's parse (it strips the result to the
- * contract and writes times for the wire), except that a result the schema would return as it is
- * (the contract's fastCheck compiled from the same schema: no unknown key, every value already in its
- * wire form) is taken as it came: on a list page the parse and its garbage were a noticeable share of the
- * call's server time (bench/README.md, Measurements behind the code: Lists); whatever the check does not compile,
- * or refuses, goes through the schema as before. Under test (`verifyFastAnswers`) both are computed
- * and must agree, so every call the suite makes checks the shortcut.
- */
-export function responseOf<S extends z.ZodType>(
-  schema: S,
-  verify = verifyFastAnswers,
-): (result: unknown) => z.output<S> {
-  const check = fastCheck(schema);
-  if (!check) return (result) => schema.parse(result);
-  return (result) => {
-    if (!check(result)) return schema.parse(result);
-    if (verify) {
-      const parsed: unknown = schema.parse(result);
-      if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed)), JSON.parse(JSON.stringify(result))))
-        throw new Error("an answer taken as it came differs from its schema's parse");
-    }
-    return result as z.output<S>;
-  };
 }

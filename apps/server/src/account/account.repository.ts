@@ -34,6 +34,7 @@ const rowColumns = [
 const columns = [...rowColumns, 'a.created_at', 'a.updated_at'] as const;
 
 const accountList = defineList({
+  fast: true,
   columns: {
     account_id: { expr: sql.ref('a.account_id') },
     name: { expr: sql.ref('a.name'), key: { expr: sql.ref('a.name_key'), bigrams: sql.ref('a.name_key_bigrams') } },

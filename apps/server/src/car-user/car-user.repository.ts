@@ -27,6 +27,7 @@ export interface CarUserListFilter extends ListFilterInput {
 }
 
 const carUserList = defineList({
+  fast: true,
   columns: {
     user_id: { expr: sql.ref('u.user_id') },
     // Stored on the customer (migration list_sort_keys): the generated full name, the company's name kept by triggers.

@@ -24,6 +24,7 @@ interface CarListScope extends ListScope {
  * (migration list_sort_keys), so sorts and searches use the vehicle's indexes.
  */
 const carList = defineList({
+  fast: true,
   columns: {
     car_id: { expr: sql.ref('c.car_id') },
     car_number: { expr: sql.ref('c.car_number'), key: { expr: sql.ref('c.car_number_key') } },

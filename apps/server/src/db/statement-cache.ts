@@ -15,8 +15,10 @@ import { createQueryId, type CompiledQuery } from 'kysely';
  *   caller sends can equal it. Whatever turns it into text (a concatenation, `sql.raw`, `sql.lit`, a
  *   LIKE pattern) writes a NUL-marked name that is found in the text or a parameter, and that shape is
  *   never kept: it is compiled with its values on every call.
- * - Under NODE_ENV=test every call also compiles with its values and must produce what the template
- *   filled in produces (throws otherwise), so the whole test suite checks every shape it reaches.
+ * - With `statementCacheMode.verify` on, every call also compiles with its values and must produce what
+ *   the template filled in produces (throws otherwise). test/list-statements.test.ts turns it on and calls
+ *   every fast list (http/list-query.ts) through its sorts, searches, switches, callers and pages; it is
+ *   off otherwise, since compiling every call again is the very cost the cache saves.
  */
 
 const MARK = '\u0000';
@@ -58,11 +60,11 @@ export const MAX_SHAPES = 1000;
 export interface StatementCacheMode {
   /** Off: every call compiles with its values (the bench turns it off while it records what a call runs). */
   cache: boolean;
-  /** Every call also compiled with its values and compared (NODE_ENV=test). */
+  /** Every call also compiled with its values and compared (test/list-statements.test.ts). */
   verify: boolean;
 }
 
-export const statementCacheMode: StatementCacheMode = { cache: true, verify: process.env.NODE_ENV === 'test' };
+export const statementCacheMode: StatementCacheMode = { cache: true, verify: false };
 
 const containsMark = (value: unknown): boolean =>
   typeof value === 'string'
@@ -93,10 +95,13 @@ export interface StatementCache {
   compile<V extends StatementValues>(shape: string, values: V, build: (values: V) => CompiledQuery): CompiledQuery;
   /** How many shapes it holds (tests). */
   readonly size: number;
+  /** How many calls were compiled again and found equal under `verify` (tests). */
+  readonly verified: number;
 }
 
 export function createStatementCache(mode: StatementCacheMode = statementCacheMode): StatementCache {
   const templates = new Map<string, Template | null>();
+  let verified = 0;
   const fill = (t: Template, values: StatementValues): CompiledQuery => ({
     sql: t.sql,
     query: t.query,
@@ -106,6 +111,9 @@ export function createStatementCache(mode: StatementCacheMode = statementCacheMo
   return {
     get size() {
       return templates.size;
+    },
+    get verified() {
+      return verified;
     },
     compile(shape, values, build) {
       let template = mode.cache ? templates.get(shape) : null;
@@ -128,6 +136,7 @@ export function createStatementCache(mode: StatementCacheMode = statementCacheMo
         const fresh = build(values);
         if (fresh.sql !== filled.sql || !isDeepStrictEqual(fresh.parameters, filled.parameters))
           throw new Error(`statement cache: the shape ${shape} compiles differently with its own values`);
+        verified += 1;
       }
       return filled;
     },

@@ -26,6 +26,7 @@ const columns = [
 
 /** Terminals are the super admin's alone: no company scope. */
 const deviceList = defineList({
+  fast: true,
   columns: {
     car_device_id: { expr: sql.ref('d.car_device_id') },
     ipaddr: { expr: sql.ref('d.ipaddr') },

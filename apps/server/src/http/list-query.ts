@@ -2,7 +2,7 @@ import { fieldMessages, narrowedCompany, parseSort, validationMessages } from '@
 import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import { executePrepared } from '../db/prepared.js';
-import { createStatementCache } from '../db/statement-cache.js';
+import { createStatementCache, type StatementCache } from '../db/statement-cache.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -206,8 +206,8 @@ export interface ListDefinition<
   primaryKey: P;
   /**
    * What of the caller the list reads; by default its company. `from` and `rows` see this alone, and it
-   * is part of a statement's shape (db/statement-cache.ts), so it holds what changes the statement
-   * (e.g. a role) and the company, which is a value.
+   * is part of a statement's shape when the list is `fast` (db/statement-cache.ts), so it holds what
+   * changes the statement (e.g. a role) and the company, which is a value.
    */
   scope?: (caller: S) => S;
   from: (db: Db, scope: S, filter: F) => AnyQuery;
@@ -221,7 +221,19 @@ export interface ListDefinition<
    * (e.g. 正常のみ), and the rows are counted.
    */
   counted?: { rows: (db: Db, scope: S) => AnyQuery; holds: (filter: F, scope: S) => boolean };
+  /**
+   * Opt-in for the console's busiest lists (vehicles, customers, terminals, accounts): the count and the page
+   * are compiled once per shape (db/statement-cache.ts) and, without a search, run as named prepared
+   * statements on PostgreSQL (db/prepared.ts). Both cost more CPU than a page's own SQL without them
+   * (bench/README.md, Measurements behind the code: Lists). It binds `from` and `rows` to the rules of
+   * statement-cache.ts (the caller's values only as values, named columns, no `*`), which
+   * test/list-statements.test.ts checks for every fast list. Without it a list runs plain Kysely.
+   */
+  fast?: true;
 }
+
+/** The lists defined with `fast`, with their statement caches (test/list-statements.test.ts verifies each one). */
+export const fastLists: { config: ListConfig; statements: StatementCache }[] = [];
 
 /** From this offset a page may be read from the list's end: below it, skipping costs less than the count. */
 export const REVERSE_FROM = 5_000;
@@ -230,10 +242,10 @@ export const REVERSE_FROM = 5_000;
  * The count and the page of a list, sharing one filter (applyListFilter over `from`). `page`
  * is a deferred join: the page's primary keys come from the list's own columns and indexes (a
  * deep OFFSET skips index entries, not rows), as the subquery `p`; `rows` reads and joins the
- * page's rows from it, and they are returned in the list's order. Without a search both run as
- * prepared statements on PostgreSQL (db/prepared.ts): their texts depend on the sorts and switches,
- * and they are compiled once per shape (db/statement-cache.ts), the company, a narrowing `companyId`
- * and the offset being the values filled in.
+ * page's rows from it, and they are returned in the list's order. A `fast` list's statements are
+ * compiled once per shape (db/statement-cache.ts), the company, a narrowing `companyId` and the offset
+ * being the values filled in, and run without a search as prepared statements on PostgreSQL
+ * (db/prepared.ts); any other list builds and runs its statements with Kysely on every call.
  */
 export function defineList<
   K extends string,
@@ -265,7 +277,8 @@ export function defineList<
   /** The kept counts, when they answer this filter: no search, and nothing they leave to the rows. */
   const countedFor = (filter: F, scope: S) =>
     def.counted?.holds(filter, scope) && listSearchOf(def, filter) === null ? def.counted : undefined;
-  const statements = createStatementCache();
+  const statements = def.fast ? createStatementCache() : undefined;
+  if (statements) fastLists.push({ config: def, statements });
   type Kind = 'count' | 'counted' | 'page' | 'reversed page';
   /** Builds a call's statement from its scope, input and search (compiled passes placeholders for the values). */
   type Build<I> = (scope: S, input: I, search: ListSearch | null) => AnyQuery;
@@ -294,7 +307,7 @@ export function defineList<
         ...(page && { offset: '?' }),
       },
     ]);
-    return statements.compile(shape, values, (v) =>
+    return statements!.compile(shape, values, (v) =>
       build(
         { ...scope, company: v.company ?? null },
         {
@@ -308,30 +321,30 @@ export function defineList<
     );
   }
   /**
-   * A call's statement run: without a search prepared (planned once per connection); a search is planned
-   * with its words every time, as the best plan depends on them (a rare word through the trigram index, a
-   * common one along the sort's index).
+   * A call's statement run, its rows returned. A fast list's is compiled by shape and, without a search,
+   * prepared (planned once per connection); a search is planned with its words every time, as the best plan
+   * depends on them (a rare word through the trigram index, a common one along the sort's index).
    */
-  const run = <I extends F>(db: Db, kind: Kind, scope: S, input: I, build: Build<I>) => {
+  const run = async <I extends F>(db: Db, kind: Kind, scope: S, input: I, build: Build<I>): Promise<unknown[]> => {
     const search = listSearchOf(def, input);
+    if (!statements) return build(scope, input, search).execute();
     const statement = compiled(kind, scope, input, search, build);
-    return search ? db.executeQuery(statement) : executePrepared(db, statement);
+    return (search ? await db.executeQuery(statement) : await executePrepared(db, statement)).rows;
   };
   /** The count of a filter: from the kept counts where they answer it (a sum of a few rows), else by counting the rows. */
   async function count(db: Db, caller: S, filter: F): Promise<number> {
     const scope = narrow(caller);
     const counted = countedFor(filter, scope);
-    const found = counted
+    const rows = counted
       ? await run(db, 'counted', scope, filter, (s, f) => countedSum(db, s, f, counted))
       : await run(db, 'count', scope, filter, (s, f, search) => countOf(db, s, f, search));
-    return Number((found.rows[0] as { count: number }).count);
+    return Number((rows[0] as { count: number }).count);
   }
   return {
     config: def as ListConfig<K>,
     count,
     /**
-     * A page of 20 rows by primary key costs more to plan than to run: prepared without a search. A page past
-     * the middle of a counted list (offset REVERSE_FROM or more) is read in the reversed order from the list's
+     * A page past the middle of a counted list (offset REVERSE_FROM or more) is read in the reversed order from the list's
      * end, skipping the rows after it instead of those before it: the page at row 89,120 of 99,032 vehicles
      * skips 9,892 index entries, not 89,120. Its rows are the same, in the list's order (the outer ORDER BY).
      * The total it starts from is read just before, in a statement of its own: a row written in between
@@ -352,10 +365,10 @@ export function defineList<
           paging = { ...query, offset: Math.max(fromEnd, 0), limit: Math.min(query.limit, total - query.offset) };
         }
       }
-      const found = await run(db, reversed ? 'reversed page' : 'page', scope, paging, (s, q, search) =>
+      const rows = await run(db, reversed ? 'reversed page' : 'page', scope, paging, (s, q, search) =>
         pageOf(db, s, q, search, reversed),
       );
-      return found.rows as Awaited<ReturnType<R['execute']>>;
+      return rows as Awaited<ReturnType<R['execute']>>;
     },
   };
 }

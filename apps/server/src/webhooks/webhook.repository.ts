@@ -113,20 +113,26 @@ export interface WebhookEvent {
  * receiver and event id. One statement; call it in the transaction of whatever causes the event.
  */
 export async function enqueueWebhookEvent(db: Db, e: WebhookEvent, now: Date): Promise<number> {
-  const body: WebhookEventBody = {
+  return enqueueWebhookEvents(db, [e], now);
+}
+
+/** enqueueWebhookEvent for many events in one statement (the events of one ingest group). */
+export async function enqueueWebhookEvents(db: Db, events: readonly WebhookEvent[], now: Date): Promise<number> {
+  if (events.length === 0) return 0;
+  const bodies = events.map((e): WebhookEventBody => ({
     id: e.id,
     type: e.type,
     created_at: e.at.toISOString(),
     company_id: e.company_id,
     data: e.data,
-  };
-  const company =
-    e.company_id === null ? sql`w.company_id IS NULL` : sql`(w.company_id IS NULL OR w.company_id = ${e.company_id})`;
+  }));
   const result = await sql`
     INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, body, next_attempt_at, created_at)
-    SELECT w.id, ${e.id}, ${e.type}, ${JSON.stringify(body)}, ${now}, ${now}
-    FROM webhooks w
-    WHERE w.enabled AND w.events @> ${JSON.stringify([e.type])}::jsonb AND ${company}
+    SELECT w.id, e.id, e.type, e.body, ${now}, ${now}
+    FROM unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.type)}::text[],
+      ${events.map((e) => e.company_id)}::text[], ${bodies.map((b) => JSON.stringify(b))}::text[]) AS e(id, type, company_id, body)
+    JOIN webhooks w ON w.enabled AND w.events @> jsonb_build_array(e.type)
+      AND (w.company_id IS NULL OR w.company_id = e.company_id)
     ON CONFLICT (webhook_id, event_id) DO NOTHING`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

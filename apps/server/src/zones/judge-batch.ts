@@ -1,7 +1,7 @@
 import type { DeviceRecord } from '@fleet/contract';
 import { recordAlerts, type NewAlert } from '../alerts/alerts.repository.js';
 import type { Db } from '../db/database.js';
-import { enqueueWebhookEvent } from '../webhooks/webhook.repository.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook.repository.js';
 import { step, zoneDistance, type GpsPoint, type ZoneState } from './judge.js';
 import { zonesAt, type CompanyZones } from './zone-index.js';
 import { saveZoneStates, zoneStatesOf, zoneTokens, type StoredZoneState } from './zones.repository.js';
@@ -58,6 +58,12 @@ export async function judgeZones(
     judged.map((c) => c.car_id),
   );
   const batchOf = new Map(batches.map((b) => [b.carDataId, b]));
+  const storedOf = new Map<string, StoredZoneState[]>();
+  for (const s of stored) {
+    const list = storedOf.get(s.car_id);
+    if (list) list.push(s);
+    else storedOf.set(s.car_id, [s]);
+  }
   const set: StoredZoneState[] = [];
   const cleared: { car_id: string; zone_id: string }[] = [];
   const alerts: NewAlert[] = [];
@@ -66,8 +72,8 @@ export async function judgeZones(
     const zones = byCompany.get(car.company_id!)!;
     const assigned = zones.assigned.get(car.car_id);
     const states = new Map<number, ZoneState>();
-    for (const s of stored) {
-      const i = s.car_id === car.car_id ? zones.byId.get(s.zone_id) : undefined;
+    for (const s of storedOf.get(car.car_id) ?? []) {
+      const i = zones.byId.get(s.zone_id);
       if (i !== undefined)
         states.set(i, {
           inside: s.inside,
@@ -144,26 +150,25 @@ export async function judgeZones(
   if (alerts.length) {
     const now = batches[0]?.now ?? new Date();
     await recordAlerts(trx, alerts, now);
-    for (const a of alerts)
-      await enqueueWebhookEvent(
-        trx,
-        {
-          id: a.dedupe_key,
-          type: a.kind === 'zone_enter' ? 'zone.enter' : 'zone.exit',
-          company_id: a.company_id,
-          at: a.happened_at,
-          data: {
-            car_id: a.car_id,
-            car_data_id: a.car_data_id,
-            zone_id: a.zone_id,
-            zone_name: a.zone_name,
-            what: a.what,
-            happened_at: a.happened_at.toISOString(),
-            position: { lat: a.lat, lng: a.lng },
-          },
+    await enqueueWebhookEvents(
+      trx,
+      alerts.map((a) => ({
+        id: a.dedupe_key,
+        type: a.kind === 'zone_enter' ? ('zone.enter' as const) : ('zone.exit' as const),
+        company_id: a.company_id,
+        at: a.happened_at,
+        data: {
+          car_id: a.car_id,
+          car_data_id: a.car_data_id,
+          zone_id: a.zone_id,
+          zone_name: a.zone_name,
+          what: a.what,
+          happened_at: a.happened_at.toISOString(),
+          position: { lat: a.lat, lng: a.lng },
         },
-        now,
-      );
+      })),
+      now,
+    );
   }
   return out;
 }

@@ -286,6 +286,18 @@ export async function benchIngest(bdb: BenchDb, server: BenchServer, report: Rep
   });
 }
 
+/** `report`, its figures moved to `section` and named with `label` after their own name. */
+export function relabelled(report: Report, section: string, label: string): Report {
+  return new (class extends Report {
+    override add(f: Figure) {
+      report.add({ ...f, section, name: `${f.name}, ${label}` });
+    }
+    override note(text: string) {
+      report.note(text);
+    }
+  })();
+}
+
 /**
  * The ingest section's measurement while a job runs back to back beside it (`step`, then a 200 ms pause,
  * until the ingest is done), its figures named with `label`: what a job that every instance runs costs
@@ -304,16 +316,8 @@ export async function benchIngestBeside(
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
-  const within = new (class extends Report {
-    override add(f: Figure) {
-      report.add({ ...f, section: opts.section, name: `${f.name}, ${opts.label}` });
-    }
-    override note(text: string) {
-      report.note(text);
-    }
-  })();
   try {
-    await benchIngest(bdb, server, within, opts.ingest);
+    await benchIngest(bdb, server, relabelled(report, opts.section, opts.label), opts.ingest);
   } finally {
     running = false;
     await job;

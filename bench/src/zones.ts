@@ -1,7 +1,7 @@
 import type { BenchDb } from './db.js';
 import { TERMINAL_SECRET } from './generate.js';
-import { benchIngest, type IngestOptions } from './ingest.js';
-import { Report, type Figure } from './report.js';
+import { benchIngest, relabelled, type IngestOptions } from './ingest.js';
+import type { Report } from './report.js';
 import type { BenchServer } from './server.js';
 import { int } from './stats.js';
 
@@ -96,16 +96,13 @@ export async function benchZones(bdb: BenchDb, server: BenchServer, report: Repo
   });
   const crossings = `SELECT count(*) AS n FROM alerts WHERE kind IN ('zone_enter', 'zone_exit')`;
   const [before] = await bdb.raw<{ n: string }>(crossings);
-  const within = new (class extends Report {
-    override add(f: Figure) {
-      report.add({ ...f, section, name: `${f.name}, ${int(ZONES_PER_COMPANY)} zones per company` });
-    }
-    override note(text: string) {
-      report.note(text);
-    }
-  })();
   try {
-    await benchIngest(bdb, server, within, opts.ingest);
+    await benchIngest(
+      bdb,
+      server,
+      relabelled(report, section, `${int(ZONES_PER_COMPANY)} zones per company`),
+      opts.ingest,
+    );
   } finally {
     // The sections after this one measure without zones.
     await bdb.raw('DELETE FROM car_zones');

@@ -9,6 +9,7 @@ import {
   groupNotifyMessages,
   groupNotifyUpdate,
   noChannelMessage,
+  notifyHistoryList,
   notifyMessages,
   validationMessages,
   webhookAdd,
@@ -276,6 +277,49 @@ describe('delivery', () => {
       'zone_enter:car-a2',
       'zone_exit:car-a2',
     ]);
+  });
+
+  it('pushes a zone crossing to a recipient’s browsers by the group’s channels, listed in the history', async () => {
+    await t.db.deleteFrom('push_deliveries').execute();
+    await t.db
+      .insertInto('push_subscriptions')
+      .values({
+        account_id: accounts.staffA.account_id,
+        endpoint: 'https://fcm.googleapis.com/fcm/send/branch',
+        p256dh: 'k',
+        auth: 'a',
+      })
+      .execute();
+    await t.call(
+      groupNotifyUpdate,
+      {
+        group_id: branch,
+        info: {
+          zone_exit: { enable: true },
+          channels: { zone_exit: { mail: false, push: true } },
+          account_ids: ['staff-a'],
+        },
+      },
+      'adminA',
+    );
+    await sendBatch(t.app, terminalA, { seq: 1005, records: track('2026-02-05T01:00:00Z') });
+    const pushed = await t.db
+      .selectFrom('push_deliveries')
+      .select(['account_id', 'item', 'car_id', 'payload'])
+      .execute();
+    expect(pushed.map((p) => [p.account_id, p.item, p.car_id])).toEqual([['staff-a', 'zone_exit', fleet.A.car_id]]);
+    expect(JSON.parse(pushed[0]!.payload).title).toBe(
+      `【車両通知】ゾーン退出：${fleet.A.car_id}（車両ID: ${fleet.A.car_id}）`,
+    );
+    expect(await mailsTo(accounts.staffA.email)).toEqual([]);
+    const history = await t.call(
+      notifyHistoryList,
+      { search_item: '0', search_text: '', sorts: [], isDelete: false, offset: 0, limit: 20 },
+      'adminA',
+    );
+    expect(history.status).toBe(200);
+    expect(history.body.list.filter((r) => r.channel === 'push').map((r) => r.item)).toEqual(['zone_exit']);
+    await t.db.deleteFrom('push_subscriptions').execute();
   });
 
   it('a group-limited account’s inbox holds its groups’ vehicles only', async () => {

@@ -3,10 +3,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { errorMessages } from '@fleet/contract';
 import { useState, type ReactNode } from 'react';
 import { messageOf } from '../../lib/api-client';
+import { usePhone } from '../../lib/use-phone';
 
 /**
  * A button that asks before it acts (delete, restore, engine commands). `onConfirm` may resolve to
  * `false` to keep the dialog open, e.g. when it showed the problem under a field of `confirmInput`.
+ * On a phone (<= 600 px) the dialog's buttons are full width, the action above キャンセル, for one thumb;
+ * `fullScreenOnPhone` makes the dialog the whole screen there (the engine prohibit with its inputs).
  */
 export function ConfirmButton({
   children,
@@ -17,6 +20,7 @@ export function ConfirmButton({
   failureMessage,
   confirmInput,
   confirmDisabled,
+  fullScreenOnPhone = false,
   ...button
 }: ButtonProps & {
   children: ReactNode;
@@ -27,10 +31,34 @@ export function ConfirmButton({
   failureMessage?: string;
   confirmInput?: ReactNode;
   confirmDisabled?: boolean;
+  fullScreenOnPhone?: boolean;
 }) {
   const [opened, { open, close }] = useDisclosure(false);
+  const phone = usePhone();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const action = (
+    <Button
+      color={button.color}
+      loading={busy}
+      disabled={confirmDisabled}
+      size={phone ? 'md' : undefined}
+      fullWidth={phone}
+      onClick={async () => {
+        setBusy(true);
+        setError(null);
+        try {
+          if ((await onConfirm()) !== false) close();
+        } catch (e) {
+          setError(messageOf(e, failureMessage ?? errorMessages.generic));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {confirmLabel}
+    </Button>
+  );
   return (
     <>
       <Button
@@ -42,7 +70,7 @@ export function ConfirmButton({
       >
         {children}
       </Button>
-      <Modal opened={opened} onClose={close} title={title} centered>
+      <Modal opened={opened} onClose={close} title={title} centered fullScreen={phone && fullScreenOnPhone}>
         <Stack>
           <Text size="sm">{message}</Text>
           {confirmInput}
@@ -51,29 +79,21 @@ export function ConfirmButton({
               {error}
             </Text>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              キャンセル
-            </Button>
-            <Button
-              color={button.color}
-              loading={busy}
-              disabled={confirmDisabled}
-              onClick={async () => {
-                setBusy(true);
-                setError(null);
-                try {
-                  if ((await onConfirm()) !== false) close();
-                } catch (e) {
-                  setError(messageOf(e, failureMessage ?? errorMessages.generic));
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {confirmLabel}
-            </Button>
-          </Group>
+          {phone ? (
+            <Stack gap="xs" mt="sm">
+              {action}
+              <Button variant="default" size="md" fullWidth onClick={close}>
+                キャンセル
+              </Button>
+            </Stack>
+          ) : (
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                キャンセル
+              </Button>
+              {action}
+            </Group>
+          )}
         </Stack>
       </Modal>
     </>

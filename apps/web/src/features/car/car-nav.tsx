@@ -10,7 +10,9 @@ import {
   IconShieldOff,
   IconTimeline,
 } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { usePhone } from '../../lib/use-phone';
 import { paths } from '../../lib/paths';
 import { carTexts } from './texts';
 
@@ -37,11 +39,24 @@ export function CarNav({ carId, carDataId }: { carId: string; carDataId: string 
   // Screens are told apart by their route segment (/car/<segment>/...), whatever ids follow it.
   const segment = (p: string) => p.split('/')[2];
   const active = tabs.find((t) => segment(t.value) === segment(pathname))?.value ?? tabs[0]!.value;
+  // A phone shows the tabs as one row that scrolls sideways (four rows of tabs otherwise), the active one in view.
+  const phone = usePhone();
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!phone || !list.current) return;
+    const tab = list.current.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (tab) list.current.scrollLeft = tab.offsetLeft - (list.current.clientWidth - tab.offsetWidth) / 2;
+  }, [phone, active]);
   return (
     <Tabs value={active} onChange={(v) => v && navigate(v)} mb="md" keepMounted={false}>
-      <Tabs.List>
+      <Tabs.List
+        ref={list}
+        style={
+          phone ? { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'none' } : undefined
+        }
+      >
         {tabs.map((t) => (
-          <Tabs.Tab key={t.value} value={t.value} leftSection={t.icon}>
+          <Tabs.Tab key={t.value} value={t.value} leftSection={t.icon} style={phone ? { flexShrink: 0 } : undefined}>
             {t.label}
           </Tabs.Tab>
         ))}

@@ -17,6 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmButton } from '../../components/edit-shell/confirm-button';
 import { messageOf } from '../../lib/api-client';
+import { usePhone } from '../../lib/use-phone';
 import { formatDateTime } from '../../lib/format';
 import { reserveCmdQuery, useDeleteCommand, useReserveEngine } from './api';
 import { useEngineRight } from './api-authority';
@@ -69,18 +70,23 @@ function CommandControls({ car }: { car: EngineCar }) {
   const [expiry, setExpiry] = useState(String(COMMAND_EXPIRY_DEFAULT_MINUTES));
   const send = (cmd: 0 | 1) =>
     reserve.mutateAsync({ car_data_id: car.car_data_id!, cmd_info: { cmd, expires_in_minutes: Number(expiry) } });
+  // On a phone the buttons are full width, one under the other, for one thumb.
+  const phone = usePhone();
+  const Row = phone ? Stack : Group;
   return (
-    <Group align="flex-end">
+    <Row align={phone ? 'stretch' : 'flex-end'} gap="sm">
       <Select
         label={T.command.expiry}
         data={expiryOptions}
         value={expiry}
         onChange={(v) => setExpiry(v ?? expiry)}
         allowDeselect={false}
-        w={120}
+        w={phone ? undefined : 120}
       />
       <ConfirmButton
         color="blue"
+        size={phone ? 'md' : undefined}
+        fullWidth={phone}
         leftSection={<IconLockOpen size={16} />}
         title={T.command.permitTitle}
         message={T.command.permitMessage(car.car_number)}
@@ -91,6 +97,8 @@ function CommandControls({ car }: { car: EngineCar }) {
         {T.command.permit}
       </ConfirmButton>
       <ProhibitButton
+        size={phone ? 'md' : undefined}
+        fullWidth={phone}
         carNumber={car.car_number}
         message={T.prohibitNow(car.car_number)}
         failureMessage={engineMessages.reserveFailed}
@@ -98,7 +106,7 @@ function CommandControls({ car }: { car: EngineCar }) {
       >
         {T.command.prohibit}
       </ProhibitButton>
-    </Group>
+    </Row>
   );
 }
 

@@ -40,6 +40,7 @@ export function ProhibitButton({
     <ConfirmButton
       color="red"
       leftSection={<IconLock size={16} />}
+      fullScreenOnPhone
       {...button}
       title={T.prohibitTitle}
       message={message}

@@ -23,7 +23,8 @@ export function DayPicker({ value, onChange }: { value: string; onChange(day: st
           const v = e.currentTarget.value;
           if (jstDayRange(v)) onChange(v);
         }}
-        w={170}
+        flex="0 1 170px"
+        miw={0}
       />
       <Button
         variant="default"

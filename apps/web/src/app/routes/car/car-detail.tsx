@@ -9,11 +9,12 @@ import {
   placeLabels,
   type CarDetail,
 } from '@fleet/contract';
-import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DetailActions, Field } from '../../../components/edit-shell/detail-shell';
+import { FollowSize } from '../../../components/map/follow-size';
 import { MapHost } from '../../../components/map/map-host';
 import { PositionMarker } from '../../../components/map/position-marker';
 import { StatusBadge } from '../../../components/status-badge';
@@ -29,6 +30,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useLatestState, useLiveFeed } from '../../../lib/live-feed';
 import { paths } from '../../../lib/paths';
 import { actorOf, useSession } from '../../../lib/session-store';
+import classes from './car-detail.module.css';
 
 const t = carTexts.detail;
 
@@ -100,8 +102,8 @@ function DetailBody({ car }: { car: CarDetail }) {
   const sync = useSyncCarData(car.car_id, car.car_data_id ?? '');
   const hasPosition = s?.lat !== null && s?.lat !== undefined && s?.lng !== null && s?.lng !== undefined;
   return (
-    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-      <Stack gap="md">
+    <div className={classes.body}>
+      <div className={classes.column}>
         <Section title={t.now}>
           <Field inline label={t.running}>
             <RunningBadge state={s} />
@@ -184,16 +186,19 @@ function DetailBody({ car }: { car: CarDetail }) {
           {caps.editCarsAndCustomers && !car.isDelete && <StatusEditor car={car} />}
         </Section>
         <CarGroupsPanel carId={car.car_id} companyId={car.company_id} readOnly={car.isDelete} />
-      </Stack>
-      <Stack gap="md">
-        <MapHost height={340} center={hasPosition ? [s!.lat!, s!.lng!] : undefined} zoom={hasPosition ? 15 : 11}>
-          {hasPosition && <PositionMarker lat={s!.lat!} lng={s!.lng!} label={car.car_number} />}
-        </MapHost>
-        {!hasPosition && (
-          <Text size="xs" c="dimmed">
-            {t.noPosition}
-          </Text>
-        )}
+      </div>
+      <div className={classes.column}>
+        <Box className={classes.mapFirst}>
+          <MapHost height={340} center={hasPosition ? [s!.lat!, s!.lng!] : undefined} zoom={hasPosition ? 15 : 11}>
+            <FollowSize />
+            {hasPosition && <PositionMarker lat={s!.lat!} lng={s!.lng!} label={car.car_number} />}
+          </MapHost>
+          {!hasPosition && (
+            <Text size="xs" c="dimmed" mt={4}>
+              {t.noPosition}
+            </Text>
+          )}
+        </Box>
         {car.car_data_id && <FrequentPlaces carDataId={car.car_data_id} />}
         <Section title={t.customer}>
           {car.user ? (
@@ -251,8 +256,8 @@ function DetailBody({ car }: { car: CarDetail }) {
             </Text>
           )}
         </Section>
-      </Stack>
-    </SimpleGrid>
+      </div>
+    </div>
   );
 }
 

@@ -2,11 +2,13 @@ import type { LatLng } from 'leaflet';
 import { useEffect, useMemo, useState } from 'react';
 import { CircleMarker, Polyline, Tooltip, useMap } from 'react-leaflet';
 import { formatDateTime } from '../../lib/format';
+import { speedRuns } from './speed-bands';
 
 export interface RoutePoint {
   lat: number;
   lng: number;
   recorded_at?: string;
+  speed?: number | null;
   /** Where the server knows it already (docs/geocoding.md). */
   address?: string | null;
 }
@@ -25,13 +27,17 @@ function nearest(points: readonly RoutePoint[], at: LatLng): RoutePoint | null {
 }
 
 /**
- * A travelled route: the line, start (green) and end (red) marked, the map fitted to it once per route; the
- * pointer on the line shows the nearest point's time and address.
+ * A travelled route: the line (one colour, or coloured by speed: speed-bands.ts), start (green) and end (red)
+ * marked, the map fitted to it once per route; the pointer on the line shows the nearest point's time and address.
  */
-export function RouteLayer({ points }: { points: RoutePoint[] }) {
+export function RouteLayer({ points, bySpeed = false }: { points: RoutePoint[]; bySpeed?: boolean }) {
   const map = useMap();
   const [hover, setHover] = useState<RoutePoint | null>(null);
   const latlngs = useMemo(() => points.map((p) => [p.lat, p.lng] as [number, number]), [points]);
+  const runs = useMemo(
+    () => (bySpeed ? speedRuns(points) : [{ color: '#1c64d9', positions: latlngs }]),
+    [bySpeed, points, latlngs],
+  );
   useEffect(() => {
     if (latlngs.length > 1) map.fitBounds(latlngs, { padding: [24, 24] });
   }, [latlngs, map]);
@@ -40,14 +46,17 @@ export function RouteLayer({ points }: { points: RoutePoint[] }) {
   const end = points[points.length - 1]!;
   return (
     <>
-      <Polyline
-        positions={latlngs}
-        pathOptions={{ color: '#1c64d9', weight: 4, opacity: 0.85 }}
-        eventHandlers={{
-          mousemove: (e) => setHover(nearest(points, e.latlng)),
-          mouseout: () => setHover(null),
-        }}
-      />
+      {runs.map((run, i) => (
+        <Polyline
+          key={i}
+          positions={run.positions}
+          pathOptions={{ color: run.color, weight: 4, opacity: 0.9 }}
+          eventHandlers={{
+            mousemove: (e) => setHover(nearest(points, e.latlng)),
+            mouseout: () => setHover(null),
+          }}
+        />
+      ))}
       <CircleMarker
         center={[start.lat, start.lng]}
         radius={8}

@@ -6,6 +6,7 @@ import {
   carList,
   carSearchColumns,
   carStatusUpdate,
+  carTrips,
 } from '@fleet/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
@@ -17,6 +18,7 @@ export const carKeys = {
   detail: (id: string) => ['car', 'detail', id] as const,
   byDataId: (carDataId: string) => ['car', 'by-data-id', carDataId] as const,
   route: (carDataId: string, range: { from: string; to: string }) => ['car', 'route', carDataId, range] as const,
+  trips: (carDataId: string, range: { from: string; to: string }) => ['car', 'trips', carDataId, range] as const,
 };
 
 export const carDetailQuery = (car_id: string) =>
@@ -58,6 +60,14 @@ export const useCarRoute = (car_data_id: string, range: { from: string; to: stri
     queryFn: ({ signal }) =>
       callApi(carGetGpsLog, { car_data_id, from: range.from, to: range.to, max_points: 5000 }, { signal }),
     enabled: !!car_data_id,
+  });
+
+/** The trips and stops of the same period (docs/trips.md), for the route's stop markers; `enabled` false skips it. */
+export const useCarRouteTrips = (car_data_id: string, range: { from: string; to: string }, enabled = true) =>
+  useQuery({
+    queryKey: carKeys.trips(car_data_id, range),
+    queryFn: ({ signal }) => callApi(carTrips, { car_data_id, from: range.from, to: range.to }, { signal }),
+    enabled: enabled && !!car_data_id,
   });
 
 /** Rebuilds the vehicle's latest state from its past data (car_data_sync); the detail is read again after. */

@@ -68,7 +68,16 @@ export const carTexts = {
   /** `/car/car_travelroute`: the route of a period with playback. */
   route: {
     title: '走行ルート',
-    presets: { h1: '直近1時間', h6: '直近6時間', h24: '直近24時間', d7: '直近7日', custom: '期間指定' },
+    presets: {
+      today: '今日',
+      yesterday: '昨日',
+      '1h': '直近1時間',
+      '6h': '直近6時間',
+      '24h': '直近24時間',
+      '7d': '直近7日',
+      custom: '期間指定',
+    },
+    presetLabel: '期間',
     from: '開始日時',
     to: '終了日時',
     refresh: '最新に更新',
@@ -82,6 +91,15 @@ export const carTexts = {
     play: '再生',
     position: '再生位置',
     cursor: (at: string, speed: number) => `${at}・${speed} km/h`,
+    speed: '再生速度',
+    speedValue: (x: number) => `${x}×`,
+    legend: '速度の色',
+    unknownSpeed: '速度不明',
+    stops: (n: number) => `停車 ${n}か所`,
+    stopLabel: (n: number, from: string, to: string, minutes: number) => `停車${n}：${from}〜${to}（${minutes}分）`,
+    stillStopped: '停車中',
+    stopsFailed: '停車地点を取得できませんでした。',
+    replayMarker: '再生中の位置',
     noTerminal: 'この車両には端末が登録されていません。',
   },
   /** The tabs of every vehicle screen (car-nav.tsx); the area tabs are the contract's areaKindLabels. */

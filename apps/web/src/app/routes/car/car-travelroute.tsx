@@ -1,104 +1,122 @@
-import { errorMessages, telemetryMessages } from '@fleet/contract';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  SimpleGrid,
-  Slider,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { errorMessages, parseDateBound, telemetryMessages } from '@fleet/contract';
+import { Alert, Button, Chip, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { FollowSize } from '../../../components/map/follow-size';
 import { MapHost } from '../../../components/map/map-host';
-import { PositionMarker } from '../../../components/map/position-marker';
 import { RouteLayer } from '../../../components/map/route-layer';
-import { useCarRoute } from '../../../features/car/api';
+import { SpeedLegend } from '../../../components/map/speed-legend';
+import { StopMarkers, type StopMark } from '../../../components/map/stop-markers';
+import { useCarRoute, useCarRouteTrips } from '../../../features/car/api';
 import { CarScreen } from '../../../features/car/car-header';
+import { presetRange, routePresets, type RoutePreset } from '../../../features/car/route-range';
+import { ReplayControls, ReplayMarker, useReplay } from '../../../features/car/route-replay';
 import { routeStats } from '../../../features/car/route-stats';
 import { carTexts } from '../../../features/car/texts';
 import { messageOf } from '../../../lib/api-client';
 import { formatDateTime, japanInputValue } from '../../../lib/format';
 
 const T = carTexts.route;
+/** car_trips answers at most 31 days; a longer custom period shows the route without its stops. */
+const TRIPS_MAX_MS = 31 * 86_400_000;
 
-const presets = [
-  { value: '1h', label: T.presets.h1, hours: 1 },
-  { value: '6h', label: T.presets.h6, hours: 6 },
-  { value: '24h', label: T.presets.h24, hours: 24 },
-  { value: '7d', label: T.presets.d7, hours: 24 * 7 },
-  { value: 'custom', label: T.presets.custom, hours: 0 },
-] as const;
+function tripsAllowed(range: { from: string; to: string }) {
+  const from = parseDateBound(range.from, 'from');
+  const to = parseDateBound(range.to, 'to');
+  return !!from && !!to && Date.parse(to) > Date.parse(from) && Date.parse(to) - Date.parse(from) <= TRIPS_MAX_MS;
+}
+
+function RangeBar(p: {
+  preset: RoutePreset;
+  onPreset(v: RoutePreset): void;
+  custom: { from: string; to: string };
+  onCustom(v: { from: string; to: string }): void;
+  onRefresh(): void;
+  fetching: boolean;
+}) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Chip.Group value={p.preset} onChange={(v) => p.onPreset(v as RoutePreset)}>
+          <Group gap={6} wrap="wrap" role="radiogroup" aria-label={T.presetLabel}>
+            {routePresets.map((v) => (
+              <Chip key={v} value={v} size="sm">
+                {T.presets[v]}
+              </Chip>
+            ))}
+          </Group>
+        </Chip.Group>
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          {p.preset === 'custom' && (
+            <>
+              <TextInput
+                type="datetime-local"
+                label={T.from}
+                value={p.custom.from}
+                onChange={(e) => p.onCustom({ ...p.custom, from: e.currentTarget.value })}
+              />
+              <TextInput
+                type="datetime-local"
+                label={T.to}
+                value={p.custom.to}
+                onChange={(e) => p.onCustom({ ...p.custom, to: e.currentTarget.value })}
+              />
+            </>
+          )}
+          <Button variant="default" onClick={p.onRefresh} loading={p.fetching}>
+            {T.refresh}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
 
 function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
-  const [preset, setPreset] = useState<string>('1h');
+  const [preset, setPreset] = useState<RoutePreset>('1h');
   const [custom, setCustom] = useState({
     from: japanInputValue(new Date(Date.now() - 3600_000)),
     to: japanInputValue(new Date()),
   });
   const [asOf, setAsOf] = useState(() => Date.now());
-  const range = useMemo(() => {
-    const p = presets.find((x) => x.value === preset)!;
-    if (p.value === 'custom') return custom;
-    return { from: new Date(asOf - p.hours * 3600_000).toISOString(), to: new Date(asOf).toISOString() };
-  }, [preset, custom, asOf]);
+  const range = useMemo(() => presetRange(preset, asOf, custom), [preset, custom, asOf]);
   const q = useCarRoute(carDataId, range);
+  const trips = useCarRouteTrips(carDataId, range, tripsAllowed(range));
   const points = useMemo(() => q.data?.list ?? [], [q.data]);
   const stats = useMemo(() => routeStats(points), [points]);
-  const [cursor, setCursor] = useState(0);
-  const [playing, setPlaying] = useState(false);
-  useEffect(() => {
-    setCursor(Math.max(0, points.length - 1));
-    setPlaying(false);
-  }, [points]);
-  useEffect(() => {
-    if (!playing) return;
-    const step = Math.max(1, Math.round(points.length / 300));
-    const t = setInterval(
-      () => setCursor((c) => (c + step >= points.length - 1 ? (setPlaying(false), points.length - 1) : c + step)),
-      50,
-    );
-    return () => clearInterval(t);
-  }, [playing, points.length]);
-  const at = points[cursor];
+  const replay = useReplay(points);
+  const marks = useMemo<StopMark[]>(
+    () =>
+      (trips.data?.stops ?? []).map((s, i) => ({
+        key: s.start_at,
+        lat: s.lat,
+        lng: s.lng,
+        current: s.end_at === null,
+        label: T.stopLabel(
+          i + 1,
+          formatDateTime(s.start_at),
+          s.end_at ? formatDateTime(s.end_at) : T.stillStopped,
+          Math.round(s.duration_s / 60),
+        ),
+      })),
+    [trips.data],
+  );
+  // The line and the pins do not change while the marker moves: the same elements, no re-render each frame.
+  const line = useMemo(() => <RouteLayer points={points} bySpeed />, [points]);
+  const pins = useMemo(() => <StopMarkers stops={marks} />, [marks]);
 
   return (
     <Stack gap="md">
-      <Paper withBorder p="md" radius="md">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <SegmentedControl
-            value={preset}
-            onChange={(v) => {
-              setPreset(v);
-              setAsOf(Date.now());
-            }}
-            data={presets.map((p) => ({ value: p.value, label: p.label }))}
-          />
-          {preset === 'custom' && (
-            <>
-              <TextInput
-                type="datetime-local"
-                label={T.from}
-                value={custom.from}
-                onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
-              />
-              <TextInput
-                type="datetime-local"
-                label={T.to}
-                value={custom.to}
-                onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })}
-              />
-            </>
-          )}
-          <Button variant="default" onClick={() => setAsOf(Date.now())} loading={q.isFetching}>
-            {T.refresh}
-          </Button>
-        </Group>
-      </Paper>
+      <RangeBar
+        preset={preset}
+        onPreset={(v) => {
+          setPreset(v);
+          setAsOf(Date.now());
+        }}
+        custom={custom}
+        onCustom={setCustom}
+        onRefresh={() => setAsOf(Date.now())}
+        fetching={q.isFetching}
+      />
       {q.isError && (
         <Alert color="red" role="alert">
           {messageOf(
@@ -131,52 +149,36 @@ function RouteView({ carDataId, label }: { carDataId: string; label: string }) {
           </Paper>
         ))}
       </SimpleGrid>
-      <MapHost height={460}>
-        <RouteLayer points={points} />
-        {at && <PositionMarker lat={at.lat} lng={at.lng} label={label} follow={playing} color="#f08c00" />}
+      <MapHost height="clamp(320px, 60dvh, 460px)">
+        <FollowSize />
+        {line}
+        {pins}
+        {replay.at && <ReplayMarker at={replay.at} label={label} playing={replay.playing} />}
       </MapHost>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <SpeedLegend title={T.legend} unknown={T.unknownSpeed} />
+        {trips.isSuccess && (
+          <Text size="xs" c="dimmed" data-testid="route-stops">
+            {T.stops(marks.length)}
+          </Text>
+        )}
+        {trips.isError && (
+          <Text size="xs" c="red">
+            {T.stopsFailed}
+          </Text>
+        )}
+      </Group>
       {!q.isPending && points.length === 0 && (
         <Text c="dimmed" size="sm">
           {T.empty}
         </Text>
       )}
-      {points.length > 1 && (
-        <Paper withBorder p="md" radius="md">
-          <Group gap="md" wrap="nowrap">
-            <ActionIcon
-              size="lg"
-              radius="xl"
-              onClick={() => {
-                if (cursor >= points.length - 1) setCursor(0);
-                setPlaying(!playing);
-              }}
-              aria-label={playing ? T.pause : T.play}
-            >
-              {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
-            </ActionIcon>
-            <Slider
-              style={{ flex: 1 }}
-              min={0}
-              max={points.length - 1}
-              value={cursor}
-              onChange={(v) => {
-                setPlaying(false);
-                setCursor(v);
-              }}
-              label={(v) => formatDateTime(points[v]?.recorded_at)}
-              thumbLabel={T.position}
-            />
-            <Text size="sm" w={200} ta="right" data-testid="route-cursor">
-              {at ? T.cursor(formatDateTime(at.recorded_at), Math.round(at.speed ?? 0)) : ''}
-            </Text>
-          </Group>
-        </Paper>
-      )}
+      {points.length > 1 && <ReplayControls points={points} replay={replay} />}
     </Stack>
   );
 }
 
-/** `/car/car_travelroute/{car_id?}/{car_data_id?}`: the route for a period with playback. */
+/** `/car/car_travelroute/{car_id?}/{car_data_id?}`: the route for a period, coloured by speed, with stops and replay. */
 export function Component() {
   return (
     <CarScreen title={T.title}>

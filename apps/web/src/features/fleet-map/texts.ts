@@ -29,4 +29,7 @@ export const fleetMapTexts = {
   cluster: (n: number) => `${n}台`,
   speed: (v: number | null) => (v === null ? '速度不明' : `${Math.round(v)} km/h`),
   seen: '最終受信',
+  follow: 'この車両を追従',
+  unfollow: '追従を解除',
+  following: (car: string) => `追従中：${car}（地図を動かすと解除されます。直近1時間の軌跡を表示）`,
 } as const;

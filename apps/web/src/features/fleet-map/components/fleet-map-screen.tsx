@@ -6,7 +6,7 @@ import {
   type FleetCar,
   type FleetState,
 } from '@fleet/contract';
-import { Alert, Box, Chip, Group, Paper, SegmentedControl, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Chip, Group, Paper, SegmentedControl, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -26,6 +26,7 @@ import { useFleetItems } from '../use-fleet-items';
 import { FitOnce, FleetLayer, FocusOn } from './fleet-layer';
 import { FleetList } from './fleet-list';
 import { FleetPopup } from './fleet-popup';
+import { FollowVehicle } from './follow-vehicle';
 
 const HEIGHT = 'calc(100dvh - 250px)';
 const PHONE_MEDIA = '(max-width: 600px)';
@@ -130,6 +131,10 @@ export function FleetMapScreen() {
     if (i.lat !== null && i.lng !== null) setFocus((f) => ({ lat: i.lat!, lng: i.lng!, n: (f?.n ?? 0) + 1 }));
   }, []);
   const select = useCallback((i: FleetItem) => setSelectedId(i.car.car_id), []);
+  // Followed among all the vehicles, not only the filtered ones: a filter never drops the vehicle followed.
+  const [followId, setFollowId] = useState<string | null>(null);
+  const followed = followId ? (items.find((i) => i.car.car_id === followId && i.lat !== null) ?? null) : null;
+  const stopFollow = useCallback(() => setFollowId(null), []);
   // A phone shows the map or the list, not both side by side (the map would be a strip): a toggle above them.
   const phone = useMediaQuery(PHONE_MEDIA, false, { getInitialValueInEffect: false });
   const [view, setView] = useState<'map' | 'list'>('map');
@@ -197,8 +202,26 @@ export function FleetMapScreen() {
             <FitOnce items={shown} />
             <FleetLayer items={shown} onSelect={select} />
             <FocusOn target={focus} />
-            {selected && <FleetPopup item={selected} onClose={() => setSelectedId(null)} />}
+            {selected && (
+              <FleetPopup
+                item={selected}
+                onClose={() => setSelectedId(null)}
+                following={selected.car.car_id === followId}
+                onFollow={() => setFollowId(selected.car.car_id === followId ? null : selected.car.car_id)}
+              />
+            )}
+            {followed && <FollowVehicle key={followed.car.car_id} item={followed} onStop={stopFollow} />}
           </MapHost>
+          {followed && (
+            <Group gap="xs" mt={6} wrap="nowrap" data-testid="follow-banner">
+              <Text size="sm" style={{ flex: 1, minWidth: 0 }}>
+                {T.following(followed.car.car_number || followed.car.car_id)}
+              </Text>
+              <Button size="xs" variant="default" onClick={stopFollow}>
+                {T.unfollow}
+              </Button>
+            </Group>
+          )}
           <UnplacedNote items={items} />
         </Box>
       </Group>

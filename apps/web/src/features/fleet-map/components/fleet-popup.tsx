@@ -1,5 +1,6 @@
 import { fleetStateColors, fleetStateLabels } from '@fleet/contract';
-import { Anchor, Badge, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
+import { IconCurrentLocation } from '@tabler/icons-react';
 import { Popup } from 'react-leaflet';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
@@ -7,8 +8,18 @@ import { paths } from '../../../lib/paths';
 import type { FleetItem } from '../fleet-view';
 import { fleetMapTexts as T } from '../texts';
 
-/** The picked vehicle's popup, with the way to its detail screen. */
-export function FleetPopup({ item, onClose }: { item: FleetItem; onClose(): void }) {
+/** The picked vehicle's popup, with the way to its detail screen and the follow switch. */
+export function FleetPopup({
+  item,
+  onClose,
+  following,
+  onFollow,
+}: {
+  item: FleetItem;
+  onClose(): void;
+  following: boolean;
+  onFollow(): void;
+}) {
   if (item.lat === null || item.lng === null) return null;
   const { car } = item;
   return (
@@ -33,6 +44,15 @@ export function FleetPopup({ item, onClose }: { item: FleetItem; onClose(): void
         <Anchor component={Link} to={paths.car.detail(car.car_id, car.car_data_id ?? '')} size="sm">
           {T.detail}
         </Anchor>
+        <Button
+          size="xs"
+          variant={following ? 'filled' : 'light'}
+          leftSection={<IconCurrentLocation size={14} />}
+          onClick={onFollow}
+          aria-pressed={following}
+        >
+          {following ? T.unfollow : T.follow}
+        </Button>
       </Stack>
     </Popup>
   );

@@ -1,8 +1,47 @@
-/* global self */
+/* global self, caches */
 /* The console's service worker: shows browser-push notifications (docs/notifications.md "Browser push")
- * and, on a click, focuses a console window on the vehicle or opens one. Nothing is cached. */
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+ * and, on a click, focuses a console window on the vehicle or opens one; a page that cannot be loaded
+ * (no network) is answered with the offline page (docs/console.md "Installing and offline"). Only that
+ * page is cached: the console itself always comes from the network. */
+const OFFLINE_CACHE = 'fleet-offline-v1';
+const OFFLINE_URL = '/offline.html';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(OFFLINE_CACHE)
+      .then((cache) => cache.add(new Request(OFFLINE_URL, { cache: 'reload' })))
+      .then(() => self.skipWaiting()),
+  );
+});
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(
+        names.filter((n) => n.startsWith('fleet-offline-') && n !== OFFLINE_CACHE).map((n) => caches.delete(n)),
+      );
+      await self.clients.claim();
+    })(),
+  );
+});
+
+// Page loads only: API calls, the live stream and assets go to the network untouched.
+self.addEventListener('fetch', (event) => {
+  if (event.request.mode !== 'navigate') return;
+  event.respondWith(
+    fetch(event.request).catch(async () => {
+      const page = await caches.match(OFFLINE_URL, { cacheName: OFFLINE_CACHE });
+      return (
+        page ||
+        new Response('ネットワークに接続できません。', {
+          status: 503,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        })
+      );
+    }),
+  );
+});
 
 self.addEventListener('push', (event) => {
   let data = {};

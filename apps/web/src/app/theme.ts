@@ -1,4 +1,4 @@
-import { Badge, createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Badge, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 const brand: MantineColorsTuple = [
   '#e8f1ff',
@@ -32,4 +32,15 @@ export const theme = createTheme({
       styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } },
     }),
   },
+});
+
+/**
+ * Colours that follow the colour scheme (the system's setting, MantineProvider's 'auto'): `--app-surface` is
+ * the page behind the cards (a light grey by day, near black in the dark), `--app-border` a frame's line,
+ * `--app-brand-text` the logo's lettering on the page.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: { '--app-surface': t.colors.gray[0], '--app-border': t.colors.gray[3], '--app-brand-text': brand[8] },
+  dark: { '--app-surface': t.colors.dark[8], '--app-border': t.colors.dark[4], '--app-brand-text': brand[3] },
 });

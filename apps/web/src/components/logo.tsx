@@ -8,7 +8,7 @@ export function Logo({ to, inverted = false }: { to?: string; inverted?: boolean
   const mark = (
     <Group gap={8} wrap="nowrap">
       <IconMapPinFilled size={24} color={inverted ? 'white' : 'var(--mantine-color-brand-6)'} aria-hidden />
-      <Text fw={800} size="lg" c={inverted ? 'white' : 'brand.8'} style={{ letterSpacing: '0.04em' }}>
+      <Text fw={800} size="lg" c={inverted ? 'white' : 'var(--app-brand-text)'} style={{ letterSpacing: '0.04em' }}>
         {shellTexts.productName}
       </Text>
       <Text size="xs" c={inverted ? 'brand.1' : 'dimmed'} visibleFrom="sm">

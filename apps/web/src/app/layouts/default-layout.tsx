@@ -102,7 +102,7 @@ export function Component() {
       <AppShell.Navbar>
         <SideMenu actor={actor} name={session.name ?? ''} onLogout={onLogout} onNavigate={mobile.close} />
       </AppShell.Navbar>
-      <AppShell.Main bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
+      <AppShell.Main bg="var(--app-surface)" style={{ display: 'flex', flexDirection: 'column' }}>
         <LoadingOverlay visible={overlay} zIndex={300} overlayProps={{ blur: 1 }} />
         <div style={{ flex: 1 }}>
           {mustSetUpTotp || newRecoveryCodes ? (

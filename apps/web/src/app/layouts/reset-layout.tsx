@@ -5,13 +5,13 @@ import { Logo } from '../../components/logo';
 /** Reset layout (docs/product.md §2): a logo header only. */
 export function Component() {
   return (
-    <Box mih="100vh" bg="gray.0">
+    <Box mih="100vh" bg="var(--app-surface)">
       <Box
         component="header"
         h={60}
         px="lg"
-        bg="white"
-        style={{ display: 'flex', alignItems: 'center', borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        bg="var(--mantine-color-body)"
+        style={{ display: 'flex', alignItems: 'center', borderBottom: '1px solid var(--app-border)' }}
       >
         <Logo />
       </Box>

@@ -22,7 +22,7 @@ export function ErrorPage() {
   const status = statusOf(error);
   const notFound = status === 404;
   return (
-    <Center mih="100vh" bg="gray.0" p="md">
+    <Center mih="100vh" bg="var(--app-surface)" p="md">
       <Paper p="xl" radius="lg" withBorder maw={520} w="100%">
         <Stack align="center" gap="md">
           <Text fz={64} fw={800} c="brand.6" lh={1}>

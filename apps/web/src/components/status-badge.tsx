@@ -8,7 +8,7 @@ const styles: Record<BadgeColor, { bg: string; c: string; bd?: string }> = {
   yellow: { bg: 'var(--mantine-color-yellow-4)', c: 'var(--mantine-color-dark-8)' },
   red: { bg: 'var(--mantine-color-red-9)', c: 'white' },
   black: { bg: 'var(--mantine-color-dark-7)', c: 'white' },
-  transparent: { bg: 'transparent', c: 'var(--mantine-color-gray-7)', bd: '1px dashed var(--mantine-color-gray-4)' },
+  transparent: { bg: 'transparent', c: 'var(--app-muted-text)', bd: '1px dashed var(--mantine-color-gray-4)' },
 };
 
 export function StatusBadge({

@@ -11,7 +11,7 @@ export function Component() {
         display: 'flex',
         flexDirection: 'column',
         background:
-          'linear-gradient(160deg, var(--mantine-color-brand-8) 0%, var(--mantine-color-brand-6) 45%, var(--mantine-color-gray-1) 45.1%)',
+          'linear-gradient(160deg, var(--mantine-color-brand-8) 0%, var(--mantine-color-brand-6) 45%, var(--app-surface) 45.1%)',
       }}
     >
       <Box style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }} p="md">

@@ -147,7 +147,7 @@ export function SideMenu({
     setClosed((c) => (c.includes(label) ? c.filter((l) => l !== label) : [...c, label]));
   return (
     <Stack gap={0} h="100%">
-      <Box px="md" py={6} bg="brand.0">
+      <Box px="md" py={6} bg="var(--mantine-color-brand-light)">
         <Text size="xs" c="dimmed">
           {roleLabel(actor.role, actor.company_id)}
         </Text>

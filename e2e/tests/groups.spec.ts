@@ -17,6 +17,11 @@ test('a group by bulk action, the filter, an account limited to it, zones in bul
     info: { name: zoneName, shape: 'circle', lat: 26.2124, lng: 127.6809, radius_m: 300 },
   });
   expect(zone.status).toBe(200);
+  const groupZoneName = `首里-${uniqueId('z').slice(-6)}`;
+  const groupZone = await admin.call('/api/zone_add', {
+    info: { name: groupZoneName, shape: 'circle', lat: 26.2172, lng: 127.7195, radius_m: 300 },
+  });
+  expect(groupZone.status).toBe(200);
   const accountId = uniqueId('branch');
   const added = await admin.call('/api/account_add', {
     info: {
@@ -47,10 +52,10 @@ test('a group by bulk action, the filter, an account limited to it, zones in bul
   await page.goto('/car/car_list');
   const rows = bodyRows(page);
   await expect(rows.nth(1)).toContainText(/C\d{6}/);
-  const numbers = [
-    (await rows.nth(0).locator('td').nth(2).innerText()).trim(),
-    (await rows.nth(1).locator('td').nth(2).innerText()).trim(),
-  ];
+  const cell = async (row: number, column: number) =>
+    (await rows.nth(row).locator('td').nth(column).innerText()).trim();
+  const numbers = [await cell(0, 2), await cell(1, 2)];
+  const firstCar = await cell(0, 1);
   await page.getByRole('checkbox', { name: `${numbers[0]} を選択` }).check();
   await page.getByRole('checkbox', { name: `${numbers[1]} を選択` }).check();
   await expect(page.getByText('2台を選択中')).toBeVisible();
@@ -75,6 +80,8 @@ test('a group by bulk action, the filter, an account limited to it, zones in bul
   await dialog.getByRole('combobox', { name: '追加するゾーン' }).click();
   await page.getByRole('option', { name: zoneName, exact: true }).click();
   await page.screenshot({ path: '/tmp/groups-bulk-zones-1366x768.png' });
+  // Closes the choice's list, which lies over the buttons.
+  await dialog.getByText('選択した車両：2台').click();
   await dialog.getByRole('button', { name: '適用' }).click();
   await expect(page.getByText('2台にゾーン1件を割り当てました（新たな割り当て：2件）')).toBeVisible();
   const zonesList = await admin.call('/api/zone_list', {});
@@ -85,6 +92,34 @@ test('a group by bulk action, the filter, an account limited to it, zones in bul
   await page.goto('/car/car_groups');
   await expect(page.getByRole('row', { name: new RegExp(group) })).toContainText('2 台');
   await page.screenshot({ path: '/tmp/groups-screen-1366x768.png' });
+  // The group's zones: judged for its vehicles besides their own; the vehicle's zone card names them.
+  await page
+    .getByRole('row', { name: new RegExp(group) })
+    .getByRole('button', { name: 'ゾーン' })
+    .click();
+  await page.getByRole('dialog').getByRole('combobox', { name: 'ゾーン' }).click();
+  await page.getByRole('option', { name: groupZoneName, exact: true }).click();
+  await page.getByRole('dialog').getByText('ここで選んだゾーンでも').click();
+  await page.getByRole('dialog').getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('ゾーンを保存しました')).toBeVisible();
+
+  // The vehicle's screens: its groups on 車両詳細, the group's zone beside its own on タイムライン.
+  await page.goto(`/car/car_detail/${firstCar}`);
+  await expect(page.getByRole('combobox', { name: 'この車両の拠点・部署' })).toBeVisible();
+  await expect(page.locator('.mantine-Pill-label', { hasText: group })).toBeVisible();
+  await page.screenshot({ path: '/tmp/groups-car-detail-1366x768.png', fullPage: true });
+  await page.goto(`/car/car_timeline/${firstCar}`);
+  await expect(page.getByText(`${groupZoneName}（${group}）`)).toBeVisible();
+  await page.screenshot({ path: '/tmp/groups-car-timeline-1366x768.png', fullPage: true });
+
+  // 車両マップ and レポート take the group too.
+  await page.goto('/car/car_map');
+  await choose(page, '拠点・部署', group);
+  await expect(page.getByTestId('fleet-count')).toContainText('全2台');
+  await page.screenshot({ path: '/tmp/groups-car-map-1366x768.png' });
+  await page.goto('/car/car_report');
+  await choose(page, '拠点・部署', group);
+  await page.screenshot({ path: '/tmp/groups-report-1366x768.png' });
 
   // The account limited to the group.
   await page.goto(`/account/account_edit/${accountId}`);

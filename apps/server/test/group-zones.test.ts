@@ -65,8 +65,10 @@ describe('zones through groups', () => {
     const set = await t.call(groupZonesUpdate, { group_id, zone_ids: [zone, zone] }, 'managerA');
     expect([set.status, set.body.count]).toEqual([200, 1]);
     expect((await t.call(groupZones, { group_id }, 'staffA')).body.zones.map((z) => z.zone_id)).toEqual([zone]);
-    // Not one of the vehicle's own zones.
-    expect((await t.call(carZones, { car_id: fleet.A.car_id }, 'staffA')).body.zones).toEqual([]);
+    // Not one of the vehicle's own zones: one it has through the group.
+    const carView = (await t.call(carZones, { car_id: fleet.A.car_id }, 'staffA')).body;
+    expect(carView.zones).toEqual([]);
+    expect(carView.group_zones).toEqual([{ zone_id: zone, name: '本社', group_id, group_name: '丸の内営業所' }]);
 
     const first = track('2026-02-10T01:00:00Z');
     expect(reply(await sendBatch(t.app, terminalA, { seq: 601, records: first.slice(0, 8) })).accepted).toBe(8);

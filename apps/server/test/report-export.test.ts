@@ -4,6 +4,9 @@ import {
   REPORT_EXPORT_PATH,
   dailyTimelineColumns,
   dailyTripColumns,
+  groupAdd,
+  groupCarsAdd,
+  groupDelete,
   summaryColumns,
   tripLabels,
   tripMessages,
@@ -156,6 +159,17 @@ describe(`POST ${REPORT_EXPORT_PATH}: 車両別集計`, () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(fleet.A.car_data_id);
     expect(res.body.split('\r\n')[1]).toMatch(new RegExp(`,${fleet.B.car_data_id},0,0,0,0,0$`));
+  });
+
+  it('narrows the summary to a vehicle group, as the screen does', async () => {
+    const group_id = (await t.call(groupAdd, { info: { name: '出力用' } }, 'adminA')).body.group_id;
+    const empty = await exportAs('adminA', summary('csv', { group_id }));
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).not.toContain(fleet.A.car_data_id);
+    await t.call(groupCarsAdd, { group_id, car_ids: [fleet.A.car_id] }, 'adminA');
+    const one = await exportAs('adminA', summary('csv', { group_id }));
+    expect(one.body).toContain(fleet.A.car_data_id);
+    await t.call(groupDelete, { group_id }, 'adminA');
   });
 
   it('lets the super admin pick a company, and prints the summary as a PDF', async () => {

@@ -260,6 +260,8 @@ export const ReportExportQuery = z
     from: boundField.optional(),
     to: boundField.optional(),
     company_id: idField().optional(),
+    /** The summary of one vehicle group's vehicles (docs/groups.md). */
+    ...groupFilter,
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'daily') {

@@ -208,10 +208,19 @@ export const carZonesUpdate = defineCall(
   z.object({ car_id: idField(), zone_ids: z.array(idField(), { error: m.invalid }).max(10_000, m.invalid) }),
   OkResponse.extend({ count: z.number().int() }),
 );
+/** A zone a vehicle has through one of its groups (docs/zones.md "Assignment"). */
+export const GroupZone = z.object({
+  zone_id: z.string(),
+  name: z.string(),
+  group_id: z.string(),
+  group_name: z.string(),
+});
+export type GroupZone = z.infer<typeof GroupZone>;
+/** A vehicle's own zones (`zones`) and those it has through its groups (`group_zones`, read-only here). */
 export const carZones = defineCall(
   '/api/car_zones',
   z.object({ car_id: idField() }),
-  z.object({ car_id: z.string(), zones: z.array(Zone) }),
+  z.object({ car_id: z.string(), zones: z.array(Zone), group_zones: z.array(GroupZone) }),
 );
 
 const zoneIds = () => z.array(idField(), { error: m.invalid }).max(10_000, m.invalid);

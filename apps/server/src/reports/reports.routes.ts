@@ -61,7 +61,11 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext) {
         name = `daily_report_${carDataId}_${from === to ? from : `${from}_${to}`}`;
       } else {
         const range = { from: parseDateBound(q.from, 'from')!, to: parseDateBound(q.to, 'to')! };
-        const found = await fleetSummaryFor(ctx.db, access, { ...range, company_id: q.company_id });
+        const found = await fleetSummaryFor(ctx.db, access, {
+          ...range,
+          company_id: q.company_id,
+          group_id: q.group_id,
+        });
         const data = await summaryReportData(ctx.db, found, access.companyFilter(q.company_id), range);
         file = await summaryFile[q.format](data, now);
         name = `fleet_summary_${data.from}_${data.to}`;

@@ -116,6 +116,20 @@ export async function carZoneList(db: Db, carId: string): Promise<FromDb<typeof 
   return rows.map(toZone);
 }
 
+/** The zones a vehicle has through its groups, by zone and group name. */
+export async function carGroupZoneList(db: Db, carId: string) {
+  return db
+    .selectFrom('car_groups as cg')
+    .innerJoin('group_zones as gz', 'gz.group_id', 'cg.group_id')
+    .innerJoin('zones as z', 'z.zone_id', 'gz.zone_id')
+    .innerJoin('vehicle_groups as g', 'g.group_id', 'cg.group_id')
+    .select(['z.zone_id', 'z.name', 'g.group_id', 'g.name as group_name'])
+    .where('cg.car_id', '=', carId)
+    .orderBy('z.name')
+    .orderBy('g.name')
+    .execute();
+}
+
 /** Of these zone ids, those of the company (the rest are another company's or gone). */
 export async function companyZoneIds(db: Db, companyId: string, zoneIds: readonly string[]): Promise<Set<string>> {
   if (zoneIds.length === 0) return new Set();

@@ -18,6 +18,7 @@ import type { AppContext } from '../http/context.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import {
   addCarZones,
+  carGroupZoneList,
   carZoneList,
   companyZoneIds,
   deleteZone,
@@ -98,7 +99,11 @@ export function registerZoneRoutes(app: FastifyInstance, ctx: AppContext) {
     allow: readers,
     handler: async ({ body, access }) => {
       await access.see('car_id', body.car_id);
-      return { car_id: body.car_id, zones: await carZoneList(db, body.car_id) };
+      return {
+        car_id: body.car_id,
+        zones: await carZoneList(db, body.car_id),
+        group_zones: await carGroupZoneList(db, body.car_id),
+      };
     },
   });
 

@@ -38,7 +38,7 @@ export function CarGroupsPanel({
         <Group gap={6}>
           {groups.length ? (
             groups.map((g) => (
-              <Badge key={g.group_id} variant="light">
+              <Badge key={g.group_id} variant="light" tt="none">
                 {g.name}
               </Badge>
             ))

@@ -134,7 +134,12 @@ export function FleetSummary() {
               {`${L.from}〜${L.to}: ${range.from.replaceAll('-', '/')}〜${range.to.replaceAll('-', '/')}`}
             </Text>
             <DownloadButtons
-              query={{ kind: 'summary', ...range, ...(allCompanies && company ? { company_id: company } : {}) }}
+              query={{
+                kind: 'summary',
+                ...range,
+                ...(allCompanies && company ? { company_id: company } : {}),
+                ...(group ? { group_id: group } : {}),
+              }}
               disabled={!valid || q.isError}
             />
           </Group>

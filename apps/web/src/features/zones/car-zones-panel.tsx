@@ -1,5 +1,5 @@
 import { capabilities, errorMessages } from '@fleet/contract';
-import { Button, Card, Group, MultiSelect, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, MultiSelect, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { messageOf } from '../../lib/api-client';
@@ -7,7 +7,7 @@ import { actorOf, useSession } from '../../lib/session-store';
 import { carZonesQuery, useAssignZones, zoneListQuery } from './api';
 import { zoneTexts as t } from './texts';
 
-/** Which of the company's zones a vehicle is judged against (assigned directly). */
+/** Which of the company's zones a vehicle is judged against: its own (changed here) and its groups' (shown). */
 export function CarZonesPanel({ carId }: { carId: string }) {
   const actor = actorOf(useSession());
   const mayEdit = !!actor && capabilities(actor).editCarsAndCustomers;
@@ -53,6 +53,23 @@ export function CarZonesPanel({ carId }: { carId: string }) {
               </Text>
             )}
           </Group>
+        )}
+        {!!assigned.data?.group_zones.length && (
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              {t.assign.throughGroups}
+            </Text>
+            <Group gap={6}>
+              {assigned.data.group_zones.map((z) => (
+                <Badge key={`${z.zone_id}-${z.group_id}`} variant="light" color="gray" tt="none">
+                  {t.assign.viaGroup(z.name, z.group_name)}
+                </Badge>
+              ))}
+            </Group>
+            <Text size="xs" c="dimmed">
+              {t.assign.throughGroupsHelp}
+            </Text>
+          </Stack>
         )}
         {save.isError && (
           <Text size="xs" c="red" role="alert">

@@ -33,5 +33,8 @@ export const zoneTexts = {
     placeholder: 'ゾーンを選択',
     save: '割り当てを保存',
     saved: '割り当てを保存しました',
+    throughGroups: '拠点・部署から割り当てられたゾーン',
+    throughGroupsHelp: '拠点・部署の画面で変更できます。',
+    viaGroup: (zone: string, group: string) => `${zone}（${group}）`,
   },
 } as const;

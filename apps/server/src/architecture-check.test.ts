@@ -144,6 +144,28 @@ describe('migration order', () => {
   });
 });
 
+describe('no Japanese text in SQL', () => {
+  it('catches a message in the SQL of a repository and of a new migration, not in comments, TypeScript text or old migrations', () => {
+    const index =
+      "export const m = {\n  '2026_12_01_090000_old': a,\n  '2026_12_28_500000_codes': b,\n  '2026_12_29_090000_new': c,\n};\n";
+    const root = tree({
+      'db/migrations/index.ts': index,
+      'db/migrations/2026_12_01_090000_old.ts': "const s = `UPDATE t SET why = '権限がなくなったため取消'`;\n",
+      'db/migrations/2026_12_28_500000_codes.ts':
+        "// 取消 reasons are codes\nconst s = `UPDATE t SET why = 'noRight'`;\n",
+      'db/migrations/2026_12_29_090000_new.ts':
+        "const s = `CREATE FUNCTION f() RETURNS text AS $$ SELECT '車両が削除されたため取消' $$`;\n",
+      'alerts/a.repository.ts': "export const q = sql`SELECT 'x' || 'に失敗しました' AS what`;\n",
+      'notify/b.repository.ts':
+        '/** 通知の文面 */\nexport const what = `${name}に失敗しました`;\nexport const q = sql<{ n: number }>`SELECT count(*) AS n FROM t`;\n',
+    });
+    expect(checkArchitecture(root).problems).toEqual([
+      'alerts/a.repository.ts holds Japanese text in SQL: store a code, take the text from the contract',
+      'db/migrations/2026_12_29_090000_new.ts holds Japanese text in SQL: store a code, take the text from the contract',
+    ]);
+  });
+});
+
 describe('roles decided in permissions.ts', () => {
   it('catches a role compared with a number in TypeScript, SQL text and a Kysely where', () => {
     const root = tree({

@@ -72,7 +72,11 @@ export function ListSearchBar({
           {t.search}
         </Button>
         {companyFilter && (
-          <CompanySelect value={q.companyId} onChange={(companyId) => update({ companyId, currentPage: 0 })} />
+          <CompanySelect
+            value={q.companyId}
+            // The screen's own selects (a vehicle group) belong to a company: another company starts them afresh.
+            onChange={(companyId) => update({ companyId, fields: {}, currentPage: 0 })}
+          />
         )}
         {extra}
         <Group gap="md" ml="auto">

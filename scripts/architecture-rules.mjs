@@ -58,11 +58,8 @@ const ROUTE_SQL = /\.(?:selectFrom|insertInto|updateTable|deleteFrom|mergeInto)\
 
 /** Migrations from this one on write no Japanese text in SQL (the ones before were applied as they are). */
 export const MESSAGES_OUT_OF_SQL_FROM = '2026_12_28_500000';
-/**
- * Sources whose SQL still writes Japanese text, named so no other file may join them: alerts' text of a failed
- * command (recordCommandFailures) is made in its INSERT; its module moves it to the contract.
- */
-export const MESSAGES_STILL_IN_SQL = new Set(['alerts/alerts.repository.ts']);
+/** Sources whose SQL still writes Japanese text, named so no other file may join them (none now). */
+export const MESSAGES_STILL_IN_SQL = new Set([]);
 const JAPANESE = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/;
 const SQL_TEMPLATE = /\bsql(?:<[^>]*>)?`((?:[^`\\]|\\.)*)`/g;
 const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');

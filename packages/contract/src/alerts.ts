@@ -22,6 +22,17 @@ export const alertKindLabels: Record<AlertKind, string> = {
 
 export const ALERT_LIST_MAX = 500;
 
+/** The text of a failed command's alert: what it was to do, and the terminal's reason when it gave one. */
+export function commandFailedText(cmdType: string, cmd: unknown, detail: string): string {
+  const what =
+    cmdType === 'set_engine_boot_permission'
+      ? String(cmd) === '1'
+        ? 'エンジン始動の禁止'
+        : 'エンジン始動の許可'
+      : cmdType;
+  return `${what}に失敗しました${detail !== '' ? `（${detail}）` : ''}`;
+}
+
 export const alertMessages = {
   notFound: 'アラートが見つかりません。',
   fetchFailed: 'アラートを取得できませんでした。管理者に問い合わせてください。',

@@ -1,5 +1,5 @@
 import type { AlertKind, AlertRow, FromDb } from '@fleet/contract';
-import { ALERT_LIST_MAX } from '@fleet/contract';
+import { ALERT_LIST_MAX, commandFailedText } from '@fleet/contract';
 import { sql } from 'kysely';
 import { inGroups } from '../access/visibility.js';
 import type { Db } from '../db/database.js';
@@ -140,16 +140,32 @@ export async function recordCommandFailures(
   now: Date,
 ) {
   if (failures.length === 0) return;
+  const commands = await db
+    .selectFrom('reserved_commands')
+    .select(['id', 'cmd_type', 'cmd_info'])
+    .where(
+      'id',
+      'in',
+      failures.map((f) => f.id),
+    )
+    .where('car_id', 'is not', null)
+    .execute();
+  const byId = new Map(commands.map((c) => [Number(c.id), c]));
+  const told = failures.flatMap((f) => {
+    const c = byId.get(f.id);
+    if (!c) return [];
+    const info = (typeof c.cmd_info === 'string' ? JSON.parse(c.cmd_info) : c.cmd_info) as Record<
+      string,
+      unknown
+    > | null;
+    return [{ ...f, what: commandFailedText(c.cmd_type, info?.cmd, f.detail) }];
+  });
+  if (told.length === 0) return;
   await sql`
     INSERT INTO alerts (dedupe_key, company_id, car_id, car_data_id, kind, what, happened_at, created_at)
-    SELECT 'command_failed:' || c.id, c.company_id, c.car_id, c.car_data_id, 'command_failed',
-           CASE WHEN c.cmd_type = 'set_engine_boot_permission' AND c.cmd_info ->> 'cmd' = '1'
-                THEN 'エンジン始動の禁止' WHEN c.cmd_type = 'set_engine_boot_permission' THEN 'エンジン始動の許可'
-                ELSE c.cmd_type END || 'に失敗しました' || CASE WHEN f.detail <> '' THEN '（' || f.detail || '）' ELSE '' END,
-           f.time, ${now}
-    FROM unnest(${failures.map((f) => f.id)}::bigint[], ${failures.map((f) => f.detail)}::text[],
-                ${failures.map((f) => f.time)}::timestamptz[]) AS f(id, detail, time)
+    SELECT 'command_failed:' || c.id, c.company_id, c.car_id, c.car_data_id, 'command_failed', f.what, f.time, ${now}
+    FROM unnest(${told.map((f) => f.id)}::bigint[], ${told.map((f) => f.what)}::text[],
+                ${told.map((f) => f.time)}::timestamptz[]) AS f(id, what, time)
     JOIN reserved_commands c ON c.id = f.id
-    WHERE c.car_id IS NOT NULL
     ON CONFLICT (dedupe_key) DO NOTHING`.execute(db);
 }

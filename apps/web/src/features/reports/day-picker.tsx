@@ -9,6 +9,8 @@ export function DayPicker({ value, onChange }: { value: string; onChange(day: st
     <Group gap="xs" align="flex-end" wrap="nowrap">
       <Button
         variant="default"
+        flex="none"
+        px="sm"
         leftSection={<IconChevronLeft size={16} />}
         onClick={() => onChange(shiftJstDay(value, -1))}
       >
@@ -28,6 +30,8 @@ export function DayPicker({ value, onChange }: { value: string; onChange(day: st
       />
       <Button
         variant="default"
+        flex="none"
+        px="sm"
         rightSection={<IconChevronRight size={16} />}
         onClick={() => onChange(shiftJstDay(value, 1))}
         disabled={value >= today}

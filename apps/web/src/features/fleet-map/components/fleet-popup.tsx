@@ -1,5 +1,5 @@
 import { fleetStateColors, fleetStateLabels } from '@fleet/contract';
-import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCurrentLocation } from '@tabler/icons-react';
 import { Popup } from 'react-leaflet';
 import { Link } from 'react-router';
@@ -24,7 +24,7 @@ export function FleetPopup({
   const { car } = item;
   return (
     <Popup position={[item.lat, item.lng]} offset={[0, -4]} eventHandlers={{ remove: onClose }}>
-      <Stack gap={4} miw={180} data-testid="fleet-popup">
+      <Stack gap={4} miw={250} data-testid="fleet-popup">
         <Text fw={700}>{car.car_number || car.car_id}</Text>
         <Text size="xs" c="dimmed">
           {car.car_id}・{car.company_name ?? ''}
@@ -41,18 +41,21 @@ export function FleetPopup({
             {car.address}
           </Text>
         )}
-        <Anchor component={Link} to={paths.car.detail(car.car_id, car.car_data_id ?? '')} size="sm">
-          {T.detail}
-        </Anchor>
-        <Button
-          size="xs"
-          variant={following ? 'filled' : 'light'}
-          leftSection={<IconCurrentLocation size={14} />}
-          onClick={onFollow}
-          aria-pressed={following}
-        >
-          {following ? T.unfollow : T.follow}
-        </Button>
+        {/* The link and the follow switch share a line: a taller popup would pan the map when it opens. */}
+        <Group gap="xs" justify="space-between" wrap="nowrap">
+          <Anchor component={Link} to={paths.car.detail(car.car_id, car.car_data_id ?? '')} size="sm">
+            {T.detail}
+          </Anchor>
+          <Button
+            size="compact-xs"
+            variant={following ? 'filled' : 'light'}
+            leftSection={<IconCurrentLocation size={12} />}
+            onClick={onFollow}
+            aria-pressed={following}
+          >
+            {following ? T.unfollow : T.follow}
+          </Button>
+        </Group>
       </Stack>
     </Popup>
   );

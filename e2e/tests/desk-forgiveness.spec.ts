@@ -1,7 +1,7 @@
 import { expectNoSeriousViolations } from '../support/axe';
 import { expect, loginAs, loginWithForm, test } from '../support/fixtures';
 import { apiAs, choose, uniqueId, uniqueImei } from '../support/master-data';
-import { demoTerminal, sendBatch } from '../support/terminal';
+import { demoTerminal, drive, sendBatch } from '../support/terminal';
 
 /**
  * The desk-side walk's findings (docs/console.md): a side menu that fits 1366×768 with every entry clickable,
@@ -166,7 +166,9 @@ test.describe(() => {
     await expectNoSeriousViolations(page, 'ログイン');
     await loginWithForm(page, 'tokyo-manager');
     await expect(page).toHaveURL(/\/car\/car_list/);
+    // A vehicle that has just driven: its badges (走行中, 接続中), route, trip and charts are on the screens checked.
     const t = demoTerminal(3);
+    await sendBatch(page.request, t, drive(new Date(Date.now() - 6 * 60_000), 5));
     const screens: [string, string, string][] = [
       ['車両一覧', '/car/car_list', '車両一覧'],
       ['車両マップ', '/car/car_map', '車両マップ'],
@@ -179,6 +181,7 @@ test.describe(() => {
       await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
       await expect(page.getByText('読み込み中…')).toHaveCount(0);
       await expectNoSeriousViolations(page, name);
+      await page.screenshot({ path: shot(`daily-${path.split('/')[2]}`) });
     }
   });
 });

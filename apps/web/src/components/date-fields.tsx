@@ -56,7 +56,7 @@ function JapaneseDateInput({ withTime, ...p }: DateFieldProps & { withTime: bool
         withAsterisk={p.required}
         clearable={p.clearable}
         leftSection={<IconCalendar size={16} aria-hidden />}
-        w={p.w ?? (withTime ? 190 : 150)}
+        w={p.w ?? (withTime ? 215 : 160)}
         data-testid={p['data-testid']}
       />
     </DatesProvider>

@@ -89,7 +89,7 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
           if (cmd === '0') submit().catch(() => undefined);
         }}
       >
-        <Group align="flex-end" mb="md">
+        <Group align="flex-end" mb="md" gap="sm">
           <Select
             label={T.requests.command}
             data={[
@@ -99,9 +99,9 @@ function RequestForm({ carId, carNumber }: { carId: string; carNumber: string })
             value={cmd}
             onChange={(v) => setCmd(v ?? cmd)}
             allowDeselect={false}
-            w={180}
+            w={170}
           />
-          <DateTimeField label={T.requests.executeAt} value={at} onChange={setAt} error={fieldError} required />
+          <DateTimeField label={T.requests.executeAt} value={at} onChange={setAt} error={fieldError} required w={205} />
           {cmd === '1' ? (
             <ProhibitButton
               leftSection={<IconCalendarPlus size={16} />}

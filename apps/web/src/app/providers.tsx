@@ -3,7 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiClientError } from '../lib/api-error';
-import { cssVariablesResolver, theme } from './theme';
+import { theme } from './theme';
+import './theme.css';
 
 export const createQueryClient = () =>
   new QueryClient({
@@ -20,7 +21,7 @@ export const createQueryClient = () =>
 
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
+    <MantineProvider theme={theme} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -1,4 +1,4 @@
-import { Badge, createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { Badge, createTheme, type MantineColorsTuple } from '@mantine/core';
 
 const brand: MantineColorsTuple = [
   '#e8f1ff',
@@ -31,26 +31,5 @@ export const theme = createTheme({
     Badge: Badge.extend({
       styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } },
     }),
-  },
-});
-
-/**
- * Colours that follow the colour scheme (the system's setting, MantineProvider's 'auto'): `--app-surface` is
- * the page behind the cards (a light grey by day, near black in the dark), `--app-border` a frame's line,
- * `--app-brand-text` the logo's lettering on the page, `--app-muted-text` quiet text that must still read at 4.5:1.
- */
-export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
-  variables: {},
-  light: {
-    '--app-surface': t.colors.gray[0],
-    '--app-border': t.colors.gray[3],
-    '--app-brand-text': brand[8],
-    '--app-muted-text': t.colors.gray[7],
-  },
-  dark: {
-    '--app-surface': t.colors.dark[8],
-    '--app-border': t.colors.dark[4],
-    '--app-brand-text': brand[3],
-    '--app-muted-text': t.colors.dark[1],
   },
 });

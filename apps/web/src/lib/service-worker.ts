@@ -6,8 +6,7 @@
 export const SW_URL = '/sw.js';
 
 export function registerServiceWorker() {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  const register = () => void navigator.serviceWorker.register(SW_URL).catch(() => undefined);
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  // Refused outside a secure context (plain http to another host): the console then runs without it.
+  if ('serviceWorker' in navigator)
+    addEventListener('load', () => navigator.serviceWorker.register(SW_URL).catch(() => undefined));
 }

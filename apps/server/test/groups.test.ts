@@ -1,4 +1,5 @@
 import {
+  me,
   accountGroups,
   accountGroupsUpdate,
   carGroups,
@@ -107,12 +108,14 @@ describe('group filters and a group-limited account', () => {
     const summary = await t.call(fleetSummary, { from: '2026-11-23', to: '2026-11-23' }, 'staffA');
     expect(summary.body.rows.map((r) => r.car_id)).toEqual(['car-a']);
     expect((await t.call(carGroups, { car_id: 'car-a2' }, 'staffA')).status).toBe(404);
-    // A limited account does not change groups.
+    // A limited account does not change groups, and /api/me says so (the console then offers none).
     const own = await t.call(groupAdd, { info: { name: '抜け道' } }, 'staffA');
     expect(own.status).toBe(403);
+    expect((await t.call(me, {}, 'staffA')).body.groups_limited).toBe(true);
     // Freed: the whole company again.
     await t.call(accountGroupsUpdate, { account_id: accounts.staffA.account_id, group_ids: null }, 'adminA');
     expect((await t.call(carListCount, listQuery, 'staffA')).body.count).toBe(2);
+    expect((await t.call(me, {}, 'staffA')).body.groups_limited).toBe(false);
   });
 
   it('a limit survives the deletion of its last group: the account then sees no vehicle', async () => {

@@ -73,6 +73,7 @@ describe(meCall.path, () => {
         car_data_id: null,
         car_device_id: null,
       },
+      groups_limited: false,
     });
   });
 

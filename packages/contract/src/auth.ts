@@ -70,6 +70,8 @@ export const MeResponse = z.object({
   /** Until when this session may prohibit without a new step-up; null: not stepped up. */
   stepped_up_until: z.string().nullable(),
   selection: z.record(z.string(), z.string().nullable()),
+  /** Limited to vehicle groups (docs/groups.md): it may not change groups, so the console offers none. */
+  groups_limited: z.boolean(),
 });
 /**
  * Step-up before a prohibit (docs/engine-control.md): the password again (and the one-time code where

@@ -98,6 +98,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         engine_control: access.engine_control,
         stepped_up_until: steppedUp?.toISOString() ?? null,
         selection,
+        groups_limited: access.groups !== null,
       };
     },
   });

@@ -5,6 +5,15 @@ const labels = (actor: { account_id: string; role: number; company_id: string | 
   menuFor(actor).flatMap((g) => g.items.map((i) => i.label));
 
 describe('menuFor (docs/product.md §2, §6)', () => {
+  it('leaves the group screen out for a manager limited to groups (he may not change them)', () => {
+    const manager = { account_id: 'm', role: 1, company_id: 'c' };
+    const entries = (groupsLimited: boolean) =>
+      menuFor(manager, { groupsLimited }).flatMap((g) => g.items.map((i) => i.label));
+    expect(entries(false)).toContain('拠点・部署');
+    expect(entries(true)).not.toContain('拠点・部署');
+    expect(entries(true)).toContain('ゾーン');
+  });
+
   it('gives the super admin every entry', () => {
     expect(labels({ account_id: 'a', role: 0, company_id: null })).toEqual([
       '車両一覧',

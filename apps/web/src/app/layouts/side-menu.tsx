@@ -2,8 +2,10 @@ import { capabilities, roleLabel, type Actor } from '@fleet/contract';
 import { Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconBuildingStore, IconCar, IconDeviceMobile, IconLogout, IconSettings, IconUsers } from '@tabler/icons-react';
 import { useLocalStorage } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
+import { ownGroupsLimitedQuery } from '../../features/account/api';
 import { paths } from '../../lib/paths';
 import { shellTexts } from '../../lib/texts';
 
@@ -15,8 +17,11 @@ interface MenuGroup {
   items: { label: string; to: string }[];
 }
 
-/** The side menu of docs/product.md §2, exactly the entries each role may see (§6). */
-export function menuFor(actor: Actor): MenuGroup[] {
+/**
+ * The side menu of docs/product.md §2, exactly the entries each role may see (§6); an account limited to
+ * vehicle groups has no group screen (it may not change groups).
+ */
+export function menuFor(actor: Actor, opts: { groupsLimited?: boolean } = {}): MenuGroup[] {
   const caps = capabilities(actor);
   const groups: MenuGroup[] = [
     {
@@ -27,7 +32,7 @@ export function menuFor(actor: Actor): MenuGroup[] {
         { label: t.carMap, to: paths.car.map },
         { label: t.report, to: paths.car.report },
         { label: t.zones, to: paths.car.zones },
-        ...(caps.editCarsAndCustomers ? [{ label: t.groups, to: paths.car.groups }] : []),
+        ...(caps.editCarsAndCustomers && !opts.groupsLimited ? [{ label: t.groups, to: paths.car.groups }] : []),
         { label: t.alerts, to: paths.alerts },
         ...(caps.registerCarsAndCustomers
           ? [
@@ -131,7 +136,8 @@ export function SideMenu({
   onLogout(): void;
   onNavigate(): void;
 }) {
-  const groups = menuFor(actor);
+  const groupsLimited = useQuery(ownGroupsLimitedQuery()).data ?? false;
+  const groups = menuFor(actor, { groupsLimited });
   const { pathname } = useLocation();
   const active = activeGroupOf(groups, pathname);
   // Groups fold by their header and the choice is kept; moving to a screen opens its group.

@@ -28,6 +28,14 @@ export const ownCompanyNameQuery = () =>
     select: (m) => m.company_name,
   });
 
+/** Whether the signed-in account is limited to vehicle groups (it then changes no group). */
+export const ownGroupsLimitedQuery = () =>
+  queryOptions({
+    queryKey: accountKeys.me(),
+    queryFn: ({ signal }) => callApi(me, {}, { signal }),
+    select: (m) => m.groups_limited,
+  });
+
 export const accountDetailQuery = (account_id: string) =>
   queryOptions({
     queryKey: accountKeys.detail(account_id),

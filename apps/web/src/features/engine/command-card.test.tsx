@@ -18,6 +18,7 @@ const me = (engine_control: boolean, stepped_up_until: string | null = null) => 
   engine_control,
   stepped_up_until,
   selection: {},
+  groups_limited: false,
 });
 
 const command = (over: Partial<ReservedCommand> = {}): ReservedCommand => ({

@@ -17,6 +17,7 @@ const me = (engine_control: boolean) => ({
   engine_control,
   stepped_up_until: null,
   selection: {},
+  groups_limited: false,
 });
 
 const request = (over: Partial<ReservationRequest>): ReservationRequest => ({

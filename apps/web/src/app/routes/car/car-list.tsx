@@ -10,6 +10,7 @@ import {
 } from '@fleet/contract';
 import { Alert, Badge, Button, Group, Paper, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { GroupSelect } from '../../../components/group-select';
@@ -17,6 +18,7 @@ import { useListStore } from '../../../components/list-shell/list-state';
 import { ListShell, type ListColumn } from '../../../components/list-shell/list-shell';
 import { PageHeader } from '../../../components/page-header';
 import { StatusBadge } from '../../../components/status-badge';
+import { ownGroupsLimitedQuery } from '../../../features/account/api';
 import { BulkTemplate } from '../../../features/areas/bulk-template';
 import { carKeys } from '../../../features/car/api';
 import { ConnectionBadge, DeviceStateBadge, EngineLineBadge, RunningBadge } from '../../../features/car/state-badges';
@@ -97,6 +99,8 @@ function BulkBar({ selected, onClear }: { selected: Set<string>; onClear(): void
   const [done, setDone] = useState('');
   const companyId = useListStore((s) => s.queries[carKeys.all[0]]?.companyId ?? null);
   const carIds = [...selected];
+  // An account limited to groups may not change groups: zones and templates only.
+  const groupsLimited = useQuery(ownGroupsLimitedQuery()).data ?? false;
   const finish = (message: string) => {
     setDone(message);
     onClear();
@@ -113,7 +117,7 @@ function BulkBar({ selected, onClear }: { selected: Set<string>; onClear(): void
           <Text size="sm" fw={600} mr="xs">
             {carIds.length ? B.selected(carIds.length) : B.none}
           </Text>
-          <BulkGroup carIds={carIds} companyId={companyId} onDone={finish} />
+          {!groupsLimited && <BulkGroup carIds={carIds} companyId={companyId} onDone={finish} />}
           <BulkZones carIds={carIds} companyId={companyId} onDone={finish} />
           <BulkTemplate carIds={carIds} onDone={finish} />
           {carIds.length > 0 && (

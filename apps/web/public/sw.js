@@ -7,10 +7,12 @@ const OFFLINE_CACHE = 'fleet-offline-v1';
 const OFFLINE_URL = '/offline.html';
 
 self.addEventListener('install', (event) => {
+  // The offline page is a convenience: a failed fetch of it must not keep push notifications from working.
   event.waitUntil(
     caches
       .open(OFFLINE_CACHE)
       .then((cache) => cache.add(new Request(OFFLINE_URL, { cache: 'reload' })))
+      .catch(() => undefined)
       .then(() => self.skipWaiting()),
   );
 });

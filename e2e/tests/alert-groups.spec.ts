@@ -75,6 +75,12 @@ test.beforeAll(async ({ request }) => {
   expect(limit.status, JSON.stringify(limit.body)).toBe(200);
 });
 
+// The vehicle goes when the spec is done: the specs after it count the demo fleet's vehicles.
+test.afterAll(async ({ request }) => {
+  const admin = await apiAs(request, 'admin');
+  expect((await admin.call('/api/car_delete', { car_id: carId, isDelete: true })).status).toBe(200);
+});
+
 test('a group’s notification settings: recipients and a zone enter, refused without a recipient, kept', async ({
   page,
 }) => {

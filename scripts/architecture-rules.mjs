@@ -102,16 +102,19 @@ function listedTriggers(root) {
   const file = path.join(root, 'db', 'triggers.json');
   const listed = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
   const dir = path.join(root, 'db', 'migrations');
-  const created = new Set(
-    existsSync(dir)
-      ? readdirSync(dir)
-          .filter((f) => f.endsWith('.ts'))
-          .flatMap((f) => [
-            ...readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE (?:OR REPLACE )?TRIGGER (\w+)/g),
-          ])
-          .map(([, name]) => name)
-      : [],
-  );
+  // The triggers the migrations leave, in their order: a later DROP TRIGGER takes one away again.
+  const created = new Set();
+  const migrations = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .sort()
+    : [];
+  for (const f of migrations)
+    for (const [, verb, name] of readFileSync(path.join(dir, f), 'utf8').matchAll(
+      /(CREATE (?:OR REPLACE )?|DROP )TRIGGER (?:IF EXISTS )?(\w+)/g,
+    ))
+      if (verb.startsWith('DROP')) created.delete(name);
+      else created.add(name);
   const names = new Set(listed.map((t) => t.name));
   const problems = [
     ...[...created].filter((n) => !names.has(n)).map((n) => `trigger ${n} is not listed in db/triggers.json`),

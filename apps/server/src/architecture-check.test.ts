@@ -64,6 +64,14 @@ describe('triggers', () => {
       'trigger cars_touch is not listed in db/triggers.json',
     ]);
   });
+  it('takes a trigger a later migration drops off the list it checks', () => {
+    const root = tree({
+      ...migration,
+      'db/migrations/2026_12_02_090000_b.ts': 'sql`DROP TRIGGER cars_touch ON cars`;\n',
+      'db/migrations/index.ts': "export const m = {\n  '2026_12_01_090000_a': a,\n  '2026_12_02_090000_b': b,\n};\n",
+    });
+    expect(checkArchitecture(root).problems).toEqual([]);
+  });
   it('catches a listed trigger that no migration creates', () => {
     const root = tree({ ...migration, 'db/migrations/2026_12_01_090000_a.ts': '', 'db/triggers.json': listed({}) });
     expect(checkArchitecture(root).problems).toEqual([

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.js';
 
 /**
  * The channel every new, acknowledged or deleted alert is signalled on, with its company ('' for none):
- * by the trigger alerts_signal at commit, whoever wrote it (migration 2026_12_28_200000). The live
+ * by the triggers alerts_signal_insert, _update and _delete at commit, whoever wrote it (migration 2026_12_28_200000). The live
  * stream's alert count listens (live/live-hub.ts).
  */
 export const ALERT_CHANNEL = 'fleet_alerts';

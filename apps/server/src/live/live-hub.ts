@@ -23,7 +23,7 @@ import type { LiveRecord } from '../telemetry/latest-state.repository.js';
  * on every instance, so a stream can stop before it would push it.
  *
  * So do the alert signals (`fleet_alerts`, a company per new, acknowledged or deleted alert), which the
- * database sends by itself (trigger alerts_signal) at commit: on PostgreSQL on the same LISTEN
+ * database sends by itself (triggers alerts_signal_*) at commit: on PostgreSQL on the same LISTEN
  * connection; on PGlite through its own LISTEN, since the writer is the ingest's or a call's
  * transaction, not the app's signal.
  */

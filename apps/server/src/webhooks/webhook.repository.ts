@@ -137,6 +137,14 @@ export async function enqueueWebhookEvents(db: Db, events: readonly WebhookEvent
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** Which of these types any enabled receiver wants: lets a caller skip building events nobody hears. */
+export async function webhookTypesWanted<T extends WebhookEventType>(db: Db, types: readonly T[]): Promise<Set<T>> {
+  const { rows } = await sql<{ type: T }>`
+    SELECT t.type FROM unnest(${[...types]}::text[]) AS t(type)
+    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.enabled AND w.events @> jsonb_build_array(t.type))`.execute(db);
+  return new Set(rows.map((r) => r.type));
+}
+
 /** Whether any enabled receiver wants the type: lets a caller skip building events nobody hears. */
 export async function anyWebhookWants(db: Db, type: WebhookEventType): Promise<boolean> {
   const row = await db

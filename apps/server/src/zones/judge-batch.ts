@@ -1,7 +1,7 @@
 import type { DeviceRecord } from '@fleet/contract';
 import { recordAlerts, type NewAlert } from '../alerts/alerts.repository.js';
 import type { Db } from '../db/database.js';
-import { enqueueWebhookEvents } from '../webhooks/webhook.repository.js';
+import { enqueueWebhookEvents, webhookTypesWanted } from '../webhooks/webhook.repository.js';
 import { step, zoneDistance, type GpsPoint, type ZoneState } from './judge.js';
 import { zonesAt, type CompanyZones } from './zone-index.js';
 import { saveZoneStates, zoneStatesOf, zoneTokens, type StoredZoneState } from './zones.repository.js';
@@ -150,23 +150,28 @@ export async function judgeZones(
   if (alerts.length) {
     const now = batches[0]?.now ?? new Date();
     await recordAlerts(trx, alerts, now);
+    // The events only when a receiver wants them: a busy fleet's crossings are many, receivers few.
+    const wanted = await webhookTypesWanted(trx, ['zone.enter', 'zone.exit'] as const);
+    const typeOf = (a: NewAlert) => (a.kind === 'zone_enter' ? ('zone.enter' as const) : ('zone.exit' as const));
     await enqueueWebhookEvents(
       trx,
-      alerts.map((a) => ({
-        id: a.dedupe_key,
-        type: a.kind === 'zone_enter' ? ('zone.enter' as const) : ('zone.exit' as const),
-        company_id: a.company_id,
-        at: a.happened_at,
-        data: {
-          car_id: a.car_id,
-          car_data_id: a.car_data_id,
-          zone_id: a.zone_id,
-          zone_name: a.zone_name,
-          what: a.what,
-          happened_at: a.happened_at.toISOString(),
-          position: { lat: a.lat, lng: a.lng },
-        },
-      })),
+      alerts
+        .filter((a) => wanted.has(typeOf(a)))
+        .map((a) => ({
+          id: a.dedupe_key,
+          type: typeOf(a),
+          company_id: a.company_id,
+          at: a.happened_at,
+          data: {
+            car_id: a.car_id,
+            car_data_id: a.car_data_id,
+            zone_id: a.zone_id,
+            zone_name: a.zone_name,
+            what: a.what,
+            happened_at: a.happened_at.toISOString(),
+            position: { lat: a.lat, lng: a.lng },
+          },
+        })),
       now,
     );
   }

@@ -45,6 +45,7 @@ import * as zonesAlerts from './2026_12_25_090000_zones_alerts.js';
 import * as vehicleGroups from './2026_12_26_090000_vehicle_groups.js';
 import * as groupNotifyAlertSignals from './2026_12_28_200000_group_notify_alert_signals.js';
 import * as cancelReasonCodes from './2026_12_28_500000_cancel_reason_codes.js';
+import * as alertSignalPerStatement from './2026_12_29_090000_alert_signal_per_statement.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_28_100000_group_zones': groupZones,
   '2026_12_28_200000_group_notify_alert_signals': groupNotifyAlertSignals,
   '2026_12_28_500000_cancel_reason_codes': cancelReasonCodes,
+  '2026_12_29_090000_alert_signal_per_statement': alertSignalPerStatement,
 };

@@ -72,7 +72,7 @@ test('運行日報: a day of a vehicle, its totals, map, tables, other days and 
   await loginAs(page, 'tokyo-admin', `/car/car_daily_report/${t.car_id}/${t.imei}?date=${DAY}`);
   await expect(page).toHaveTitle(/運行日報/);
   await expect(page.getByRole('tab', { name: '運行日報' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByLabel('日付')).toHaveValue(DAY);
+  await expect(page.getByLabel('日付')).toHaveValue(DAY.replace(/-/g, '/'));
 
   await expect(page.getByTestId('daily-走行距離')).toHaveText(/^10\.\d km$/);
   await expect(page.getByTestId('daily-停車回数')).toHaveText('3回');

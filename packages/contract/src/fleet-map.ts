@@ -19,13 +19,16 @@ export const fleetStateLabels: Record<FleetState, string> = {
   offline: '通信途絶',
   outside: 'エリア外',
 };
-/** Marker colours, also the list's badges. */
+/**
+ * Marker colours, also the list's badges: dark enough that the white label of the fleet list's badge reads at 4.5:1 or better (WCAG AA), and the
+ * same shades the console's filled badges use (apps/web/src/app/accessibility.css).
+ */
 export const fleetStateColors: Record<FleetState, string> = {
-  moving: '#2f9e44',
-  stopped: '#1c7ed6',
-  prohibited: '#e03131',
-  offline: '#868e96',
-  outside: '#f08c00',
+  moving: '#247635',
+  stopped: '#1971c2',
+  prohibited: '#c92a2a',
+  offline: '#5c636a',
+  outside: '#ad5700',
 };
 /** A terminal not heard from for this long counts as 通信途絶 even without a disconnect record. */
 export const FLEET_OFFLINE_MINUTES = 30;

@@ -35,6 +35,8 @@ interface DateFieldProps {
   required?: boolean;
   clearable?: boolean;
   w?: number;
+  /** The last day that may be picked (YYYY-MM-DD). */
+  max?: string;
   'data-testid'?: string;
 }
 
@@ -55,6 +57,7 @@ function JapaneseDateInput({ withTime, ...p }: DateFieldProps & { withTime: bool
         required={p.required}
         withAsterisk={p.required}
         clearable={p.clearable}
+        maxDate={p.max}
         leftSection={<IconCalendar size={16} aria-hidden />}
         w={p.w ?? (withTime ? 215 : 160)}
         data-testid={p['data-testid']}

@@ -1,8 +1,9 @@
 import { alertKindLabels, type AlertRow } from '@fleet/contract';
-import { Badge, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DateField } from '../../components/date-fields';
 import { ListTable, tableOf, type ListColumn } from '../../components/list-shell/list-table';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
@@ -61,8 +62,8 @@ export function AlertInbox() {
           checked={unacknowledged}
           onChange={(e) => setUnacknowledged(e.currentTarget.checked)}
         />
-        <TextInput type="date" label={t.from} value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={170} />
-        <TextInput type="date" label={t.to} value={to} onChange={(e) => setTo(e.currentTarget.value)} w={170} />
+        <DateField label={t.from} value={from} onChange={setFrom} clearable />
+        <DateField label={t.to} value={to} onChange={setTo} clearable />
       </Group>
       <ListTable columns={columns} rowKey={(a) => a.alert_id} {...tableOf(q)} empty={t.empty} minWidth={800} wrap />
     </Stack>

@@ -1,7 +1,8 @@
 import { carEventLabels, type CarEvent } from '@fleet/contract';
-import { Alert, Badge, Group, Skeleton, Stack, Text, TextInput, Timeline } from '@mantine/core';
+import { Alert, Badge, Group, Skeleton, Stack, Text, Timeline } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DateField } from '../../components/date-fields';
 import { QueryState } from '../../components/edit-shell/detail-shell';
 import { formatDateTime } from '../../lib/format';
 import { carEventsQuery } from './api';
@@ -25,7 +26,7 @@ export function CarTimeline({ carDataId }: { carDataId: string }) {
   const q = useQuery(carEventsQuery(carDataId, day, day));
   return (
     <Stack gap="sm">
-      <TextInput type="date" label={t.day} value={day} onChange={(e) => setDay(e.currentTarget.value)} w={170} />
+      <DateField label={t.day} value={day} onChange={setDay} />
       <QueryState query={q} loading={<Skeleton h={120} />}>
         {(data) =>
           data.events.length === 0 ? (

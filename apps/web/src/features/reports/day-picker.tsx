@@ -1,6 +1,7 @@
 import { jstDayOf, jstDayRange, shiftJstDay, tripLabels } from '@fleet/contract';
-import { Button, Group, TextInput } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { DateField } from '../../components/date-fields';
 
 /** A day in Japan (YYYY-MM-DD) with 前日 / 翌日; no day after today. */
 export function DayPicker({ value, onChange }: { value: string; onChange(day: string): void }) {
@@ -16,17 +17,14 @@ export function DayPicker({ value, onChange }: { value: string; onChange(day: st
       >
         {tripLabels.previousDay}
       </Button>
-      <TextInput
-        type="date"
+      <DateField
         label={tripLabels.date}
         value={value}
         max={today}
-        onChange={(e) => {
-          const v = e.currentTarget.value;
+        onChange={(v) => {
           if (jstDayRange(v)) onChange(v);
         }}
-        flex="0 1 170px"
-        miw={0}
+        w={140}
       />
       <Button
         variant="default"

@@ -11,9 +11,10 @@ import {
   type SortDir,
   type SummaryPreset,
 } from '@fleet/contract';
-import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { CompanySelect } from '../../components/company-select';
+import { DateField } from '../../components/date-fields';
 import { GroupSelect } from '../../components/group-select';
 import { ListTable, type ListColumn } from '../../components/list-shell/list-table';
 import { ApiClientError, messageOf } from '../../lib/api-client';
@@ -94,19 +95,17 @@ export function FleetSummary() {
             />
             {preset === CUSTOM && (
               <>
-                <TextInput
-                  type="date"
+                <DateField
                   label={T.from}
                   value={custom.from}
                   error={fieldError.from}
-                  onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
+                  onChange={(from) => setCustom({ ...custom, from })}
                 />
-                <TextInput
-                  type="date"
+                <DateField
                   label={T.to}
                   value={custom.to}
                   error={fieldError.to}
-                  onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })}
+                  onChange={(to) => setCustom({ ...custom, to })}
                 />
               </>
             )}

@@ -1,6 +1,7 @@
 import { errorMessages, parseDateBound, telemetryMessages } from '@fleet/contract';
-import { Alert, Button, Chip, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Chip, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import { DateTimeField } from '../../../components/date-fields';
 import { FollowSize } from '../../../components/map/follow-size';
 import { MapHost } from '../../../components/map/map-host';
 import { RouteLayer } from '../../../components/map/route-layer';
@@ -48,18 +49,12 @@ function RangeBar(p: {
         <Group gap="sm" align="flex-end" wrap="wrap">
           {p.preset === 'custom' && (
             <>
-              <TextInput
-                type="datetime-local"
+              <DateTimeField
                 label={T.from}
                 value={p.custom.from}
-                onChange={(e) => p.onCustom({ ...p.custom, from: e.currentTarget.value })}
+                onChange={(from) => p.onCustom({ ...p.custom, from })}
               />
-              <TextInput
-                type="datetime-local"
-                label={T.to}
-                value={p.custom.to}
-                onChange={(e) => p.onCustom({ ...p.custom, to: e.currentTarget.value })}
-              />
+              <DateTimeField label={T.to} value={p.custom.to} onChange={(to) => p.onCustom({ ...p.custom, to })} />
             </>
           )}
           <Button variant="default" onClick={p.onRefresh} loading={p.fetching}>

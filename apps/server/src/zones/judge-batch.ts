@@ -31,6 +31,8 @@ export interface ZoneFinding {
   what: string;
 }
 
+const NONE: readonly number[] = [];
+
 const wordOf = (kind: ZoneFinding['kind'], name: string) =>
   kind === 'zone_enter' ? `ゾーン「${name}」に入りました` : `ゾーン「${name}」から出ました`;
 
@@ -86,48 +88,52 @@ export async function judgeZones(
     if (!batch) continue;
     const initial = new Map(states);
     const seen = new Set(states.keys());
+    const found: ZoneFinding[] = out.get(car.car_id) ?? [];
+    const judge = (i: number, p: GpsPoint, d: number) => {
+      const zone = zones.zones[i]!;
+      const result = step(states.get(i), p, d);
+      if (result.state) {
+        states.set(i, result.state);
+        seen.add(i);
+      } else states.delete(i);
+      if (!result.crossing) return;
+      const c = result.crossing;
+      const finding: ZoneFinding = {
+        kind: c.kind,
+        zone_id: zone.zone_id,
+        zone_name: zone.name,
+        at: new Date(c.point.at),
+        position: { lat: c.point.lat, lng: c.point.lng },
+        what: wordOf(c.kind, zone.name),
+      };
+      found.push(finding);
+      alerts.push({
+        dedupe_key: `${c.kind}:${car.car_id}:${zone.zone_id}:${finding.at.toISOString()}`,
+        company_id: car.company_id,
+        car_id: car.car_id,
+        car_data_id: car.car_data_id,
+        kind: c.kind,
+        what: finding.what,
+        zone_id: zone.zone_id,
+        zone_name: zone.name,
+        lat: c.point.lat,
+        lng: c.point.lng,
+        happened_at: finding.at,
+      });
+    };
     const { records, times } = batch.order;
     for (let r = 0; r < records.length; r++) {
       const rec = records[r]!;
       if (rec.type !== 'gps') continue;
       const p: GpsPoint = { lat: rec.lat, lng: rec.lng, at: times[r]! };
-      const near = assigned?.size ? zones.index!.search(p.lng, p.lat, p.lng, p.lat, (i) => assigned.has(i)) : [];
-      const todo = new Set([...near, ...states.keys()]);
-      const nearSet = new Set(near);
-      for (const i of todo) {
-        const zone = zones.zones[i]!;
-        const d = nearSet.has(i) ? zoneDistance(zone.shape, p) : Infinity;
-        const result = step(states.get(i), p, d);
-        if (result.state) states.set(i, result.state);
-        else states.delete(i);
-        if (result.state) seen.add(i);
-        if (result.crossing) {
-          const c = result.crossing;
-          const finding: ZoneFinding = {
-            kind: c.kind,
-            zone_id: zone.zone_id,
-            zone_name: zone.name,
-            at: new Date(c.point.at),
-            position: { lat: c.point.lat, lng: c.point.lng },
-            what: wordOf(c.kind, zone.name),
-          };
-          out.set(car.car_id, [...(out.get(car.car_id) ?? []), finding]);
-          alerts.push({
-            dedupe_key: `${c.kind}:${car.car_id}:${zone.zone_id}:${finding.at.toISOString()}`,
-            company_id: car.company_id,
-            car_id: car.car_id,
-            car_data_id: car.car_data_id,
-            kind: c.kind,
-            what: finding.what,
-            zone_id: zone.zone_id,
-            zone_name: zone.name,
-            lat: c.point.lat,
-            lng: c.point.lng,
-            happened_at: finding.at,
-          });
-        }
-      }
+      const near = assigned?.size ? zones.index!.search(p.lng, p.lat, p.lng, p.lat, (i) => assigned.has(i)) : NONE;
+      // Most points are near no zone and in none: nothing to judge.
+      if (near.length === 0 && states.size === 0) continue;
+      for (const i of near) judge(i, p, zoneDistance(zones.zones[i]!.shape, p));
+      // The zones it is in or on its way in or out of, and not near any more: a point far beyond them.
+      if (states.size > 0) for (const i of [...states.keys()]) if (!near.includes(i)) judge(i, p, Infinity);
     }
+    if (found.length) out.set(car.car_id, found);
     for (const i of seen) {
       const s = states.get(i);
       const was = initial.get(i);

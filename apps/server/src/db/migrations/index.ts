@@ -46,6 +46,7 @@ import * as vehicleGroups from './2026_12_26_090000_vehicle_groups.js';
 import * as groupNotifyAlertSignals from './2026_12_28_200000_group_notify_alert_signals.js';
 import * as cancelReasonCodes from './2026_12_28_500000_cancel_reason_codes.js';
 import * as alertSignalPerStatement from './2026_12_29_090000_alert_signal_per_statement.js';
+import * as alertsWithoutCarLock from './2026_12_29_100000_alerts_without_car_lock.js';
 
 /** Every migration, in order. Forward only: there are no down migrations. */
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_28_200000_group_notify_alert_signals': groupNotifyAlertSignals,
   '2026_12_28_500000_cancel_reason_codes': cancelReasonCodes,
   '2026_12_29_090000_alert_signal_per_statement': alertSignalPerStatement,
+  '2026_12_29_100000_alerts_without_car_lock': alertsWithoutCarLock,
 };

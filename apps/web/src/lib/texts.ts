@@ -45,12 +45,6 @@ export const shellTexts = {
   },
   loading: '読み込み中…',
   /** Leaving a form with changes not saved (components/edit-shell/leave-guard.tsx). */
-  leaveGuard: {
-    title: '未保存の変更',
-    message: '保存していない変更があります。破棄して移動しますか？',
-    leave: '破棄して移動する',
-    stay: '編集を続ける',
-  },
   /** Browser tab titles (「車両一覧 | フリートコンソール」), one per screen of the router. */
   titles: {
     login: 'ログイン',
@@ -97,18 +91,6 @@ export const shellTexts = {
     companyAdd: '加盟店登録',
     companyDetail: '加盟店詳細',
     companyEdit: '加盟店編集',
-  },
-  list: {
-    columns: '表示項目',
-    empty: '登録されているデータがありません。',
-    emptyFiltered: '検索条件に一致するデータがありません。',
-    selectPage: 'このページの行をすべて選択',
-    selectRow: (label: string) => `${label} を選択`,
-    searchItem: '検索項目',
-    searchText: '検索キーワード',
-    clearText: 'キーワードを消去',
-    search: '検索',
-    showDeleted: '削除済みも表示',
   },
   /** A record form's submit button. */
   form: {

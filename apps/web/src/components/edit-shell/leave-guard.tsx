@@ -1,9 +1,14 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router';
-import { shellTexts } from '../../lib/texts';
 
-const t = shellTexts.leaveGuard;
+/** Its texts live here, with the forms' code, not in the shell's texts every screen loads first. */
+const t = {
+  title: '未保存の変更',
+  message: '保存していない変更があります。破棄して移動しますか？',
+  leave: '破棄して移動する',
+  stay: '編集を続ける',
+};
 
 /**
  * Nothing typed is lost by a click: while `dirty`, moving to another screen asks first (in the console's

@@ -1,11 +1,11 @@
 import { Button, Checkbox, Group, Popover, Select, Stack, Switch, TextInput, UnstyledButton } from '@mantine/core';
 import { IconColumns, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { shellTexts } from '../../lib/texts';
+import { listTexts } from './list-texts';
 import { CompanySelect } from '../company-select';
 import type { SavedListQuery } from './list-state';
 
-const t = shellTexts.list;
+const t = listTexts;
 
 /** The search row of a list: column and keyword, company, column chooser, switches, deleted switch. */
 export function ListSearchBar({

@@ -2,7 +2,7 @@ import type { Call } from '@fleet/contract';
 import type { ReactNode } from 'react';
 import { Paper } from '@mantine/core';
 import type { Takes } from '../../lib/api-client';
-import { shellTexts } from '../../lib/texts';
+import { listTexts } from './list-texts';
 import type { ListFilterBody, ListPageBody } from './list-calls';
 import { isFiltered } from './list-state';
 import { ListSearchBar } from './list-search-bar';
@@ -76,7 +76,7 @@ export function ListShell<Row, C extends Call & Takes<C, ListFilterBody>, L exte
         pending={list.pending}
         fetching={list.fetching}
         error={list.error}
-        empty={isFiltered(q) ? shellTexts.list.emptyFiltered : (props.emptyMessage ?? shellTexts.list.empty)}
+        empty={isFiltered(q) ? listTexts.emptyFiltered : (props.emptyMessage ?? listTexts.empty)}
         sort={{ item: q.sort_item, dir: q.sort_dir, onSort: list.sortBy }}
         minWidth={props.minWidth}
         compact={props.compact}

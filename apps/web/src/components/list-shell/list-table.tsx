@@ -9,6 +9,12 @@ import { shellTexts } from '../../lib/texts';
 import { CARDS_MEDIA, ListCards } from './list-cards';
 import { ListPagination } from './list-pagination';
 
+/** The row selection's labels (only lists with a bulk action select rows). */
+const selectionTexts = {
+  page: 'このページの行をすべて選択',
+  row: (label: string) => `${label} を選択`,
+};
+
 export interface ListColumn<Row> {
   /** Sort key sent to the server; omit for a column that cannot be sorted. */
   sortKey?: string;
@@ -112,7 +118,7 @@ function PageCheckbox<Row>({
   return (
     <Checkbox
       size="xs"
-      aria-label={shellTexts.list.selectPage}
+      aria-label={selectionTexts.page}
       checked={picked > 0 && picked === keys.length}
       indeterminate={picked > 0 && picked < keys.length}
       disabled={keys.length === 0}
@@ -212,7 +218,7 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
                       <Table.Td data-no-link>
                         <Checkbox
                           size="xs"
-                          aria-label={shellTexts.list.selectRow(selection.label(row))}
+                          aria-label={selectionTexts.row(selection.label(row))}
                           checked={selection.selected.has(key)}
                           onChange={(e) => {
                             const next = new Set(selection.selected);

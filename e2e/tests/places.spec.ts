@@ -14,10 +14,19 @@ const HOME = { lat: 35.7101, lng: 139.7771 };
 const OFFICE = { lat: 35.6812, lng: 139.7671 };
 const HOUR = 3_600_000;
 
-/** Two nights parked at HOME and the day between at OFFICE, a point a minute, ending an hour ago. */
+/**
+ * Two nights parked at HOME and the day between at OFFICE, a point a minute, on Japan's clock whatever
+ * the hour the test runs: HOME from 19:40 to 09:00, OFFICE from 09:10 to 17:40, HOME again from 17:50,
+ * ending at the last 09:00 (JST) at least ten minutes ago. (Counted back from the run's own hour, the
+ * nights fell at OFFICE in an evening run.)
+ */
 function twoNights(): Record<string, unknown>[] {
   const records: Record<string, unknown>[] = [];
-  let now = Date.now() - 40 * HOUR;
+  const JST = 9 * HOUR;
+  const midnight = Math.floor((Date.now() + JST) / (24 * HOUR)) * 24 * HOUR - JST;
+  let end = midnight + 9 * HOUR;
+  if (end > Date.now() - 10 * 60_000) end -= 24 * HOUR;
+  let now = end - (13 + 1 / 3 + 8.5 + 15 + 1 / 6) * HOUR - 20 * 60_000;
   const park = (p: { lat: number; lng: number }, hours: number) => {
     for (const end = now + hours * HOUR; now < end; now += 60_000)
       records.push({ type: 'gps', time: new Date(now).toISOString(), ...p, speed: 0, heading: 0, satellites: 9 });
@@ -34,11 +43,11 @@ function twoNights(): Record<string, unknown>[] {
         satellites: 9,
       });
   };
-  park(HOME, 14);
+  park(HOME, 13 + 1 / 3);
   drive(HOME, OFFICE);
-  park(OFFICE, 9);
+  park(OFFICE, 8.5);
   drive(OFFICE, HOME);
-  park(HOME, 15);
+  park(HOME, 15 + 1 / 6);
   return records;
 }
 

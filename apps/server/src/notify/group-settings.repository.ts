@@ -1,80 +1,30 @@
 import {
-  defaultItemChannels,
   groupNotifyItemKeys,
   notifyItemKeys,
-  notifyItems,
   zoneNotifyKeys,
-  type GroupNotifyItemKey,
   type GroupNotifySettings,
-  type NotifyItemChannels,
-  type NotifyItemSetting,
   type NotifyKey,
 } from '@fleet/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { groupSettings, readSettings, toChannels, toItems, writeSettings } from './stored-settings.js';
 import type { Subscriber } from './subscriber.js';
-
-type StoredItems = Partial<Record<string, Partial<NotifyItemSetting>>>;
-type StoredChannels = Partial<Record<string, { mail?: boolean; push?: boolean }>>;
-
-const paramOf = (k: GroupNotifyItemKey) => (k === 'zone_enter' || k === 'zone_exit' ? null : notifyItems[k].param);
-
-/** Stored group items as the API shows them: every item present, params at their defaults when unused. */
-function toGroupItems(stored: StoredItems | null | undefined) {
-  const out = {} as Record<GroupNotifyItemKey, NotifyItemSetting>;
-  for (const k of groupNotifyItemKeys) {
-    const s = stored?.[k];
-    const meta = paramOf(k);
-    out[k] = {
-      enable: s?.enable === true,
-      param: meta ? (typeof s?.param === 'number' ? s.param : meta.default) : null,
-    };
-  }
-  return out;
-}
-
-function toGroupChannels(stored: StoredChannels | null | undefined) {
-  const out = {} as Record<GroupNotifyItemKey, NotifyItemChannels>;
-  for (const k of groupNotifyItemKeys) {
-    const c = stored?.[k];
-    const d = defaultItemChannels();
-    out[k] = {
-      mail: typeof c?.mail === 'boolean' ? c.mail : d.mail,
-      push: typeof c?.push === 'boolean' ? c.push : d.push,
-    };
-  }
-  return out;
-}
 
 /** A group's settings; a group that never saved any: everything off, nobody told. */
 export async function getGroupNotify(db: Db, groupId: string): Promise<GroupNotifySettings> {
-  const row = await db
-    .selectFrom('group_notify_settings')
-    .select(['items', 'channels'])
-    .where('group_id', '=', groupId)
-    .executeTakeFirst();
+  const { items, channels } = await readSettings(db, groupSettings, groupId);
   const recipients = await db
     .selectFrom('group_notify_recipients')
     .select('account_id')
     .where('group_id', '=', groupId)
     .orderBy('account_id')
     .execute();
-  return {
-    ...toGroupItems(row?.items),
-    channels: toGroupChannels(row?.channels),
-    account_ids: recipients.map((r) => r.account_id),
-  };
+  return { ...items, channels, account_ids: recipients.map((r) => r.account_id) };
 }
 
 /** Replaces a group's settings and recipients (in the caller's transaction). */
 export async function saveGroupNotify(db: Db, groupId: string, s: GroupNotifySettings, now: Date): Promise<void> {
-  const items = JSON.stringify(Object.fromEntries(groupNotifyItemKeys.map((k) => [k, s[k]])));
-  const channels = JSON.stringify(Object.fromEntries(groupNotifyItemKeys.map((k) => [k, s.channels[k]])));
-  await db
-    .insertInto('group_notify_settings')
-    .values({ group_id: groupId, items, channels, updated_at: now })
-    .onConflict((oc) => oc.column('group_id').doUpdateSet({ items, channels, updated_at: now }))
-    .execute();
+  await writeSettings(db, groupSettings, groupId, s, { updated_at: now });
   await db.deleteFrom('group_notify_recipients').where('group_id', '=', groupId).execute();
   if (s.account_ids.length)
     await db
@@ -144,8 +94,8 @@ export async function findGroupSubscribers(
     .orderBy('a.account_id')
     .execute();
   for (const r of rows) {
-    const all = toGroupItems(r.items);
-    const channels = toGroupChannels(r.channels);
+    const all = toItems(groupNotifyItemKeys, r.items);
+    const channels = toChannels(groupNotifyItemKeys, r.channels);
     const sub: Subscriber = {
       account_id: r.account_id,
       name: r.name,

@@ -1,68 +1,28 @@
 import {
-  defaultItemChannels,
   defaultNotifySettings,
   notifyItemKeys,
-  notifyItems,
-  type NotifyItemChannels,
   type NotifyItemKey,
   zoneNotifyKeys,
-  type NotifyItemSetting,
   type NotifySettings,
 } from '@fleet/contract';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import { findGroupSubscribers, groupSubscriberExists } from './group-settings.repository.js';
+import { accountSettings, readSettings, toChannels, toItems, writeSettings } from './stored-settings.js';
 import { seesCar, type Subscriber } from './subscriber.js';
 
-type StoredItems = Partial<Record<string, Partial<NotifyItemSetting>>>;
-
-/** Stored items as the API shows them: every item present, params of unused items null. */
-function toItems(stored: StoredItems | null | undefined): Record<NotifyItemKey, NotifyItemSetting> {
-  const defaults = defaultNotifySettings();
-  const out = {} as Record<NotifyItemKey, NotifyItemSetting>;
-  for (const key of notifyItemKeys) {
-    const s = stored?.[key];
-    const param = notifyItems[key].param && typeof s?.param === 'number' ? s.param : defaults[key].param;
-    out[key] = { enable: s?.enable === true, param };
-  }
-  return out;
-}
-
-type StoredChannels = Partial<Record<string, { mail?: boolean; push?: boolean }>>;
-
-/** Stored channels as the API shows them: an item saved before channels existed goes by mail only. */
-function toChannels(stored: StoredChannels | null | undefined): Record<NotifyItemKey, NotifyItemChannels> {
-  const out = {} as Record<NotifyItemKey, NotifyItemChannels>;
-  for (const key of notifyItemKeys) {
-    const c = stored?.[key];
-    const d = defaultItemChannels();
-    out[key] = {
-      mail: typeof c?.mail === 'boolean' ? c.mail : d.mail,
-      push: typeof c?.push === 'boolean' ? c.push : d.push,
-    };
-  }
-  return out;
-}
-
 export async function getNotifySettings(db: Db, accountId: string): Promise<NotifySettings> {
-  const row = await db
-    .selectFrom('notification_settings')
-    .select(['email', 'message_id', 'items', 'channels'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const { row, items, channels } = await readSettings(db, accountSettings, accountId);
   if (!row) return defaultNotifySettings();
-  return { email: row.email, messageId: row.message_id, ...toItems(row.items), channels: toChannels(row.channels) };
+  return { email: row.email, messageId: row.message_id, ...items, channels };
 }
 
 export async function saveNotifySettings(db: Db, accountId: string, s: NotifySettings): Promise<void> {
-  const items = JSON.stringify(Object.fromEntries(notifyItemKeys.map((k) => [k, s[k]])));
-  const channels = JSON.stringify(Object.fromEntries(notifyItemKeys.map((k) => [k, s.channels[k]])));
-  const values = { email: s.email, message_id: s.messageId, items, channels, updated_at: sql<Date>`now()` };
-  await db
-    .insertInto('notification_settings')
-    .values({ account_id: accountId, ...values })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-    .execute();
+  await writeSettings(db, accountSettings, accountId, s, {
+    email: s.email,
+    message_id: s.messageId,
+    updated_at: sql<Date>`now()`,
+  });
 }
 
 /**
@@ -109,8 +69,8 @@ export async function findSubscribers(
     to: r.email.trim() || r.account_email,
     role: r.role,
     company_id: r.company_id,
-    items: toItems(r.items),
-    channels: toChannels(r.channels),
+    items: toItems(notifyItemKeys, r.items),
+    channels: toChannels(notifyItemKeys, r.channels),
     zones: null,
     cars: r.group_cars === null ? null : new Set(r.group_cars),
     via: null,

@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { urlForDatabase } from './databases.js';
 import { callAs, createSignedInApp, fleet, login, type SignedInApp } from './helper.js';
-import { sendBatch, terminalA } from './telemetry-support.js';
+import { openLive, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
  * The header's unacknowledged count, live (docs/zones.md "Alerts"): the live stream with
@@ -56,58 +56,18 @@ interface CountStream {
 /** Opens the alert-count stream (a ticket, as the console's EventSource does) and reads its events. */
 async function openCounts(base: string, token: string, topics = 'alerts'): Promise<CountStream> {
   const ticket = (await callAs(t.app, token, liveTicket, {})).body.ticket;
-  const controller = new AbortController();
-  const res = await fetch(`${base}${LIVE_PATH}?topics=${topics}&ticket=${encodeURIComponent(ticket)}`, {
-    signal: controller.signal,
-  });
-  expect(res.status).toBe(200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: { event: string; data: unknown }[] = [];
-  const waiting = new Set<() => void>();
-  let finished = false;
-  void (async () => {
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) events.push({ event, data: JSON.parse(data) });
-          for (const w of waiting) w();
-        }
-      }
-    } catch {
-      // Aborted by the test.
-    } finally {
-      finished = true;
-      for (const w of waiting) w();
-    }
-  })();
+  const live = await openLive(`${base}${LIVE_PATH}?topics=${topics}&ticket=${encodeURIComponent(ticket)}`);
+  const { events } = live;
   return {
     events,
-    close: () => controller.abort(),
+    close: live.close,
     count: (n) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the count ${n}: not within 20 s`)), 20_000);
-        const check = () => {
-          const last = events.filter((e) => e.event === ALERT_LIVE_EVENT).at(-1);
-          if ((last?.data as { unacknowledged?: number } | undefined)?.unacknowledged === n) {
-            clearTimeout(timer);
-            waiting.delete(check);
-            resolve(events);
-          } else if (finished) {
-            clearTimeout(timer);
-            reject(new Error(`the stream ended before the count ${n}`));
-          }
-        };
-        waiting.add(check);
-        check();
-      }),
+      live.until(() => {
+        const last = events.filter((e) => e.event === ALERT_LIVE_EVENT).at(-1);
+        if ((last?.data as { unacknowledged?: number } | undefined)?.unacknowledged === n) return events;
+        if (live.finished()) throw new Error(`the stream ended before the count ${n}`);
+        return undefined;
+      }, `the count ${n}`),
   };
 }
 

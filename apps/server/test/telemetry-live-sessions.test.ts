@@ -17,7 +17,7 @@ import {
   seedFixtures,
   type TestApp,
 } from './helper.js';
-import { sendBatch, terminalA } from './telemetry-support.js';
+import { openLive, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
  * A live stream ends with the session it was opened with, on every instance at
@@ -90,63 +90,19 @@ interface Stream {
 
 /** Opens the live stream of a session on an instance and reads its snapshot. */
 async function openStream(base: string, token: string): Promise<Stream> {
-  const controller = new AbortController();
-  const res = await fetch(`${base}${LIVE_PATH}`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: controller.signal,
-  });
-  expect(res.status).toBe(200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: Stream['events'] = [];
-  const waiting = new Set<() => void>();
-  let buffer = '';
-  let finished = false;
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) events.push({ event, data: JSON.parse(data) });
-          for (const w of waiting) w();
-        }
-      }
-    } catch {
-      // Aborted by the test, or the connection was cut: the stream is over either way.
-    } finally {
-      finished = true;
-      for (const w of waiting) w();
-    }
-  })();
-  const until = <T>(found: () => T | undefined, what: string) =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${what}: not within 20 s`)), 20_000);
-      const check = () => {
-        const v = found();
-        if (v === undefined) return;
-        clearTimeout(timer);
-        waiting.delete(check);
-        resolve(v);
-      };
-      waiting.add(check);
-      check();
-    });
+  const live = await openLive(`${base}${LIVE_PATH}`, { authorization: `Bearer ${token}` });
+  const { events, until } = live;
   const stream: Stream = {
     events,
     position: (lat) =>
       until(() => {
         const e = events.find((e) => e.event === 'state' && (e.data as LiveState).lat === lat);
         if (e) return e.data as LiveState;
-        if (finished) throw new Error(`the stream ended before the position ${lat}`);
+        if (live.finished()) throw new Error(`the stream ended before the position ${lat}`);
         return undefined;
       }, `the position ${lat}`),
-    ended: () => until(() => (finished ? true : undefined), 'the end of the stream').then(() => undefined),
-    close: () => controller.abort(),
+    ended: () => until(() => (live.finished() ? true : undefined), 'the end of the stream').then(() => undefined),
+    close: live.close,
   };
   await until(() => events.find((e) => e.event === 'snapshot'), 'the snapshot');
   return stream;

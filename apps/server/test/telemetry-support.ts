@@ -1,5 +1,6 @@
 import type { DeviceBatchResponse, DeviceRecordInput } from '@fleet/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { Db } from '../src/db/database.js';
 import { fleet } from './helper.js';
 
@@ -53,3 +54,72 @@ export async function count(
 
 export const latest = (db: Db, imei: string) =>
   db.selectFrom('device_latest_state').selectAll().where('car_data_id', '=', imei).executeTakeFirst();
+
+/** An open live stream (SSE) and the events read from it so far. */
+export interface LiveReader {
+  events: { event: string; data: unknown }[];
+  /** Whether the stream is over: ended by the server, cut, or closed by the test. */
+  finished: () => boolean;
+  /**
+   * Resolves with what `found` returns once it returns something, checked now and on every event and at
+   * the end; fails when `found` throws, or after 20 s.
+   */
+  until: <T>(found: () => T | undefined, what: string) => Promise<T>;
+  close: () => void;
+}
+
+/** Opens the live stream at `url` (a 200 expected) and reads its events as they come. */
+export async function openLive(url: string, headers: Record<string, string> = {}): Promise<LiveReader> {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers, signal: controller.signal });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: LiveReader['events'] = [];
+  const waiting = new Set<() => void>();
+  let buffer = '';
+  let finished = false;
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+          for (const w of waiting) w();
+        }
+      }
+    } catch {
+      // Aborted by the test, or the connection was cut: the stream is over either way.
+    } finally {
+      finished = true;
+      for (const w of waiting) w();
+    }
+  })();
+  const until = <T>(found: () => T | undefined, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what}: not within 20 s`)), 20_000);
+      const check = () => {
+        let v: T | undefined;
+        try {
+          v = found();
+        } catch (e) {
+          clearTimeout(timer);
+          waiting.delete(check);
+          reject(e as Error);
+          return;
+        }
+        if (v === undefined) return;
+        clearTimeout(timer);
+        waiting.delete(check);
+        resolve(v);
+      };
+      waiting.add(check);
+      check();
+    });
+  return { events, finished: () => finished, until, close: () => controller.abort() };
+}

@@ -30,11 +30,15 @@ export function batchRecords(plan: IngestPlan, terminal: number, batch: number):
     const s = batch * plan.recordsPerBatch + k;
     const time = new Date(plan.start + s * 1000).toISOString();
     if (k % 10 === 9) out.push({ type: 'battery', time, voltage: 12.4, percentage: 80 - s / 1000 });
-    else {
-      const lat = 35.6 + (terminal % 100) * 0.002 + s * 0.00005;
-      const lng = 139.6 + Math.floor(terminal / 100) * 0.002 + s * 0.00003;
-      out.push({ type: 'gps', time, lat, lng, speed: 40, heading: 45, satellites: 10, accuracy: 5 });
-    }
+    else out.push({ type: 'gps', time, ...trackAt(terminal, s), speed: 40, heading: 45, satellites: 10, accuracy: 5 });
   }
   return out;
+}
+
+/** Where a terminal is at its `s`-th second: north-east at about 22 km/h, each terminal on a track of its own. */
+export function trackAt(terminal: number, s: number): { lat: number; lng: number } {
+  return {
+    lat: 35.6 + (terminal % 100) * 0.002 + s * 0.00005,
+    lng: 139.6 + Math.floor(terminal / 100) * 0.002 + s * 0.00003,
+  };
 }

@@ -1,12 +1,8 @@
 import { ALERT_LIVE_EVENT, LIVE_PATH, alertAck, alertList, carZonesUpdate, liveTicket, zoneAdd } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { openDatabase, type Database } from '../src/db/database.js';
-import { urlForDatabase } from './databases.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs, createSignedInApp, fleet, login, type SignedInApp } from './helper.js';
-import { openLive, sendBatch, terminalA } from './telemetry-support.js';
+import { openLive, secondInstance, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
  * The header's unacknowledged count, live (docs/zones.md "Alerts"): the live stream with
@@ -15,34 +11,18 @@ import { openLive, sendBatch, terminalA } from './telemetry-support.js';
  * and LISTEN connection; PGlite: a second app in the same process), the alerts made by the ingest on
  * one, acknowledged on the other, the streams open on both.
  */
-const onPostgres = !!inject('databaseUrl');
-
 let t: SignedInApp;
+let two: Awaited<ReturnType<typeof secondInstance>>;
 let other: FastifyInstance;
-let second: Database | undefined;
 let bases: string[];
-
-const baseOf = async (app: FastifyInstance) => {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-};
 
 beforeAll(async () => {
   t = await createSignedInApp();
-  let db = t.db;
-  if (onPostgres) {
-    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(t.db);
-    second = await openDatabase({ url: urlForDatabase(inject('databaseUrl'), rows[0]!.name), poolSize: 2 });
-    db = second.db;
-  }
-  other = await buildApp({ db, config: t.config, logger: false });
-  await other.ready();
-  bases = [await baseOf(t.app), await baseOf(other)];
+  two = await secondInstance(t);
+  ({ other, bases } = two);
 });
 afterAll(async () => {
-  await other?.close();
-  await second?.close();
+  await two?.close();
   await t?.close();
 });
 

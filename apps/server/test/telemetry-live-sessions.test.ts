@@ -1,12 +1,9 @@
 import { accountDelete, accountUpdate, LIVE_PATH, logout, passwordReset, type LiveState } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { subscribeChannel } from '../src/db/channel.js';
-import { openDatabase, poolOf, type Database } from '../src/db/database.js';
+import { poolOf, type Database } from '../src/db/database.js';
 import { LIVE_CHANNEL, LIVE_HUB_CHANNELS } from '../src/live/live-hub.js';
-import { urlForDatabase } from './databases.js';
 import {
   FIXTURE_PASSWORD,
   callAs,
@@ -17,7 +14,7 @@ import {
   seedFixtures,
   type TestApp,
 } from './helper.js';
-import { openLive, sendBatch, terminalA } from './telemetry-support.js';
+import { openLive, secondInstance, sendBatch, terminalA } from './telemetry-support.js';
 
 /**
  * A live stream ends with the session it was opened with, on every instance at
@@ -30,33 +27,20 @@ import { openLive, sendBatch, terminalA } from './telemetry-support.js';
 const onPostgres = !!inject('databaseUrl');
 
 let t: TestApp;
+let two: Awaited<ReturnType<typeof secondInstance>>;
 let other: FastifyInstance;
 let second: Database | undefined;
 /** Where each instance listens: [the first, the second]. */
 let bases: string[];
 
-const baseOf = async (app: FastifyInstance) => {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-};
-
 beforeAll(async () => {
   t = await createTestApp({ env: { SESSION_CACHE: 'true' } });
   await seedFixtures(t.db);
-  let db = t.db;
-  if (onPostgres) {
-    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(t.db);
-    second = await openDatabase({ url: urlForDatabase(inject('databaseUrl'), rows[0]!.name), poolSize: 2 });
-    db = second.db;
-  }
-  other = await buildApp({ db, config: t.config, logger: false });
-  await other.ready();
-  bases = [await baseOf(t.app), await baseOf(other)];
+  two = await secondInstance(t);
+  ({ other, second, bases } = two);
 });
 afterAll(async () => {
-  await other?.close();
-  await second?.close();
+  await two?.close();
   await t?.close();
 });
 

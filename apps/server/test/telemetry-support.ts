@@ -1,7 +1,11 @@
 import type { DeviceBatchResponse, DeviceRecordInput } from '@fleet/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
-import type { Db } from '../src/db/database.js';
+import { sql } from 'kysely';
+import { expect, inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import { openDatabase, type Database, type Db } from '../src/db/database.js';
+import { urlForDatabase } from './databases.js';
 import { fleet } from './helper.js';
 
 /** Helpers of the telemetry tests: terminals of the fixture world talking to the gateway. */
@@ -122,4 +126,33 @@ export async function openLive(url: string, headers: Record<string, string> = {}
       check();
     });
   return { events, finished: () => finished, until, close: () => controller.abort() };
+}
+
+/** Where an app listens, on a free port of this machine. */
+async function baseOf(app: FastifyInstance) {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/**
+ * A second app instance on the test app's database (PostgreSQL: its own pool and LISTEN connection;
+ * PGlite: a second app in the same process), both listening: `bases` is [the first, the second].
+ */
+export async function secondInstance(t: { app: FastifyInstance; db: Db; config: Config }) {
+  let db = t.db;
+  let second: Database | undefined;
+  if (inject('databaseUrl')) {
+    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(t.db);
+    second = await openDatabase({ url: urlForDatabase(inject('databaseUrl'), rows[0]!.name), poolSize: 2 });
+    db = second.db;
+  }
+  const other = await buildApp({ db, config: t.config, logger: false });
+  await other.ready();
+  const bases = [await baseOf(t.app), await baseOf(other)];
+  const close = async () => {
+    await other.close();
+    await second?.close();
+  };
+  return { other, second, bases, close };
 }

@@ -1,5 +1,5 @@
 /** The believable demo fleet seeded on an empty database (never in production). */
-import type { TerminalProtocol } from '@fleet/contract';
+import type { TerminalProtocol, ZoneInfo } from '@fleet/contract';
 export const DEMO_PASSWORD = 'fleet-demo-2026';
 
 export const demoCompanies = [
@@ -215,3 +215,56 @@ export function demoFleet(): DemoFleetEntry[] {
     };
   });
 }
+
+/**
+ * The demo's 拠点・部署 (docs/groups.md) and zones (docs/zones.md), given to the groups: the simulator drives
+ * between real places (simulator/places.ts), so the vehicles pass through these zones and the alert inbox and
+ * タイムライン fill as the demo runs. Zones sit at places the browser tests' drives never touch (they use
+ * Tokyo Station, Skytree, Tokyo Tower and a zone of their own near Shin-Yokohama).
+ */
+export interface DemoGroup {
+  company_id: string;
+  name: string;
+  /** Indexes into demoFleet(). */
+  cars: number[];
+  zones: ZoneInfo[];
+}
+
+const square = (lat: number, lng: number, dLat: number, dLng: number) => [
+  { lat: lat - dLat, lng: lng - dLng },
+  { lat: lat - dLat, lng: lng + dLng },
+  { lat: lat + dLat, lng: lng + dLng },
+  { lat: lat + dLat, lng: lng - dLng },
+];
+
+export const demoGroups: DemoGroup[] = [
+  {
+    company_id: 'tokyo-mobility',
+    name: '湾岸営業所',
+    cars: [0, 1, 2, 3, 4, 5, 16, 17],
+    zones: [
+      { name: '豊洲配送センター', shape: 'circle', lat: 35.6456, lng: 139.7842, radius_m: 350, color: '#1c7ed6' },
+      { name: '有明物流センター', shape: 'circle', lat: 35.6346, lng: 139.7916, radius_m: 300, color: '#0ca678' },
+      { name: '羽田空港', shape: 'polygon', points: square(35.5494, 139.7798, 0.006, 0.008), color: '#e8590c' },
+    ],
+  },
+  {
+    company_id: 'tokyo-mobility',
+    name: '城西営業所',
+    cars: [6, 7, 8, 9, 10, 11, 18, 19],
+    zones: [
+      { name: '吉祥寺店', shape: 'circle', lat: 35.703, lng: 139.5797, radius_m: 250, color: '#7048e8' },
+      { name: '中野店', shape: 'circle', lat: 35.7056, lng: 139.6657, radius_m: 250, color: '#d6336c' },
+      { name: '二子玉川店', shape: 'circle', lat: 35.6117, lng: 139.6268, radius_m: 300, color: '#f59f00' },
+    ],
+  },
+  {
+    company_id: 'kanagawa-auto',
+    name: '横浜営業所',
+    cars: [12, 13, 14, 15],
+    zones: [
+      { name: '本牧ふ頭', shape: 'polygon', points: square(35.4187, 139.6769, 0.005, 0.006), color: '#1c7ed6' },
+      { name: '横浜中華街店', shape: 'circle', lat: 35.4423, lng: 139.6453, radius_m: 250, color: '#e03131' },
+    ],
+  },
+];

@@ -1,7 +1,10 @@
+import { ZoneInfo } from '@fleet/contract';
 import type { Db } from '../db/database.js';
 import { hashDeviceSecret } from '../credentials/device-secret.js';
 import { hashPassword } from '../credentials/password.js';
-import { DEMO_PASSWORD, demoAccounts, demoCompanies, demoFleet } from './demo-data.js';
+import { addCarsToGroup, insertGroup } from '../groups/groups.repository.js';
+import { insertZone, replaceGroupZones } from '../zones/zones.repository.js';
+import { DEMO_PASSWORD, demoAccounts, demoCompanies, demoFleet, demoGroups } from './demo-data.js';
 
 /** True when no account exists yet: the only time demo data is seeded. */
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -41,5 +44,18 @@ export async function seedDemo(db: Db, hashLog2N?: number): Promise<void> {
         })),
       )
       .execute();
+    // Groups with their vehicles and zones, through the same repository calls as the console's.
+    const now = new Date();
+    for (const g of demoGroups) {
+      const groupId = await insertGroup(trx, g.company_id, g.name, now);
+      await addCarsToGroup(
+        trx,
+        groupId,
+        g.cars.map((i) => fleet[i]!.car.car_id),
+      );
+      const zoneIds: string[] = [];
+      for (const z of g.zones) zoneIds.push(await insertZone(trx, g.company_id, ZoneInfo.parse(z), now));
+      await replaceGroupZones(trx, groupId, g.company_id, zoneIds);
+    }
   });
 }

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
 import { idField } from './fields.js';
+import { CountResponse, listFilter, paging } from './list.js';
 import { notifyItemKeys, notifyItems, type NotifyItemKey } from './notify.js';
 import { checkDateRange, dateRange, resolveDateRange } from './telemetry.js';
 import { timestamp } from './wire.js';
+import { OkResponse } from './auth.js';
 import { validationMessages as m } from './messages.js';
 
 /**
@@ -20,7 +22,8 @@ export const alertKindLabels: Record<AlertKind, string> = {
   command_failed: 'エンジン制御の失敗',
 };
 
-export const ALERT_LIST_MAX = 500;
+/** At most this many alerts are acknowledged by one alert_ack_many. */
+export const ALERT_ACK_MAX = 500;
 
 /** The text of a failed command's alert: what it was to do, and the terminal's reason when it gave one. */
 export function commandFailedText(cmdType: string, cmd: unknown, detail: string): string {
@@ -37,7 +40,11 @@ export const alertMessages = {
   notFound: 'アラートが見つかりません。',
   fetchFailed: 'アラートを取得できませんでした。管理者に問い合わせてください。',
   ackFailed: 'アラートを確認済みにできませんでした。管理者に問い合わせてください。',
+  noAlerts: 'アラートを選択してください',
+  tooManyAlerts: `一度に確認済みにできるアラートは${ALERT_ACK_MAX}件までです`,
 } as const;
+
+const alertIdField = () => z.string({ error: m.required }).regex(/^[1-9][0-9]{0,17}$/, m.invalid);
 
 export const AlertRow = z.object({
   alert_id: z.string(),
@@ -57,22 +64,49 @@ export const AlertRow = z.object({
 });
 export type AlertRow = z.infer<typeof AlertRow>;
 
+/**
+ * The inbox's filters and page, in the paging of the app's other lists (offset and limit, the total as
+ * `count`), newest first. `search_text` finds the vehicle as the vehicle list's search does: part of its
+ * car number (full-width or half-width, spaces and hyphens aside) or of its car id. A date range takes
+ * both ends or none, as every range of the app (docs/product.md §5).
+ */
+export const AlertListRequest = z
+  .object({
+    ...dateRange,
+    unacknowledged: z.boolean({ error: m.invalid }).optional().default(false),
+    kind: z.enum(alertKinds, { error: m.invalid }).optional(),
+    search_text: listFilter.search_text,
+    offset: paging.offset,
+    limit: paging.limit,
+  })
+  .superRefine(checkDateRange)
+  .transform(resolveDateRange);
+export type AlertListRequest = z.input<typeof AlertListRequest>;
 export const alertList = defineCall(
   '/api/alert_list',
-  z
-    .object({
-      ...dateRange,
-      unacknowledged: z.boolean({ error: m.invalid }).optional().default(false),
-    })
-    .superRefine(checkDateRange)
-    .transform(resolveDateRange),
-  z.object({ list: z.array(AlertRow), unacknowledged: z.number().int() }),
+  AlertListRequest,
+  CountResponse.extend({ list: z.array(AlertRow), unacknowledged: z.number().int() }),
 );
 export const alertCount = defineCall('/api/alert_count', z.object({}), z.object({ unacknowledged: z.number().int() }));
 export const alertAck = defineCall(
   '/api/alert_ack',
-  z.object({ alert_id: z.string({ error: m.required }).regex(/^[1-9][0-9]{0,17}$/, m.invalid) }),
+  z.object({ alert_id: alertIdField() }),
   z.object({ ok: z.boolean(), acked_at: timestamp(), acked_by: z.string() }),
+);
+/**
+ * Several alerts acknowledged at once, all or none: one id not in the caller's reach (another company's,
+ * another group's, unknown) refuses the call with 404 and nothing changes. Those acknowledged before keep
+ * their first acknowledger; `count` is how many this call acknowledged, at `acked_at` by `acked_by`.
+ */
+export const alertAckMany = defineCall(
+  '/api/alert_ack_many',
+  z.object({
+    alert_ids: z
+      .array(alertIdField(), { error: m.invalid })
+      .min(1, alertMessages.noAlerts)
+      .max(ALERT_ACK_MAX, alertMessages.tooManyAlerts),
+  }),
+  OkResponse.extend({ count: z.number().int(), acked_at: timestamp(), acked_by: z.string() }),
 );
 
 export const carEventTypes = ['zone_enter', 'zone_exit', 'trip_start', 'trip_end', 'alert', 'command'] as const;

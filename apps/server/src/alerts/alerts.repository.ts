@@ -1,8 +1,9 @@
 import type { AlertKind, AlertRow, FromDb } from '@fleet/contract';
-import { ALERT_LIST_MAX, commandFailedText } from '@fleet/contract';
+import { commandFailedText } from '@fleet/contract';
 import { sql } from 'kysely';
 import { inGroups } from '../access/visibility.js';
 import type { Db } from '../db/database.js';
+import { anyColumnMatches, type ListColumn } from '../http/list-query.js';
 
 /**
  * The channel every new, acknowledged or deleted alert is signalled on, with its company ('' for none):
@@ -41,6 +42,12 @@ export interface AlertQuery {
   from: string | null;
   to: string | null;
   unacknowledged: boolean;
+  kind?: AlertKind | undefined;
+  search_text: string;
+}
+export interface AlertPage extends AlertQuery {
+  offset: number;
+  limit: number;
 }
 
 /** Whose alerts: a company's (null: every company, the super admin's), a group-limited account's groups' vehicles only. */
@@ -56,10 +63,27 @@ const scoped = (db: Db, scope: AlertScope) => {
   return q;
 };
 
-/** Newest first, at most ALERT_LIST_MAX. */
-export async function listAlerts(db: Db, scope: AlertScope, query: AlertQuery): Promise<FromDb<typeof AlertRow>[]> {
-  let q = scoped(db, scope)
-    .innerJoin('cars as c', 'c.car_id', 'al.car_id')
+/** The vehicle's columns the inbox's search reads, matched as the vehicle list matches them. */
+const carSearch: ListColumn[] = [
+  { expr: sql.ref('c.car_number'), key: { expr: sql.ref('c.car_number_key') } },
+  { expr: sql.ref('c.car_id') },
+];
+
+/** The inbox's alerts in the scope with their vehicle, filtered: the same for the page and its count. */
+const filtered = (db: Db, scope: AlertScope, query: AlertQuery) => {
+  let q = scoped(db, scope).innerJoin('cars as c', 'c.car_id', 'al.car_id');
+  if (query.from) q = q.where('al.happened_at', '>=', new Date(query.from));
+  if (query.to) q = q.where('al.happened_at', '<=', new Date(query.to));
+  if (query.unacknowledged) q = q.where('al.acked_at', 'is', null);
+  if (query.kind) q = q.where('al.kind', '=', query.kind);
+  const search = anyColumnMatches(carSearch, query.search_text);
+  if (search) q = q.where(search);
+  return q;
+};
+
+/** One page, newest first. */
+export async function listAlerts(db: Db, scope: AlertScope, query: AlertPage): Promise<FromDb<typeof AlertRow>[]> {
+  const rows = await filtered(db, scope, query)
     .leftJoin('accounts as a', 'a.account_id', 'al.acked_by')
     .select([
       sql<string>`al.alert_id::text`.as('alert_id'),
@@ -76,12 +100,21 @@ export async function listAlerts(db: Db, scope: AlertScope, query: AlertQuery): 
       'al.acked_at',
       'al.acked_by',
       'a.name as acked_by_name',
-    ]);
-  if (query.from) q = q.where('al.happened_at', '>=', new Date(query.from));
-  if (query.to) q = q.where('al.happened_at', '<=', new Date(query.to));
-  if (query.unacknowledged) q = q.where('al.acked_at', 'is', null);
-  const rows = await q.orderBy('al.happened_at', 'desc').orderBy('al.alert_id', 'desc').limit(ALERT_LIST_MAX).execute();
+    ])
+    .orderBy('al.happened_at', 'desc')
+    .orderBy('al.alert_id', 'desc')
+    .offset(query.offset)
+    .limit(query.limit)
+    .execute();
   return rows.map((r) => ({ ...r, kind: r.kind as AlertKind }));
+}
+
+/** How many alerts the filter finds (every page). */
+export async function countAlerts(db: Db, scope: AlertScope, query: AlertQuery): Promise<number> {
+  const row = await filtered(db, scope, query)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function countUnacknowledged(db: Db, scope: AlertScope): Promise<number> {
@@ -117,6 +150,31 @@ export async function acknowledge(db: Db, alertId: string, scope: AlertScope, ac
       .where('alert_id', '=', alertId)
       .executeTakeFirst() as Promise<{ acked_at: Date; acked_by: string }>;
   return row;
+}
+
+/**
+ * The ids among `alertIds` in the scope, locked in id order until the transaction ends (so two bulk
+ * acknowledgements never wait on each other crosswise). Run in the transaction that acknowledges them.
+ */
+export async function lockAlertsInScope(db: Db, alertIds: readonly string[], scope: AlertScope): Promise<string[]> {
+  const rows = await scoped(db, scope)
+    .select(sql<string>`al.alert_id::text`.as('alert_id'))
+    .where(sql<boolean>`al.alert_id = any(${alertIds}::bigint[])`)
+    .orderBy('al.alert_id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.alert_id);
+}
+
+/** Acknowledges those of the alerts not acknowledged yet (the first acknowledgement stands); how many. */
+export async function acknowledgeAll(db: Db, alertIds: readonly string[], accountId: string, now: Date) {
+  const r = await db
+    .updateTable('alerts')
+    .set({ acked_at: now, acked_by: accountId })
+    .where(sql<boolean>`alert_id = any(${alertIds}::bigint[])`)
+    .where('acked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 /** A terminal's alerts in a time range, oldest first (the timeline). */

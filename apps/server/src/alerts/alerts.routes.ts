@@ -1,9 +1,16 @@
-import { alertAck, alertCount, alertList, alertMessages, carEvents } from '@fleet/contract';
+import { alertAck, alertAckMany, alertCount, alertList, alertMessages, carEvents } from '@fleet/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../access/route.js';
 import type { AppContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { acknowledge, countUnacknowledged, listAlerts } from './alerts.repository.js';
+import {
+  acknowledge,
+  acknowledgeAll,
+  countAlerts,
+  countUnacknowledged,
+  listAlerts,
+  lockAlertsInScope,
+} from './alerts.repository.js';
 import { carEventsOf } from './events.repository.js';
 
 /** The alert inbox and a vehicle's timeline (docs/zones.md); a group-limited account's: its groups' vehicles only. */
@@ -14,6 +21,7 @@ export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext) {
     auth: 'user',
     handler: async ({ body, access }) => ({
       list: await listAlerts(db, access, body),
+      count: await countAlerts(db, access, body),
       unacknowledged: await countUnacknowledged(db, access),
     }),
   });
@@ -29,6 +37,20 @@ export function registerAlertRoutes(app: FastifyInstance, ctx: AppContext) {
       const done = await acknowledge(db, body.alert_id, access, access.account_id, new Date());
       if (!done) throw notFound(alertMessages.notFound);
       return { ok: true, acked_at: done.acked_at, acked_by: done.acked_by };
+    },
+  });
+
+  registerCall(app, ctx, alertAckMany, {
+    auth: 'user',
+    handler: async ({ body, access }) => {
+      const ids = [...new Set(body.alert_ids)];
+      const now = new Date();
+      const count = await db.transaction().execute(async (trx) => {
+        // One alert out of reach (another company's, another group's, unknown) is 404 as for alert_ack, and nothing changes.
+        if ((await lockAlertsInScope(trx, ids, access)).length !== ids.length) throw notFound(alertMessages.notFound);
+        return acknowledgeAll(trx, ids, access.account_id, now);
+      });
+      return { ok: true, count, acked_at: now, acked_by: access.account_id };
     },
   });
 

@@ -79,7 +79,11 @@ export function listSearchOf<K extends string>(cfg: ListConfig<K>, filter: ListF
   const item = Number(filter.search_item);
   const key = cfg.search[item]?.key;
   if (key === undefined) throw badRequest(undefined, { search_item: fieldMessages.searchItem });
-  const column = cfg.columns[key];
+  return columnSearch(cfg.columns[key], item, text);
+}
+
+/** How one column is searched for a text already read (trimmed, NFKC). */
+function columnSearch(column: ListColumn, item: number, text: string): ListSearch {
   const search: ListSearch = { item, match: 'like', text: '', pattern: '', codes: [] };
   if (column.key) return { ...search, match: 'key', text };
   if (!column.labels) return { ...search, pattern: containsPattern(text) };
@@ -88,6 +92,17 @@ export function listSearchOf<K extends string>(cfg: ListConfig<K>, filter: ListF
     .filter(([code, label]) => code === text || label.toLowerCase().includes(needle))
     .map(([code]) => Number(code));
   return { ...search, match: 'codes', codes };
+}
+
+/**
+ * A search text matching any of several columns, each as a list's search matches it (a screen with one
+ * search box over a few columns, e.g. the alert inbox's vehicle); null without text.
+ */
+export function anyColumnMatches(columns: readonly ListColumn[], searchText: string): Expression<SqlBool> | null {
+  const text = searchText.normalize('NFKC').trim();
+  if (!text) return null;
+  const conditions = columns.map((c) => searchCondition(c, columnSearch(c, 0, text)));
+  return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
 }
 
 function searchCondition(column: ListColumn, search: ListSearch): Expression<SqlBool> {

@@ -143,6 +143,7 @@ import {
   alertList,
   alertCount,
   alertAck,
+  alertAckMany,
   carEvents,
 } from '@fleet/contract';
 import { FIXTURE_PASSWORD, accounts } from '../helper.js';
@@ -699,6 +700,7 @@ export const matrix: MatrixRow[] = [
   post(alertList, SIGNED_IN, none),
   post(alertCount, SIGNED_IN, none),
   post(alertAck, OWN_COMPANY, async (w, target) => ({ body: { alert_id: await alertOf(w, target) } })),
+  post(alertAckMany, OWN_COMPANY, async (w, target) => ({ body: { alert_ids: [await alertOf(w, target)] } })),
   post(carEvents, OWN_COMPANY, (_w, target) => ({ body: { car_data_id: fixtureOf(target).car_data_id, ...oneDay } })),
 
   // Telemetry ------------------------------------------------------------------------------

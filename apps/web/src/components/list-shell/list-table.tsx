@@ -101,6 +101,8 @@ export interface RowSelection<Row> {
   onChange(next: Set<string>): void;
   /** What a row's checkbox is called for a screen reader (its vehicle number). */
   label(row: Row): string;
+  /** Whether a row can be picked (an alert not yet acknowledged); by default every row. */
+  selectable?(row: Row): boolean;
 }
 
 /** The header checkbox: every row of the page picked, some, or none. */
@@ -113,7 +115,7 @@ function PageCheckbox<Row>({
   rowKey(row: Row): string | number;
   selection: RowSelection<Row>;
 }) {
-  const keys = rows.map((r) => String(rowKey(r)));
+  const keys = rows.filter((r) => selection.selectable?.(r) ?? true).map((r) => String(rowKey(r)));
   const picked = keys.filter((k) => selection.selected.has(k)).length;
   return (
     <Checkbox
@@ -216,17 +218,19 @@ export function ListTable<Row>(props: ListTableProps<Row>) {
                   >
                     {selection && (
                       <Table.Td data-no-link>
-                        <Checkbox
-                          size="xs"
-                          aria-label={selectionTexts.row(selection.label(row))}
-                          checked={selection.selected.has(key)}
-                          onChange={(e) => {
-                            const next = new Set(selection.selected);
-                            if (e.currentTarget.checked) next.add(key);
-                            else next.delete(key);
-                            selection.onChange(next);
-                          }}
-                        />
+                        {(selection.selectable?.(row) ?? true) && (
+                          <Checkbox
+                            size="xs"
+                            aria-label={selectionTexts.row(selection.label(row))}
+                            checked={selection.selected.has(key)}
+                            onChange={(e) => {
+                              const next = new Set(selection.selected);
+                              if (e.currentTarget.checked) next.add(key);
+                              else next.delete(key);
+                              selection.onChange(next);
+                            }}
+                          />
+                        )}
                       </Table.Td>
                     )}
                     {columns.map((c, i) => (

@@ -1,12 +1,12 @@
-import { alertAck, alertCount, alertList, carEvents } from '@fleet/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { alertAck, alertAckMany, alertCount, alertList, carEvents, type AlertListRequest } from '@fleet/contract';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../lib/api-client';
 import { useDomainMutation } from '../../lib/mutation';
 
 export const alertKeys = {
   all: ['alerts'] as const,
   lists: () => ['alerts', 'list'] as const,
-  list: (unacknowledged: boolean, from: string, to: string) => ['alerts', 'list', unacknowledged, from, to] as const,
+  list: (body: AlertListRequest) => ['alerts', 'list', body] as const,
   count: () => ['alerts', 'count'] as const,
   events: (carDataId: string, from: string, to: string) => ['alerts', 'events', carDataId, from, to] as const,
 };
@@ -14,10 +14,13 @@ export const alertKeys = {
 /** How often the badge and the inbox ask while the count is not pushed (the live stream is down). */
 export const ALERT_COUNT_INTERVAL_MS = 15_000;
 
-export const alertListQuery = (unacknowledged: boolean, from = '', to = '') =>
+/** One page of the inbox; `enabled` false (a range with one end) keeps the page shown before. */
+export const alertListQuery = (body: AlertListRequest, enabled = true) =>
   queryOptions({
-    queryKey: alertKeys.list(unacknowledged, from, to),
-    queryFn: ({ signal }) => callApi(alertList, { unacknowledged, from, to }, { signal }),
+    queryKey: alertKeys.list(body),
+    queryFn: ({ signal }) => callApi(alertList, body, { signal }),
+    enabled,
+    placeholderData: keepPreviousData,
     refetchInterval: ALERT_COUNT_INTERVAL_MS,
   });
 export const alertCountQuery = () =>
@@ -35,3 +38,5 @@ export const carEventsQuery = (car_data_id: string, from: string, to: string) =>
 
 export const useAckAlert = () =>
   useDomainMutation(alertKeys.all[0], (alert_id: string) => callApi(alertAck, { alert_id }));
+export const useAckAlerts = () =>
+  useDomainMutation(alertKeys.all[0], (alert_ids: string[]) => callApi(alertAckMany, { alert_ids }));

@@ -191,4 +191,24 @@ describe('judgement at ingest, the timeline and the inbox', () => {
     const events = (await t.call(carEvents, { car_data_id: fleet.A.car_data_id }, 'staffA')).body.events;
     expect(events.filter((e) => e.type === 'command').map((e) => e.what)).toEqual(['エンジン始動の許可：失敗しました']);
   });
+
+  it('leaves a zone on a batch reported far from every zone, and keeps its state through a batch without GPS', async () => {
+    const zone = (await t.call(zoneAdd, { info: { ...circle, name: '営業所' } }, 'adminA')).body.zone_id;
+    await t.call(carZonesUpdate, { car_id: fleet.A.car_id, zone_ids: [zone] }, 'adminA');
+    const at = (s: number) => new Date(Date.parse('2026-01-16T01:00:00Z') + s * 10_000).toISOString();
+    const inside = [0, 1].map((i) => ({ type: 'gps', time: at(i), lat: circle.lat, lng: circle.lng, speed: 0 }));
+    expect(reply(await sendBatch(t.app, terminalA, { seq: 601, records: inside })).accepted).toBe(2);
+    const battery = [{ type: 'battery', time: at(2), voltage: 12.5, percentage: 80 }];
+    expect(reply(await sendBatch(t.app, terminalA, { seq: 602, records: battery })).accepted).toBe(1);
+    // 20 km north: near no zone of the company, so the batch's search finds none; the state alone says it left.
+    const far = [3, 4].map((i) => ({ type: 'gps', time: at(i), lat: circle.lat + 0.18, lng: circle.lng, speed: 60 }));
+    expect(reply(await sendBatch(t.app, terminalA, { seq: 603, records: far })).accepted).toBe(2);
+    const events = (
+      await t.call(carEvents, { car_data_id: fleet.A.car_data_id, from: '2026-01-16', to: '2026-01-16' }, 'staffA')
+    ).body.events.filter((e) => e.zone_id === zone);
+    expect(events.map((e) => [e.type, e.at])).toEqual([
+      ['zone_enter', at(0)],
+      ['zone_exit', at(3)],
+    ]);
+  });
 });

@@ -33,6 +33,23 @@ export interface ZoneFinding {
 
 const NONE: readonly number[] = [];
 
+/** The assigned zones whose boxes meet the box of the batch's GPS points (none without a GPS point). */
+function zonesAround(zones: CompanyZones, records: readonly DeviceRecord[], assigned: ReadonlySet<number>) {
+  let minLat = Infinity;
+  let minLng = Infinity;
+  let maxLat = -Infinity;
+  let maxLng = -Infinity;
+  for (const rec of records) {
+    if (rec.type !== 'gps') continue;
+    if (rec.lat < minLat) minLat = rec.lat;
+    if (rec.lat > maxLat) maxLat = rec.lat;
+    if (rec.lng < minLng) minLng = rec.lng;
+    if (rec.lng > maxLng) maxLng = rec.lng;
+  }
+  if (minLat > maxLat) return NONE;
+  return zones.index!.search(minLng, minLat, maxLng, maxLat, (i) => assigned.has(i));
+}
+
 const wordOf = (kind: ZoneFinding['kind'], name: string) =>
   kind === 'zone_enter' ? `ゾーン「${name}」に入りました` : `ゾーン「${name}」から出ました`;
 
@@ -122,11 +139,21 @@ export async function judgeZones(
       });
     };
     const { records, times } = batch.order;
+    // One search of the index for the batch's track (its box), then each point against those few zones' boxes.
+    const candidates = assigned?.size ? zonesAround(zones, records, assigned) : NONE;
+    if (candidates.length === 0 && states.size === 0) continue;
+    const { boxes } = zones;
     for (let r = 0; r < records.length; r++) {
       const rec = records[r]!;
       if (rec.type !== 'gps') continue;
       const p: GpsPoint = { lat: rec.lat, lng: rec.lng, at: times[r]! };
-      const near = assigned?.size ? zones.index!.search(p.lng, p.lat, p.lng, p.lat, (i) => assigned.has(i)) : NONE;
+      const near = candidates.filter(
+        (i) =>
+          boxes[i * 4]! <= p.lng &&
+          p.lng <= boxes[i * 4 + 2]! &&
+          boxes[i * 4 + 1]! <= p.lat &&
+          p.lat <= boxes[i * 4 + 3]!,
+      );
       // Most points are near no zone and in none: nothing to judge.
       if (near.length === 0 && states.size === 0) continue;
       for (const i of near) judge(i, p, zoneDistance(zones.zones[i]!.shape, p));

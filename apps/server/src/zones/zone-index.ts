@@ -20,6 +20,8 @@ export interface CompanyZones {
   byId: Map<string, number>;
   /** null when the company has no zones. */
   index: Flatbush | null;
+  /** Each zone's box as indexed (grown by the margin): minLng, minLat, maxLng, maxLat at 4 × its number. */
+  boxes: Float64Array;
   assigned: Map<string, Set<number>>;
 }
 
@@ -33,9 +35,14 @@ export async function buildCompanyZones(db: Db, companyId: string): Promise<Comp
   }));
   const byId = new Map(zones.map((z, i) => [z.zone_id, i]));
   let index: Flatbush | null = null;
+  const boxes = new Float64Array(records.length * 4);
   if (records.length) {
     index = new Flatbush(records.length);
-    for (const r of records) index.add(...boundingBox(r, ZONE_MARGIN_M));
+    for (const [i, r] of records.entries()) {
+      const box = boundingBox(r, ZONE_MARGIN_M);
+      boxes.set(box, i * 4);
+      index.add(...box);
+    }
     index.finish();
   }
   const assigned = new Map<string, Set<number>>();
@@ -46,7 +53,7 @@ export async function buildCompanyZones(db: Db, companyId: string): Promise<Comp
     if (!set) assigned.set(a.car_id, (set = new Set()));
     set.add(i);
   }
-  return { zones, byId, index, assigned };
+  return { zones, byId, index, boxes, assigned };
 }
 
 /** The indexes of this process by version token (a token is unique to one state of one company). */

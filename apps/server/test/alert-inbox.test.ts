@@ -1,7 +1,15 @@
 import { ALERT_ACK_MAX, alertAck, alertAckMany, alertCount, alertList, groupAdd, groupCarsAdd } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionsChanged } from '../src/sessions/session-cache.js';
-import { accounts, companyA, companyB, createSignedInApp, fleet, unchecked, type SignedInApp } from './helper.js';
+import {
+  accounts,
+  companyA,
+  companyB,
+  createSignedInApp,
+  fleet,
+  unchecked,
+  withGroupLimit,
+  type SignedInApp,
+} from './helper.js';
 
 /**
  * The alert inbox for a busy fleet (docs/zones.md "Alerts"): alert_list's filters (kind, vehicle,
@@ -142,13 +150,7 @@ describe('alert_ack_many', () => {
   });
 
   it('holds a group-limited account to its groups’ vehicles', async () => {
-    await t.db.insertInto('account_group_limits').values({ account_id: accounts.managerA.account_id }).execute();
-    await t.db
-      .insertInto('account_groups')
-      .values({ account_id: accounts.managerA.account_id, group_id: branch })
-      .execute();
-    await sessionsChanged(t.db, { accountId: accounts.managerA.account_id });
-    try {
+    await withGroupLimit(t.db, accounts.managerA.account_id, [branch], async () => {
       const mine = await t.call(alertList, {}, 'managerA');
       expect(mine.body.list.map((a) => a.what)).toEqual(['n1']);
       expect(mine.body.count).toBe(1);
@@ -158,9 +160,6 @@ describe('alert_ack_many', () => {
       const inside = await t.call(alertAckMany, { alert_ids: [ids.n1!] }, 'managerA');
       expect(inside.body.count).toBe(1);
       expect((await t.call(alertCount, {}, 'managerA')).body.unacknowledged).toBe(0);
-    } finally {
-      await t.db.deleteFrom('account_group_limits').where('account_id', '=', accounts.managerA.account_id).execute();
-      await sessionsChanged(t.db, { accountId: accounts.managerA.account_id });
-    }
+    });
   });
 });

@@ -6,6 +6,7 @@ import { buildApp, type LogStream } from '../src/app.js';
 import { hashDeviceSecret } from '../src/credentials/device-secret.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
+import { sessionsChanged } from '../src/sessions/session-cache.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
 import { FIXTURE_PASSWORD, accounts, companyA, companyB, fleet, type FixtureAccount } from './fixture-data.js';
 
@@ -257,4 +258,25 @@ export async function callAsFrom<C extends Call>(
     headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
   });
   return outcomeOf(call, raw);
+}
+
+/**
+ * Runs `fn` with the account limited to these groups (docs/groups.md), as account_groups_update would leave
+ * it, and lifts the limit afterwards whatever happens; its sessions are told both times.
+ */
+export async function withGroupLimit(db: Db, accountId: string, groupIds: readonly string[], fn: () => Promise<void>) {
+  await db.insertInto('account_group_limits').values({ account_id: accountId }).execute();
+  if (groupIds.length)
+    await db
+      .insertInto('account_groups')
+      .values(groupIds.map((group_id) => ({ account_id: accountId, group_id })))
+      .execute();
+  await sessionsChanged(db, { accountId });
+  try {
+    await fn();
+  } finally {
+    await db.deleteFrom('account_groups').where('account_id', '=', accountId).execute();
+    await db.deleteFrom('account_group_limits').where('account_id', '=', accountId).execute();
+    await sessionsChanged(db, { accountId });
+  }
 }

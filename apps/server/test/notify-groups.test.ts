@@ -18,7 +18,7 @@ import {
 } from '@fleet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashDeviceSecret } from '../src/credentials/device-secret.js';
-import { accounts, companyB, createSignedInApp, fleet, unchecked, type SignedInApp } from './helper.js';
+import { accounts, companyB, createSignedInApp, fleet, unchecked, withGroupLimit, type SignedInApp } from './helper.js';
 import { subscribe } from './notify-support.js';
 import { reply, sendBatch, terminalA } from './telemetry-support.js';
 
@@ -323,16 +323,9 @@ describe('delivery', () => {
   });
 
   it('a group-limited account’s inbox holds its groups’ vehicles only', async () => {
-    const { sessionsChanged } = await import('../src/sessions/session-cache.js');
     const all = (await t.call(alertList, {}, 'adminA')).body.list;
     expect(new Set(all.map((a) => a.car_id))).toEqual(new Set([fleet.A.car_id, 'car-a2']));
-    await t.db.insertInto('account_group_limits').values({ account_id: accounts.managerA.account_id }).execute();
-    await t.db
-      .insertInto('account_groups')
-      .values({ account_id: accounts.managerA.account_id, group_id: branch })
-      .execute();
-    await sessionsChanged(t.db, { accountId: accounts.managerA.account_id });
-    try {
+    await withGroupLimit(t.db, accounts.managerA.account_id, [branch], async () => {
       const mine = await t.call(alertList, {}, 'managerA');
       expect(mine.body.list.length).toBeGreaterThan(0);
       expect(mine.body.list.every((a) => a.car_id === fleet.A.car_id)).toBe(true);
@@ -342,10 +335,7 @@ describe('delivery', () => {
       expect((await t.call(alertAck, { alert_id: outside.alert_id }, 'managerA')).status).toBe(404);
       const inside = all.find((a) => a.car_id === fleet.A.car_id && !a.acked_at)!;
       expect((await t.call(alertAck, { alert_id: inside.alert_id }, 'managerA')).status).toBe(200);
-    } finally {
-      await t.db.deleteFrom('account_group_limits').where('account_id', '=', accounts.managerA.account_id).execute();
-      await sessionsChanged(t.db, { accountId: accounts.managerA.account_id });
-    }
+    });
   });
 
   it('a company B account is never told about a company A group’s vehicles', async () => {

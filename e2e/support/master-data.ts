@@ -23,6 +23,24 @@ export async function apiAs(request: APIRequestContext, accountId: string) {
       const r = await call('/api/user_add', { info: { company_id: 'tokyo-mobility', ...info } });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     },
+    /** An account of its own for a test, signing in with the demo password unless told otherwise. */
+    addAccount: async (info: {
+      account_id: string;
+      name: string;
+      role: number;
+      company_id: string;
+      email?: string;
+    }) => {
+      const r = await call('/api/account_add', {
+        info: {
+          email: `${info.account_id}@example.jp`,
+          password: DEMO_PASSWORD,
+          password_confirm: DEMO_PASSWORD,
+          ...info,
+        },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    },
     addDevice: async (info: Record<string, unknown>) => {
       const r = await call('/api/device_add', { info: { password: 'terminal-pass-1', ...info } });
       expect(r.status, JSON.stringify(r.body)).toBe(200);

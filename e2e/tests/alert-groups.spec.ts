@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO_PASSWORD, expect, loginAs, test } from '../support/fixtures';
+import { expect, loginAs, test } from '../support/fixtures';
 import { waitForMail } from '../support/mailbox';
 import { apiAs, uniqueId, uniqueImei } from '../support/master-data';
 import { sendBatch } from '../support/terminal';
@@ -59,18 +59,13 @@ test.beforeAll(async ({ request }) => {
     info: { name: zoneName, shape: 'circle', lat: 35.51, lng: 139.62, radius_m: 300 },
   });
   expect((await api.call('/api/car_zones_update', { car_id: carId, zone_ids: [zone.body.zone_id] })).status).toBe(200);
-  const account = await api.call('/api/account_add', {
-    info: {
-      account_id: branchManager,
-      name: '港北 所長',
-      email: branchEmail,
-      role: 1,
-      company_id: 'tokyo-mobility',
-      password: DEMO_PASSWORD,
-      password_confirm: DEMO_PASSWORD,
-    },
+  await api.addAccount({
+    account_id: branchManager,
+    name: '港北 所長',
+    role: 1,
+    company_id: 'tokyo-mobility',
+    email: branchEmail,
   });
-  expect(account.status, JSON.stringify(account.body)).toBe(200);
   const limit = await api.call('/api/account_groups_update', { account_id: branchManager, group_ids: [groupId] });
   expect(limit.status, JSON.stringify(limit.body)).toBe(200);
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO_PASSWORD, expect, loginAs, test } from '../support/fixtures';
+import { expect, loginAs, test } from '../support/fixtures';
 import { apiAs, choose, uniqueId, uniqueImei } from '../support/master-data';
 import { sendBatch } from '../support/terminal';
 
@@ -54,18 +54,7 @@ test.beforeAll(async ({ request }) => {
     info: { name: `受信箱倉庫${suffix.slice(-6)}`, shape: 'circle', lat: 35.52, lng: 139.63, radius_m: 300 },
   });
   expect((await api.call('/api/car_zones_update', { car_id: carId, zone_ids: [zone.body.zone_id] })).status).toBe(200);
-  const account = await api.call('/api/account_add', {
-    info: {
-      account_id: manager,
-      name: '受信箱 担当',
-      email: `${manager}@example.jp`,
-      role: 1,
-      company_id: 'tokyo-mobility',
-      password: DEMO_PASSWORD,
-      password_confirm: DEMO_PASSWORD,
-    },
-  });
-  expect(account.status, JSON.stringify(account.body)).toBe(200);
+  await api.addAccount({ account_id: manager, name: '受信箱 担当', role: 1, company_id: 'tokyo-mobility' });
   expect((await api.call('/api/account_groups_update', { account_id: manager, group_ids: [groupId] })).status).toBe(
     200,
   );

@@ -1,4 +1,4 @@
-import { expect, loginAs, test, DEMO_PASSWORD } from '../support/fixtures';
+import { expect, loginAs, test } from '../support/fixtures';
 import { apiAs, bodyRows, choose, uniqueId } from '../support/master-data';
 
 /**
@@ -23,18 +23,7 @@ test('a group by bulk action, the filter, an account limited to it, zones in bul
   });
   expect(groupZone.status).toBe(200);
   const accountId = uniqueId('branch');
-  const added = await admin.call('/api/account_add', {
-    info: {
-      account_id: accountId,
-      name: '支店 担当',
-      email: `${accountId}@example.jp`,
-      role: 2,
-      company_id: 'kanagawa-auto',
-      password: DEMO_PASSWORD,
-      password_confirm: DEMO_PASSWORD,
-    },
-  });
-  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  await admin.addAccount({ account_id: accountId, name: '支店 担当', role: 2, company_id: 'kanagawa-auto' });
 
   // 拠点・部署: add the group; it has no vehicle yet.
   await loginAs(page, 'kanagawa-admin', '/car/car_groups');

@@ -6,6 +6,7 @@ import {
   carEvents,
   carGroupsUpdate,
   carZones,
+  carZonesUpdate,
   groupAdd,
   groupCarsAdd,
   groupMessages,
@@ -14,6 +15,7 @@ import {
   validationMessages,
   zoneAdd,
   zoneCarsAdd,
+  zoneList,
   zoneMessages,
 } from '@fleet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +60,24 @@ const carZonePairs = async (carIds: string[]) =>
     .sort();
 
 describe('zones through groups', () => {
+  it('counts on the zone list the vehicles judged against a zone, its own and through groups, each once', async () => {
+    const group_id = (await t.call(groupAdd, { info: { name: '数える営業所' } }, 'adminA')).body.group_id;
+    const zone = (await t.call(zoneAdd, { info: { ...circle, name: '数えるゾーン' } }, 'adminA')).body.zone_id;
+    const count = async () =>
+      (await t.call(zoneList, {}, 'staffA')).body.list.find((z) => z.zone_id === zone)!.car_count;
+    expect(await count()).toBe(0);
+    await t.call(groupCarsAdd, { group_id, car_ids: ['car-a2', 'car-a3'] }, 'adminA');
+    await t.call(groupZonesUpdate, { group_id, zone_ids: [zone] }, 'adminA');
+    expect(await count()).toBe(2);
+    // One of them has it also of its own, another vehicle only of its own.
+    await t.call(zoneCarsAdd, { zone_ids: [zone], car_ids: ['car-a2', fleet.A.car_id] }, 'adminA');
+    expect(await count()).toBe(3);
+    await t.call(groupZonesUpdate, { group_id, zone_ids: [] }, 'adminA');
+    expect(await count()).toBe(2);
+    for (const car_id of ['car-a2', fleet.A.car_id]) await t.call(carZonesUpdate, { car_id, zone_ids: [] }, 'adminA');
+    expect(await count()).toBe(0);
+  });
+
   it('judges a vehicle against its groups’ zones, and stops when it leaves the group', async () => {
     const group_id = (await t.call(groupAdd, { info: { name: '丸の内営業所' } }, 'adminA')).body.group_id;
     const zone = (await t.call(zoneAdd, { info: circle }, 'adminA')).body.zone_id;

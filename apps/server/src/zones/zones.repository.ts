@@ -23,12 +23,13 @@ const withCount = (db: Db) =>
   db
     .selectFrom('zones as z')
     .select(zoneColumns)
-    .select((eb) =>
-      eb
-        .selectFrom('car_zones as cz')
-        .whereRef('cz.zone_id', '=', 'z.zone_id')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .as('car_count'),
+    // The vehicles judged against it: its own and through their groups, each once (as zoneAssignments).
+    .select(
+      sql<number>`(SELECT count(*)::int FROM (
+        SELECT cz.car_id FROM car_zones cz WHERE cz.zone_id = z.zone_id
+        UNION
+        SELECT cg.car_id FROM group_zones gz JOIN car_groups cg ON cg.group_id = gz.group_id WHERE gz.zone_id = z.zone_id
+      ) AS judged)`.as('car_count'),
     );
 type Row = Awaited<ReturnType<ReturnType<typeof withCount>['execute']>>[number];
 const toZone = (r: Row): FromDb<typeof Zone> => ({

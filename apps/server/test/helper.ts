@@ -6,6 +6,7 @@ import { buildApp, type LogStream } from '../src/app.js';
 import { hashDeviceSecret } from '../src/credentials/device-secret.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/database.js';
+import { setAccountGroups } from '../src/groups/groups.repository.js';
 import { sessionsChanged } from '../src/sessions/session-cache.js';
 import { adminQuery, dropDatabase, ident, uniqueDatabaseName, urlForDatabase } from './databases.js';
 import { FIXTURE_PASSWORD, accounts, companyA, companyB, fleet, type FixtureAccount } from './fixture-data.js';
@@ -265,18 +266,12 @@ export async function callAsFrom<C extends Call>(
  * it, and lifts the limit afterwards whatever happens; its sessions are told both times.
  */
 export async function withGroupLimit(db: Db, accountId: string, groupIds: readonly string[], fn: () => Promise<void>) {
-  await db.insertInto('account_group_limits').values({ account_id: accountId }).execute();
-  if (groupIds.length)
-    await db
-      .insertInto('account_groups')
-      .values(groupIds.map((group_id) => ({ account_id: accountId, group_id })))
-      .execute();
+  await setAccountGroups(db, accountId, groupIds);
   await sessionsChanged(db, { accountId });
   try {
     await fn();
   } finally {
-    await db.deleteFrom('account_groups').where('account_id', '=', accountId).execute();
-    await db.deleteFrom('account_group_limits').where('account_id', '=', accountId).execute();
+    await setAccountGroups(db, accountId, null);
     await sessionsChanged(db, { accountId });
   }
 }
